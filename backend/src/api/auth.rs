@@ -1,0 +1,125 @@
+use poem::web::Data;
+use poem_openapi::{ApiResponse, Object, OpenApi, payload::Json};
+
+use super::{ApiTags, User};
+use crate::{
+    api_errors,
+    auth::{BearerAuth, ClientInfo, sign_in},
+    error::{AppError, ErrorBody},
+    state::AppState,
+    store,
+};
+
+pub struct AuthApi;
+
+/// E-mail and password.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct LoginRequest {
+    #[oai(validator(max_length = 320))]
+    pub email: String,
+    #[oai(validator(max_length = 1024))]
+    pub password: String,
+    /// Keep the session for 30 days instead of 12 hours.
+    #[oai(default)]
+    pub remember_me: bool,
+}
+
+/// A bearer token and the signed-in user.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct LoginResponse {
+    /// Send as `Authorization: Bearer <token>`; it stops working at logout.
+    pub token: String,
+    pub user: User,
+}
+
+#[derive(Debug, ApiResponse)]
+pub enum LoginError {
+    /// The body is malformed or a field is missing or invalid (`validation_failed`).
+    #[oai(status = 400)]
+    BadRequest(Json<ErrorBody>),
+    /// Wrong e-mail or password (`invalid_credentials`).
+    #[oai(status = 401)]
+    Unauthorized(Json<ErrorBody>),
+    /// The user or their enterprise is inactive (`account_inactive`).
+    #[oai(status = 403)]
+    Forbidden(Json<ErrorBody>),
+    /// Too many failed attempts from this client (`rate_limited`); retry after the given seconds.
+    #[oai(status = 429)]
+    TooManyRequests(Json<ErrorBody>, #[oai(header = "Retry-After")] u64),
+    /// Unexpected server error.
+    #[oai(status = 500)]
+    Internal(Json<ErrorBody>),
+}
+
+impl From<AppError> for LoginError {
+    fn from(err: AppError) -> Self {
+        let body = Json(err.body());
+        match err {
+            AppError::Validation(_) => Self::BadRequest(body),
+            AppError::InvalidCredentials => Self::Unauthorized(body),
+            AppError::AccountInactive => Self::Forbidden(body),
+            AppError::RateLimited { retry_after_secs } => Self::TooManyRequests(body, retry_after_secs),
+            AppError::Unexpected(_) => Self::Internal(body),
+            other => {
+                tracing::error!(code = other.code(), "undeclared error status for login");
+                Self::Internal(body)
+            }
+        }
+    }
+}
+
+#[derive(Debug, ApiResponse)]
+pub enum LogoutResponse {
+    /// The session has ended; its token is refused from now on.
+    #[oai(status = 204)]
+    LoggedOut,
+}
+
+api_errors!(SessionError {
+    /// No token, or its session has ended (`unauthorized`, `session_expired`).
+    401 Unauthorized,
+});
+
+#[OpenApi(prefix_path = "/auth", tag = "ApiTags::Auth")]
+impl AuthApi {
+    /// Sign in
+    ///
+    /// Checks the e-mail and password and opens a session. Failed attempts are limited per
+    /// account and client, and per client.
+    #[oai(path = "/login", method = "post", operation_id = "login")]
+    async fn login(
+        &self,
+        state: Data<&AppState>,
+        client: Data<&ClientInfo>,
+        body: Json<LoginRequest>,
+    ) -> Result<Json<LoginResponse>, LoginError> {
+        let creds = sign_in::Credentials {
+            email: &body.email,
+            password: &body.password,
+            remember_me: body.remember_me,
+        };
+        let signed_in = sign_in::sign_in(&state, creds, &client).await?;
+        Ok(Json(LoginResponse { token: signed_in.token, user: signed_in.user.into() }))
+    }
+
+    /// Sign out
+    ///
+    /// Ends the caller's session at once: the token gets 401 `session_expired` afterwards.
+    #[oai(path = "/logout", method = "post", operation_id = "logout")]
+    async fn logout(&self, state: Data<&AppState>, auth: BearerAuth) -> Result<LogoutResponse, SessionError> {
+        sign_in::sign_out(&state, &auth.0).await?;
+        Ok(LogoutResponse::LoggedOut)
+    }
+
+    /// The current user
+    #[oai(path = "/me", method = "get", operation_id = "getMe")]
+    async fn me(&self, state: Data<&AppState>, auth: BearerAuth) -> Result<Json<User>, SessionError> {
+        let user = store::users::find_by_id(&state.db, auth.0.user_id)
+            .await
+            .map_err(AppError::from)?
+            .ok_or(AppError::SessionExpired)?;
+        Ok(Json(user.into()))
+    }
+}

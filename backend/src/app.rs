@@ -1,0 +1,160 @@
+//! The routes: the API, its document and docs page, health checks, and the single-page app.
+
+use std::{path::Path, sync::Arc, time::Instant};
+
+use anyhow::Context;
+use poem::{
+    Endpoint, EndpointExt, IntoResponse, Request, Response, Route, Server, get, handler,
+    http::{HeaderValue, StatusCode},
+    listener::{Acceptor, Listener, TcpListener},
+    endpoint::StaticFilesEndpoint,
+    web::Data,
+};
+use uuid::Uuid;
+
+use crate::{api, auth, error::render_poem_error, state::AppState};
+
+/// The whole application as one endpoint.
+pub fn routes(state: AppState) -> impl Endpoint {
+    let api = api::service();
+    let mut route = Route::new()
+        .at("/api/openapi.json", api.spec_endpoint())
+        .nest("/api/docs", api.swagger_ui())
+        .nest("/api/v1", api)
+        .at("/api/*", api_not_found)
+        .at("/healthz", get(healthz))
+        .at("/readyz", get(readyz));
+    if let Some(dir) = state.config.static_dir.as_deref() {
+        route = route.nest("/", spa(dir));
+    }
+
+    let trusted = state.config.trusted_proxies.clone();
+    let max_body = state.config.max_body_bytes;
+    route
+        .around(move |ep, req| {
+            let trusted = trusted.clone();
+            async move { auth::client::attach(ep, req, &trusted).await }
+        })
+        .around(move |ep, req| limit_body(ep, req, max_body))
+        .catch_all_error(|err| async move { render_poem_error(err) })
+        .around(log_request)
+        .data(state)
+}
+
+/// Binds, logs where it listens, and serves until SIGINT or SIGTERM.
+pub async fn serve(state: AppState) -> anyhow::Result<()> {
+    let addr = state.config.bind_addr;
+    let acceptor = TcpListener::bind(addr).into_acceptor().await.with_context(|| format!("cannot listen on {addr}"))?;
+    let local = acceptor.local_addr().into_iter().next().and_then(|a| a.as_socket_addr().copied());
+    tracing::info!(address = ?local, "listening");
+    Server::new_with_acceptor(acceptor)
+        .run_with_graceful_shutdown(routes(state), shutdown_signal(), Some(std::time::Duration::from_secs(10)))
+        .await
+        .context("server failed")
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = tokio::signal::ctrl_c();
+    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).expect("SIGTERM handler");
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = term.recv() => {},
+    }
+    tracing::info!("shutting down");
+}
+
+/// The built SPA. Client routes (no file extension) fall back to index.html; a missing asset is
+/// a real 404, so a stale bundle fails loudly instead of parsing HTML as JavaScript.
+fn spa(dir: &Path) -> impl Endpoint + use<> {
+    let assets = Arc::new(StaticFilesEndpoint::new(dir));
+    let app = Arc::new(StaticFilesEndpoint::new(dir).index_file("index.html").fallback_to_index());
+    poem::endpoint::make(move |req: Request| {
+        let is_asset = req.uri().path().rsplit('/').next().is_some_and(|last| last.contains('.'));
+        let (assets, app) = (assets.clone(), app.clone());
+        async move {
+            let resp = if is_asset { assets.call(req).await } else { app.call(req).await };
+            resp.map(|r| with_security_headers(r.into_response()))
+        }
+    })
+}
+
+fn with_security_headers(mut resp: Response) -> Response {
+    let headers = resp.headers_mut();
+    headers.insert(
+        "content-security-policy",
+        HeaderValue::from_static(
+            "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; \
+             img-src 'self' data: blob:; connect-src 'self' ws: wss:; font-src 'self' data:; \
+             object-src 'none'; base-uri 'self'; frame-ancestors 'none'",
+        ),
+    );
+    headers.insert("x-content-type-options", HeaderValue::from_static("nosniff"));
+    headers.insert("referrer-policy", HeaderValue::from_static("same-origin"));
+    resp
+}
+
+#[handler]
+fn api_not_found() -> poem::Result<()> {
+    Err(poem::Error::from_status(StatusCode::NOT_FOUND))
+}
+
+/// Liveness: the process answers. Cheap on purpose.
+#[handler]
+fn healthz() -> &'static str {
+    "ok"
+}
+
+/// Readiness: PostgreSQL and Redis answer.
+#[handler]
+async fn readyz(state: Data<&AppState>) -> (StatusCode, String) {
+    let db = sqlx::query("select 1").execute(&state.db).await.map(drop).map_err(anyhow::Error::from);
+    let redis = state.cache.ping().await;
+    match (db, redis) {
+        (Ok(()), Ok(())) => (StatusCode::OK, "ready".into()),
+        (db, redis) => {
+            let why = [db.err().map(|e| format!("postgres: {e}")), redis.err().map(|e| format!("redis: {e}"))];
+            (StatusCode::SERVICE_UNAVAILABLE, why.into_iter().flatten().collect::<Vec<_>>().join("; "))
+        }
+    }
+}
+
+/// Refuses bodies over `max` bytes with 413, whether or not they announce their length.
+async fn limit_body<E: Endpoint>(ep: E, mut req: Request, max: usize) -> poem::Result<E::Output> {
+    let declared = req
+        .headers()
+        .get("content-length")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<usize>().ok());
+    if declared.is_some_and(|len| len > max) {
+        return Err(poem::Error::from_status(StatusCode::PAYLOAD_TOO_LARGE));
+    }
+    if declared.is_none() && req.headers().contains_key("transfer-encoding") {
+        let body = req.take_body().into_bytes_limit(max).await?;
+        req.set_body(body);
+    }
+    ep.call(req).await
+}
+
+/// One structured line per request: method, path (never the query, which may carry secrets),
+/// status, latency and request id, which is also returned as `x-request-id`.
+async fn log_request<E: Endpoint>(ep: E, req: Request) -> poem::Result<Response> {
+    let start = Instant::now();
+    let request_id = req
+        .headers()
+        .get("x-request-id")
+        .and_then(|v| v.to_str().ok())
+        .filter(|v| v.len() <= 64 && v.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'))
+        .map(str::to_owned)
+        .unwrap_or_else(|| Uuid::now_v7().to_string());
+    let method = req.method().clone();
+    let path = req.uri().path().to_owned();
+    let span = tracing::info_span!("request", %method, %path, request_id = %request_id);
+    let mut resp = tracing::Instrument::instrument(ep.call(req), span.clone()).await?.into_response();
+    let status = resp.status().as_u16();
+    let latency_ms = start.elapsed().as_secs_f64() * 1000.0;
+    span.in_scope(|| tracing::info!(status, latency_ms = format!("{latency_ms:.2}"), "request"));
+    if let Ok(v) = HeaderValue::from_str(&request_id) {
+        resp.headers_mut().insert("x-request-id", v);
+    }
+    Ok(resp)
+}

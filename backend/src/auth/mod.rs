@@ -1,0 +1,12 @@
+//! Who is calling: passwords, tokens, sessions, the bearer scheme, sign-in and its rate limit.
+
+pub mod client;
+pub mod password;
+pub mod rate_limit;
+pub mod security;
+pub mod sessions;
+pub mod sign_in;
+pub mod token;
+
+pub use client::ClientInfo;
+pub use security::{BearerAuth, Caller};

@@ -1,0 +1,69 @@
+//! argon2id with the crate's defaults, which are OWASP's (m=19456 KiB, t=2, p=1). Hashing is
+//! CPU-bound for tens of milliseconds, so it runs on the blocking pool, never on the runtime.
+
+use std::sync::LazyLock;
+
+use anyhow::Context;
+use argon2::{Argon2, PasswordHasher, PasswordVerifier};
+use tracing::Instrument;
+
+use crate::domain::Password;
+
+pub async fn hash(password: &Password) -> anyhow::Result<String> {
+    let plain = password.expose().to_owned();
+    run_blocking(move || {
+        Argon2::default()
+            .hash_password(plain.as_bytes())
+            .map(|h| h.to_string())
+            .map_err(|e| anyhow::anyhow!("argon2 hashing failed: {e}"))
+    })
+    .await
+}
+
+/// Whether `plain` matches `stored`. With no stored hash (unknown account) it still does the
+/// same work against a dummy hash, so response time does not reveal which e-mails exist.
+pub async fn verify(plain: &str, stored: Option<&str>) -> anyhow::Result<bool> {
+    let plain = plain.to_owned();
+    let known = stored.is_some();
+    let stored = stored.map(str::to_owned);
+    run_blocking(move || {
+        let hash = stored.as_deref().unwrap_or(&DUMMY_HASH);
+        let ok = Argon2::default().verify_password(plain.as_bytes(), hash).is_ok();
+        Ok(ok && known)
+    })
+    .await
+}
+
+static DUMMY_HASH: LazyLock<String> = LazyLock::new(|| {
+    Argon2::default()
+        .hash_password(b"dummy password for unknown accounts")
+        .expect("argon2 hashes a constant")
+        .to_string()
+});
+
+async fn run_blocking<T: Send + 'static>(f: impl FnOnce() -> anyhow::Result<T> + Send + 'static) -> anyhow::Result<T> {
+    let span = tracing::Span::current();
+    tokio::task::spawn_blocking(move || span.in_scope(f))
+        .in_current_span()
+        .await
+        .context("password hashing task failed")?
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_hash_verifies_only_its_own_password() {
+        let pw = Password::parse("correct horse battery").unwrap();
+        let h = hash(&pw).await.unwrap();
+        assert!(h.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"));
+        assert!(verify("correct horse battery", Some(&h)).await.unwrap());
+        assert!(!verify("wrong horse battery", Some(&h)).await.unwrap());
+    }
+
+    #[tokio::test]
+    async fn unknown_accounts_never_verify() {
+        assert!(!verify("dummy password for unknown accounts", None).await.unwrap());
+    }
+}

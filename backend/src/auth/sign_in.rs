@@ -1,0 +1,90 @@
+//! Signing in and out.
+
+use chrono::Utc;
+
+use crate::{
+    auth::{ClientInfo, Caller, password, token::Claims},
+    domain::{Email, FieldErrors, FieldIssue},
+    error::AppError,
+    state::AppState,
+    store::{self, users::UserRecord},
+};
+
+pub struct Credentials<'a> {
+    pub email: &'a str,
+    pub password: &'a str,
+    pub remember_me: bool,
+}
+
+pub struct SignedIn {
+    pub token: String,
+    pub user: UserRecord,
+}
+
+#[tracing::instrument(skip_all, fields(ip = ?client.ip))]
+pub async fn sign_in(state: &AppState, creds: Credentials<'_>, client: &ClientInfo) -> Result<SignedIn, AppError> {
+    let mut errors = FieldErrors::new();
+    let email = errors.check("email", Email::parse(creds.email));
+    errors.check("password", if creds.password.is_empty() { Err(FieldIssue::Required) } else { Ok(()) });
+    let Some(email) = email.filter(|_| errors.is_empty()) else {
+        return Err(errors.into());
+    };
+
+    let limiter = &state.login_limiter;
+    if let Some(retry_after_secs) = limiter.blocked_for(&email, client.ip).await {
+        return Err(AppError::RateLimited { retry_after_secs });
+    }
+
+    let user = store::users::find_by_email(&state.db, &email).await?;
+    let matches = password::verify(creds.password, user.as_ref().map(|u| u.password_hash.as_str())).await?;
+    let mut user = match user {
+        Some(user) if matches => user,
+        _ => {
+            limiter.record_failure(&email, client.ip).await;
+            return Err(AppError::InvalidCredentials);
+        }
+    };
+    limiter.clear(&email, client.ip).await;
+    // Only a caller who knows the password learns that the account is inactive.
+    if !user.may_sign_in() {
+        return Err(AppError::AccountInactive);
+    }
+
+    let ttl = if creds.remember_me { state.config.remember_me_ttl } else { state.config.session_ttl };
+    let now = Utc::now();
+    let expires_at = now + ttl;
+    let location = client.ip.and_then(|ip| state.geoip.as_ref()?.locate(ip));
+    let session_id = store::sessions::insert(
+        &state.db,
+        store::sessions::NewSession {
+            user_id: user.id,
+            enterprise_id: user.enterprise_id,
+            ip: client.ip,
+            user_agent: client.user_agent.as_deref(),
+            location: location.as_ref(),
+            remember_me: creds.remember_me,
+            expires_at,
+        },
+    )
+    .await?;
+    state.sessions.started(session_id, expires_at).await;
+    store::users::record_login(&state.db, user.id).await?;
+
+    let token = state.tokens.sign(&Claims {
+        sub: user.id,
+        role: user.role(),
+        ent: user.enterprise_id,
+        sid: session_id,
+        iat: now.timestamp(),
+        exp: expires_at.timestamp(),
+    })?;
+    user.last_login_at = Some(now);
+    tracing::info!(user_id = %user.id, session_id = %session_id, "signed in");
+    Ok(SignedIn { token, user })
+}
+
+pub async fn sign_out(state: &AppState, caller: &Caller) -> Result<(), AppError> {
+    state.sessions.end(caller.session_id, "logout").await?;
+    tracing::info!(user_id = %caller.user_id, session_id = %caller.session_id, "signed out");
+    Ok(())
+}

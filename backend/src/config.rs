@@ -1,0 +1,142 @@
+//! Settings come from the environment (12-factor); defaults suit a developer's machine.
+
+use std::{env, fmt, net::SocketAddr, path::PathBuf, str::FromStr, time::Duration};
+
+use anyhow::{Context, bail};
+use ipnet::IpNet;
+
+#[derive(Clone)]
+pub struct Config {
+    pub database_url: String,
+    pub redis_url: String,
+    /// Prefix of every Redis key, so several deployments (or tests) can share one Redis.
+    pub redis_prefix: String,
+    pub jwt_secret: Vec<u8>,
+    pub geoip_database: Option<PathBuf>,
+    pub bind_addr: SocketAddr,
+    /// Peers whose X-Forwarded-For header is believed.
+    pub trusted_proxies: Vec<IpNet>,
+    /// The built single-page app, served for every non-API path.
+    pub static_dir: Option<PathBuf>,
+    pub session_ttl: Duration,
+    pub remember_me_ttl: Duration,
+    pub login_limits: LoginLimits,
+    pub max_body_bytes: usize,
+}
+
+/// Failed sign-ins allowed per window, per (account, client IP) pair and per client IP. Keyed on
+/// the pair, not the account alone, so nobody can lock a colleague out by guessing wrong.
+#[derive(Clone, Copy, Debug)]
+pub struct LoginLimits {
+    pub per_account_and_ip: u32,
+    pub per_ip: u32,
+    pub window: Duration,
+}
+
+impl fmt::Debug for Config {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Config")
+            .field("bind_addr", &self.bind_addr)
+            .field("redis_prefix", &self.redis_prefix)
+            .field("geoip_database", &self.geoip_database)
+            .field("trusted_proxies", &self.trusted_proxies)
+            .field("static_dir", &self.static_dir)
+            .field("login_limits", &self.login_limits)
+            .finish_non_exhaustive()
+    }
+}
+
+pub const DEFAULT_DATABASE_URL: &str = "postgres://postgres@127.0.0.1:5432/enterprise_platform";
+pub const DEFAULT_REDIS_URL: &str = "redis://127.0.0.1:6379";
+const MIN_SECRET_BYTES: usize = 32;
+
+impl Config {
+    /// Reads the environment. Outside development mode (`APP_ENV=development`) a missing or short
+    /// `JWT_SECRET` is refused; in development a random one is made, so tokens die with the process.
+    pub fn from_env() -> anyhow::Result<Self> {
+        let dev_mode = var("APP_ENV").is_some_and(|v| v.eq_ignore_ascii_case("development"));
+        let jwt_secret = match var("JWT_SECRET") {
+            Some(s) if s.len() >= MIN_SECRET_BYTES => s.into_bytes(),
+            _ if dev_mode => {
+                tracing::warn!("JWT_SECRET missing or short; using a random one (development mode)");
+                random_secret()
+            }
+            Some(_) => bail!("JWT_SECRET must be at least {MIN_SECRET_BYTES} bytes"),
+            None => bail!("JWT_SECRET is required (at least {MIN_SECRET_BYTES} bytes), or set APP_ENV=development"),
+        };
+
+        let mut bind_addr: SocketAddr = parse_var("BIND_ADDR")?.unwrap_or(([0, 0, 0, 0], 8080).into());
+        if let Some(port) = parse_var::<u16>("PORT")? {
+            bind_addr.set_port(port);
+        }
+
+        let trusted_proxies = match var("TRUSTED_PROXIES") {
+            None => Vec::new(),
+            Some(list) => list
+                .split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(parse_cidr)
+                .collect::<anyhow::Result<_>>()
+                .context("TRUSTED_PROXIES must be a comma-separated list of CIDRs or addresses")?,
+        };
+
+        Ok(Self {
+            database_url: var("DATABASE_URL").unwrap_or_else(|| DEFAULT_DATABASE_URL.into()),
+            redis_url: var("REDIS_URL").unwrap_or_else(|| DEFAULT_REDIS_URL.into()),
+            redis_prefix: var("REDIS_PREFIX").unwrap_or_else(|| "emp:".into()),
+            jwt_secret,
+            geoip_database: var("GEOIP_DATABASE").map(PathBuf::from),
+            bind_addr,
+            trusted_proxies,
+            static_dir: var("STATIC_DIR").map(PathBuf::from),
+            session_ttl: Duration::from_secs(parse_var("SESSION_TTL_SECS")?.unwrap_or(12 * 3600)),
+            remember_me_ttl: Duration::from_secs(parse_var("REMEMBER_ME_TTL_SECS")?.unwrap_or(30 * 86400)),
+            login_limits: LoginLimits {
+                per_account_and_ip: parse_var("LOGIN_MAX_FAILURES")?.unwrap_or(5),
+                per_ip: parse_var("LOGIN_MAX_FAILURES_PER_IP")?.unwrap_or(50),
+                window: Duration::from_secs(parse_var("LOGIN_FAILURE_WINDOW_SECS")?.unwrap_or(900)),
+            },
+            max_body_bytes: parse_var("MAX_BODY_BYTES")?.unwrap_or(1024 * 1024),
+        })
+    }
+}
+
+pub fn random_secret() -> Vec<u8> {
+    use rand::RngCore;
+    let mut secret = vec![0u8; 64];
+    rand::rng().fill_bytes(&mut secret);
+    secret
+}
+
+fn var(name: &str) -> Option<String> {
+    env::var(name).ok().filter(|v| !v.trim().is_empty())
+}
+
+fn parse_var<T: FromStr>(name: &str) -> anyhow::Result<Option<T>>
+where
+    T::Err: fmt::Display,
+{
+    var(name)
+        .map(|v| v.trim().parse::<T>().map_err(|e| anyhow::anyhow!("{name}={v:?} is invalid: {e}")))
+        .transpose()
+}
+
+/// Accepts `10.0.0.0/8` or a bare address (`10.0.0.1`, a /32 or /128).
+fn parse_cidr(s: &str) -> anyhow::Result<IpNet> {
+    s.parse::<IpNet>()
+        .or_else(|_| s.parse::<std::net::IpAddr>().map(IpNet::from))
+        .with_context(|| format!("{s:?} is not a CIDR"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bare_addresses_are_single_host_networks() {
+        assert_eq!(parse_cidr("10.1.2.3").unwrap().to_string(), "10.1.2.3/32");
+        assert_eq!(parse_cidr("fd00::/8").unwrap().to_string(), "fd00::/8");
+        assert!(parse_cidr("not-an-ip").is_err());
+    }
+}

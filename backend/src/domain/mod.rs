@@ -1,0 +1,11 @@
+//! Types that validate themselves: once a request becomes one of these, nothing re-checks it.
+
+mod email;
+mod password;
+mod role;
+mod validation;
+
+pub use email::Email;
+pub use password::Password;
+pub use role::{Role, UserStatus};
+pub use validation::{FieldErrors, FieldIssue};

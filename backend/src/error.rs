@@ -1,0 +1,219 @@
+//! Every error leaves the server as `{ code, message, fields? }` (API.md). `AppError` is what the
+//! code raises; each operation declares which statuses it can answer with (`api_errors!`), so the
+//! OpenAPI document lists them; `render_poem_error` turns what poem itself rejects (malformed JSON,
+//! a missing token, an unknown path) into the same shape.
+
+use std::collections::BTreeMap;
+
+use poem::{Response, error::ResponseError, http::StatusCode};
+use poem_openapi::Object;
+
+use crate::domain::FieldErrors;
+
+/// The body of every error response.
+#[derive(Debug, Clone, Object, serde::Serialize)]
+#[oai(rename = "ApiError", rename_all = "camelCase", example)]
+pub struct ErrorBody {
+    /// Stable machine-readable code, e.g. `invalid_credentials`, `validation_failed`, `not_found`.
+    pub code: String,
+    /// A human-readable explanation in English.
+    pub message: String,
+    /// For `validation_failed`: each refused field and why (`required`, `invalid_email`, `too_short`, ...).
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fields: Option<BTreeMap<String, String>>,
+}
+
+impl ErrorBody {
+    pub fn new(code: &str, message: impl Into<String>) -> Self {
+        Self { code: code.to_owned(), message: message.into(), fields: None }
+    }
+}
+
+impl poem_openapi::types::Example for ErrorBody {
+    fn example() -> Self {
+        Self {
+            code: "validation_failed".into(),
+            message: "Please check your input".into(),
+            fields: Some(BTreeMap::from([("email".into(), "invalid_email".into())])),
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    #[error("Please check your input")]
+    Validation(FieldErrors),
+    #[error("Invalid email or password")]
+    InvalidCredentials,
+    #[error("Your session has expired. Please login again.")]
+    SessionExpired,
+    #[error("Authentication required")]
+    Unauthorized,
+    #[error("This account is inactive")]
+    AccountInactive,
+    #[error("You are not authorized to perform this action")]
+    Forbidden,
+    #[error("Resource not found")]
+    NotFound,
+    #[error("{0}")]
+    Conflict(String),
+    #[error("Too many attempts. Please try again later.")]
+    RateLimited { retry_after_secs: u64 },
+    #[error(transparent)]
+    Unexpected(#[from] anyhow::Error),
+}
+
+impl From<sqlx::Error> for AppError {
+    fn from(err: sqlx::Error) -> Self {
+        Self::Unexpected(err.into())
+    }
+}
+
+impl From<FieldErrors> for AppError {
+    fn from(fields: FieldErrors) -> Self {
+        Self::Validation(fields)
+    }
+}
+
+impl AppError {
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::Validation(_) => "validation_failed",
+            Self::InvalidCredentials => "invalid_credentials",
+            Self::SessionExpired => "session_expired",
+            Self::Unauthorized => "unauthorized",
+            Self::AccountInactive => "account_inactive",
+            Self::Forbidden => "forbidden",
+            Self::NotFound => "not_found",
+            Self::Conflict(_) => "conflict",
+            Self::RateLimited { .. } => "rate_limited",
+            Self::Unexpected(_) => "internal",
+        }
+    }
+
+    pub fn status(&self) -> StatusCode {
+        match self {
+            Self::Validation(_) => StatusCode::BAD_REQUEST,
+            Self::InvalidCredentials | Self::SessionExpired | Self::Unauthorized => StatusCode::UNAUTHORIZED,
+            Self::AccountInactive | Self::Forbidden => StatusCode::FORBIDDEN,
+            Self::NotFound => StatusCode::NOT_FOUND,
+            Self::Conflict(_) => StatusCode::CONFLICT,
+            Self::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
+            Self::Unexpected(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    /// The response body. An unexpected error is logged here with its whole chain, and its
+    /// details never reach the client.
+    pub fn body(&self) -> ErrorBody {
+        match self {
+            Self::Unexpected(err) => {
+                tracing::error!(error = ?err, "unexpected error");
+                ErrorBody::new("internal", "Server error. Please try again later.")
+            }
+            Self::Validation(fields) => ErrorBody {
+                fields: Some(fields.iter().map(|(k, v)| (k.to_owned(), v.code().to_owned())).collect()),
+                ..ErrorBody::new(self.code(), self.to_string())
+            },
+            _ => ErrorBody::new(self.code(), self.to_string()),
+        }
+    }
+}
+
+impl ResponseError for AppError {
+    fn status(&self) -> StatusCode {
+        AppError::status(self)
+    }
+
+    fn as_response(&self) -> Response {
+        let mut resp = json_response(self.status(), &self.body());
+        if let Self::RateLimited { retry_after_secs } = self {
+            resp.headers_mut().insert("retry-after", (*retry_after_secs).into());
+        }
+        resp
+    }
+}
+
+fn json_response(status: StatusCode, body: &ErrorBody) -> Response {
+    Response::builder()
+        .status(status)
+        .content_type("application/json; charset=utf-8")
+        .body(serde_json::to_vec(body).unwrap_or_default())
+}
+
+/// Renders any error that escaped an operation. Errors that already carry a JSON body (ours)
+/// pass through; poem's own plain-text rejections get our shape with a code for their status.
+pub fn render_poem_error(err: poem::Error) -> Response {
+    let status = err.status();
+    let message = err.to_string();
+    let resp = err.into_response();
+    let is_json = resp
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|ct| ct.starts_with("application/json"));
+    if is_json {
+        return resp;
+    }
+    let (code, message) = match status {
+        StatusCode::BAD_REQUEST => ("bad_request", format!("Please check your input: {message}")),
+        StatusCode::UNAUTHORIZED => ("unauthorized", "Authentication required".to_owned()),
+        StatusCode::NOT_FOUND => ("not_found", "Resource not found".to_owned()),
+        StatusCode::METHOD_NOT_ALLOWED => ("method_not_allowed", "Method not allowed".to_owned()),
+        StatusCode::PAYLOAD_TOO_LARGE => ("payload_too_large", "The request body is too large".to_owned()),
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => ("unsupported_media_type", format!("Unsupported content type: {message}")),
+        s if s.is_server_error() => {
+            tracing::error!(error = %message, "request failed");
+            ("internal", "Server error. Please try again later.".to_owned())
+        }
+        s => ("bad_request", s.canonical_reason().unwrap_or("Request refused").to_owned()),
+    };
+    let mut out = json_response(status, &ErrorBody::new(code, message));
+    if let Some(allow) = resp.headers().get("allow") {
+        out.headers_mut().insert("allow", allow.clone());
+    }
+    out
+}
+
+/// Declares the error responses of one operation, each carrying an [`ErrorBody`]. A 500 is always
+/// added. Converting an [`AppError`] whose status the operation did not declare is a bug: it is
+/// logged and answered as 500, and the API tests catch it.
+///
+/// ```ignore
+/// api_errors!(MeError {
+///     /// No token, or the session has ended.
+///     401 Unauthorized,
+/// });
+/// ```
+#[macro_export]
+macro_rules! api_errors {
+    ($name:ident { $( $(#[doc = $doc:literal])* $status:literal $variant:ident ),+ $(,)? }) => {
+        #[derive(Debug, poem_openapi::ApiResponse)]
+        pub enum $name {
+            $(
+                $(#[doc = $doc])*
+                #[oai(status = $status)]
+                $variant(poem_openapi::payload::Json<$crate::error::ErrorBody>),
+            )+
+            /// Unexpected server error; details are in the server log.
+            #[oai(status = 500)]
+            Internal(poem_openapi::payload::Json<$crate::error::ErrorBody>),
+        }
+
+        impl From<$crate::error::AppError> for $name {
+            fn from(err: $crate::error::AppError) -> Self {
+                let body = poem_openapi::payload::Json(err.body());
+                match err.status().as_u16() {
+                    $( $status => Self::$variant(body), )+
+                    500 => Self::Internal(body),
+                    other => {
+                        tracing::error!(status = other, code = err.code(), operation = stringify!($name), "undeclared error status");
+                        Self::Internal(poem_openapi::payload::Json($crate::error::ErrorBody::new(
+                            "internal", "Server error. Please try again later.")))
+                    }
+                }
+            }
+        }
+    };
+}

@@ -1,0 +1,15 @@
+//! The enterprise platform's server: see ARCHITECTURE.md for the map.
+
+pub mod api;
+pub mod app;
+pub mod auth;
+pub mod cache;
+pub mod cli;
+pub mod config;
+pub mod db;
+pub mod domain;
+pub mod error;
+pub mod geoip;
+pub mod state;
+pub mod store;
+pub mod telemetry;

@@ -1,0 +1,4 @@
+//! Data access, one module per aggregate. SQL lives here and nowhere else.
+
+pub mod sessions;
+pub mod users;

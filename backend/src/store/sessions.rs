@@ -1,0 +1,62 @@
+use std::net::IpAddr;
+
+use chrono::{DateTime, Utc};
+use sqlx::PgPool;
+use uuid::Uuid;
+
+use crate::geoip::Location;
+
+pub struct NewSession<'a> {
+    pub user_id: Uuid,
+    pub enterprise_id: Option<Uuid>,
+    pub ip: Option<IpAddr>,
+    pub user_agent: Option<&'a str>,
+    pub location: Option<&'a Location>,
+    pub remember_me: bool,
+    pub expires_at: DateTime<Utc>,
+}
+
+pub async fn insert(pool: &PgPool, s: NewSession<'_>) -> sqlx::Result<Uuid> {
+    let id = Uuid::now_v7();
+    sqlx::query(
+        "insert into public.sessions (id, user_id, enterprise_id, ip_address, user_agent, city, country, \
+         latitude, longitude, remember_me, expires_at) \
+         values ($1, $2, $3, $4::inet, $5, $6, $7, $8, $9, $10, $11)",
+    )
+    .bind(id)
+    .bind(s.user_id)
+    .bind(s.enterprise_id)
+    .bind(s.ip.map(|ip| ip.to_string()))
+    .bind(s.user_agent)
+    .bind(s.location.and_then(|l| l.city.as_deref()))
+    .bind(s.location.and_then(|l| l.country.as_deref()))
+    .bind(s.location.map(|l| l.latitude))
+    .bind(s.location.map(|l| l.longitude))
+    .bind(s.remember_me)
+    .bind(s.expires_at)
+    .execute(pool)
+    .await?;
+    Ok(id)
+}
+
+/// When the session stops being valid, or `None` if it has ended or expired.
+pub async fn live_until(pool: &PgPool, id: Uuid) -> sqlx::Result<Option<DateTime<Utc>>> {
+    sqlx::query_scalar(
+        "select expires_at from public.sessions where id = $1 and ended_at is null and expires_at > now()",
+    )
+    .bind(id)
+    .fetch_optional(pool)
+    .await
+}
+
+/// Ends a live session; returns whether it was live.
+pub async fn end(pool: &PgPool, id: Uuid, reason: &str) -> sqlx::Result<bool> {
+    let done = sqlx::query(
+        "update public.sessions set ended_at = now(), end_reason = $2 where id = $1 and ended_at is null",
+    )
+    .bind(id)
+    .bind(reason)
+    .execute(pool)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}

@@ -1,0 +1,121 @@
+use chrono::{DateTime, Utc};
+use sqlx::{PgExecutor, PgPool};
+use uuid::Uuid;
+
+use crate::domain::{Email, Role, UserStatus};
+
+/// A row of `public.users`, with whether its enterprise (if any) is active.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct UserRecord {
+    pub id: Uuid,
+    pub enterprise_id: Option<Uuid>,
+    pub department_id: Option<Uuid>,
+    #[sqlx(try_from = "String")]
+    pub role: RoleColumn,
+    pub full_name: String,
+    pub email: String,
+    pub password_hash: String,
+    #[sqlx(try_from = "String")]
+    pub status: StatusColumn,
+    pub last_login_at: Option<DateTime<Utc>>,
+    pub created_at: DateTime<Utc>,
+    pub enterprise_active: Option<bool>,
+}
+
+/// `role` is stored as text; these wrappers let sqlx decode it into the domain enum.
+#[derive(Debug, Clone, Copy)]
+pub struct RoleColumn(pub Role);
+#[derive(Debug, Clone, Copy)]
+pub struct StatusColumn(pub UserStatus);
+
+impl TryFrom<String> for RoleColumn {
+    type Error = String;
+    fn try_from(s: String) -> Result<Self, String> {
+        s.parse().map(Self)
+    }
+}
+
+impl TryFrom<String> for StatusColumn {
+    type Error = String;
+    fn try_from(s: String) -> Result<Self, String> {
+        s.parse().map(Self)
+    }
+}
+
+impl UserRecord {
+    pub fn role(&self) -> Role {
+        self.role.0
+    }
+
+    pub fn status(&self) -> UserStatus {
+        self.status.0
+    }
+
+    /// Active user of an active enterprise (or a platform admin).
+    pub fn may_sign_in(&self) -> bool {
+        self.status() == UserStatus::Active && self.enterprise_active.unwrap_or(true)
+    }
+}
+
+const SELECT_USER: &str = "select u.id, u.enterprise_id, u.department_id, u.role, u.full_name, u.email, \
+     u.password_hash, u.status, u.last_login_at, u.created_at, e.is_active as enterprise_active \
+     from public.users u left join public.enterprises e on e.id = u.enterprise_id";
+
+pub async fn find_by_email(pool: &PgPool, email: &Email) -> sqlx::Result<Option<UserRecord>> {
+    sqlx::query_as(sqlx::AssertSqlSafe(format!("{SELECT_USER} where lower(u.email) = lower($1)")))
+        .bind(email.as_str())
+        .fetch_optional(pool)
+        .await
+}
+
+pub async fn find_by_id(pool: &PgPool, id: Uuid) -> sqlx::Result<Option<UserRecord>> {
+    sqlx::query_as(sqlx::AssertSqlSafe(format!("{SELECT_USER} where u.id = $1")))
+        .bind(id)
+        .fetch_optional(pool)
+        .await
+}
+
+pub struct NewUser<'a> {
+    pub enterprise_id: Option<Uuid>,
+    pub department_id: Option<Uuid>,
+    pub role: Role,
+    pub full_name: &'a str,
+    pub email: &'a Email,
+    pub password_hash: &'a str,
+}
+
+/// Inserts a user; a taken e-mail address surfaces as the unique violation of `users_email_key`.
+pub async fn insert(db: impl PgExecutor<'_>, user: NewUser<'_>) -> sqlx::Result<Uuid> {
+    sqlx::query_scalar(
+        "insert into public.users (id, enterprise_id, department_id, role, full_name, email, password_hash) \
+         values ($1, $2, $3, $4, $5, $6, $7) returning id",
+    )
+    .bind(Uuid::now_v7())
+    .bind(user.enterprise_id)
+    .bind(user.department_id)
+    .bind(user.role.as_str())
+    .bind(user.full_name)
+    .bind(user.email.as_str())
+    .bind(user.password_hash)
+    .fetch_one(db)
+    .await
+}
+
+pub async fn any_platform_admin(pool: &PgPool) -> sqlx::Result<bool> {
+    sqlx::query_scalar("select exists (select 1 from public.users where role = 'PlatformAdmin')")
+        .fetch_one(pool)
+        .await
+}
+
+pub async fn record_login(pool: &PgPool, id: Uuid) -> sqlx::Result<()> {
+    sqlx::query("update public.users set last_login_at = now() where id = $1")
+        .bind(id)
+        .execute(pool)
+        .await
+        .map(drop)
+}
+
+/// True when `err` is the violation of the unique e-mail index.
+pub fn is_duplicate_email(err: &sqlx::Error) -> bool {
+    err.as_database_error().and_then(|e| e.constraint()) == Some("users_email_key")
+}
