@@ -1,6 +1,6 @@
 //! The routes: the API, its document and docs page, health checks, and the single-page app.
 
-use std::{path::Path, sync::Arc, time::Instant};
+use std::{future::Future, net::SocketAddr, path::Path, sync::Arc, time::{Duration, Instant}};
 
 use anyhow::Context;
 use poem::{
@@ -41,16 +41,31 @@ pub fn routes(state: AppState) -> impl Endpoint {
         .data(state)
 }
 
-/// Binds, logs where it listens, and serves until SIGINT or SIGTERM.
-pub async fn serve(state: AppState) -> anyhow::Result<()> {
+/// Binds the configured address and returns where it listens and the server to await.
+pub async fn listen(
+    state: AppState,
+) -> anyhow::Result<(SocketAddr, impl Future<Output = anyhow::Result<()>> + Send + use<>)> {
     let addr = state.config.bind_addr;
     let acceptor = TcpListener::bind(addr).into_acceptor().await.with_context(|| format!("cannot listen on {addr}"))?;
-    let local = acceptor.local_addr().into_iter().next().and_then(|a| a.as_socket_addr().copied());
-    tracing::info!(address = ?local, "listening");
-    Server::new_with_acceptor(acceptor)
-        .run_with_graceful_shutdown(routes(state), shutdown_signal(), Some(std::time::Duration::from_secs(10)))
-        .await
-        .context("server failed")
+    let local = acceptor
+        .local_addr()
+        .into_iter()
+        .find_map(|a| a.as_socket_addr().copied())
+        .context("no local address")?;
+    let server = async move {
+        Server::new_with_acceptor(acceptor)
+            .run_with_graceful_shutdown(routes(state), shutdown_signal(), Some(Duration::from_secs(10)))
+            .await
+            .context("server failed")
+    };
+    Ok((local, server))
+}
+
+/// Serves until SIGINT or SIGTERM.
+pub async fn serve(state: AppState) -> anyhow::Result<()> {
+    let (addr, server) = listen(state).await?;
+    tracing::info!(%addr, "listening");
+    server.await
 }
 
 async fn shutdown_signal() {

@@ -1,0 +1,233 @@
+use backend::domain::Role;
+use serde_json::json;
+use sqlx::PgPool;
+
+use crate::helpers::{ADMIN_EMAIL, ADMIN_PASSWORD, TestApp, parts};
+
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn login_returns_a_token_and_the_user(db: PgPool) {
+    let app = TestApp::spawn(db).await;
+    let id = app.admin().await;
+
+    let (status, body) = parts(app.login(ADMIN_EMAIL, ADMIN_PASSWORD).await).await;
+
+    assert_eq!(status, 200);
+    assert!(body["token"].as_str().unwrap().len() > 20);
+    let user = &body["user"];
+    assert_eq!(user["id"], id.to_string());
+    assert_eq!(user["role"], "PlatformAdmin");
+    assert_eq!(user["email"], ADMIN_EMAIL);
+    assert_eq!(user["status"], "active");
+    assert_eq!(user["enterpriseId"], serde_json::Value::Null);
+    assert!(user["lastLogin"].is_string(), "lastLogin is set by the sign-in: {user}");
+    assert!(user.get("passwordHash").is_none());
+}
+
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn email_is_matched_case_insensitively(db: PgPool) {
+    let app = TestApp::spawn(db).await;
+    app.admin().await;
+    assert_eq!(app.login(" ADMIN@Example.COM ", ADMIN_PASSWORD).await.status(), 200);
+}
+
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn wrong_password_and_unknown_email_get_the_same_401(db: PgPool) {
+    let app = TestApp::spawn(db).await;
+    app.admin().await;
+
+    for (email, password) in [(ADMIN_EMAIL, "wrong-password"), ("nobody@example.com", ADMIN_PASSWORD)] {
+        let (status, body) = parts(app.login(email, password).await).await;
+        assert_eq!(status, 401);
+        assert_eq!(body, json!({ "code": "invalid_credentials", "message": "Invalid email or password" }));
+    }
+}
+
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn empty_and_malformed_fields_are_named(db: PgPool) {
+    let app = TestApp::spawn(db).await;
+
+    let (status, body) = parts(app.login("", "").await).await;
+    assert_eq!(status, 400);
+    assert_eq!(body["code"], "validation_failed");
+    assert_eq!(body["fields"], json!({ "email": "required", "password": "required" }));
+
+    let (status, body) = parts(app.login("not-an-email", "whatever1").await).await;
+    assert_eq!(status, 400);
+    assert_eq!(body["fields"], json!({ "email": "invalid_email" }));
+}
+
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn inactive_users_and_enterprises_cannot_sign_in(db: PgPool) {
+    let app = TestApp::spawn(db).await;
+    let user = app.create_user(Role::DepartmentUser, "staff@example.com", "staff-password").await;
+    sqlx::query("update users set status = 'inactive' where id = $1").bind(user).execute(&app.db).await.unwrap();
+    let (status, body) = parts(app.login("staff@example.com", "staff-password").await).await;
+    assert_eq!((status, body["code"].as_str()), (403, Some("account_inactive")));
+    // A wrong password still says only "invalid credentials": the status is not revealed.
+    assert_eq!(app.login("staff@example.com", "wrong-password").await.status(), 401);
+
+    let ceo = app.create_user(Role::EnterpriseCeo, "ceo@example.com", "ceo-password").await;
+    sqlx::query("update enterprises set is_active = false where id = (select enterprise_id from users where id = $1)")
+        .bind(ceo)
+        .execute(&app.db)
+        .await
+        .unwrap();
+    let (status, body) = parts(app.login("ceo@example.com", "ceo-password").await).await;
+    assert_eq!((status, body["code"].as_str()), (403, Some("account_inactive")));
+}
+
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn me_returns_the_caller(db: PgPool) {
+    let app = TestApp::spawn(db).await;
+    let id = app.admin().await;
+    let token = app.token(ADMIN_EMAIL, ADMIN_PASSWORD).await;
+
+    let (status, body) = parts(app.me(&token).await).await;
+    assert_eq!(status, 200);
+    assert_eq!(body["id"], id.to_string());
+    assert_eq!(body["fullName"], "Test Person");
+}
+
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn me_without_a_valid_token_is_401(db: PgPool) {
+    let app = TestApp::spawn(db).await;
+
+    let (status, body) = parts(app.http.get(app.url("/api/v1/auth/me")).send().await.unwrap()).await;
+    assert_eq!((status, body["code"].as_str()), (401, Some("unauthorized")));
+
+    let (status, body) = parts(app.me("garbage.token.here").await).await;
+    assert_eq!((status, body["code"].as_str()), (401, Some("session_expired")));
+
+    // Signed with another secret.
+    let other = TestApp::spawn(app.db.clone()).await;
+    app.admin().await;
+    let foreign = other.token(ADMIN_EMAIL, ADMIN_PASSWORD).await;
+    assert_eq!(app.me(&foreign).await.status(), 401);
+}
+
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn logout_kills_the_token_at_once(db: PgPool) {
+    let app = TestApp::spawn(db).await;
+    app.admin().await;
+    let token = app.token(ADMIN_EMAIL, ADMIN_PASSWORD).await;
+    let other_session = app.token(ADMIN_EMAIL, ADMIN_PASSWORD).await;
+    assert_eq!(app.me(&token).await.status(), 200);
+
+    assert_eq!(app.logout(&token).await.status(), 204);
+
+    let (status, body) = parts(app.me(&token).await).await;
+    assert_eq!(status, 401);
+    assert_eq!(body["code"], "session_expired");
+    assert_eq!(app.logout(&token).await.status(), 401);
+    // Only that session ended.
+    assert_eq!(app.me(&other_session).await.status(), 200);
+    let reason: String = sqlx::query_scalar("select end_reason from sessions where ended_at is not null")
+        .fetch_one(&app.db)
+        .await
+        .unwrap();
+    assert_eq!(reason, "logout");
+}
+
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn remember_me_gives_a_longer_session(db: PgPool) {
+    let app = TestApp::spawn(db).await;
+    app.admin().await;
+    for remember in [false, true] {
+        let resp = app
+            .http
+            .post(app.url("/api/v1/auth/login"))
+            .json(&json!({ "email": ADMIN_EMAIL, "password": ADMIN_PASSWORD, "rememberMe": remember }))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(resp.status(), 200);
+    }
+    let hours: Vec<f64> = sqlx::query_scalar(
+        "select extract(epoch from expires_at - created_at)::float8 / 3600 from sessions order by remember_me",
+    )
+    .fetch_all(&app.db)
+    .await
+    .unwrap();
+    assert!((hours[0] - 12.0).abs() < 0.1, "{hours:?}");
+    assert!((hours[1] - 720.0).abs() < 0.1, "{hours:?}");
+}
+
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn repeated_failures_are_rate_limited_per_account_and_client(db: PgPool) {
+    let app = TestApp::spawn_with(db, |c| {
+        c.login_limits.per_account_and_ip = 3;
+        c.trusted_proxies = vec!["127.0.0.1/32".parse().unwrap()];
+    })
+    .await;
+    app.admin().await;
+    let attacker = Some("203.0.113.7");
+
+    for _ in 0..3 {
+        assert_eq!(app.login_from(ADMIN_EMAIL, "wrong-password", attacker).await.status(), 401);
+    }
+    let resp = app.login_from(ADMIN_EMAIL, ADMIN_PASSWORD, attacker).await;
+    let retry_after: u64 = resp.headers()["retry-after"].to_str().unwrap().parse().unwrap();
+    let (status, body) = parts(resp).await;
+    assert_eq!((status, body["code"].as_str()), (429, Some("rate_limited")));
+    assert!((1..=900).contains(&retry_after), "{retry_after}");
+
+    // The account's owner, elsewhere, is not locked out.
+    assert_eq!(app.login_from(ADMIN_EMAIL, ADMIN_PASSWORD, Some("198.51.100.2")).await.status(), 200);
+}
+
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn one_client_spraying_many_accounts_is_rate_limited(db: PgPool) {
+    let app = TestApp::spawn_with(db, |c| {
+        c.login_limits.per_ip = 4;
+        c.trusted_proxies = vec!["127.0.0.1/32".parse().unwrap()];
+    })
+    .await;
+    app.admin().await;
+    for i in 0..4 {
+        let email = format!("user{i}@example.com");
+        assert_eq!(app.login_from(&email, "wrong-password", Some("203.0.113.8")).await.status(), 401);
+    }
+    assert_eq!(app.login_from("user9@example.com", "wrong-password", Some("203.0.113.8")).await.status(), 429);
+    assert_eq!(app.login_from(ADMIN_EMAIL, ADMIN_PASSWORD, Some("203.0.113.9")).await.status(), 200);
+}
+
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn sessions_are_still_checked_when_redis_is_down(db: PgPool) {
+    // Nothing listens on port 1: every Redis call fails fast.
+    let app = TestApp::spawn_with(db, |c| c.redis_url = "redis://127.0.0.1:1".into()).await;
+    app.admin().await;
+
+    let token = app.token(ADMIN_EMAIL, ADMIN_PASSWORD).await;
+    assert_eq!(app.me(&token).await.status(), 200);
+    assert_eq!(app.logout(&token).await.status(), 204);
+    let (status, body) = parts(app.me(&token).await).await;
+    assert_eq!((status, body["code"].as_str()), (401, Some("session_expired")));
+}
+
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn a_session_ended_while_redis_had_it_cached_is_refused(db: PgPool) {
+    let app = TestApp::spawn(db).await;
+    app.admin().await;
+    let token = app.token(ADMIN_EMAIL, ADMIN_PASSWORD).await;
+    assert_eq!(app.me(&token).await.status(), 200); // cached as live
+    assert_eq!(app.logout(&token).await.status(), 204);
+    assert_eq!(app.me(&token).await.status(), 401);
+}
+
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn the_client_address_comes_from_the_socket_unless_a_trusted_proxy_forwards_it(db: PgPool) {
+    let direct = TestApp::spawn(db.clone()).await;
+    direct.admin().await;
+    assert_eq!(direct.login_from(ADMIN_EMAIL, ADMIN_PASSWORD, Some("81.2.69.142")).await.status(), 200);
+    let proxied = TestApp::spawn_with(db, |c| c.trusted_proxies = vec!["127.0.0.1/32".parse().unwrap()]).await;
+    assert_eq!(proxied.login_from(ADMIN_EMAIL, ADMIN_PASSWORD, Some("81.2.69.142")).await.status(), 200);
+
+    let rows: Vec<(String, Option<String>, Option<String>, Option<f64>)> = sqlx::query_as(
+        "select host(ip_address), city, country, latitude from sessions order by created_at",
+    )
+    .fetch_all(&direct.db)
+    .await
+    .unwrap();
+    assert_eq!(rows[0], ("127.0.0.1".into(), None, None, None), "a spoofed header is ignored");
+    assert_eq!(rows[1], ("81.2.69.142".into(), Some("London".into()), Some("GB".into()), Some(51.5142)));
+}

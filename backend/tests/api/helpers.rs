@@ -1,0 +1,128 @@
+use std::{net::SocketAddr, path::PathBuf, time::Duration};
+
+use backend::{
+    auth::password,
+    config::{Config, LoginLimits},
+    domain::{Email, Password, Role},
+    state::AppState,
+    store,
+};
+use reqwest::{Client, Response};
+use serde_json::{Value, json};
+use sqlx::PgPool;
+use uuid::Uuid;
+
+pub const ADMIN_EMAIL: &str = "admin@example.com";
+pub const ADMIN_PASSWORD: &str = "admin-password-1";
+
+pub struct TestApp {
+    pub base: String,
+    pub http: Client,
+    pub db: PgPool,
+}
+
+pub fn test_config() -> Config {
+    Config {
+        database_url: String::new(),
+        redis_url: std::env::var("REDIS_URL").unwrap_or_else(|_| backend::config::DEFAULT_REDIS_URL.into()),
+        redis_prefix: format!("test:{}:", Uuid::now_v7()),
+        jwt_secret: backend::config::random_secret(),
+        geoip_database: Some(PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/GeoLite2-City-Test.mmdb"))),
+        bind_addr: SocketAddr::from(([127, 0, 0, 1], 0)),
+        trusted_proxies: Vec::new(),
+        static_dir: None,
+        session_ttl: Duration::from_secs(12 * 3600),
+        remember_me_ttl: Duration::from_secs(30 * 86400),
+        login_limits: LoginLimits { per_account_and_ip: 5, per_ip: 50, window: Duration::from_secs(900) },
+        max_body_bytes: 64 * 1024,
+    }
+}
+
+impl TestApp {
+    pub async fn spawn(db: PgPool) -> Self {
+        Self::spawn_with(db, |_| {}).await
+    }
+
+    pub async fn spawn_with(db: PgPool, tweak: impl FnOnce(&mut Config)) -> Self {
+        let mut config = test_config();
+        tweak(&mut config);
+        let state = AppState::with_pool(config.clone(), db.clone()).expect("state");
+        let (addr, server) = backend::app::listen(state).await.expect("listen");
+        tokio::spawn(server);
+        Self { base: format!("http://{addr}"), http: Client::new(), db }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{}", self.base, path)
+    }
+
+    pub async fn create_user(&self, role: Role, email: &str, password: &str) -> Uuid {
+        let hash = password::hash(&Password::parse(password).unwrap()).await.unwrap();
+        let enterprise_id = if role.is_tenant_role() { Some(self.create_enterprise(true).await) } else { None };
+        store::users::insert(
+            &self.db,
+            store::users::NewUser {
+                enterprise_id,
+                department_id: None,
+                role,
+                full_name: "Test Person",
+                email: &Email::parse(email).unwrap(),
+                password_hash: &hash,
+            },
+        )
+        .await
+        .unwrap()
+    }
+
+    /// A bare enterprise row, enough for identity tests (tenancy builds real ones).
+    pub async fn create_enterprise(&self, active: bool) -> Uuid {
+        let id = Uuid::now_v7();
+        sqlx::query("insert into enterprises (id, name, is_active, schema_name) values ($1, 'Acme', $2, $3)")
+            .bind(id)
+            .bind(active)
+            .bind(format!("t_{}", id.simple()))
+            .execute(&self.db)
+            .await
+            .unwrap();
+        id
+    }
+
+    pub async fn admin(&self) -> Uuid {
+        self.create_user(Role::PlatformAdmin, ADMIN_EMAIL, ADMIN_PASSWORD).await
+    }
+
+    pub async fn login(&self, email: &str, password: &str) -> Response {
+        self.login_from(email, password, None).await
+    }
+
+    /// Signs in with an `X-Forwarded-For` header (believed only from a trusted proxy).
+    pub async fn login_from(&self, email: &str, password: &str, forwarded_for: Option<&str>) -> Response {
+        let mut req = self.http.post(self.url("/api/v1/auth/login")).json(&json!({ "email": email, "password": password }));
+        if let Some(xff) = forwarded_for {
+            req = req.header("x-forwarded-for", xff);
+        }
+        req.send().await.unwrap()
+    }
+
+    pub async fn token(&self, email: &str, password: &str) -> String {
+        let resp = self.login(email, password).await;
+        assert_eq!(resp.status(), 200);
+        resp.json::<Value>().await.unwrap()["token"].as_str().unwrap().to_owned()
+    }
+
+    pub async fn me(&self, token: &str) -> Response {
+        self.http.get(self.url("/api/v1/auth/me")).bearer_auth(token).send().await.unwrap()
+    }
+
+    pub async fn logout(&self, token: &str) -> Response {
+        self.http.post(self.url("/api/v1/auth/logout")).bearer_auth(token).send().await.unwrap()
+    }
+}
+
+/// Status and JSON body of a response.
+pub async fn parts(resp: Response) -> (u16, Value) {
+    let status = resp.status().as_u16();
+    let text = resp.text().await.unwrap();
+    let body = serde_json::from_str(&text).unwrap_or_else(|_| panic!("not JSON ({status}): {text}"));
+    (status, body)
+}

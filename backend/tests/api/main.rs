@@ -1,0 +1,8 @@
+//! API integration tests: the real server on a real socket, a fresh PostgreSQL database per test
+//! (`#[sqlx::test]`) and its own Redis key prefix.
+
+mod auth;
+mod errors;
+mod helpers;
+mod openapi;
+mod serving;
