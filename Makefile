@@ -1,0 +1,19 @@
+# The two commands of the README. Everything else lives in scripts/.
+.PHONY: run test openapi bench
+
+## Start PostgreSQL and Redis if needed, build everything, and serve http://localhost:8080
+run:
+	@bash scripts/run.sh
+
+## Run every test: backend, frontend unit, end-to-end in headless Chromium
+test:
+	@bash scripts/test.sh
+
+## Regenerate openapi.json from the backend and the frontend hooks from it
+openapi:
+	cargo run -q -p backend -- openapi > openapi.json
+	cd frontend && npm run generate
+
+## Load benchmarks (numbers go in docs/performance.md)
+bench:
+	@bash bench/run.sh

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# `make test`: every test. Backend unit and integration tests (real PostgreSQL and Redis),
+# generated-code drift checks, frontend type check and unit tests, then end-to-end tests in
+# headless Chromium against the real server.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/services.sh
+[ -x /usr/bin/chromium ] || apt_install chromium
+
+# Each #[sqlx::test] makes (and drops) its own database through this server.
+export DATABASE_URL="$PG_BASE_URL/postgres"
+
+say "backend: unit and integration tests (includes the openapi.json drift check)"
+cargo test --workspace --locked
+
+say "frontend: dependencies"
+(cd frontend && npm ci --no-audit --no-fund --loglevel=error)
+
+say "frontend: generated hooks match openapi.json, types check, unit tests, build"
+(cd frontend && npm run check:generated && npm run typecheck && npm test && npm run build)
+
+say "end-to-end: a fresh database, a seeded admin, the real server, headless Chromium"
+cargo build -p backend --locked
+e2e_db="enterprise_platform_e2e"
+psql "$PG_BASE_URL/postgres" -qc "drop database if exists $e2e_db with (force)"
+export DATABASE_URL="$PG_BASE_URL/$e2e_db"
+export REDIS_PREFIX="e2e:$(date +%s%N):"
+export JWT_SECRET="$(openssl rand -hex 32)"
+export E2E_BACKEND_BIN="${CARGO_TARGET_DIR:-$PWD/target}/debug/backend"
+export E2E_ADMIN_EMAIL="admin@e2e.test" E2E_ADMIN_PASSWORD="e2e-admin-password"
+"$E2E_BACKEND_BIN" create-admin --email "$E2E_ADMIN_EMAIL" --password "$E2E_ADMIN_PASSWORD" --full-name "E2E Admin"
+(cd frontend && npm run e2e)
