@@ -5,6 +5,7 @@ use std::sync::LazyLock;
 
 use anyhow::Context;
 use argon2::{Argon2, PasswordHasher, PasswordVerifier};
+use tokio::sync::Semaphore;
 use tracing::Instrument;
 
 use crate::domain::Password;
@@ -41,7 +42,15 @@ static DUMMY_HASH: LazyLock<String> = LazyLock::new(|| {
         .to_string()
 });
 
+/// At most two hashes per core run at once; the rest wait their turn. Each takes ~19 MiB, so
+/// without this a burst of sign-ins could fill the blocking pool (512 threads, ~10 GiB).
+static HASHING_SLOTS: LazyLock<Semaphore> = LazyLock::new(|| {
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    Semaphore::new(cores * 2)
+});
+
 async fn run_blocking<T: Send + 'static>(f: impl FnOnce() -> anyhow::Result<T> + Send + 'static) -> anyhow::Result<T> {
+    let _slot = HASHING_SLOTS.acquire().await.context("hashing semaphore closed")?;
     let span = tracing::Span::current();
     tokio::task::spawn_blocking(move || span.in_scope(f))
         .in_current_span()
