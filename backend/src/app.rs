@@ -166,8 +166,8 @@ async fn log_request<E: Endpoint>(ep: E, req: Request) -> poem::Result<Response>
     let span = tracing::info_span!("request", %method, %path, request_id = %request_id);
     let mut resp = tracing::Instrument::instrument(ep.call(req), span.clone()).await?.into_response();
     let status = resp.status().as_u16();
-    let latency_ms = start.elapsed().as_secs_f64() * 1000.0;
-    span.in_scope(|| tracing::info!(status, latency_ms = format!("{latency_ms:.2}"), "request"));
+    let latency_ms = (start.elapsed().as_secs_f64() * 100_000.0).round() / 100.0;
+    span.in_scope(|| tracing::info!(status, latency_ms, "request"));
     if let Ok(v) = HeaderValue::from_str(&request_id) {
         resp.headers_mut().insert("x-request-id", v);
     }
