@@ -23,8 +23,14 @@ struct Cli {
 enum Command {
     /// Serve the API and the web app (migrates first).
     Serve,
-    /// Create the database if needed and apply pending migrations.
-    Migrate,
+    /// Create the database if needed and bring the public schema and every tenant schema up to date.
+    Migrate {
+        /// How many tenant schemas to migrate at once.
+        #[arg(long, default_value_t = 4)]
+        parallelism: usize,
+    },
+    /// Create two demo enterprises with CEOs, department heads and users (idempotent).
+    SeedDemo,
     /// Print the OpenAPI document to stdout.
     Openapi,
     /// Create a platform administrator.
@@ -66,17 +72,16 @@ async fn run(command: Command) -> anyhow::Result<()> {
         Command::Serve => {
             let config = Config::from_env()?;
             let pool = db::migrate(&config.database_url).await?;
+            let pending = crate::tenancy::migrate::pending(&pool).await?;
+            if !pending.is_empty() {
+                tracing::warn!(tenants = pending.len(), "tenant schemas are behind; run `backend migrate`");
+            }
             app::serve(AppState::with_pool(config, pool)?).await
         }
-        Command::Migrate => {
-            let url = std::env::var("DATABASE_URL").unwrap_or_else(|_| crate::config::DEFAULT_DATABASE_URL.into());
-            db::migrate(&url).await?;
-            tracing::info!("migrations applied");
-            Ok(())
-        }
+        Command::Migrate { parallelism } => migrate(&database_url(), parallelism).await,
+        Command::SeedDemo => crate::seed::seed_demo(&db::migrate(&database_url()).await?).await,
         Command::CreateAdmin { email, password, full_name, if_none_exists } => {
-            let url = std::env::var("DATABASE_URL").unwrap_or_else(|_| crate::config::DEFAULT_DATABASE_URL.into());
-            let pool = db::migrate(&url).await?;
+            let pool = db::migrate(&database_url()).await?;
             if if_none_exists && store::users::any_platform_admin(&pool).await? {
                 println!("A platform administrator already exists; none created.");
                 return Ok(());
@@ -114,4 +119,37 @@ async fn run(command: Command) -> anyhow::Result<()> {
             }
         }
     }
+}
+
+fn database_url() -> String {
+    std::env::var("DATABASE_URL").unwrap_or_else(|_| crate::config::DEFAULT_DATABASE_URL.into())
+}
+
+/// Public schema first, then every tenant behind the newest tenant migration, with progress on
+/// the terminal and a line per failed tenant. Fails (exit 1) when any tenant failed; running
+/// again resumes with the tenants still behind.
+async fn migrate(url: &str, parallelism: usize) -> anyhow::Result<()> {
+    let started = std::time::Instant::now();
+    let pool = db::migrate(url).await?;
+    println!("public schema up to date");
+    let summary = crate::tenancy::migrate::migrate_all(&pool, parallelism, |done, total, outcome| {
+        if let Err(e) = &outcome.result {
+            println!("  {}: FAILED: {e}", outcome.schema);
+        }
+        if done == total || done % 100 == 0 {
+            println!("  tenants {done}/{total}");
+        }
+    })
+    .await?;
+    println!(
+        "tenant schemas: {} migrated, {} already up to date, {} failed ({:.2} s)",
+        summary.migrated,
+        summary.up_to_date,
+        summary.failed.len(),
+        started.elapsed().as_secs_f64()
+    );
+    if !summary.failed.is_empty() {
+        anyhow::bail!("{} tenant schema(s) failed to migrate; fix and run `backend migrate` again", summary.failed.len());
+    }
+    Ok(())
 }

@@ -18,7 +18,9 @@ pub fn pool(url: &str) -> anyhow::Result<PgPool> {
         .context("invalid DATABASE_URL")?)
 }
 
-/// Creates the database when it does not exist yet, then applies pending migrations.
+/// Creates the database when it does not exist yet, then applies pending public-schema
+/// migrations and makes sure the platform realm's schema exists. Tenant schemas are brought up to
+/// date by `tenancy::migrate` (`backend migrate`).
 pub async fn migrate(url: &str) -> anyhow::Result<PgPool> {
     if !sqlx::Postgres::database_exists(url).await.context("cannot reach PostgreSQL")? {
         tracing::info!("creating the database");
@@ -26,5 +28,21 @@ pub async fn migrate(url: &str) -> anyhow::Result<PgPool> {
     }
     let pool = pool(url)?;
     MIGRATOR.run(&pool).await.context("migration failed")?;
+    ensure_platform_realm(&pool).await.context("cannot create the platform schema")?;
     Ok(pool)
+}
+
+/// The platform admins' own tenant-shaped schema (realm zero), built like any tenant's.
+pub async fn ensure_platform_realm(pool: &PgPool) -> sqlx::Result<()> {
+    let schema = crate::tenancy::SchemaName::platform();
+    let mut tx = pool.begin().await?;
+    sqlx::query("select pg_advisory_xact_lock(hashtextextended($1, 0))").bind(schema.as_str()).execute(&mut *tx).await?;
+    let exists: bool = sqlx::query_scalar("select exists (select 1 from public.tenant_schemas where schema_name = $1)")
+        .bind(schema.as_str())
+        .fetch_one(&mut *tx)
+        .await?;
+    if !exists {
+        crate::tenancy::create_schema(&mut tx, &schema, None).await?;
+    }
+    tx.commit().await
 }

@@ -10,6 +10,8 @@ pub mod db;
 pub mod domain;
 pub mod error;
 pub mod geoip;
+pub mod seed;
 pub mod state;
 pub mod store;
 pub mod telemetry;
+pub mod tenancy;

@@ -2,7 +2,10 @@
 //! call, map.
 
 mod auth;
+mod departments;
+mod enterprises;
 mod types;
+mod users;
 
 use poem_openapi::{OpenApiService, Tags};
 
@@ -12,14 +15,19 @@ pub use types::User;
 pub enum ApiTags {
     /// Signing in and out, and who the caller is.
     Auth,
+    /// Tenants: each enterprise has its own schema, CEO and five departments.
+    Enterprises,
+    /// An enterprise's departments: heads and members.
+    Departments,
+    /// Accounts: the platform admin manages everyone, a CEO their department staff.
+    Users,
 }
 
-// A tuple of the tag structs once there are several (poem-openapi has no 1-tuple impl).
-pub type Api = auth::AuthApi;
+pub type Api = (auth::AuthApi, enterprises::EnterprisesApi, departments::DepartmentsApi, users::UsersApi);
 
 /// The API service; `base` is where it is mounted (written into the document's `servers`).
 pub fn service() -> OpenApiService<Api, ()> {
-    OpenApiService::new(auth::AuthApi, "Enterprise Platform API", env!("CARGO_PKG_VERSION"))
+    OpenApiService::new((auth::AuthApi, enterprises::EnterprisesApi, departments::DepartmentsApi, users::UsersApi), "Enterprise Platform API", env!("CARGO_PKG_VERSION"))
         .description(
             "Multi-tenant enterprise management platform. Every error is `{ code, message, fields? }` \
              with a stable `code`. Lists are pages `{ items, total, page, pageSize }`. Authenticate \

@@ -41,3 +41,41 @@ impl From<UserRecord> for User {
         }
     }
 }
+
+/// Who someone is, in lists and references.
+#[derive(Debug, Clone, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct UserSummary {
+    pub id: Uuid,
+    pub full_name: String,
+    pub email: String,
+    pub role: Role,
+}
+
+impl From<&UserRecord> for UserSummary {
+    fn from(u: &UserRecord) -> Self {
+        Self { id: u.id, full_name: u.full_name.clone(), email: u.email.clone(), role: u.role() }
+    }
+}
+
+/// One page of a list.
+#[derive(Debug, Clone, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct Page<T: poem_openapi::types::ParseFromJSON + poem_openapi::types::ToJSON> {
+    pub items: Vec<T>,
+    /// How many items match the filters, over all pages.
+    pub total: i64,
+    pub page: u32,
+    pub page_size: u32,
+}
+
+impl<T: poem_openapi::types::ParseFromJSON + poem_openapi::types::ToJSON> Page<T> {
+    pub fn new(items: Vec<T>, total: i64, paging: crate::store::Paging) -> Self {
+        Self { items, total, page: paging.page, page_size: paging.page_size }
+    }
+}
+
+/// `?page=` (from 1) and `?pageSize=` (1 to 100, default 20).
+pub fn paging(page: Option<u32>, page_size: Option<u32>) -> crate::store::Paging {
+    crate::store::Paging { page: page.unwrap_or(1), page_size: page_size.unwrap_or(20) }
+}

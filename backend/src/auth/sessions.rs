@@ -52,6 +52,14 @@ impl SessionGuard {
         Ok(was_live)
     }
 
+    /// Marks sessions already ended in PostgreSQL (deactivation, deletion) as ended in the cache,
+    /// after the transaction that ended them has committed.
+    pub async fn ended(&self, ids: &[Uuid]) {
+        for id in ids {
+            self.remember(*id, None).await;
+        }
+    }
+
     async fn cached(&self, id: Uuid) -> anyhow::Result<Option<bool>> {
         let mut conn = self.cache.conn().await?;
         let value: Option<String> = conn.get(self.key(id)).await?;

@@ -1,10 +1,12 @@
 //! Types that validate themselves: once a request becomes one of these, nothing re-checks it.
 
+mod department;
 mod email;
 mod password;
 mod role;
 mod validation;
 
+pub use department::DepartmentType;
 pub use email::Email;
 pub use password::Password;
 pub use role::{Role, UserStatus};

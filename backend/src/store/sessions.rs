@@ -60,3 +60,26 @@ pub async fn end(pool: &PgPool, id: Uuid, reason: &str) -> sqlx::Result<bool> {
     .await?;
     Ok(done.rows_affected() == 1)
 }
+
+/// Ends every live session of the enterprise's users; returns their ids.
+pub async fn end_for_enterprise(tx: &mut sqlx::PgConnection, enterprise_id: Uuid, reason: &str) -> sqlx::Result<Vec<Uuid>> {
+    sqlx::query_scalar(
+        "update public.sessions set ended_at = now(), end_reason = $2 \
+         where enterprise_id = $1 and ended_at is null returning id",
+    )
+    .bind(enterprise_id)
+    .bind(reason)
+    .fetch_all(tx)
+    .await
+}
+
+/// Ends every live session of one user; returns their ids.
+pub async fn end_for_user(tx: &mut sqlx::PgConnection, user_id: Uuid, reason: &str) -> sqlx::Result<Vec<Uuid>> {
+    sqlx::query_scalar(
+        "update public.sessions set ended_at = now(), end_reason = $2 where user_id = $1 and ended_at is null returning id",
+    )
+    .bind(user_id)
+    .bind(reason)
+    .fetch_all(tx)
+    .await
+}

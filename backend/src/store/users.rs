@@ -1,5 +1,6 @@
 use chrono::{DateTime, Utc};
 use sqlx::{PgExecutor, PgPool};
+
 use uuid::Uuid;
 
 use crate::domain::{Email, Role, UserStatus};
@@ -68,10 +69,10 @@ pub async fn find_by_email(pool: &PgPool, email: &Email) -> sqlx::Result<Option<
         .await
 }
 
-pub async fn find_by_id(pool: &PgPool, id: Uuid) -> sqlx::Result<Option<UserRecord>> {
+pub async fn find_by_id(db: impl PgExecutor<'_>, id: Uuid) -> sqlx::Result<Option<UserRecord>> {
     sqlx::query_as(sqlx::AssertSqlSafe(format!("{SELECT_USER} where u.id = $1")))
         .bind(id)
-        .fetch_optional(pool)
+        .fetch_optional(db)
         .await
 }
 
@@ -118,4 +119,88 @@ pub async fn record_login(pool: &PgPool, id: Uuid) -> sqlx::Result<()> {
 /// True when `err` is the violation of the unique e-mail index.
 pub fn is_duplicate_email(err: &sqlx::Error) -> bool {
     err.as_database_error().and_then(|e| e.constraint()) == Some("users_email_key")
+}
+
+#[derive(Debug, Default)]
+pub struct UserFilter {
+    pub role: Option<Role>,
+    pub roles_in: Option<Vec<Role>>,
+    pub status: Option<UserStatus>,
+    pub enterprise_id: Option<Uuid>,
+    pub department_id: Option<Uuid>,
+    pub q: Option<String>,
+}
+
+pub async fn list(pool: &PgPool, filter: &UserFilter, paging: super::Paging) -> sqlx::Result<(Vec<UserRecord>, i64)> {
+    let filtered = |head: &str| {
+        let mut qb = sqlx::QueryBuilder::<sqlx::Postgres>::new(format!("{head} where true"));
+        if let Some(role) = filter.role {
+            qb.push(" and u.role = ").push_bind(role.as_str());
+        }
+        if let Some(roles) = &filter.roles_in {
+            qb.push(" and u.role = any(").push_bind(roles.iter().map(|r| r.as_str()).collect::<Vec<_>>()).push(")");
+        }
+        if let Some(status) = filter.status {
+            qb.push(" and u.status = ").push_bind(status.as_str());
+        }
+        if let Some(id) = filter.enterprise_id {
+            qb.push(" and u.enterprise_id = ").push_bind(id);
+        }
+        if let Some(id) = filter.department_id {
+            qb.push(" and u.department_id = ").push_bind(id);
+        }
+        if let Some(q) = filter.q.as_deref().map(str::trim).filter(|q| !q.is_empty()) {
+            let pattern = format!("%{}%", super::enterprises::escape_like(q));
+            qb.push(" and (u.full_name ilike ").push_bind(pattern.clone()).push(" or u.email ilike ").push_bind(pattern).push(")");
+        }
+        qb
+    };
+    let total: i64 = filtered("select count(*) from public.users u").build_query_scalar().fetch_one(pool).await?;
+    let mut qb = filtered(SELECT_USER);
+    qb.push(" order by u.created_at desc, u.id limit ").push_bind(paging.limit()).push(" offset ").push_bind(paging.offset());
+    Ok((qb.build_query_as().fetch_all(pool).await?, total))
+}
+
+#[derive(Debug, Default)]
+pub struct UserChanges<'a> {
+    pub full_name: Option<&'a str>,
+    pub email: Option<&'a Email>,
+    pub role: Option<Role>,
+    pub status: Option<UserStatus>,
+    /// `Some(None)` clears the department.
+    pub department_id: Option<Option<Uuid>>,
+    pub password_hash: Option<&'a str>,
+}
+
+/// Applies the changes; deactivating a user ends their live sessions in the same transaction.
+/// Returns the ended session ids.
+pub async fn update(tx: &mut sqlx::PgConnection, id: Uuid, c: &UserChanges<'_>) -> sqlx::Result<Vec<Uuid>> {
+    sqlx::query(
+        "update public.users set full_name = coalesce($2, full_name), email = coalesce($3, email), \
+         role = coalesce($4, role), status = coalesce($5, status), \
+         department_id = case when $6 then $7 else department_id end, \
+         password_hash = coalesce($8, password_hash) where id = $1",
+    )
+    .bind(id)
+    .bind(c.full_name)
+    .bind(c.email.map(Email::as_str))
+    .bind(c.role.map(Role::as_str))
+    .bind(c.status.map(UserStatus::as_str))
+    .bind(c.department_id.is_some())
+    .bind(c.department_id.flatten())
+    .bind(c.password_hash)
+    .execute(&mut *tx)
+    .await?;
+    if c.status == Some(UserStatus::Inactive) || c.password_hash.is_some() {
+        let reason = if c.status == Some(UserStatus::Inactive) { "user_deactivated" } else { "revoked" };
+        return super::sessions::end_for_user(tx, id, reason).await;
+    }
+    Ok(Vec::new())
+}
+
+/// Deletes the user and their sessions; returns the sessions that were live.
+pub async fn delete(tx: &mut sqlx::PgConnection, id: Uuid) -> sqlx::Result<Vec<Uuid>> {
+    let live = super::sessions::end_for_user(&mut *tx, id, "deleted").await?;
+    sqlx::query("delete from public.users where id = $1").bind(id).execute(&mut *tx).await?;
+    Ok(live)
 }

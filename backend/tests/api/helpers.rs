@@ -119,6 +119,67 @@ impl TestApp {
     }
 }
 
+impl TestApp {
+    pub async fn get(&self, token: &str, path: &str) -> (u16, Value) {
+        parts(self.http.get(self.url(path)).bearer_auth(token).send().await.unwrap()).await
+    }
+
+    pub async fn post(&self, token: &str, path: &str, body: Value) -> (u16, Value) {
+        parts_or_empty(self.http.post(self.url(path)).bearer_auth(token).json(&body).send().await.unwrap()).await
+    }
+
+    pub async fn put(&self, token: &str, path: &str, body: Value) -> (u16, Value) {
+        parts_or_empty(self.http.put(self.url(path)).bearer_auth(token).json(&body).send().await.unwrap()).await
+    }
+
+    pub async fn delete(&self, token: &str, path: &str) -> (u16, Value) {
+        parts_or_empty(self.http.delete(self.url(path)).bearer_auth(token).send().await.unwrap()).await
+    }
+
+    pub async fn admin_token(&self) -> String {
+        self.admin().await;
+        self.token(ADMIN_EMAIL, ADMIN_PASSWORD).await
+    }
+
+    /// Creates an enterprise through the API; returns its id and its CEO's token.
+    pub async fn enterprise(&self, admin: &str, name: &str) -> (String, String) {
+        let ceo_email = format!("ceo@{}.example", name.to_lowercase().replace(' ', "-"));
+        let (status, body) = self
+            .post(admin, "/api/v1/enterprises", json!({
+                "name": name, "description": "Test", "ceoFullName": format!("{name} CEO"),
+                "ceoEmail": ceo_email, "ceoPassword": "ceo-password"
+            }))
+            .await;
+        assert_eq!(status, 201, "{body}");
+        (body["id"].as_str().unwrap().to_owned(), self.token(&ceo_email, "ceo-password").await)
+    }
+
+    /// The id of one department of the enterprise, by type.
+    pub async fn department(&self, token: &str, enterprise: &str, kind: &str) -> String {
+        let (status, body) = self.get(token, &format!("/api/v1/enterprises/{enterprise}/departments")).await;
+        assert_eq!(status, 200, "{body}");
+        body.as_array().unwrap().iter().find(|d| d["type"] == kind).unwrap()["id"].as_str().unwrap().to_owned()
+    }
+
+    /// Creates a tenant user through the API; returns their id.
+    pub async fn staff(&self, token: &str, enterprise: &str, email: &str, role: &str, department: Option<&str>) -> String {
+        let (status, body) = self
+            .post(token, "/api/v1/users", json!({
+                "fullName": "Staff Member", "email": email, "password": "staff-password",
+                "role": role, "enterpriseId": enterprise, "departmentId": department
+            }))
+            .await;
+        assert_eq!(status, 201, "{body}");
+        body["id"].as_str().unwrap().to_owned()
+    }
+}
+
+async fn parts_or_empty(resp: Response) -> (u16, Value) {
+    let status = resp.status().as_u16();
+    let text = resp.text().await.unwrap();
+    (status, if text.is_empty() { Value::Null } else { serde_json::from_str(&text).unwrap_or(Value::String(text)) })
+}
+
 /// Status and JSON body of a response.
 pub async fn parts(resp: Response) -> (u16, Value) {
     let status = resp.status().as_u16();

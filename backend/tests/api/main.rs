@@ -2,7 +2,11 @@
 //! (`#[sqlx::test]`) and its own Redis key prefix.
 
 mod auth;
+mod departments;
+mod enterprises;
 mod errors;
 mod helpers;
+mod migrations;
 mod openapi;
 mod serving;
+mod users;

@@ -1,0 +1,219 @@
+use poem::web::Data;
+use poem_openapi::{ApiResponse, Object, OpenApi, param::Path, payload::Json, types::MaybeUndefined};
+use sqlx::PgConnection;
+use uuid::Uuid;
+
+use super::{ApiTags, enterprises::find_managed, types::UserSummary};
+use crate::{
+    api_errors,
+    auth::BearerAuth,
+    domain::{DepartmentType, FieldErrors, FieldIssue, Role},
+    error::AppError,
+    state::AppState,
+    store::{self, departments::MemberRecord, users::UserRecord},
+    tenancy,
+};
+
+pub struct DepartmentsApi;
+
+/// One of an enterprise's five departments.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct Department {
+    pub id: Uuid,
+    pub enterprise_id: Uuid,
+    #[oai(rename = "type")]
+    pub kind: DepartmentType,
+    pub description: String,
+    pub head: Option<UserSummary>,
+    pub members: Vec<UserSummary>,
+}
+
+/// Changes to a department; absent fields stay. `headId: null` removes the head.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct UpdateDepartment {
+    #[oai(validator(max_length = 2000))]
+    pub description: Option<String>,
+    /// A person of this enterprise's staff; they join the department and become its head.
+    pub head_id: MaybeUndefined<Uuid>,
+}
+
+/// Whom to add to the department.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct AssignUser {
+    pub user_id: Uuid,
+}
+
+#[derive(Debug, ApiResponse)]
+pub enum MembershipChanged {
+    /// Done.
+    #[oai(status = 204)]
+    Done,
+}
+
+api_errors!(DepartmentError {
+    /// A field is invalid (`validation_failed`).
+    400 BadRequest,
+    /// No token, or its session has ended.
+    401 Unauthorized,
+    /// The caller's role may not do this.
+    403 Forbidden,
+    /// No such enterprise, department or user for this caller.
+    404 NotFound,
+});
+
+fn member_summary(m: &MemberRecord) -> UserSummary {
+    UserSummary { id: m.id, full_name: m.full_name.clone(), email: m.email.clone(), role: m.role.parse().unwrap_or(Role::DepartmentUser) }
+}
+
+/// The departments (all, or one) with their heads and members, inside a tenant transaction.
+pub async fn load_departments(tx: &mut PgConnection, enterprise_id: Uuid, only: Option<Uuid>) -> Result<Vec<Department>, AppError> {
+    let records = match only {
+        Some(id) => store::departments::find(tx, id).await?.into_iter().collect(),
+        None => store::departments::list(tx).await?,
+    };
+    let ids: Vec<Uuid> = records.iter().map(|d| d.id).collect();
+    let members = store::departments::members(tx, &ids).await?;
+    let heads: Vec<Uuid> = records.iter().filter_map(|d| d.head_id).collect();
+    let mut head_users = Vec::new();
+    for id in heads {
+        if let Some(u) = store::users::find_by_id(&mut *tx, id).await? {
+            head_users.push(u);
+        }
+    }
+    Ok(records
+        .into_iter()
+        .map(|d| Department {
+            id: d.id,
+            enterprise_id,
+            kind: d.kind.parse().unwrap_or(DepartmentType::Operations),
+            description: d.description,
+            head: d.head_id.and_then(|h| head_users.iter().find(|u| u.id == h)).map(UserSummary::from),
+            members: members.iter().filter(|m| m.department_id == d.id).map(member_summary).collect(),
+        })
+        .collect())
+}
+
+#[OpenApi(prefix_path = "/enterprises", tag = "ApiTags::Departments")]
+impl DepartmentsApi {
+    /// Get a department
+    ///
+    /// The platform admin, the enterprise's CEO, or the department's own staff.
+    #[oai(path = "/:id/departments/:deptId", method = "get", operation_id = "getDepartment")]
+    async fn get(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>, #[oai(name = "deptId")] dept_id: Path<Uuid>) -> Result<Json<Department>, DepartmentError> {
+        let caller = &auth.0;
+        let own_department = if caller.role.is_tenant_role() && !matches!(caller.role, Role::EnterpriseCeo) {
+            store::users::find_by_id(&state.db, caller.user_id).await.map_err(AppError::from)?.and_then(|u| u.department_id)
+        } else {
+            None
+        };
+        caller.may_read_department(id.0, dept_id.0, own_department)?;
+        let enterprise = store::enterprises::find(&state.db, id.0).await.map_err(AppError::from)?.ok_or(AppError::NotFound)?;
+        let mut tx = tenancy::begin(&state.db, &enterprise.schema()).await.map_err(AppError::from)?;
+        let department = load_departments(&mut tx, enterprise.id, Some(dept_id.0)).await?.pop().ok_or(AppError::NotFound)?;
+        tx.commit().await.map_err(AppError::from)?;
+        Ok(Json(department))
+    }
+
+    /// Update a department
+    ///
+    /// Its description and head. The platform admin or the enterprise's CEO.
+    #[oai(path = "/:id/departments/:deptId", method = "put", operation_id = "updateDepartment")]
+    async fn update(
+        &self,
+        state: Data<&AppState>,
+        auth: BearerAuth,
+        id: Path<Uuid>,
+        #[oai(name = "deptId")] dept_id: Path<Uuid>,
+        body: Json<UpdateDepartment>,
+    ) -> Result<Json<Department>, DepartmentError> {
+        let enterprise = find_managed(&state, &auth, id.0).await?;
+        let mut tx = tenancy::begin(&state.db, &enterprise.schema()).await.map_err(AppError::from)?;
+        if !store::departments::exists(&mut tx, dept_id.0).await.map_err(AppError::from)? {
+            return Err(AppError::NotFound.into());
+        }
+        let head = match &body.head_id {
+            MaybeUndefined::Undefined => None,
+            MaybeUndefined::Null => Some(None),
+            MaybeUndefined::Value(user_id) => {
+                let user = staff_of(&mut tx, enterprise.id, *user_id, "headId").await?;
+                if let Some(previous) = user.department_id.filter(|d| *d != dept_id.0) {
+                    store::departments::clear_head(&mut tx, previous, user.id).await.map_err(AppError::from)?;
+                }
+                let changes = store::users::UserChanges { role: Some(Role::DepartmentHead), department_id: Some(Some(dept_id.0)), ..Default::default() };
+                store::users::update(&mut tx, user.id, &changes).await.map_err(AppError::from)?;
+                Some(Some(user.id))
+            }
+        };
+        let description = body.description.as_deref().map(str::trim);
+        store::departments::update(&mut tx, dept_id.0, description, head).await.map_err(AppError::from)?;
+        let department = load_departments(&mut tx, enterprise.id, Some(dept_id.0)).await?.pop().ok_or(AppError::NotFound)?;
+        tx.commit().await.map_err(AppError::from)?;
+        Ok(Json(department))
+    }
+
+    /// Assign a user to a department
+    ///
+    /// A department head or user of the same enterprise; they leave any other department.
+    #[oai(path = "/:id/departments/:deptId/users", method = "post", operation_id = "assignDepartmentUser")]
+    async fn assign(
+        &self,
+        state: Data<&AppState>,
+        auth: BearerAuth,
+        id: Path<Uuid>,
+        #[oai(name = "deptId")] dept_id: Path<Uuid>,
+        body: Json<AssignUser>,
+    ) -> Result<MembershipChanged, DepartmentError> {
+        let enterprise = find_managed(&state, &auth, id.0).await?;
+        let mut tx = tenancy::begin(&state.db, &enterprise.schema()).await.map_err(AppError::from)?;
+        if !store::departments::exists(&mut tx, dept_id.0).await.map_err(AppError::from)? {
+            return Err(AppError::NotFound.into());
+        }
+        let user = staff_of(&mut tx, enterprise.id, body.user_id, "userId").await?;
+        if let Some(previous) = user.department_id.filter(|d| *d != dept_id.0) {
+            store::departments::clear_head(&mut tx, previous, user.id).await.map_err(AppError::from)?;
+        }
+        let changes = store::users::UserChanges { department_id: Some(Some(dept_id.0)), ..Default::default() };
+        store::users::update(&mut tx, user.id, &changes).await.map_err(AppError::from)?;
+        tx.commit().await.map_err(AppError::from)?;
+        Ok(MembershipChanged::Done)
+    }
+
+    /// Remove a user from a department
+    #[oai(path = "/:id/departments/:deptId/users/:userId", method = "delete", operation_id = "removeDepartmentUser")]
+    async fn remove(
+        &self,
+        state: Data<&AppState>,
+        auth: BearerAuth,
+        id: Path<Uuid>,
+        #[oai(name = "deptId")] dept_id: Path<Uuid>,
+        #[oai(name = "userId")] user_id: Path<Uuid>,
+    ) -> Result<MembershipChanged, DepartmentError> {
+        let enterprise = find_managed(&state, &auth, id.0).await?;
+        let mut tx = tenancy::begin(&state.db, &enterprise.schema()).await.map_err(AppError::from)?;
+        let user = store::users::find_by_id(&mut *tx, user_id.0).await.map_err(AppError::from)?;
+        let Some(user) = user.filter(|u| u.enterprise_id == Some(enterprise.id) && u.department_id == Some(dept_id.0)) else {
+            return Err(AppError::NotFound.into());
+        };
+        store::departments::clear_head(&mut tx, dept_id.0, user.id).await.map_err(AppError::from)?;
+        let changes = store::users::UserChanges { department_id: Some(None), ..Default::default() };
+        store::users::update(&mut tx, user.id, &changes).await.map_err(AppError::from)?;
+        tx.commit().await.map_err(AppError::from)?;
+        Ok(MembershipChanged::Done)
+    }
+}
+
+/// A department head or user of this enterprise; another enterprise's user is 404, a CEO or
+/// admin is refused as a field error.
+async fn staff_of(tx: &mut PgConnection, enterprise_id: Uuid, user_id: Uuid, field: &str) -> Result<UserRecord, AppError> {
+    let user = store::users::find_by_id(&mut *tx, user_id).await?;
+    let user = user.filter(|u| u.enterprise_id == Some(enterprise_id)).ok_or(AppError::NotFound)?;
+    if !matches!(user.role(), Role::DepartmentHead | Role::DepartmentUser) {
+        let mut errors = FieldErrors::new();
+        errors.check::<()>(field, Err(FieldIssue::Invalid));
+        return Err(errors.into());
+    }
+    Ok(user)
+}

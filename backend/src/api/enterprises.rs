@@ -1,0 +1,269 @@
+use chrono::{DateTime, Utc};
+use poem::web::Data;
+use poem_openapi::{ApiResponse, Object, OpenApi, param::{Path, Query}, payload::Json};
+use uuid::Uuid;
+
+use super::{
+    ApiTags,
+    departments::{Department, load_departments},
+    types::{Page, User, UserSummary, paging},
+};
+use crate::{
+    api_errors,
+    auth::{BearerAuth, password},
+    domain::{Email, FieldErrors, FieldIssue, Password, Role},
+    error::AppError,
+    state::AppState,
+    store::{
+        self,
+        enterprises::{EnterpriseChanges, EnterpriseFilter, EnterpriseRecord, NewEnterprise},
+        users::UserFilter,
+    },
+    tenancy,
+};
+
+pub struct EnterprisesApi;
+
+/// A tenant of the platform.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct Enterprise {
+    pub id: Uuid,
+    pub name: String,
+    pub description: String,
+    pub is_active: bool,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    pub ceo: Option<UserSummary>,
+}
+
+impl From<EnterpriseRecord> for Enterprise {
+    fn from(e: EnterpriseRecord) -> Self {
+        let ceo = match (e.ceo_id, e.ceo_full_name, e.ceo_email) {
+            (Some(id), Some(full_name), Some(email)) => Some(UserSummary { id, full_name, email, role: Role::EnterpriseCeo }),
+            _ => None,
+        };
+        Self { id: e.id, name: e.name, description: e.description, is_active: e.is_active, created_at: e.created_at, updated_at: e.updated_at, ceo }
+    }
+}
+
+/// An enterprise with its departments and counts.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct EnterpriseDetail {
+    #[oai(flatten)]
+    pub enterprise: Enterprise,
+    pub departments: Vec<Department>,
+    pub user_count: i64,
+    pub report_count: i64,
+}
+
+/// A new enterprise and its CEO's account.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct CreateEnterprise {
+    #[oai(validator(max_length = 200))]
+    pub name: String,
+    #[oai(validator(max_length = 2000))]
+    pub description: Option<String>,
+    #[oai(validator(max_length = 200))]
+    pub ceo_full_name: String,
+    #[oai(validator(max_length = 320))]
+    pub ceo_email: String,
+    #[oai(validator(max_length = 1024))]
+    pub ceo_password: String,
+}
+
+/// Changes to an enterprise; absent fields stay. Deactivating signs its people out at once.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct UpdateEnterprise {
+    #[oai(validator(max_length = 200))]
+    pub name: Option<String>,
+    #[oai(validator(max_length = 2000))]
+    pub description: Option<String>,
+    pub is_active: Option<bool>,
+}
+
+#[derive(Debug, ApiResponse)]
+pub enum CreatedEnterprise {
+    /// The enterprise, its CEO, its schema and its five departments exist.
+    #[oai(status = 201)]
+    Created(Json<Enterprise>),
+}
+
+#[derive(Debug, ApiResponse)]
+pub enum Deleted {
+    /// Deleted.
+    #[oai(status = 204)]
+    Deleted,
+}
+
+api_errors!(ListError {
+    /// Bad filter or page (`bad_request`).
+    400 BadRequest,
+    /// No token, or its session has ended.
+    401 Unauthorized,
+    /// The caller's role may not do this (`forbidden`).
+    403 Forbidden,
+});
+
+api_errors!(CreateError {
+    /// A field is missing or invalid (`validation_failed`, with `fields`).
+    400 BadRequest,
+    /// No token, or its session has ended.
+    401 Unauthorized,
+    /// Only the platform admin creates enterprises.
+    403 Forbidden,
+    /// The CEO's e-mail is taken (`conflict`).
+    409 Conflict,
+});
+
+api_errors!(ItemError {
+    /// A field is invalid (`validation_failed`).
+    400 BadRequest,
+    /// No token, or its session has ended.
+    401 Unauthorized,
+    /// The caller's role may not do this.
+    403 Forbidden,
+    /// No such enterprise for this caller (`not_found`).
+    404 NotFound,
+});
+
+#[OpenApi(prefix_path = "/enterprises", tag = "ApiTags::Enterprises")]
+impl EnterprisesApi {
+    /// List enterprises
+    ///
+    /// Platform admin only. `q` searches the name and the CEO's e-mail.
+    #[oai(path = "/", method = "get", operation_id = "listEnterprises")]
+    async fn list(
+        &self,
+        state: Data<&AppState>,
+        auth: BearerAuth,
+        q: Query<Option<String>>,
+        active: Query<Option<bool>>,
+        #[oai(validator(minimum(value = "1")))] page: Query<Option<u32>>,
+        #[oai(name = "pageSize", validator(minimum(value = "1"), maximum(value = "100")))] page_size: Query<Option<u32>>,
+    ) -> Result<Json<Page<Enterprise>>, ListError> {
+        auth.0.require_admin()?;
+        let paging = paging(page.0, page_size.0);
+        let (rows, total) = store::enterprises::list(&state.db, &EnterpriseFilter { q: q.0, active: active.0 }, paging)
+            .await
+            .map_err(AppError::from)?;
+        Ok(Json(Page::new(rows.into_iter().map(Enterprise::from).collect(), total, paging)))
+    }
+
+    /// Create an enterprise
+    ///
+    /// In one transaction: the enterprise, its CEO, its own schema and its five departments.
+    #[oai(path = "/", method = "post", operation_id = "createEnterprise")]
+    async fn create(&self, state: Data<&AppState>, auth: BearerAuth, body: Json<CreateEnterprise>) -> Result<CreatedEnterprise, CreateError> {
+        auth.0.require_admin()?;
+        let mut errors = FieldErrors::new();
+        let name = errors.check("name", required(&body.name));
+        let ceo_full_name = errors.check("ceoFullName", required(&body.ceo_full_name));
+        let ceo_email = errors.check("ceoEmail", Email::parse(&body.ceo_email));
+        let ceo_password = errors.check("ceoPassword", Password::parse(&body.ceo_password));
+        let (Some(name), Some(ceo_full_name), Some(ceo_email), Some(ceo_password)) = (name, ceo_full_name, ceo_email, ceo_password) else {
+            return Err(AppError::from(errors).into());
+        };
+        let hash = password::hash(&ceo_password).await.map_err(AppError::from)?;
+        let new = NewEnterprise {
+            name,
+            description: body.description.as_deref().unwrap_or("").trim(),
+            ceo_full_name,
+            ceo_email: &ceo_email,
+            ceo_password_hash: &hash,
+        };
+        let id = match store::enterprises::create_with_tenant(&state.db, new).await {
+            Ok(id) => id,
+            Err(e) if store::users::is_duplicate_email(&e) => {
+                return Err(AppError::Conflict("A user with this email already exists".into()).into());
+            }
+            Err(e) => return Err(AppError::from(e).into()),
+        };
+        let created = store::enterprises::find(&state.db, id).await.map_err(AppError::from)?.ok_or(AppError::NotFound)?;
+        tracing::info!(enterprise_id = %id, "enterprise created");
+        Ok(CreatedEnterprise::Created(Json(created.into())))
+    }
+
+    /// Get an enterprise
+    ///
+    /// With its departments and counts. The platform admin, or the enterprise's own CEO.
+    #[oai(path = "/:id", method = "get", operation_id = "getEnterprise")]
+    async fn get(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>) -> Result<Json<EnterpriseDetail>, ItemError> {
+        let enterprise = find_managed(&state, &auth, id.0).await?;
+        let mut tx = tenancy::begin(&state.db, &enterprise.schema()).await.map_err(AppError::from)?;
+        let departments = load_departments(&mut tx, enterprise.id, None).await?;
+        tx.commit().await.map_err(AppError::from)?;
+        let user_count = store::enterprises::user_count(&state.db, enterprise.id).await.map_err(AppError::from)?;
+        Ok(Json(EnterpriseDetail { enterprise: enterprise.into(), departments, user_count, report_count: 0 }))
+    }
+
+    /// Update an enterprise
+    ///
+    /// Platform admin only. `isActive: false` ends every session of its people at once.
+    #[oai(path = "/:id", method = "put", operation_id = "updateEnterprise")]
+    async fn update(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>, body: Json<UpdateEnterprise>) -> Result<Json<Enterprise>, ItemError> {
+        auth.0.require_admin()?;
+        let mut errors = FieldErrors::new();
+        let name = body.name.as_deref().and_then(|n| errors.check("name", required(n)));
+        errors.into_result().map_err(AppError::from)?;
+        let changes = EnterpriseChanges { name, description: body.description.as_deref().map(str::trim), is_active: body.is_active };
+        let ended = store::enterprises::update(&state.db, id.0, changes).await.map_err(AppError::from)?.ok_or(AppError::NotFound)?;
+        state.sessions.ended(&ended).await;
+        let updated = store::enterprises::find(&state.db, id.0).await.map_err(AppError::from)?.ok_or(AppError::NotFound)?;
+        Ok(Json(updated.into()))
+    }
+
+    /// Delete an enterprise
+    ///
+    /// Platform admin only. Drops its schema, its users and their sessions in one transaction;
+    /// their tokens stop working at once. Cannot be undone.
+    #[oai(path = "/:id", method = "delete", operation_id = "deleteEnterprise")]
+    async fn delete(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>) -> Result<Deleted, ItemError> {
+        auth.0.require_admin()?;
+        let ended = store::enterprises::delete(&state.db, id.0).await.map_err(AppError::from)?.ok_or(AppError::NotFound)?;
+        state.sessions.ended(&ended).await;
+        tracing::info!(enterprise_id = %id.0, "enterprise deleted");
+        Ok(Deleted::Deleted)
+    }
+
+    /// List an enterprise's users
+    #[oai(path = "/:id/users", method = "get", operation_id = "listEnterpriseUsers")]
+    async fn users(
+        &self,
+        state: Data<&AppState>,
+        auth: BearerAuth,
+        id: Path<Uuid>,
+        #[oai(validator(minimum(value = "1")))] page: Query<Option<u32>>,
+        #[oai(name = "pageSize", validator(minimum(value = "1"), maximum(value = "100")))] page_size: Query<Option<u32>>,
+    ) -> Result<Json<Page<User>>, ItemError> {
+        let enterprise = find_managed(&state, &auth, id.0).await?;
+        let paging = paging(page.0, page_size.0);
+        let filter = UserFilter { enterprise_id: Some(enterprise.id), ..Default::default() };
+        let (rows, total) = store::users::list(&state.db, &filter, paging).await.map_err(AppError::from)?;
+        Ok(Json(Page::new(rows.into_iter().map(User::from).collect(), total, paging)))
+    }
+
+    /// List an enterprise's departments
+    #[oai(path = "/:id/departments", method = "get", operation_id = "listEnterpriseDepartments")]
+    async fn departments(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>) -> Result<Json<Vec<Department>>, ItemError> {
+        let enterprise = find_managed(&state, &auth, id.0).await?;
+        let mut tx = tenancy::begin(&state.db, &enterprise.schema()).await.map_err(AppError::from)?;
+        let departments = load_departments(&mut tx, enterprise.id, None).await?;
+        tx.commit().await.map_err(AppError::from)?;
+        Ok(Json(departments))
+    }
+}
+
+/// The enterprise, if the caller manages it (admin: any; CEO: their own; others: 403/404).
+pub async fn find_managed(state: &AppState, auth: &BearerAuth, id: Uuid) -> Result<EnterpriseRecord, AppError> {
+    auth.0.require_enterprise_manager(id)?;
+    store::enterprises::find(&state.db, id).await?.ok_or(AppError::NotFound)
+}
+
+pub fn required(s: &str) -> Result<&str, FieldIssue> {
+    let t = s.trim();
+    if t.is_empty() { Err(FieldIssue::Required) } else { Ok(t) }
+}

@@ -1,0 +1,277 @@
+use poem::web::Data;
+use poem_openapi::{ApiResponse, Object, OpenApi, param::{Path, Query}, payload::Json, types::MaybeUndefined};
+use uuid::Uuid;
+
+use super::{
+    ApiTags,
+    enterprises::{Deleted, required},
+    types::{Page, User, paging},
+};
+use crate::{
+    api_errors,
+    auth::{BearerAuth, Caller, password},
+    domain::{Email, FieldErrors, FieldIssue, Password, Role, UserStatus},
+    error::AppError,
+    state::AppState,
+    store::{self, users::{UserChanges, UserFilter, UserRecord}},
+    tenancy,
+};
+
+pub struct UsersApi;
+
+/// A new account. The platform admin creates any role (`enterpriseId` required for tenant
+/// roles); a CEO creates department heads and users in their own enterprise.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct CreateUser {
+    #[oai(validator(max_length = 200))]
+    pub full_name: String,
+    #[oai(validator(max_length = 320))]
+    pub email: String,
+    #[oai(validator(max_length = 1024))]
+    pub password: String,
+    pub role: Role,
+    pub enterprise_id: Option<Uuid>,
+    pub department_id: Option<Uuid>,
+}
+
+/// Changes to an account; absent fields stay. `departmentId: null` takes the user out of their
+/// department. `status: inactive` signs them out at once.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct UpdateUser {
+    #[oai(validator(max_length = 200))]
+    pub full_name: Option<String>,
+    #[oai(validator(max_length = 320))]
+    pub email: Option<String>,
+    pub role: Option<Role>,
+    pub status: Option<UserStatus>,
+    pub department_id: MaybeUndefined<Uuid>,
+    #[oai(validator(max_length = 1024))]
+    pub password: Option<String>,
+}
+
+#[derive(Debug, ApiResponse)]
+pub enum CreatedUser {
+    /// The account exists and can sign in.
+    #[oai(status = 201)]
+    Created(Json<User>),
+}
+
+api_errors!(UserError {
+    /// A field is missing or invalid (`validation_failed`, with `fields`).
+    400 BadRequest,
+    /// No token, or its session has ended.
+    401 Unauthorized,
+    /// The caller's role may not do this.
+    403 Forbidden,
+    /// No such user, enterprise or department for this caller.
+    404 NotFound,
+    /// The e-mail is taken, or the change would lock the caller out (`conflict`).
+    409 Conflict,
+});
+
+const STAFF: [Role; 2] = [Role::DepartmentHead, Role::DepartmentUser];
+
+#[OpenApi(prefix_path = "/users", tag = "ApiTags::Users")]
+impl UsersApi {
+    /// Create a user
+    #[oai(path = "/", method = "post", operation_id = "createUser")]
+    async fn create(&self, state: Data<&AppState>, auth: BearerAuth, body: Json<CreateUser>) -> Result<CreatedUser, UserError> {
+        let caller = &auth.0;
+        caller.require_admin_or_ceo()?;
+        let mut errors = FieldErrors::new();
+        let full_name = errors.check("fullName", required(&body.full_name));
+        let email = errors.check("email", Email::parse(&body.email));
+        let password = errors.check("password", Password::parse(&body.password));
+        let enterprise_id = match caller.role {
+            Role::PlatformAdmin => match (body.role.is_tenant_role(), body.enterprise_id) {
+                (true, None) => errors.check("enterpriseId", Err(FieldIssue::Required)),
+                (false, Some(_)) => errors.check("enterpriseId", Err(FieldIssue::Invalid)),
+                (_, id) => id,
+            },
+            _ => {
+                if !STAFF.contains(&body.role) {
+                    return Err(AppError::Forbidden.into());
+                }
+                if body.enterprise_id.is_some_and(|id| Some(id) != caller.enterprise_id) {
+                    return Err(AppError::NotFound.into());
+                }
+                caller.enterprise_id
+            }
+        };
+        if body.department_id.is_some() && !STAFF.contains(&body.role) {
+            errors.check::<()>("departmentId", Err(FieldIssue::Invalid));
+        }
+        let (Some(full_name), Some(email), Some(password)) = (full_name, email, password) else {
+            return Err(AppError::from(errors).into());
+        };
+        errors.into_result().map_err(AppError::from)?;
+
+        let hash = password::hash(&password).await.map_err(AppError::from)?;
+        let mut tx = state.db.begin().await.map_err(AppError::from)?;
+        if let Some(enterprise_id) = enterprise_id {
+            let enterprise = store::enterprises::find(&state.db, enterprise_id).await.map_err(AppError::from)?.ok_or(AppError::NotFound)?;
+            if let Some(department_id) = body.department_id {
+                tenancy::set_search_path(&mut tx, &enterprise.schema()).await.map_err(AppError::from)?;
+                if !store::departments::exists(&mut tx, department_id).await.map_err(AppError::from)? {
+                    return Err(AppError::NotFound.into());
+                }
+            }
+        }
+        let new = store::users::NewUser {
+            enterprise_id,
+            department_id: body.department_id,
+            role: body.role,
+            full_name,
+            email: &email,
+            password_hash: &hash,
+        };
+        let id = store::users::insert(&mut *tx, new).await.map_err(duplicate_email)?;
+        tx.commit().await.map_err(AppError::from)?;
+        let user = store::users::find_by_id(&state.db, id).await.map_err(AppError::from)?.ok_or(AppError::NotFound)?;
+        tracing::info!(user_id = %id, role = body.role.as_str(), "user created");
+        Ok(CreatedUser::Created(Json(user.into())))
+    }
+
+    /// List users
+    ///
+    /// The platform admin sees everyone; a CEO sees their enterprise's department staff.
+    /// `q` searches names and e-mails.
+    #[allow(clippy::too_many_arguments)]
+    #[oai(path = "/", method = "get", operation_id = "listUsers")]
+    async fn list(
+        &self,
+        state: Data<&AppState>,
+        auth: BearerAuth,
+        role: Query<Option<Role>>,
+        status: Query<Option<UserStatus>>,
+        #[oai(name = "enterpriseId")] enterprise_id: Query<Option<Uuid>>,
+        #[oai(name = "departmentId")] department_id: Query<Option<Uuid>>,
+        q: Query<Option<String>>,
+        #[oai(validator(minimum(value = "1")))] page: Query<Option<u32>>,
+        #[oai(name = "pageSize", validator(minimum(value = "1"), maximum(value = "100")))] page_size: Query<Option<u32>>,
+    ) -> Result<Json<Page<User>>, UserError> {
+        let caller = &auth.0;
+        caller.require_admin_or_ceo()?;
+        let mut filter = UserFilter { role: role.0, status: status.0, enterprise_id: enterprise_id.0, department_id: department_id.0, q: q.0, roles_in: None };
+        if !caller.is_admin() {
+            if filter.enterprise_id.is_some_and(|id| Some(id) != caller.enterprise_id) {
+                return Err(AppError::NotFound.into());
+            }
+            filter.enterprise_id = caller.enterprise_id;
+            filter.roles_in = Some(STAFF.to_vec());
+        }
+        let paging = paging(page.0, page_size.0);
+        let (rows, total) = store::users::list(&state.db, &filter, paging).await.map_err(AppError::from)?;
+        Ok(Json(Page::new(rows.into_iter().map(User::from).collect(), total, paging)))
+    }
+
+    /// Get a user
+    #[oai(path = "/:id", method = "get", operation_id = "getUser")]
+    async fn get(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>) -> Result<Json<User>, UserError> {
+        Ok(Json(find_manageable(&state, &auth.0, id.0).await?.into()))
+    }
+
+    /// Update a user
+    #[oai(path = "/:id", method = "put", operation_id = "updateUser")]
+    async fn update(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>, body: Json<UpdateUser>) -> Result<Json<User>, UserError> {
+        let caller = &auth.0;
+        let user = find_manageable(&state, caller, id.0).await?;
+        let mut errors = FieldErrors::new();
+        let full_name = body.full_name.as_deref().and_then(|n| errors.check("fullName", required(n)));
+        let email = body.email.as_deref().and_then(|e| errors.check("email", Email::parse(e)));
+        let password = body.password.as_deref().and_then(|p| errors.check("password", Password::parse(p)));
+        if let Some(role) = body.role {
+            let allowed = if caller.is_admin() { role.is_tenant_role() == user.role().is_tenant_role() } else { STAFF.contains(&role) };
+            if !allowed {
+                errors.check::<()>("role", Err(FieldIssue::Invalid));
+            }
+        }
+        let new_department = match &body.department_id {
+            MaybeUndefined::Undefined => None,
+            MaybeUndefined::Null => Some(None),
+            MaybeUndefined::Value(d) => Some(Some(*d)),
+        };
+        let final_role = body.role.unwrap_or(user.role());
+        if new_department.flatten().is_some() && !STAFF.contains(&final_role) {
+            errors.check::<()>("departmentId", Err(FieldIssue::Invalid));
+        }
+        errors.into_result().map_err(AppError::from)?;
+        if user.id == caller.user_id && (body.status == Some(UserStatus::Inactive) || body.role.is_some_and(|r| r != user.role())) {
+            return Err(AppError::Conflict("You cannot deactivate your own account or change your own role".into()).into());
+        }
+
+        let hash = match &password {
+            Some(p) => Some(password::hash(p).await.map_err(AppError::from)?),
+            None => None,
+        };
+        let mut tx = state.db.begin().await.map_err(AppError::from)?;
+        if let Some(enterprise_id) = user.enterprise_id {
+            let enterprise = store::enterprises::find(&mut *tx, enterprise_id).await.map_err(AppError::from)?.ok_or(AppError::NotFound)?;
+            tenancy::set_search_path(&mut tx, &enterprise.schema()).await.map_err(AppError::from)?;
+            if let Some(Some(department_id)) = new_department {
+                if !store::departments::exists(&mut tx, department_id).await.map_err(AppError::from)? {
+                    return Err(AppError::NotFound.into());
+                }
+            }
+            // Leaving a department, or no longer a head, ends the headship.
+            if let Some(current) = user.department_id {
+                if new_department.is_some_and(|d| d != Some(current)) || final_role != Role::DepartmentHead {
+                    store::departments::clear_head(&mut tx, current, user.id).await.map_err(AppError::from)?;
+                }
+            }
+        }
+        let changes = UserChanges {
+            full_name,
+            email: email.as_ref(),
+            role: body.role,
+            status: body.status,
+            department_id: new_department,
+            password_hash: hash.as_deref(),
+        };
+        let ended = store::users::update(&mut tx, user.id, &changes).await.map_err(duplicate_email)?;
+        tx.commit().await.map_err(AppError::from)?;
+        state.sessions.ended(&ended).await;
+        let updated = store::users::find_by_id(&state.db, user.id).await.map_err(AppError::from)?.ok_or(AppError::NotFound)?;
+        Ok(Json(updated.into()))
+    }
+
+    /// Delete a user
+    ///
+    /// Their sessions end at once. Cannot be undone.
+    #[oai(path = "/:id", method = "delete", operation_id = "deleteUser")]
+    async fn delete(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>) -> Result<Deleted, UserError> {
+        let caller = &auth.0;
+        let user = find_manageable(&state, caller, id.0).await?;
+        if user.id == caller.user_id {
+            return Err(AppError::Conflict("You cannot delete your own account".into()).into());
+        }
+        let mut tx = state.db.begin().await.map_err(AppError::from)?;
+        let ended = store::users::delete(&mut tx, user.id).await.map_err(AppError::from)?;
+        tx.commit().await.map_err(AppError::from)?;
+        state.sessions.ended(&ended).await;
+        tracing::info!(user_id = %user.id, "user deleted");
+        Ok(Deleted::Deleted)
+    }
+}
+
+/// The user, if the caller may manage them: the admin anyone; a CEO their own enterprise's
+/// department staff (anyone else is 404); staff nobody (403).
+async fn find_manageable(state: &AppState, caller: &Caller, id: Uuid) -> Result<UserRecord, AppError> {
+    caller.require_admin_or_ceo()?;
+    let user = store::users::find_by_id(&state.db, id).await?.ok_or(AppError::NotFound)?;
+    if caller.is_admin() || (user.enterprise_id == caller.enterprise_id && STAFF.contains(&user.role())) {
+        Ok(user)
+    } else {
+        Err(AppError::NotFound)
+    }
+}
+
+fn duplicate_email(e: sqlx::Error) -> AppError {
+    if store::users::is_duplicate_email(&e) {
+        AppError::Conflict("A user with this email already exists".into())
+    } else {
+        e.into()
+    }
+}

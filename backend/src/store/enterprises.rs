@@ -1,0 +1,172 @@
+use chrono::{DateTime, Utc};
+use sqlx::{PgPool, Postgres, QueryBuilder};
+use uuid::Uuid;
+
+use crate::{
+    domain::{DepartmentType, Email},
+    store::{Paging, sessions},
+    tenancy::{self, SchemaName},
+};
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct EnterpriseRecord {
+    pub id: Uuid,
+    pub name: String,
+    pub description: String,
+    pub is_active: bool,
+    pub schema_name: String,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    pub ceo_id: Option<Uuid>,
+    pub ceo_full_name: Option<String>,
+    pub ceo_email: Option<String>,
+}
+
+impl EnterpriseRecord {
+    pub fn schema(&self) -> SchemaName {
+        SchemaName::parse(&self.schema_name).expect("schema names are made by tenancy::SchemaName")
+    }
+}
+
+const SELECT: &str = "select e.id, e.name, e.description, e.is_active, e.schema_name, e.created_at, e.updated_at, \
+     c.id as ceo_id, c.full_name as ceo_full_name, c.email as ceo_email \
+     from public.enterprises e left join lateral (select id, full_name, email from public.users \
+     where enterprise_id = e.id and role = 'EnterpriseCeo' order by created_at limit 1) c on true";
+
+pub struct NewEnterprise<'a> {
+    pub name: &'a str,
+    pub description: &'a str,
+    pub ceo_full_name: &'a str,
+    pub ceo_email: &'a Email,
+    pub ceo_password_hash: &'a str,
+}
+
+/// In one transaction: the enterprise, its CEO, its schema from the baseline, and its five
+/// departments. Any failure leaves no row and no schema.
+pub async fn create_with_tenant(pool: &PgPool, new: NewEnterprise<'_>) -> sqlx::Result<Uuid> {
+    let id = Uuid::now_v7();
+    let schema = SchemaName::for_enterprise(id);
+    let mut tx = pool.begin().await?;
+    sqlx::query("insert into public.enterprises (id, name, description, schema_name) values ($1, $2, $3, $4)")
+        .bind(id)
+        .bind(new.name)
+        .bind(new.description)
+        .bind(schema.as_str())
+        .execute(&mut *tx)
+        .await?;
+    super::users::insert(
+        &mut *tx,
+        super::users::NewUser {
+            enterprise_id: Some(id),
+            department_id: None,
+            role: crate::domain::Role::EnterpriseCeo,
+            full_name: new.ceo_full_name,
+            email: new.ceo_email,
+            password_hash: new.ceo_password_hash,
+        },
+    )
+    .await?;
+    tenancy::create_schema(&mut tx, &schema, Some(id)).await?;
+    tenancy::set_search_path(&mut tx, &schema).await?;
+    let types: Vec<&str> = DepartmentType::ALL.iter().map(|t| t.as_str()).collect();
+    let ids: Vec<Uuid> = types.iter().map(|_| Uuid::now_v7()).collect();
+    sqlx::query("insert into departments (id, type) select * from unnest($1::uuid[], $2::text[])")
+        .bind(&ids)
+        .bind(&types)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    Ok(id)
+}
+
+#[derive(Debug, Default)]
+pub struct EnterpriseFilter {
+    pub q: Option<String>,
+    pub active: Option<bool>,
+}
+
+pub async fn list(pool: &PgPool, filter: &EnterpriseFilter, paging: Paging) -> sqlx::Result<(Vec<EnterpriseRecord>, i64)> {
+    let filtered = |head: &str| {
+        let mut qb = QueryBuilder::<Postgres>::new(format!("{head} from ({SELECT}) x where true"));
+        if let Some(q) = filter.q.as_deref().map(str::trim).filter(|q| !q.is_empty()) {
+            let pattern = format!("%{}%", escape_like(q));
+            qb.push(" and (name ilike ").push_bind(pattern.clone()).push(" or ceo_email ilike ").push_bind(pattern).push(")");
+        }
+        if let Some(active) = filter.active {
+            qb.push(" and is_active = ").push_bind(active);
+        }
+        qb
+    };
+    let total: i64 = filtered("select count(*)").build_query_scalar().fetch_one(pool).await?;
+    let mut qb = filtered("select *");
+    qb.push(" order by created_at desc, id limit ").push_bind(paging.limit()).push(" offset ").push_bind(paging.offset());
+    let rows = qb.build_query_as().fetch_all(pool).await?;
+    Ok((rows, total))
+}
+
+pub async fn find(db: impl sqlx::PgExecutor<'_>, id: Uuid) -> sqlx::Result<Option<EnterpriseRecord>> {
+    sqlx::query_as(sqlx::AssertSqlSafe(format!("{SELECT} where e.id = $1"))).bind(id).fetch_optional(db).await
+}
+
+pub struct EnterpriseChanges<'a> {
+    pub name: Option<&'a str>,
+    pub description: Option<&'a str>,
+    pub is_active: Option<bool>,
+}
+
+/// Applies the changes; deactivating ends every live session of the enterprise in the same
+/// transaction. Returns the ended session ids, or `None` when there is no such enterprise.
+pub async fn update(pool: &PgPool, id: Uuid, changes: EnterpriseChanges<'_>) -> sqlx::Result<Option<Vec<Uuid>>> {
+    let mut tx = pool.begin().await?;
+    let found = sqlx::query(
+        "update public.enterprises set name = coalesce($2, name), description = coalesce($3, description), \
+         is_active = coalesce($4, is_active) where id = $1",
+    )
+    .bind(id)
+    .bind(changes.name)
+    .bind(changes.description)
+    .bind(changes.is_active)
+    .execute(&mut *tx)
+    .await?
+    .rows_affected();
+    if found == 0 {
+        return Ok(None);
+    }
+    let ended = if changes.is_active == Some(false) {
+        sessions::end_for_enterprise(&mut tx, id, "enterprise_deactivated").await?
+    } else {
+        Vec::new()
+    };
+    tx.commit().await?;
+    Ok(Some(ended))
+}
+
+/// Drops the schema, the users and the sessions in one transaction. Returns the sessions that
+/// were live (so the caller can revoke them in the cache), or `None` when absent.
+pub async fn delete(pool: &PgPool, id: Uuid) -> sqlx::Result<Option<Vec<Uuid>>> {
+    let mut tx = pool.begin().await?;
+    let Some(schema_name): Option<String> =
+        sqlx::query_scalar("select schema_name from public.enterprises where id = $1 for update")
+            .bind(id)
+            .fetch_optional(&mut *tx)
+            .await?
+    else {
+        return Ok(None);
+    };
+    let live = sessions::end_for_enterprise(&mut tx, id, "deleted").await?;
+    let schema = SchemaName::parse(&schema_name).expect("schema names are made by tenancy::SchemaName");
+    tenancy::drop_schema(&mut tx, &schema).await?;
+    // Users, sessions and the tenant_schemas row go with it (on delete cascade).
+    sqlx::query("delete from public.enterprises where id = $1").bind(id).execute(&mut *tx).await?;
+    tx.commit().await?;
+    Ok(Some(live))
+}
+
+pub async fn user_count(pool: &PgPool, id: Uuid) -> sqlx::Result<i64> {
+    sqlx::query_scalar("select count(*) from public.users where enterprise_id = $1").bind(id).fetch_one(pool).await
+}
+
+/// `%`, `_` and `\` match themselves in a search box.
+pub fn escape_like(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_")
+}

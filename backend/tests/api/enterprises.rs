@@ -1,0 +1,194 @@
+use serde_json::json;
+use sqlx::PgPool;
+
+use crate::helpers::TestApp;
+
+async fn schemas(app: &TestApp) -> Vec<String> {
+    sqlx::query_scalar("select schema_name::text from information_schema.schemata where schema_name like 't\\_%' order by 1")
+        .fetch_all(&app.db)
+        .await
+        .unwrap()
+}
+
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn creating_an_enterprise_makes_its_ceo_schema_and_five_departments(db: PgPool) {
+    let app = TestApp::spawn(db).await;
+    let admin = app.admin_token().await;
+
+    let (status, body) = app
+        .post(&admin, "/api/v1/enterprises", json!({
+            "name": "Acme", "description": "Anvils", "ceoFullName": "Ada CEO",
+            "ceoEmail": "ada@acme.example", "ceoPassword": "ceo-password"
+        }))
+        .await;
+
+    assert_eq!(status, 201, "{body}");
+    assert_eq!(body["name"], "Acme");
+    assert_eq!(body["isActive"], true);
+    assert_eq!(body["ceo"]["email"], "ada@acme.example");
+    assert_eq!(body["ceo"]["role"], "EnterpriseCeo");
+    let id = body["id"].as_str().unwrap();
+    assert_eq!(schemas(&app).await, vec![format!("t_{}", id.replace('-', ""))]);
+    let version: i64 = sqlx::query_scalar("select version from tenant_schemas where enterprise_id = $1::uuid")
+        .bind(id)
+        .fetch_one(&app.db)
+        .await
+        .unwrap();
+    assert_eq!(version, backend::tenancy::latest_version());
+
+    let (status, detail) = app.get(&admin, &format!("/api/v1/enterprises/{id}")).await;
+    assert_eq!(status, 200);
+    let mut types: Vec<&str> = detail["departments"].as_array().unwrap().iter().map(|d| d["type"].as_str().unwrap()).collect();
+    types.sort();
+    assert_eq!(types, ["finance", "human_resources", "information_technology", "operations", "sales_marketing"]);
+    assert_eq!(detail["userCount"], 1);
+    assert_eq!(detail["reportCount"], 0);
+    // The CEO can sign in and sees their enterprise.
+    let ceo = app.token("ada@acme.example", "ceo-password").await;
+    assert_eq!(app.get(&ceo, &format!("/api/v1/enterprises/{id}")).await.0, 200);
+}
+
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn invalid_input_names_every_field(db: PgPool) {
+    let app = TestApp::spawn(db).await;
+    let admin = app.admin_token().await;
+    let (status, body) = app
+        .post(&admin, "/api/v1/enterprises", json!({ "name": " ", "ceoFullName": "", "ceoEmail": "nope", "ceoPassword": "short" }))
+        .await;
+    assert_eq!(status, 400);
+    assert_eq!(
+        body["fields"],
+        json!({ "name": "required", "ceoFullName": "required", "ceoEmail": "invalid_email", "ceoPassword": "too_short" })
+    );
+}
+
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn a_taken_ceo_email_is_409_and_leaves_nothing(db: PgPool) {
+    let app = TestApp::spawn(db).await;
+    let admin = app.admin_token().await;
+    app.enterprise(&admin, "Acme").await;
+
+    let (status, body) = app
+        .post(&admin, "/api/v1/enterprises", json!({
+            "name": "Copycat", "ceoFullName": "Other", "ceoEmail": "CEO@acme.example", "ceoPassword": "ceo-password"
+        }))
+        .await;
+
+    assert_eq!((status, body["code"].as_str()), (409, Some("conflict")));
+    let names: Vec<String> = sqlx::query_scalar("select name from enterprises").fetch_all(&app.db).await.unwrap();
+    assert_eq!(names, ["Acme"]);
+    assert_eq!(schemas(&app).await.len(), 1);
+}
+
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn a_failure_after_the_schema_is_created_leaves_no_row_and_no_schema(db: PgPool) {
+    let app = TestApp::spawn(db).await;
+    let admin = app.admin_token().await;
+    // Fail the last step of the transaction: recording the tenant's version.
+    sqlx::raw_sql(
+        "create function fail() returns trigger language plpgsql as $$ begin raise exception 'forced failure'; end $$;
+         create trigger fail before insert on tenant_schemas for each row execute function fail();",
+    )
+    .execute(&app.db)
+    .await
+    .unwrap();
+
+    let (status, body) = app
+        .post(&admin, "/api/v1/enterprises", json!({
+            "name": "Doomed", "ceoFullName": "Nobody", "ceoEmail": "ceo@doomed.example", "ceoPassword": "ceo-password"
+        }))
+        .await;
+
+    assert_eq!((status, body["code"].as_str()), (500, Some("internal")));
+    assert!(!body.to_string().contains("forced failure"), "internals stay in the log: {body}");
+    let rows: (i64, i64) = sqlx::query_as("select (select count(*) from enterprises), (select count(*) from users where enterprise_id is not null)")
+        .fetch_one(&app.db)
+        .await
+        .unwrap();
+    assert_eq!(rows, (0, 0));
+    assert!(schemas(&app).await.is_empty());
+}
+
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn the_list_searches_filters_and_pages(db: PgPool) {
+    let app = TestApp::spawn(db).await;
+    let admin = app.admin_token().await;
+    for name in ["Alpha", "Beta", "Gamma"] {
+        app.enterprise(&admin, name).await;
+    }
+    let (beta, _) = (app.get(&admin, "/api/v1/enterprises?q=bet").await.1["items"][0]["id"].as_str().unwrap().to_owned(), ());
+    app.put(&admin, &format!("/api/v1/enterprises/{beta}"), json!({ "isActive": false })).await;
+
+    let (status, page) = app.get(&admin, "/api/v1/enterprises?pageSize=2&page=1").await;
+    assert_eq!(status, 200);
+    assert_eq!((page["total"].as_i64(), page["items"].as_array().unwrap().len(), page["pageSize"].as_i64()), (Some(3), 2, Some(2)));
+    let (_, page2) = app.get(&admin, "/api/v1/enterprises?pageSize=2&page=2").await;
+    assert_eq!(page2["items"].as_array().unwrap().len(), 1);
+    let (_, inactive) = app.get(&admin, "/api/v1/enterprises?active=false").await;
+    assert_eq!(inactive["items"][0]["name"], "Beta");
+    assert_eq!(inactive["total"], 1);
+    let (_, by_ceo_email) = app.get(&admin, "/api/v1/enterprises?q=ceo@gamma").await;
+    assert_eq!(by_ceo_email["items"][0]["name"], "Gamma");
+    // 100 is the most a page holds.
+    assert_eq!(app.get(&admin, "/api/v1/enterprises?pageSize=101").await.0, 400);
+    assert_eq!(app.get(&admin, "/api/v1/enterprises?page=0").await.0, 400);
+}
+
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn a_ceo_reads_only_their_own_enterprise_and_never_manages_enterprises(db: PgPool) {
+    let app = TestApp::spawn(db).await;
+    let admin = app.admin_token().await;
+    let (mine, ceo) = app.enterprise(&admin, "Mine").await;
+    let (other, _) = app.enterprise(&admin, "Other").await;
+
+    assert_eq!(app.get(&ceo, &format!("/api/v1/enterprises/{mine}")).await.0, 200);
+    assert_eq!(app.get(&ceo, &format!("/api/v1/enterprises/{other}")).await.0, 404);
+    assert_eq!(app.get(&ceo, "/api/v1/enterprises").await.0, 403);
+    let create = json!({ "name": "X", "ceoFullName": "X", "ceoEmail": "x@x.example", "ceoPassword": "ceo-password" });
+    assert_eq!(app.post(&ceo, "/api/v1/enterprises", create).await.0, 403);
+    assert_eq!(app.put(&ceo, &format!("/api/v1/enterprises/{mine}"), json!({ "name": "Y" })).await.0, 403);
+    assert_eq!(app.delete(&ceo, &format!("/api/v1/enterprises/{mine}")).await.0, 403);
+}
+
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn deactivating_an_enterprise_signs_its_people_out_and_keeps_them_out(db: PgPool) {
+    let app = TestApp::spawn(db).await;
+    let admin = app.admin_token().await;
+    let (id, ceo) = app.enterprise(&admin, "Acme").await;
+    assert_eq!(app.me(&ceo).await.status(), 200);
+
+    let (status, body) = app.put(&admin, &format!("/api/v1/enterprises/{id}"), json!({ "isActive": false, "name": "Acme Ltd" })).await;
+    assert_eq!(status, 200);
+    assert_eq!((body["isActive"].as_bool(), body["name"].as_str()), (Some(false), Some("Acme Ltd")));
+
+    assert_eq!(app.me(&ceo).await.status(), 401);
+    let (status, body) = crate::helpers::parts(app.login("ceo@acme.example", "ceo-password").await).await;
+    assert_eq!((status, body["code"].as_str()), (403, Some("account_inactive")));
+
+    app.put(&admin, &format!("/api/v1/enterprises/{id}"), json!({ "isActive": true })).await;
+    assert_eq!(app.login("ceo@acme.example", "ceo-password").await.status(), 200);
+}
+
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn deleting_an_enterprise_drops_its_schema_users_and_sessions(db: PgPool) {
+    let app = TestApp::spawn(db).await;
+    let admin = app.admin_token().await;
+    let (id, ceo) = app.enterprise(&admin, "Acme").await;
+    let (keep, _) = app.enterprise(&admin, "Keep").await;
+
+    assert_eq!(app.delete(&admin, &format!("/api/v1/enterprises/{id}")).await.0, 204);
+
+    assert_eq!(app.me(&ceo).await.status(), 401);
+    assert_eq!(app.get(&admin, &format!("/api/v1/enterprises/{id}")).await.0, 404);
+    assert_eq!(app.delete(&admin, &format!("/api/v1/enterprises/{id}")).await.0, 404);
+    assert_eq!(schemas(&app).await, vec![format!("t_{}", keep.replace('-', ""))]);
+    let left: (i64, i64) = sqlx::query_as(
+        "select (select count(*) from users where enterprise_id = $1::uuid), (select count(*) from sessions where enterprise_id = $1::uuid)",
+    )
+    .bind(&id)
+    .fetch_one(&app.db)
+    .await
+    .unwrap();
+    assert_eq!(left, (0, 0));
+    assert_eq!(app.login("ceo@acme.example", "ceo-password").await.status(), 401);
+}

@@ -1,0 +1,50 @@
+use sqlx::PgPool;
+
+use backend::tenancy::migrate::{Applied, migrate_all, pending};
+
+use crate::helpers::TestApp;
+
+/// Pretends every tenant is one migration behind by taking the baseline's table away and
+/// resetting its version; one tenant is broken so that the replay fails there.
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn migrate_reports_a_failed_tenant_goes_on_and_resumes(db: PgPool) {
+    let app = TestApp::spawn(db).await;
+    let admin = app.admin_token().await;
+    let mut ids = Vec::new();
+    for name in ["One", "Two", "Three"] {
+        ids.push(app.enterprise(&admin, name).await.0.replace('-', ""));
+    }
+    assert!(pending(&app.db).await.unwrap().is_empty(), "nothing pending after creation");
+    sqlx::raw_sql(sqlx::AssertSqlSafe(format!(
+        "drop table t_{0}.departments; drop table t_{1}.departments;
+         update tenant_schemas set version = 0 where enterprise_id is not null;",
+        ids[0], ids[1]
+    )))
+    .execute(&app.db)
+    .await
+    .unwrap();
+    assert_eq!(pending(&app.db).await.unwrap().len(), 3);
+
+    let summary = migrate_all(&app.db, 2, |_, _, _| {}).await.unwrap();
+    assert_eq!(summary.migrated, 2);
+    assert_eq!(summary.failed.len(), 1);
+    assert_eq!(summary.failed[0].0, format!("t_{}", ids[2]));
+    assert!(summary.failed[0].1.contains("already exists"), "{:?}", summary.failed);
+    let last_error: Option<String> = sqlx::query_scalar("select last_error from tenant_schemas where schema_name = $1")
+        .bind(format!("t_{}", ids[2]))
+        .fetch_one(&app.db)
+        .await
+        .unwrap();
+    assert!(last_error.is_some());
+    assert_eq!(pending(&app.db).await.unwrap(), vec![format!("t_{}", ids[2])]);
+
+    // Fixed by the operator, a second run picks up only what is left.
+    sqlx::raw_sql(sqlx::AssertSqlSafe(format!("drop table t_{}.departments", ids[2]))).execute(&app.db).await.unwrap();
+    let summary = migrate_all(&app.db, 2, |_, _, _| {}).await.unwrap();
+    assert_eq!((summary.migrated, summary.failed.len()), (1, 0));
+    assert!(pending(&app.db).await.unwrap().is_empty());
+    assert_eq!(
+        backend::tenancy::migrate::migrate_one(&app.db, &format!("t_{}", ids[0])).await.unwrap(),
+        Applied::UpToDate
+    );
+}
