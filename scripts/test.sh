@@ -6,6 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/services.sh
 [ -x /usr/bin/chromium ] || apt_install chromium
+command -v pgbouncer >/dev/null || apt_install pgbouncer
 
 # Each #[sqlx::test] makes (and drops) its own database through this server.
 export DATABASE_URL="$PG_BASE_URL/postgres"

@@ -4,18 +4,22 @@ use anyhow::Context;
 use sqlx::{
     PgPool,
     migrate::{MigrateDatabase, Migrator},
-    postgres::PgPoolOptions,
+    postgres::{PgConnectOptions, PgPoolOptions},
 };
 
 /// The public-schema migrations (`migrations/`), embedded at build time.
 pub static MIGRATOR: Migrator = sqlx::migrate!("../migrations");
 
 pub fn pool(url: &str) -> anyhow::Result<PgPool> {
-    Ok(PgPoolOptions::new()
-        .max_connections(20)
+    let options: PgConnectOptions = url.parse().context("invalid DATABASE_URL")?;
+    Ok(pool_with(options, 20))
+}
+
+pub fn pool_with(options: PgConnectOptions, max_connections: u32) -> PgPool {
+    PgPoolOptions::new()
+        .max_connections(max_connections)
         .acquire_timeout(Duration::from_secs(5))
-        .connect_lazy(url)
-        .context("invalid DATABASE_URL")?)
+        .connect_lazy_with(options)
 }
 
 /// Creates the database when it does not exist yet, then applies pending public-schema

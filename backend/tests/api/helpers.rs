@@ -19,6 +19,7 @@ pub struct TestApp {
     pub base: String,
     pub http: Client,
     pub db: PgPool,
+    pub config: Config,
 }
 
 pub fn test_config() -> Config {
@@ -46,10 +47,21 @@ impl TestApp {
     pub async fn spawn_with(db: PgPool, tweak: impl FnOnce(&mut Config)) -> Self {
         let mut config = test_config();
         tweak(&mut config);
+        Self::start(db, config).await
+    }
+
+    /// Another server with the same configuration (secret, Redis prefix) on another pool.
+    pub async fn spawn_like(other: &TestApp, db: PgPool) -> Self {
+        Self::start(db, other.config.clone()).await
+    }
+
+    async fn start(db: PgPool, config: Config) -> Self {
+        // Server logs go to the test's captured output, shown when it fails.
+        let _ = tracing_subscriber::fmt().with_env_filter("warn,backend=info").with_test_writer().try_init();
         let state = AppState::with_pool(config.clone(), db.clone()).expect("state");
         let (addr, server) = backend::app::listen(state).await.expect("listen");
         tokio::spawn(server);
-        Self { base: format!("http://{addr}"), http: Client::new(), db }
+        Self { base: format!("http://{addr}"), http: Client::new(), db, config }
     }
 
     pub fn url(&self, path: &str) -> String {

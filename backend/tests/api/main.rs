@@ -8,5 +8,6 @@ mod errors;
 mod helpers;
 mod migrations;
 mod openapi;
+mod pgbouncer;
 mod serving;
 mod users;
