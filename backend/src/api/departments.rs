@@ -25,6 +25,8 @@ pub struct Department {
     #[oai(rename = "type")]
     pub kind: DepartmentType,
     pub description: String,
+    /// Null when the department has no head.
+    #[oai(nullable)]
     pub head: Option<UserSummary>,
     pub members: Vec<UserSummary>,
 }

@@ -34,6 +34,8 @@ pub struct Enterprise {
     pub is_active: bool,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
+    /// Null if the CEO's account was deleted.
+    #[oai(nullable)]
     pub ceo: Option<UserSummary>,
 }
 

@@ -18,10 +18,14 @@ pub struct User {
     pub full_name: String,
     pub email: String,
     pub status: UserStatus,
-    /// When the user last signed in.
+    /// When the user last signed in; null before the first sign-in.
+    #[oai(nullable)]
     pub last_login: Option<DateTime<Utc>>,
+    /// Null when the user is in no department.
+    #[oai(nullable)]
     pub department_id: Option<Uuid>,
     /// The user's enterprise; null for platform administrators.
+    #[oai(nullable)]
     pub enterprise_id: Option<Uuid>,
     pub created_at: DateTime<Utc>,
 }

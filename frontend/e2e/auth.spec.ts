@@ -1,0 +1,62 @@
+import { expect, test } from '@playwright/test';
+import { admin, signIn } from './support';
+
+test('the admin signs in and reaches the dashboard with their name', async ({ page }) => {
+  const fullName = await signIn(page);
+
+  await expect(page.getByRole('heading', { level: 1, name: `Welcome, ${fullName}` })).toBeVisible();
+  await expect(page.getByRole('button', { name: `Account menu for ${fullName}` })).toBeVisible();
+  expect(await page.evaluate(() => localStorage.getItem('token'))).toBeTruthy();
+});
+
+test('a wrong password shows "Invalid email or password"', async ({ page }) => {
+  await page.goto('/login');
+  await expect(page.getByRole('heading', { name: 'Sign in to Enterprise Platform' })).toBeVisible();
+  await expect(page.getByText('Enterprise Management Platform')).toBeVisible();
+
+  await page.getByLabel(/^Email/).fill(admin.email);
+  await page.getByLabel(/^Password/).fill('not-the-password');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+
+  await expect(page.getByRole('alert')).toHaveText('Invalid email or password');
+  await expect(page).toHaveURL(/\/login$/);
+  expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+});
+
+test('signing out returns to /login and the dashboard is closed afterwards', async ({ page }) => {
+  const fullName = await signIn(page);
+
+  await page.getByRole('button', { name: `Account menu for ${fullName}` }).click();
+  await page.getByRole('menuitem', { name: 'Sign out' }).click();
+
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  expect(await page.evaluate(() => [localStorage.getItem('token'), localStorage.getItem('user')])).toEqual([null, null]);
+
+  await page.goto('/dashboard');
+  await expect(page).toHaveURL(/\/login$/);
+});
+
+test('a token the server has ended sends the user to /login', async ({ page }) => {
+  await signIn(page);
+  const token = await page.evaluate(() => localStorage.getItem('token'));
+  // End the session behind the app's back, then reload: GET /auth/me answers 401.
+  const logout = await page.request.post('/api/v1/auth/logout', { headers: { Authorization: `Bearer ${token}` } });
+  expect(logout.status()).toBe(204);
+
+  await page.reload();
+
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByText('Your session has expired. Please login again.')).toBeVisible();
+  expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+});
+
+test('the forgot-password page explains whom to contact and leads back', async ({ page }) => {
+  await page.goto('/login');
+  await page.getByRole('link', { name: 'Forgot password?' }).click();
+
+  await expect(page).toHaveURL(/\/forgot-password$/);
+  await expect(page.getByText(/contact your enterprise's CEO/)).toBeVisible();
+  await page.getByRole('link', { name: 'Back to sign in' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+});

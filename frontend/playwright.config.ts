@@ -1,0 +1,56 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig, devices } from '@playwright/test';
+
+// Contract with scripts/test.sh: the SPA is built into dist/, the backend binary is built, the
+// database at DATABASE_URL is migrated and holds the admin E2E_ADMIN_EMAIL / E2E_ADMIN_PASSWORD.
+const port = process.env.E2E_PORT ?? '8181';
+const baseURL = `http://127.0.0.1:${port}`;
+const backendBin = process.env.E2E_BACKEND_BIN ?? '../target/debug/backend';
+const staticDir = fileURLToPath(new URL('./dist', import.meta.url));
+
+// Debian's Chromium: Playwright's own browser downloads are not available here.
+const chromium = {
+  ...devices['Desktop Chrome'],
+  launchOptions: {
+    executablePath: '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  },
+};
+
+export default defineConfig({
+  testDir: './e2e',
+  fullyParallel: false,
+  workers: 1,
+  forbidOnly: !!process.env.CI,
+  retries: process.env.CI ? 1 : 0,
+  reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : 'list',
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  use: {
+    baseURL,
+    locale: 'en-US',
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+  projects: [{ name: 'chromium', use: chromium }],
+  webServer: {
+    command: `"${backendBin}" serve`,
+    url: `${baseURL}/healthz`,
+    // DATABASE_URL, REDIS_URL, JWT_SECRET (and REDIS_PREFIX) are inherited. Warnings and errors
+    // only, so the test report stays readable; set RUST_LOG to see more.
+    env: { BIND_ADDR: `127.0.0.1:${port}`, STATIC_DIR: staticDir, RUST_LOG: process.env.RUST_LOG ?? 'warn' },
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+  },
+});

@@ -1,0 +1,133 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { setNavigator } from '@/lib/navigation';
+import { session } from '@/lib/session';
+import { jsonResponse, makeUser } from '@/testing/fixtures';
+import { ApiRequestError, NetworkError, customFetch } from './mutator';
+
+const fetchMock = vi.fn<typeof fetch>();
+
+const sentHeaders = () => new Headers(fetchMock.mock.calls[0]?.[1]?.headers);
+
+beforeEach(() => {
+  vi.stubGlobal('fetch', fetchMock);
+  fetchMock.mockReset();
+  vi.spyOn(console, 'info').mockImplementation(() => {});
+  vi.spyOn(console, 'warn').mockImplementation(() => {});
+});
+
+describe('customFetch', () => {
+  it('sends the stored token as a bearer token', async () => {
+    session.start('tok-123', makeUser());
+    fetchMock.mockResolvedValue(jsonResponse(200, { ok: true }));
+
+    await expect(customFetch('/api/v1/auth/me', { method: 'GET' })).resolves.toEqual({ ok: true });
+
+    expect(sentHeaders().get('Authorization')).toBe('Bearer tok-123');
+  });
+
+  it('sends no Authorization header without a stored token', async () => {
+    fetchMock.mockResolvedValue(jsonResponse(200, {}));
+
+    await customFetch('/api/v1/auth/login', { method: 'POST', body: '{}' });
+
+    expect(sentHeaders().has('Authorization')).toBe(false);
+  });
+
+  it('defaults to JSON but keeps a content type the caller chose', async () => {
+    fetchMock.mockResolvedValue(jsonResponse(200, {}));
+    await customFetch('/api/v1/x', { method: 'POST', body: '{}' });
+    expect(sentHeaders().get('Content-Type')).toBe('application/json');
+
+    fetchMock.mockClear();
+    fetchMock.mockResolvedValue(jsonResponse(200, {}));
+    await customFetch('/api/v1/x', { method: 'POST', body: 'a', headers: { 'Content-Type': 'text/plain' } });
+    expect(sentHeaders().get('Content-Type')).toBe('text/plain');
+  });
+
+  it('returns undefined for 204', async () => {
+    fetchMock.mockResolvedValue(new Response(null, { status: 204 }));
+    await expect(customFetch('/api/v1/auth/logout', { method: 'POST' })).resolves.toBeUndefined();
+  });
+
+  it('throws a typed error with the status and the parsed error body', async () => {
+    fetchMock.mockResolvedValue(
+      jsonResponse(422, { code: 'validation_failed', message: 'Invalid input', fields: { email: 'invalid_email' } }),
+    );
+
+    const error = await customFetch('/api/v1/users', { method: 'POST', body: '{}' }).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(ApiRequestError);
+    expect(error).toMatchObject({
+      status: 422,
+      code: 'validation_failed',
+      serverMessage: 'Invalid input',
+      fields: { email: 'invalid_email' },
+    });
+  });
+
+  it('reads Retry-After on 429', async () => {
+    fetchMock.mockResolvedValue(jsonResponse(429, { code: 'rate_limited', message: 'Slow down' }, { 'Retry-After': '42' }));
+    await expect(customFetch('/api/v1/auth/login', { method: 'POST' })).rejects.toMatchObject({ status: 429, retryAfter: 42 });
+  });
+
+  it('copes with an error body that is not JSON', async () => {
+    fetchMock.mockResolvedValue(new Response('Bad Gateway', { status: 502, headers: { 'Content-Type': 'text/plain' } }));
+    await expect(customFetch('/api/v1/x')).rejects.toMatchObject({ status: 502, code: 'internal', serverMessage: undefined });
+  });
+
+  it('tells a network failure apart from an HTTP error', async () => {
+    fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));
+
+    const error = await customFetch('/api/v1/x').catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error).not.toBeInstanceOf(ApiRequestError);
+  });
+
+  it('passes an abort through instead of calling it a network error', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    fetchMock.mockRejectedValue(new DOMException('Aborted', 'AbortError'));
+
+    await expect(customFetch('/api/v1/x', { signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
+  it('on 401 clears token and user and goes to /login', async () => {
+    const navigate = vi.fn();
+    setNavigator(navigate);
+    session.start('tok-dead', makeUser());
+    fetchMock.mockResolvedValue(jsonResponse(401, { code: 'session_expired', message: 'Session expired' }));
+
+    await expect(customFetch('/api/v1/auth/me')).rejects.toMatchObject({ status: 401, code: 'session_expired' });
+
+    expect(localStorage.getItem('token')).toBeNull();
+    expect(localStorage.getItem('user')).toBeNull();
+    expect(session.get()).toMatchObject({ status: 'signed_out', reason: 'expired' });
+    expect(navigate).toHaveBeenCalledWith('/login', expect.objectContaining({ reason: 'expired' }));
+  });
+
+  it('leaves a failed sign-in (401 from /auth/login) to the sign-in screen', async () => {
+    const navigate = vi.fn();
+    setNavigator(navigate);
+    fetchMock.mockResolvedValue(jsonResponse(401, { code: 'invalid_credentials', message: 'Invalid email or password' }));
+
+    await expect(customFetch('/api/v1/auth/login', { method: 'POST', body: '{}' })).rejects.toMatchObject({
+      code: 'invalid_credentials',
+      serverMessage: 'Invalid email or password',
+    });
+    expect(navigate).not.toHaveBeenCalled();
+  });
+
+  it('logs method, url and status but never the token or the password', async () => {
+    session.start('secret-token', makeUser());
+    fetchMock.mockResolvedValue(jsonResponse(200, {}));
+
+    await customFetch('/api/v1/auth/login', { method: 'POST', body: JSON.stringify({ password: 'hunter22' }) });
+
+    const logged = vi.mocked(console.info).mock.calls.flat().join('\n');
+    expect(logged).toContain('POST /api/v1/auth/login');
+    expect(logged).toContain('200');
+    expect(logged).not.toContain('secret-token');
+    expect(logged).not.toContain('hunter22');
+  });
+});

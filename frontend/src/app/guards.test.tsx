@@ -1,0 +1,96 @@
+import { act, render, screen } from '@testing-library/react';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
+import { describe, expect, it, vi } from 'vitest';
+import type { Role } from '@/api/generated/model';
+import { routes } from '@/lib/paths';
+import { session } from '@/lib/session';
+import { jsonResponse, makeUser } from '@/testing/fixtures';
+import { renderApp } from '@/testing/render';
+import { GuestOnly, RequireAuth, RequireRole } from './guards';
+
+function Where() {
+  return <p data-testid="where">{useLocation().pathname}</p>;
+}
+
+/** The guards alone, on a few routes, each screen printing where it is. */
+function renderGuarded(path: string, access: readonly Role[]) {
+  return render(
+    <MemoryRouter initialEntries={[path]}>
+      <Routes>
+        <Route path="/login" element={<GuestOnly><Where /></GuestOnly>} />
+        <Route element={<RequireAuth />}>
+          <Route path="/admin" element={<RequireRole access={routes.admin.access}><Where /></RequireRole>} />
+          <Route path="/ceo" element={<RequireRole access={routes.ceo.access}><Where /></RequireRole>} />
+          <Route path="/dashboard" element={<RequireRole access={routes.dashboard.access}><Where /></RequireRole>} />
+          <Route path="/restricted" element={<RequireRole access={access}><Where /></RequireRole>} />
+        </Route>
+      </Routes>
+    </MemoryRouter>,
+  );
+}
+
+describe('guards', () => {
+  it('sends a visitor without a session to /login', () => {
+    renderGuarded('/dashboard', ['PlatformAdmin']);
+    expect(screen.getByTestId('where')).toHaveTextContent('/login');
+  });
+
+  it('sends a signed-in user away from /login to /dashboard', () => {
+    session.start('t', makeUser('DepartmentUser'));
+    renderGuarded('/login', []);
+    expect(screen.getByTestId('where')).toHaveTextContent('/dashboard');
+  });
+
+  it.each<[Role, string]>([
+    ['PlatformAdmin', '/admin'],
+    ['EnterpriseCeo', '/ceo'],
+    ['DepartmentHead', '/dashboard'],
+    ['DepartmentUser', '/dashboard'],
+  ])('sends a %s whose role is not allowed to %s', (role, expected) => {
+    session.start('t', makeUser(role));
+    renderGuarded('/restricted', []);
+    expect(screen.getByTestId('where')).toHaveTextContent(expected);
+  });
+
+  it('lets an allowed role through', () => {
+    session.start('t', makeUser('EnterpriseCeo'));
+    renderGuarded('/restricted', ['EnterpriseCeo', 'PlatformAdmin']);
+    expect(screen.getByTestId('where')).toHaveTextContent('/restricted');
+  });
+});
+
+describe('the app routes', () => {
+  it('shows the sign-in screen for /dashboard without a session', async () => {
+    const { router } = renderApp('/dashboard');
+    expect(await screen.findByRole('heading', { name: 'Sign in to Enterprise Platform' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/login');
+  });
+
+  it('redirects / to /login via /dashboard without a session', async () => {
+    const { router } = renderApp('/');
+    await screen.findByRole('textbox', { name: 'Email' });
+    expect(router.state.location.pathname).toBe('/login');
+  });
+
+  it('takes a signed-in user from /login to the dashboard', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => jsonResponse(200, makeUser())));
+    session.start('t', makeUser('EnterpriseCeo', { fullName: 'Grace Hopper' }));
+    const { router } = renderApp('/login');
+    expect(await screen.findByRole('heading', { name: 'Welcome, Grace Hopper' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/dashboard');
+  });
+
+  it('shows the not-found screen for an unknown path', async () => {
+    renderApp('/no/such/page');
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Go to the home page' })).toHaveAttribute('href', '/');
+  });
+
+  it('after sign-in goes back to the page the guard bounced from', async () => {
+    const { router } = renderApp('/dashboard?tab=1');
+    await screen.findByRole('textbox', { name: 'Email' });
+    act(() => session.start('t', makeUser('DepartmentHead', { fullName: 'Alan Turing' })));
+    expect(await screen.findByRole('heading', { name: 'Welcome, Alan Turing' })).toBeInTheDocument();
+    expect(router.state.location.pathname + router.state.location.search).toBe('/dashboard?tab=1');
+  });
+});

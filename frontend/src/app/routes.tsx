@@ -1,0 +1,81 @@
+import { type ComponentType, type LazyExoticComponent, Suspense, lazy } from 'react';
+import { Navigate, type RouteObject } from 'react-router-dom';
+import { PageLoader } from '@/components/PageLoader';
+import { type ReadyRouteKey, href, routes } from '@/lib/paths';
+import { useSession } from '@/lib/session';
+import { GuestOnly, RequireAuth, RequireRole } from './guards';
+import { AppLayout } from './layout/AppLayout';
+import { RouteErrorScreen } from './RouteErrorScreen';
+
+type Screen = LazyExoticComponent<ComponentType>;
+
+/**
+ * One lazily loaded screen per route that has one (`ready: true` in lib/paths.ts, which also
+ * holds the paths and roles). Adding a screen is one line here.
+ */
+const screens = {
+  login: lazy(() => import('@/features/auth/screens/LoginScreen')),
+  forgotPassword: lazy(() => import('@/features/auth/screens/ForgotPasswordScreen')),
+  dashboard: lazy(() => import('@/features/dashboard/DashboardScreen')),
+} satisfies Record<Exclude<ReadyRouteKey, 'home'>, Screen>;
+
+const NotFoundScreen = lazy(() => import('@/features/misc/NotFoundScreen'));
+
+type ScreenKey = keyof typeof screens;
+const GUEST_SCREENS = (Object.keys(screens) as ScreenKey[]).filter((key) => routes[key].access === 'guest');
+const SIGNED_IN_SCREENS = (Object.keys(screens) as ScreenKey[]).filter((key) => routes[key].access !== 'guest');
+
+/** Unknown paths: inside the app frame when signed in, on their own otherwise. */
+function NotFoundRoute() {
+  const signedIn = useSession().status === 'signed_in';
+  return signedIn ? (
+    <AppLayout>
+      <NotFoundScreen />
+    </AppLayout>
+  ) : (
+    <Suspense fallback={<PageLoader fullScreen />}>
+      <main id="main-content">
+        <NotFoundScreen />
+      </main>
+    </Suspense>
+  );
+}
+
+export const appRoutes: RouteObject[] = [
+  {
+    errorElement: <RouteErrorScreen />,
+    children: [
+      { path: routes.home.path, element: <Navigate to={href('dashboard')} replace /> },
+      {
+        element: (
+          <Suspense fallback={<PageLoader fullScreen />}>
+            <GuestOnly />
+          </Suspense>
+        ),
+        children: GUEST_SCREENS.map((key) => {
+          const Screen = screens[key];
+          return { path: routes[key].path, element: <Screen /> };
+        }),
+      },
+      {
+        element: (
+          <RequireAuth>
+            <AppLayout />
+          </RequireAuth>
+        ),
+        children: SIGNED_IN_SCREENS.map((key) => {
+          const Screen = screens[key];
+          return {
+            path: routes[key].path,
+            element: (
+              <RequireRole access={routes[key].access}>
+                <Screen />
+              </RequireRole>
+            ),
+          };
+        }),
+      },
+      { path: '*', element: <NotFoundRoute /> },
+    ],
+  },
+];

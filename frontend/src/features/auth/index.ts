@@ -1,0 +1,1 @@
+export { useSignOut, useVerifyRestoredSession } from './session-hooks';

@@ -1,0 +1,107 @@
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { changeLocale } from '@/i18n';
+import { session } from '@/lib/session';
+import { jsonResponse, makeUser } from '@/testing/fixtures';
+import { renderApp } from '@/testing/render';
+
+const fetchMock = vi.fn<typeof fetch>();
+
+beforeEach(() => {
+  vi.stubGlobal('fetch', fetchMock);
+  fetchMock.mockReset();
+  vi.spyOn(console, 'info').mockImplementation(() => {});
+  vi.spyOn(console, 'warn').mockImplementation(() => {});
+});
+
+async function fillAndSubmit(email: string, password: string) {
+  const user = userEvent.setup();
+  await user.type(await screen.findByRole('textbox', { name: 'Email' }), email);
+  if (password) await user.type(screen.getByLabelText(/^Password/, { selector: 'input' }), password);
+  await user.click(screen.getByRole('button', { name: 'Sign in' }));
+}
+
+describe('LoginScreen', () => {
+  it('signs in, stores token and user, and shows the dashboard', async () => {
+    const admin = makeUser('PlatformAdmin', { fullName: 'Root Admin' });
+    fetchMock.mockResolvedValue(jsonResponse(200, { token: 'tok', user: admin }));
+    const { router } = renderApp('/login');
+
+    await fillAndSubmit('admin@example.com', 'correct horse');
+
+    expect(await screen.findByRole('heading', { name: 'Welcome, Root Admin' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/dashboard');
+    expect(localStorage.getItem('token')).toBe('tok');
+    expect(JSON.parse(localStorage.getItem('user')!)).toEqual(admin);
+    const [, init] = fetchMock.mock.calls[0]!;
+    expect(JSON.parse(init!.body as string)).toEqual({ email: 'admin@example.com', password: 'correct horse', rememberMe: false });
+  });
+
+  it('checks the fields before calling the server', async () => {
+    renderApp('/login');
+    await fillAndSubmit('not-an-email', '');
+
+    expect(await screen.findByText('Please enter a valid email address')).toBeInTheDocument();
+    expect(screen.getByText('This field is required')).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: 'Email' })).toHaveFocus();
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('does not apply the password length rule to signing in', async () => {
+    fetchMock.mockResolvedValue(jsonResponse(401, { code: 'invalid_credentials', message: 'Invalid email or password' }));
+    renderApp('/login');
+    await fillAndSubmit('a@b.co', 'short');
+    expect(fetchMock).toHaveBeenCalledOnce();
+  });
+
+  it('shows "Invalid email or password" and stays signed out', async () => {
+    fetchMock.mockResolvedValue(jsonResponse(401, { code: 'invalid_credentials', message: 'Invalid email or password' }));
+    const { router } = renderApp('/login');
+
+    await fillAndSubmit('admin@example.com', 'wrong password');
+
+    expect(await screen.findByRole('alert')).toHaveTextContent('Invalid email or password');
+    expect(router.state.location.pathname).toBe('/login');
+    expect(session.get().status).toBe('signed_out');
+  });
+
+  it('translates known error codes in French', async () => {
+    await changeLocale('fr');
+    fetchMock.mockResolvedValue(jsonResponse(401, { code: 'invalid_credentials', message: 'Invalid email or password' }));
+    renderApp('/login');
+    const user = userEvent.setup();
+
+    await user.type(await screen.findByRole('textbox', { name: 'E-mail' }), 'a@b.co');
+    await user.type(screen.getByLabelText(/^Mot de passe/, { selector: 'input' }), 'nope-nope');
+    await user.click(screen.getByRole('button', { name: 'Se connecter' }));
+
+    expect(await screen.findByRole('alert')).toHaveTextContent('E-mail ou mot de passe invalide');
+  });
+
+  it.each([
+    ['a network failure', () => Promise.reject(new TypeError('Failed to fetch')), 'Network error. Please check your connection.'],
+    ['an inactive account', () => Promise.resolve(jsonResponse(403, { code: 'account_inactive', message: 'Account inactive' })), 'Your account or your enterprise is inactive'],
+    ['too many attempts', () => Promise.resolve(jsonResponse(429, { code: 'rate_limited', message: 'Too many' }, { 'Retry-After': '30' })), 'Too many attempts. Please try again in 30 seconds.'],
+    ['an unknown code', () => Promise.resolve(jsonResponse(400, { code: 'weird', message: 'Something specific' })), 'Something specific'],
+    ['a failure without a message', () => Promise.resolve(new Response(null, { status: 418 })), 'Login failed. Please try again.'],
+  ])('explains %s', async (_, answer, text) => {
+    fetchMock.mockImplementation(answer);
+    renderApp('/login');
+    await fillAndSubmit('a@b.co', 'password1');
+    expect(await screen.findByRole('alert')).toHaveTextContent(text);
+  });
+
+  it('links to the forgot-password page, which leads back', async () => {
+    const user = userEvent.setup();
+    const { router } = renderApp('/login');
+
+    await user.click(await screen.findByRole('link', { name: 'Forgot password?' }));
+    expect(await screen.findByRole('heading', { name: 'Forgot your password?' })).toBeInTheDocument();
+    expect(screen.getByText(/contact your enterprise's CEO/)).toBeInTheDocument();
+
+    await user.click(screen.getByRole('link', { name: 'Back to sign in' }));
+    await screen.findByRole('button', { name: 'Sign in' });
+    expect(router.state.location.pathname).toBe('/login');
+  });
+});

@@ -1,0 +1,54 @@
+import type { TFunction } from 'i18next';
+import { isApiRequestError, isNetworkError } from '@/api/mutator';
+
+/** "30 seconds", "2 minutes": the wait a 429 asked for. */
+export function formatWait(seconds: number, t: TFunction): string {
+  return seconds < 90 ? t('errors.seconds', { count: Math.max(1, seconds) }) : t('errors.minutes', { count: Math.ceil(seconds / 60) });
+}
+
+/**
+ * The text to show for a failed call, in the user's language (SPEC §8). Known error codes get
+ * our translation; otherwise the server's (English) message; otherwise `fallback`.
+ */
+export function errorMessage(error: unknown, t: TFunction, fallback: string = t('errors.server')): string {
+  if (isNetworkError(error)) return t('errors.network');
+  if (!isApiRequestError(error)) return fallback;
+  switch (error.code) {
+    case 'invalid_credentials':
+      return t('errors.invalidCredentials');
+    case 'session_expired':
+    case 'unauthorized':
+      return t('errors.sessionExpired');
+    case 'account_inactive':
+      return t('errors.accountInactive');
+    case 'forbidden':
+      return t('errors.notAuthorized');
+    case 'not_found':
+      return t('errors.notFound');
+    case 'validation_failed':
+      return t('errors.validation');
+    case 'rate_limited':
+      return error.retryAfter === undefined
+        ? t('errors.rateLimitedNoWait')
+        : t('errors.rateLimited', { wait: formatWait(error.retryAfter, t) });
+    case 'internal':
+      return t('errors.server');
+  }
+  if (error.status === 403) return t('errors.forbidden');
+  if (error.status >= 500) return t('errors.server');
+  return error.serverMessage ?? fallback;
+}
+
+/** The text for one entry of a validation error's `fields` (`required`, `invalid_email`, ...). */
+export function fieldErrorMessage(code: string, t: TFunction): string {
+  switch (code) {
+    case 'required':
+      return t('validation.required');
+    case 'invalid_email':
+      return t('validation.email');
+    case 'too_short':
+      return t('validation.minLength');
+    default:
+      return t('validation.general');
+  }
+}

@@ -1,0 +1,53 @@
+import type { Icon } from '@tabler/icons-react';
+import {
+  IconBuilding,
+  IconChartDots,
+  IconFileText,
+  IconLayoutDashboard,
+  IconMessages,
+  IconShieldLock,
+  IconTable,
+  IconUsers,
+  IconUsersGroup,
+} from '@tabler/icons-react';
+import type { ParseKeys } from 'i18next';
+import type { User } from '@/api/generated/model';
+import { type RouteKey, href, isAllowed, routes } from './paths';
+
+type NavEntry = {
+  route: RouteKey;
+  label: ParseKeys;
+  icon: Icon;
+  /** Builds the link for this user; null hides the entry (e.g. no department yet). */
+  link?: (user: User) => string | null;
+};
+
+const inOwnDepartment = (route: 'department' | 'departmentReports' | 'departmentSpreadsheet') => (user: User) =>
+  user.departmentId ? href(route, { id: user.departmentId }) : null;
+
+/** The sidebar, in order (SPEC §6). Entries show only for allowed roles and routes that have a screen. */
+const NAV: readonly NavEntry[] = [
+  { route: 'dashboard', label: 'nav.dashboard', icon: IconLayoutDashboard },
+  { route: 'admin', label: 'nav.adminDashboard', icon: IconShieldLock },
+  { route: 'adminEnterprises', label: 'nav.enterprises', icon: IconBuilding },
+  { route: 'ceo', label: 'nav.ceoDashboard', icon: IconChartDots },
+  { route: 'ceoReports', label: 'nav.reports', icon: IconFileText },
+  { route: 'department', label: 'nav.department', icon: IconUsersGroup, link: inOwnDepartment('department') },
+  { route: 'departmentReports', label: 'nav.reports', icon: IconFileText, link: inOwnDepartment('departmentReports') },
+  { route: 'departmentSpreadsheet', label: 'nav.spreadsheet', icon: IconTable, link: inOwnDepartment('departmentSpreadsheet') },
+  { route: 'adminUsers', label: 'nav.users', icon: IconUsers },
+  { route: 'messages', label: 'nav.messages', icon: IconMessages },
+  { route: 'adminMonitoring', label: 'nav.monitoring', icon: IconChartDots },
+  { route: 'ceoMonitoring', label: 'nav.monitoring', icon: IconChartDots },
+];
+
+export type NavItem = { key: RouteKey; label: ParseKeys; icon: Icon; to: string };
+
+export function navItemsFor(user: User): NavItem[] {
+  return NAV.flatMap(({ route, label, icon, link }) => {
+    const def = routes[route];
+    if (!def.ready || !isAllowed(user.role, def.access)) return [];
+    const to = link ? link(user) : def.path;
+    return to ? [{ key: route, label, icon, to }] : [];
+  });
+}

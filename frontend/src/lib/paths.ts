@@ -1,0 +1,70 @@
+import { Role } from '@/api/generated/model';
+
+/** Who may open a route: only signed-out visitors, anyone, or signed-in users with one of the roles. */
+export type RouteAccess = 'guest' | 'public' | readonly Role[];
+
+type RouteDef = {
+  readonly path: string;
+  readonly access: RouteAccess;
+  /** Has a screen in this build; the router must register one for every such route. */
+  readonly ready: boolean;
+};
+
+const ANY_ROLE = Object.values(Role);
+const { PlatformAdmin, EnterpriseCeo, DepartmentHead, DepartmentUser } = Role;
+const DEPARTMENT = [DepartmentHead, DepartmentUser] as const;
+
+/** The whole route table of SPEC §2, with the roles allowed on each route. */
+export const routes = {
+  login: { path: '/login', access: 'guest', ready: true },
+  forgotPassword: { path: '/forgot-password', access: 'guest', ready: true },
+  home: { path: '/', access: 'public', ready: true },
+  dashboard: { path: '/dashboard', access: ANY_ROLE, ready: true },
+  admin: { path: '/admin', access: [PlatformAdmin], ready: false },
+  adminEnterprises: { path: '/admin/enterprises', access: [PlatformAdmin], ready: false },
+  adminEnterpriseCreate: { path: '/admin/enterprises/create', access: [PlatformAdmin], ready: false },
+  adminEnterprise: { path: '/admin/enterprises/:id', access: [PlatformAdmin], ready: false },
+  adminUserCreate: { path: '/admin/users/create', access: [PlatformAdmin, EnterpriseCeo], ready: false },
+  adminUsers: { path: '/admin/users', access: [PlatformAdmin, EnterpriseCeo], ready: false },
+  adminMonitoring: { path: '/admin/monitoring', access: [PlatformAdmin], ready: false },
+  ceo: { path: '/ceo', access: [EnterpriseCeo], ready: false },
+  ceoReports: { path: '/ceo/reports', access: [EnterpriseCeo], ready: false },
+  ceoReport: { path: '/ceo/reports/:id', access: [EnterpriseCeo, PlatformAdmin], ready: false },
+  ceoMonitoring: { path: '/ceo/monitoring', access: [EnterpriseCeo], ready: false },
+  department: { path: '/department/:id', access: DEPARTMENT, ready: false },
+  departmentReports: { path: '/department/:id/reports', access: DEPARTMENT, ready: false },
+  departmentReportCreate: { path: '/department/:id/reports/create', access: DEPARTMENT, ready: false },
+  departmentReport: { path: '/department/:id/reports/:reportId', access: DEPARTMENT, ready: false },
+  departmentReportEdit: { path: '/department/:id/reports/:reportId/edit', access: DEPARTMENT, ready: false },
+  departmentSpreadsheet: { path: '/department/:id/spreadsheet', access: DEPARTMENT, ready: false },
+  messages: { path: '/messages', access: ANY_ROLE, ready: false },
+} as const satisfies Record<string, RouteDef>;
+
+export type RouteKey = keyof typeof routes;
+export type ReadyRouteKey = { [K in RouteKey]: (typeof routes)[K]['ready'] extends true ? K : never }[RouteKey];
+
+type ParamNames<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
+  ? Name | ParamNames<Rest>
+  : P extends `${string}:${infer Name}`
+    ? Name
+    : never;
+
+export type RouteParams<K extends RouteKey> = ParamNames<(typeof routes)[K]['path']>;
+type ParamsArg<K extends RouteKey> = [RouteParams<K>] extends [never] ? [] : [params: Record<RouteParams<K>, string>];
+
+/** Builds the link to a route: `href('adminEnterprise', { id })`. Every link in the app goes through here. */
+export function href<K extends RouteKey>(key: K, ...[params]: ParamsArg<K>): string {
+  const values = (params ?? {}) as Record<string, string>;
+  return routes[key].path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(values[name]));
+}
+
+export function isAllowed(role: Role, access: RouteAccess): boolean {
+  return access === 'public' || (access !== 'guest' && access.includes(role));
+}
+
+/** Where a signed-in user goes when their role may not open a route (SPEC §2 guard rules). */
+export function fallbackPathFor(role: Role): string {
+  if (role === PlatformAdmin) return href('admin');
+  if (role === EnterpriseCeo) return href('ceo');
+  return href('dashboard');
+}
