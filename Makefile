@@ -17,3 +17,4 @@ openapi:
 ## Load benchmarks (numbers go in docs/performance.md)
 bench:
 	@bash bench/run.sh
+	@bash bench/tenancy.sh

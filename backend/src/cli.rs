@@ -28,6 +28,9 @@ enum Command {
         /// How many tenant schemas to migrate at once.
         #[arg(long, default_value_t = 4)]
         parallelism: usize,
+        /// Tenant migrations from this folder instead of the ones built in (to rehearse a release).
+        #[arg(long, hide = true)]
+        tenant_migrations: Option<std::path::PathBuf>,
     },
     /// Create two demo enterprises with CEOs, department heads and users (idempotent).
     SeedDemo,
@@ -72,13 +75,13 @@ async fn run(command: Command) -> anyhow::Result<()> {
         Command::Serve => {
             let config = Config::from_env()?;
             let pool = db::migrate(&config.database_url).await?;
-            let pending = crate::tenancy::migrate::pending(&pool).await?;
+            let pending = crate::tenancy::migrate::pending(&pool, &crate::tenancy::TENANT_MIGRATIONS).await?;
             if !pending.is_empty() {
                 tracing::warn!(tenants = pending.len(), "tenant schemas are behind; run `backend migrate`");
             }
             app::serve(AppState::with_pool(config, pool)?).await
         }
-        Command::Migrate { parallelism } => migrate(&database_url(), parallelism).await,
+        Command::Migrate { parallelism, tenant_migrations } => migrate(&database_url(), parallelism, tenant_migrations).await,
         Command::SeedDemo => crate::seed::seed_demo(&db::migrate(&database_url()).await?).await,
         Command::CreateAdmin { email, password, full_name, if_none_exists } => {
             let pool = db::migrate(&database_url()).await?;
@@ -128,11 +131,16 @@ fn database_url() -> String {
 /// Public schema first, then every tenant behind the newest tenant migration, with progress on
 /// the terminal and a line per failed tenant. Fails (exit 1) when any tenant failed; running
 /// again resumes with the tenants still behind.
-async fn migrate(url: &str, parallelism: usize) -> anyhow::Result<()> {
+async fn migrate(url: &str, parallelism: usize, folder: Option<std::path::PathBuf>) -> anyhow::Result<()> {
     let started = std::time::Instant::now();
     let pool = db::migrate(url).await?;
     println!("public schema up to date");
-    let summary = crate::tenancy::migrate::migrate_all(&pool, parallelism, |done, total, outcome| {
+    let from_folder = match folder {
+        Some(dir) => Some(sqlx::migrate::Migrator::new(dir).await.context("cannot read the tenant migrations")?),
+        None => None,
+    };
+    let migrations = from_folder.as_ref().unwrap_or(&crate::tenancy::TENANT_MIGRATIONS);
+    let summary = crate::tenancy::migrate::migrate_all(&pool, migrations, parallelism, |done, total, outcome| {
         if let Err(e) = &outcome.result {
             println!("  {}: FAILED: {e}", outcome.schema);
         }

@@ -9,9 +9,9 @@ use std::{
 };
 
 use futures_util::{StreamExt, stream};
-use sqlx::PgPool;
+use sqlx::{PgPool, migrate::Migrator};
 
-use super::{SchemaName, TENANT_MIGRATIONS, latest_version, set_search_path};
+use super::{SchemaName, newest, set_search_path};
 
 #[derive(Debug)]
 pub struct TenantOutcome {
@@ -33,22 +33,27 @@ pub struct Summary {
 }
 
 /// Schemas behind the newest version: the no-op check is this one query.
-pub async fn pending(pool: &PgPool) -> sqlx::Result<Vec<String>> {
+pub async fn pending(pool: &PgPool, migrations: &Migrator) -> sqlx::Result<Vec<String>> {
     sqlx::query_scalar("select schema_name from public.tenant_schemas where version < $1 order by schema_name")
-        .bind(latest_version())
+        .bind(newest(migrations))
         .fetch_all(pool)
         .await
 }
 
 /// Migrates every pending tenant, `parallelism` at once, calling `progress` after each.
-pub async fn migrate_all(pool: &PgPool, parallelism: usize, progress: impl Fn(usize, usize, &TenantOutcome)) -> sqlx::Result<Summary> {
-    let schemas = pending(pool).await?;
+pub async fn migrate_all(
+    pool: &PgPool,
+    migrations: &Migrator,
+    parallelism: usize,
+    progress: impl Fn(usize, usize, &TenantOutcome),
+) -> sqlx::Result<Summary> {
+    let schemas = pending(pool, migrations).await?;
     let total = schemas.len();
     let done = AtomicUsize::new(0);
     let mut summary = Summary::default();
     let mut outcomes = stream::iter(schemas)
         .map(|schema| async move {
-            let result = migrate_one(pool, &schema).await.map_err(|e| format!("{e:#}"));
+            let result = migrate_one(pool, migrations, &schema).await.map_err(|e| format!("{e:#}"));
             TenantOutcome { schema, result }
         })
         .buffer_unordered(parallelism.max(1));
@@ -66,7 +71,7 @@ pub async fn migrate_all(pool: &PgPool, parallelism: usize, progress: impl Fn(us
 
 /// Migrates one tenant in one transaction. The advisory lock is the schema's own, so two runners
 /// (or a runner and an enterprise being created) never block unrelated tenants.
-pub async fn migrate_one(pool: &PgPool, schema: &str) -> anyhow::Result<Applied> {
+pub async fn migrate_one(pool: &PgPool, migrations: &Migrator, schema: &str) -> anyhow::Result<Applied> {
     let schema = SchemaName::parse(schema).ok_or_else(|| anyhow::anyhow!("not a tenant schema name: {schema}"))?;
     let started = Instant::now();
     let result = async {
@@ -76,12 +81,12 @@ pub async fn migrate_one(pool: &PgPool, schema: &str) -> anyhow::Result<Applied>
             .bind(schema.as_str())
             .fetch_one(&mut *tx)
             .await?;
-        let to = latest_version();
+        let to = newest(migrations);
         if from >= to {
             return anyhow::Ok(Applied::UpToDate);
         }
         set_search_path(&mut tx, &schema).await?;
-        for m in TENANT_MIGRATIONS.iter().filter(|m| m.version > from) {
+        for m in migrations.iter().filter(|m| m.version > from) {
             sqlx::raw_sql(sqlx::AssertSqlSafe(m.sql.as_ref()))
                 .execute(&mut *tx)
                 .await

@@ -39,9 +39,13 @@ impl SchemaName {
     }
 }
 
-/// The newest tenant-migration version (0 with none).
+/// The newest version of the embedded tenant migrations (0 with none).
 pub fn latest_version() -> i64 {
-    TENANT_MIGRATIONS.iter().map(|m| m.version).max().unwrap_or(0)
+    newest(&TENANT_MIGRATIONS)
+}
+
+pub fn newest(migrations: &Migrator) -> i64 {
+    migrations.iter().map(|m| m.version).max().unwrap_or(0)
 }
 
 /// Every tenant migration as one script: a new tenant is built in one round trip.

@@ -1,6 +1,6 @@
 use sqlx::PgPool;
 
-use backend::tenancy::migrate::{Applied, migrate_all, pending};
+use backend::tenancy::{TENANT_MIGRATIONS as M, migrate::{Applied, migrate_all, pending}};
 
 use crate::helpers::TestApp;
 
@@ -14,7 +14,7 @@ async fn migrate_reports_a_failed_tenant_goes_on_and_resumes(db: PgPool) {
     for name in ["One", "Two", "Three"] {
         ids.push(app.enterprise(&admin, name).await.0.replace('-', ""));
     }
-    assert!(pending(&app.db).await.unwrap().is_empty(), "nothing pending after creation");
+    assert!(pending(&app.db, &M).await.unwrap().is_empty(), "nothing pending after creation");
     sqlx::raw_sql(sqlx::AssertSqlSafe(format!(
         "drop table t_{0}.departments; drop table t_{1}.departments;
          update tenant_schemas set version = 0 where enterprise_id is not null;",
@@ -23,9 +23,9 @@ async fn migrate_reports_a_failed_tenant_goes_on_and_resumes(db: PgPool) {
     .execute(&app.db)
     .await
     .unwrap();
-    assert_eq!(pending(&app.db).await.unwrap().len(), 3);
+    assert_eq!(pending(&app.db, &M).await.unwrap().len(), 3);
 
-    let summary = migrate_all(&app.db, 2, |_, _, _| {}).await.unwrap();
+    let summary = migrate_all(&app.db, &M, 2, |_, _, _| {}).await.unwrap();
     assert_eq!(summary.migrated, 2);
     assert_eq!(summary.failed.len(), 1);
     assert_eq!(summary.failed[0].0, format!("t_{}", ids[2]));
@@ -36,15 +36,15 @@ async fn migrate_reports_a_failed_tenant_goes_on_and_resumes(db: PgPool) {
         .await
         .unwrap();
     assert!(last_error.is_some());
-    assert_eq!(pending(&app.db).await.unwrap(), vec![format!("t_{}", ids[2])]);
+    assert_eq!(pending(&app.db, &M).await.unwrap(), vec![format!("t_{}", ids[2])]);
 
     // Fixed by the operator, a second run picks up only what is left.
     sqlx::raw_sql(sqlx::AssertSqlSafe(format!("drop table t_{}.departments", ids[2]))).execute(&app.db).await.unwrap();
-    let summary = migrate_all(&app.db, 2, |_, _, _| {}).await.unwrap();
+    let summary = migrate_all(&app.db, &M, 2, |_, _, _| {}).await.unwrap();
     assert_eq!((summary.migrated, summary.failed.len()), (1, 0));
-    assert!(pending(&app.db).await.unwrap().is_empty());
+    assert!(pending(&app.db, &M).await.unwrap().is_empty());
     assert_eq!(
-        backend::tenancy::migrate::migrate_one(&app.db, &format!("t_{}", ids[0])).await.unwrap(),
+        backend::tenancy::migrate::migrate_one(&app.db, &M, &format!("t_{}", ids[0])).await.unwrap(),
         Applied::UpToDate
     );
 }
