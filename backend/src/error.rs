@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use poem::{Response, error::ResponseError, http::StatusCode};
 use poem_openapi::Object;
 
-use crate::domain::FieldErrors;
+use crate::domain::{FieldErrors, InvalidTransition};
 
 /// The body of every error response.
 #[derive(Debug, Clone, Object, serde::Serialize)]
@@ -58,6 +58,8 @@ pub enum AppError {
     NotFound,
     #[error("{0}")]
     Conflict(String),
+    #[error("A report cannot go from {} to {}", .0.from.as_str(), .0.to.as_str())]
+    InvalidTransition(InvalidTransition),
     #[error("Too many attempts. Please try again later.")]
     RateLimited { retry_after_secs: u64 },
     #[error(transparent)]
@@ -67,6 +69,12 @@ pub enum AppError {
 impl From<sqlx::Error> for AppError {
     fn from(err: sqlx::Error) -> Self {
         Self::Unexpected(err.into())
+    }
+}
+
+impl From<InvalidTransition> for AppError {
+    fn from(t: InvalidTransition) -> Self {
+        Self::InvalidTransition(t)
     }
 }
 
@@ -87,6 +95,7 @@ impl AppError {
             Self::Forbidden => "forbidden",
             Self::NotFound => "not_found",
             Self::Conflict(_) => "conflict",
+            Self::InvalidTransition(_) => "invalid_transition",
             Self::RateLimited { .. } => "rate_limited",
             Self::Unexpected(_) => "internal",
         }
@@ -98,7 +107,7 @@ impl AppError {
             Self::InvalidCredentials | Self::SessionExpired | Self::Unauthorized => StatusCode::UNAUTHORIZED,
             Self::AccountInactive | Self::Forbidden => StatusCode::FORBIDDEN,
             Self::NotFound => StatusCode::NOT_FOUND,
-            Self::Conflict(_) => StatusCode::CONFLICT,
+            Self::Conflict(_) | Self::InvalidTransition(_) => StatusCode::CONFLICT,
             Self::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             Self::Unexpected(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -215,5 +224,16 @@ macro_rules! api_errors {
                 }
             }
         }
+
+        $crate::api_errors!(@via_app_error $name: sqlx::Error, anyhow::Error, $crate::domain::FieldErrors, $crate::domain::InvalidTransition);
+    };
+    (@via_app_error $name:ident: $($source:ty),+) => {
+        $(
+            impl From<$source> for $name {
+                fn from(err: $source) -> Self {
+                    $crate::error::AppError::from(err).into()
+                }
+            }
+        )+
     };
 }

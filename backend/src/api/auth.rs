@@ -118,7 +118,7 @@ impl AuthApi {
     async fn me(&self, state: Data<&AppState>, auth: BearerAuth) -> Result<Json<User>, SessionError> {
         let user = store::users::find_by_id(&state.db, auth.0.user_id)
             .await
-            .map_err(AppError::from)?
+            ?
             .ok_or(AppError::SessionExpired)?;
         Ok(Json(user.into()))
     }

@@ -107,15 +107,15 @@ impl DepartmentsApi {
     async fn get(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>, #[oai(name = "deptId")] dept_id: Path<Uuid>) -> Result<Json<Department>, DepartmentError> {
         let caller = &auth.0;
         let own_department = if caller.role.is_tenant_role() && !matches!(caller.role, Role::EnterpriseCeo) {
-            store::users::find_by_id(&state.db, caller.user_id).await.map_err(AppError::from)?.and_then(|u| u.department_id)
+            store::users::find_by_id(&state.db, caller.user_id).await?.and_then(|u| u.department_id)
         } else {
             None
         };
         caller.may_read_department(id.0, dept_id.0, own_department)?;
-        let enterprise = store::enterprises::find(&state.db, id.0).await.map_err(AppError::from)?.ok_or(AppError::NotFound)?;
-        let mut tx = tenancy::begin(&state.db, &enterprise.schema()).await.map_err(AppError::from)?;
+        let enterprise = store::enterprises::find(&state.db, id.0).await?.ok_or(AppError::NotFound)?;
+        let mut tx = tenancy::begin(&state.db, &enterprise.schema()).await?;
         let department = load_departments(&mut tx, enterprise.id, Some(dept_id.0)).await?.pop().ok_or(AppError::NotFound)?;
-        tx.commit().await.map_err(AppError::from)?;
+        tx.commit().await?;
         Ok(Json(department))
     }
 
@@ -132,8 +132,8 @@ impl DepartmentsApi {
         body: Json<UpdateDepartment>,
     ) -> Result<Json<Department>, DepartmentError> {
         let enterprise = find_managed(&state, &auth, id.0).await?;
-        let mut tx = tenancy::begin(&state.db, &enterprise.schema()).await.map_err(AppError::from)?;
-        if !store::departments::exists(&mut tx, dept_id.0).await.map_err(AppError::from)? {
+        let mut tx = tenancy::begin(&state.db, &enterprise.schema()).await?;
+        if !store::departments::exists(&mut tx, dept_id.0).await? {
             return Err(AppError::NotFound.into());
         }
         let head = match &body.head_id {
@@ -142,17 +142,17 @@ impl DepartmentsApi {
             MaybeUndefined::Value(user_id) => {
                 let user = staff_of(&mut tx, enterprise.id, *user_id, "headId").await?;
                 if let Some(previous) = user.department_id.filter(|d| *d != dept_id.0) {
-                    store::departments::clear_head(&mut tx, previous, user.id).await.map_err(AppError::from)?;
+                    store::departments::clear_head(&mut tx, previous, user.id).await?;
                 }
                 let changes = store::users::UserChanges { role: Some(Role::DepartmentHead), department_id: Some(Some(dept_id.0)), ..Default::default() };
-                store::users::update(&mut tx, user.id, &changes).await.map_err(AppError::from)?;
+                store::users::update(&mut tx, user.id, &changes).await?;
                 Some(Some(user.id))
             }
         };
         let description = body.description.as_deref().map(str::trim);
-        store::departments::update(&mut tx, dept_id.0, description, head).await.map_err(AppError::from)?;
+        store::departments::update(&mut tx, dept_id.0, description, head).await?;
         let department = load_departments(&mut tx, enterprise.id, Some(dept_id.0)).await?.pop().ok_or(AppError::NotFound)?;
-        tx.commit().await.map_err(AppError::from)?;
+        tx.commit().await?;
         Ok(Json(department))
     }
 
@@ -169,17 +169,17 @@ impl DepartmentsApi {
         body: Json<AssignUser>,
     ) -> Result<MembershipChanged, DepartmentError> {
         let enterprise = find_managed(&state, &auth, id.0).await?;
-        let mut tx = tenancy::begin(&state.db, &enterprise.schema()).await.map_err(AppError::from)?;
-        if !store::departments::exists(&mut tx, dept_id.0).await.map_err(AppError::from)? {
+        let mut tx = tenancy::begin(&state.db, &enterprise.schema()).await?;
+        if !store::departments::exists(&mut tx, dept_id.0).await? {
             return Err(AppError::NotFound.into());
         }
         let user = staff_of(&mut tx, enterprise.id, body.user_id, "userId").await?;
         if let Some(previous) = user.department_id.filter(|d| *d != dept_id.0) {
-            store::departments::clear_head(&mut tx, previous, user.id).await.map_err(AppError::from)?;
+            store::departments::clear_head(&mut tx, previous, user.id).await?;
         }
         let changes = store::users::UserChanges { department_id: Some(Some(dept_id.0)), ..Default::default() };
-        store::users::update(&mut tx, user.id, &changes).await.map_err(AppError::from)?;
-        tx.commit().await.map_err(AppError::from)?;
+        store::users::update(&mut tx, user.id, &changes).await?;
+        tx.commit().await?;
         Ok(MembershipChanged::Done)
     }
 
@@ -194,15 +194,15 @@ impl DepartmentsApi {
         #[oai(name = "userId")] user_id: Path<Uuid>,
     ) -> Result<MembershipChanged, DepartmentError> {
         let enterprise = find_managed(&state, &auth, id.0).await?;
-        let mut tx = tenancy::begin(&state.db, &enterprise.schema()).await.map_err(AppError::from)?;
-        let user = store::users::find_by_id(&mut *tx, user_id.0).await.map_err(AppError::from)?;
+        let mut tx = tenancy::begin(&state.db, &enterprise.schema()).await?;
+        let user = store::users::find_by_id(&mut *tx, user_id.0).await?;
         let Some(user) = user.filter(|u| u.enterprise_id == Some(enterprise.id) && u.department_id == Some(dept_id.0)) else {
             return Err(AppError::NotFound.into());
         };
-        store::departments::clear_head(&mut tx, dept_id.0, user.id).await.map_err(AppError::from)?;
+        store::departments::clear_head(&mut tx, dept_id.0, user.id).await?;
         let changes = store::users::UserChanges { department_id: Some(None), ..Default::default() };
-        store::users::update(&mut tx, user.id, &changes).await.map_err(AppError::from)?;
-        tx.commit().await.map_err(AppError::from)?;
+        store::users::update(&mut tx, user.id, &changes).await?;
+        tx.commit().await?;
         Ok(MembershipChanged::Done)
     }
 }

@@ -57,6 +57,7 @@ pub struct EnterpriseDetail {
     pub enterprise: Enterprise,
     pub departments: Vec<Department>,
     pub user_count: i64,
+    /// Reports the CEO can see (drafts are the department's own).
     pub report_count: i64,
 }
 
@@ -151,7 +152,7 @@ impl EnterprisesApi {
         let paging = paging(page.0, page_size.0);
         let (rows, total) = store::enterprises::list(&state.db, &EnterpriseFilter { q: q.0, active: active.0 }, paging)
             .await
-            .map_err(AppError::from)?;
+            ?;
         Ok(Json(Page::new(rows.into_iter().map(Enterprise::from).collect(), total, paging)))
     }
 
@@ -169,7 +170,7 @@ impl EnterprisesApi {
         let (Some(name), Some(ceo_full_name), Some(ceo_email), Some(ceo_password)) = (name, ceo_full_name, ceo_email, ceo_password) else {
             return Err(AppError::from(errors).into());
         };
-        let hash = password::hash(&ceo_password).await.map_err(AppError::from)?;
+        let hash = password::hash(&ceo_password).await?;
         let new = NewEnterprise {
             name,
             description: body.description.as_deref().unwrap_or("").trim(),
@@ -184,7 +185,7 @@ impl EnterprisesApi {
             }
             Err(e) => return Err(AppError::from(e).into()),
         };
-        let created = store::enterprises::find(&state.db, id).await.map_err(AppError::from)?.ok_or(AppError::NotFound)?;
+        let created = store::enterprises::find(&state.db, id).await?.ok_or(AppError::NotFound)?;
         tracing::info!(enterprise_id = %id, "enterprise created");
         Ok(CreatedEnterprise::Created(Json(created.into())))
     }
@@ -195,11 +196,12 @@ impl EnterprisesApi {
     #[oai(path = "/:id", method = "get", operation_id = "getEnterprise")]
     async fn get(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>) -> Result<Json<EnterpriseDetail>, ItemError> {
         let enterprise = find_managed(&state, &auth, id.0).await?;
-        let mut tx = tenancy::begin(&state.db, &enterprise.schema()).await.map_err(AppError::from)?;
+        let mut tx = tenancy::begin(&state.db, &enterprise.schema()).await?;
         let departments = load_departments(&mut tx, enterprise.id, None).await?;
-        tx.commit().await.map_err(AppError::from)?;
-        let user_count = store::enterprises::user_count(&state.db, enterprise.id).await.map_err(AppError::from)?;
-        Ok(Json(EnterpriseDetail { enterprise: enterprise.into(), departments, user_count, report_count: 0 }))
+        let report_count = store::reports::visible_count(&mut tx).await?;
+        tx.commit().await?;
+        let user_count = store::enterprises::user_count(&state.db, enterprise.id).await?;
+        Ok(Json(EnterpriseDetail { enterprise: enterprise.into(), departments, user_count, report_count }))
     }
 
     /// Update an enterprise
@@ -210,11 +212,11 @@ impl EnterprisesApi {
         auth.0.require_admin()?;
         let mut errors = FieldErrors::new();
         let name = body.name.as_deref().and_then(|n| errors.check("name", required(n)));
-        errors.into_result().map_err(AppError::from)?;
+        errors.into_result()?;
         let changes = EnterpriseChanges { name, description: body.description.as_deref().map(str::trim), is_active: body.is_active };
-        let ended = store::enterprises::update(&state.db, id.0, changes).await.map_err(AppError::from)?.ok_or(AppError::NotFound)?;
+        let ended = store::enterprises::update(&state.db, id.0, changes).await?.ok_or(AppError::NotFound)?;
         state.sessions.ended(&ended).await;
-        let updated = store::enterprises::find(&state.db, id.0).await.map_err(AppError::from)?.ok_or(AppError::NotFound)?;
+        let updated = store::enterprises::find(&state.db, id.0).await?.ok_or(AppError::NotFound)?;
         Ok(Json(updated.into()))
     }
 
@@ -225,7 +227,7 @@ impl EnterprisesApi {
     #[oai(path = "/:id", method = "delete", operation_id = "deleteEnterprise")]
     async fn delete(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>) -> Result<Deleted, ItemError> {
         auth.0.require_admin()?;
-        let ended = store::enterprises::delete(&state.db, id.0).await.map_err(AppError::from)?.ok_or(AppError::NotFound)?;
+        let ended = store::enterprises::delete(&state.db, id.0).await?.ok_or(AppError::NotFound)?;
         state.sessions.ended(&ended).await;
         tracing::info!(enterprise_id = %id.0, "enterprise deleted");
         Ok(Deleted::Deleted)
@@ -244,7 +246,7 @@ impl EnterprisesApi {
         let enterprise = find_managed(&state, &auth, id.0).await?;
         let paging = paging(page.0, page_size.0);
         let filter = UserFilter { enterprise_id: Some(enterprise.id), ..Default::default() };
-        let (rows, total) = store::users::list(&state.db, &filter, paging).await.map_err(AppError::from)?;
+        let (rows, total) = store::users::list(&state.db, &filter, paging).await?;
         Ok(Json(Page::new(rows.into_iter().map(User::from).collect(), total, paging)))
     }
 
@@ -252,9 +254,9 @@ impl EnterprisesApi {
     #[oai(path = "/:id/departments", method = "get", operation_id = "listEnterpriseDepartments")]
     async fn departments(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>) -> Result<Json<Vec<Department>>, ItemError> {
         let enterprise = find_managed(&state, &auth, id.0).await?;
-        let mut tx = tenancy::begin(&state.db, &enterprise.schema()).await.map_err(AppError::from)?;
+        let mut tx = tenancy::begin(&state.db, &enterprise.schema()).await?;
         let departments = load_departments(&mut tx, enterprise.id, None).await?;
-        tx.commit().await.map_err(AppError::from)?;
+        tx.commit().await?;
         Ok(Json(departments))
     }
 }

@@ -4,6 +4,7 @@
 mod auth;
 mod departments;
 mod enterprises;
+mod reports;
 mod types;
 mod users;
 
@@ -21,13 +22,15 @@ pub enum ApiTags {
     Departments,
     /// Accounts: the platform admin manages everyone, a CEO their department staff.
     Users,
+    /// Department reports and the CEO's review: draft, submitted, reviewed, approved, rejected.
+    Reports,
 }
 
-pub type Api = (auth::AuthApi, enterprises::EnterprisesApi, departments::DepartmentsApi, users::UsersApi);
+pub type Api = (auth::AuthApi, enterprises::EnterprisesApi, departments::DepartmentsApi, users::UsersApi, reports::ReportsApi);
 
 /// The API service; `base` is where it is mounted (written into the document's `servers`).
 pub fn service() -> OpenApiService<Api, ()> {
-    OpenApiService::new((auth::AuthApi, enterprises::EnterprisesApi, departments::DepartmentsApi, users::UsersApi), "Enterprise Platform API", env!("CARGO_PKG_VERSION"))
+    OpenApiService::new((auth::AuthApi, enterprises::EnterprisesApi, departments::DepartmentsApi, users::UsersApi, reports::ReportsApi), "Enterprise Platform API", env!("CARGO_PKG_VERSION"))
         .description(
             "Multi-tenant enterprise management platform. Every error is `{ code, message, fields? }` \
              with a stable `code`. Lists are pages `{ items, total, page, pageSize }`. Authenticate \

@@ -106,15 +106,15 @@ impl UsersApi {
         let (Some(full_name), Some(email), Some(password)) = (full_name, email, password) else {
             return Err(AppError::from(errors).into());
         };
-        errors.into_result().map_err(AppError::from)?;
+        errors.into_result()?;
 
-        let hash = password::hash(&password).await.map_err(AppError::from)?;
-        let mut tx = state.db.begin().await.map_err(AppError::from)?;
+        let hash = password::hash(&password).await?;
+        let mut tx = state.db.begin().await?;
         if let Some(enterprise_id) = enterprise_id {
-            let enterprise = store::enterprises::find(&state.db, enterprise_id).await.map_err(AppError::from)?.ok_or(AppError::NotFound)?;
+            let enterprise = store::enterprises::find(&state.db, enterprise_id).await?.ok_or(AppError::NotFound)?;
             if let Some(department_id) = body.department_id {
-                tenancy::set_search_path(&mut tx, &enterprise.schema()).await.map_err(AppError::from)?;
-                if !store::departments::exists(&mut tx, department_id).await.map_err(AppError::from)? {
+                tenancy::set_search_path(&mut tx, &enterprise.schema()).await?;
+                if !store::departments::exists(&mut tx, department_id).await? {
                     return Err(AppError::NotFound.into());
                 }
             }
@@ -128,8 +128,8 @@ impl UsersApi {
             password_hash: &hash,
         };
         let id = store::users::insert(&mut *tx, new).await.map_err(duplicate_email)?;
-        tx.commit().await.map_err(AppError::from)?;
-        let user = store::users::find_by_id(&state.db, id).await.map_err(AppError::from)?.ok_or(AppError::NotFound)?;
+        tx.commit().await?;
+        let user = store::users::find_by_id(&state.db, id).await?.ok_or(AppError::NotFound)?;
         tracing::info!(user_id = %id, role = body.role.as_str(), "user created");
         Ok(CreatedUser::Created(Json(user.into())))
     }
@@ -163,7 +163,7 @@ impl UsersApi {
             filter.roles_in = Some(STAFF.to_vec());
         }
         let paging = paging(page.0, page_size.0);
-        let (rows, total) = store::users::list(&state.db, &filter, paging).await.map_err(AppError::from)?;
+        let (rows, total) = store::users::list(&state.db, &filter, paging).await?;
         Ok(Json(Page::new(rows.into_iter().map(User::from).collect(), total, paging)))
     }
 
@@ -197,28 +197,28 @@ impl UsersApi {
         if new_department.flatten().is_some() && !STAFF.contains(&final_role) {
             errors.check::<()>("departmentId", Err(FieldIssue::Invalid));
         }
-        errors.into_result().map_err(AppError::from)?;
+        errors.into_result()?;
         if user.id == caller.user_id && (body.status == Some(UserStatus::Inactive) || body.role.is_some_and(|r| r != user.role())) {
             return Err(AppError::Conflict("You cannot deactivate your own account or change your own role".into()).into());
         }
 
         let hash = match &password {
-            Some(p) => Some(password::hash(p).await.map_err(AppError::from)?),
+            Some(p) => Some(password::hash(p).await?),
             None => None,
         };
-        let mut tx = state.db.begin().await.map_err(AppError::from)?;
+        let mut tx = state.db.begin().await?;
         if let Some(enterprise_id) = user.enterprise_id {
-            let enterprise = store::enterprises::find(&mut *tx, enterprise_id).await.map_err(AppError::from)?.ok_or(AppError::NotFound)?;
-            tenancy::set_search_path(&mut tx, &enterprise.schema()).await.map_err(AppError::from)?;
+            let enterprise = store::enterprises::find(&mut *tx, enterprise_id).await?.ok_or(AppError::NotFound)?;
+            tenancy::set_search_path(&mut tx, &enterprise.schema()).await?;
             if let Some(Some(department_id)) = new_department {
-                if !store::departments::exists(&mut tx, department_id).await.map_err(AppError::from)? {
+                if !store::departments::exists(&mut tx, department_id).await? {
                     return Err(AppError::NotFound.into());
                 }
             }
             // Leaving a department, or no longer a head, ends the headship.
             if let Some(current) = user.department_id {
                 if new_department.is_some_and(|d| d != Some(current)) || final_role != Role::DepartmentHead {
-                    store::departments::clear_head(&mut tx, current, user.id).await.map_err(AppError::from)?;
+                    store::departments::clear_head(&mut tx, current, user.id).await?;
                 }
             }
         }
@@ -231,9 +231,9 @@ impl UsersApi {
             password_hash: hash.as_deref(),
         };
         let ended = store::users::update(&mut tx, user.id, &changes).await.map_err(duplicate_email)?;
-        tx.commit().await.map_err(AppError::from)?;
+        tx.commit().await?;
         state.sessions.ended(&ended).await;
-        let updated = store::users::find_by_id(&state.db, user.id).await.map_err(AppError::from)?.ok_or(AppError::NotFound)?;
+        let updated = store::users::find_by_id(&state.db, user.id).await?.ok_or(AppError::NotFound)?;
         Ok(Json(updated.into()))
     }
 
@@ -247,9 +247,15 @@ impl UsersApi {
         if user.id == caller.user_id {
             return Err(AppError::Conflict("You cannot delete your own account".into()).into());
         }
-        let mut tx = state.db.begin().await.map_err(AppError::from)?;
-        let ended = store::users::delete(&mut tx, user.id).await.map_err(AppError::from)?;
-        tx.commit().await.map_err(AppError::from)?;
+        let mut tx = state.db.begin().await?;
+        let ended = store::users::delete(&mut tx, user.id).await.map_err(|e| {
+            if e.as_database_error().and_then(|d| d.code()).as_deref() == Some("23503") {
+                AppError::Conflict("This user has written reports; deactivate the account instead".into())
+            } else {
+                e.into()
+            }
+        })?;
+        tx.commit().await?;
         state.sessions.ended(&ended).await;
         tracing::info!(user_id = %user.id, "user deleted");
         Ok(Deleted::Deleted)

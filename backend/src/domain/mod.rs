@@ -3,11 +3,13 @@
 mod department;
 mod email;
 mod password;
+mod report;
 mod role;
 mod validation;
 
 pub use department::DepartmentType;
 pub use email::Email;
 pub use password::Password;
+pub use report::{InvalidTransition, ReportStatus};
 pub use role::{Role, UserStatus};
 pub use validation::{FieldErrors, FieldIssue};

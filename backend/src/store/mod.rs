@@ -2,6 +2,7 @@
 
 pub mod departments;
 pub mod enterprises;
+pub mod reports;
 pub mod sessions;
 pub mod users;
 

@@ -9,5 +9,6 @@ mod helpers;
 mod migrations;
 mod openapi;
 mod pgbouncer;
+mod reports;
 mod serving;
 mod users;

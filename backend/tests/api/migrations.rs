@@ -4,8 +4,11 @@ use backend::tenancy::{TENANT_MIGRATIONS as M, migrate::{Applied, migrate_all, p
 
 use crate::helpers::TestApp;
 
-/// Pretends every tenant is one migration behind by taking the baseline's table away and
-/// resetting its version; one tenant is broken so that the replay fails there.
+/// The version of the tenant migration before the one that adds reports.
+const BEFORE_REPORTS: i64 = 20261125000001;
+
+/// Pretends every tenant is one migration behind (the reports migration) by taking its tables
+/// away and resetting the version; one tenant keeps them, so the replay fails there.
 #[sqlx::test(migrator = "backend::db::MIGRATOR")]
 async fn migrate_reports_a_failed_tenant_goes_on_and_resumes(db: PgPool) {
     let app = TestApp::spawn(db).await;
@@ -16,9 +19,9 @@ async fn migrate_reports_a_failed_tenant_goes_on_and_resumes(db: PgPool) {
     }
     assert!(pending(&app.db, &M).await.unwrap().is_empty(), "nothing pending after creation");
     sqlx::raw_sql(sqlx::AssertSqlSafe(format!(
-        "drop table t_{0}.departments; drop table t_{1}.departments;
-         update tenant_schemas set version = 0 where enterprise_id is not null;",
-        ids[0], ids[1]
+        "drop table t_{0}.report_events, t_{0}.reports; drop table t_{1}.report_events, t_{1}.reports;
+         update tenant_schemas set version = {2} where enterprise_id is not null;",
+        ids[0], ids[1], BEFORE_REPORTS
     )))
     .execute(&app.db)
     .await
@@ -39,10 +42,15 @@ async fn migrate_reports_a_failed_tenant_goes_on_and_resumes(db: PgPool) {
     assert_eq!(pending(&app.db, &M).await.unwrap(), vec![format!("t_{}", ids[2])]);
 
     // Fixed by the operator, a second run picks up only what is left.
-    sqlx::raw_sql(sqlx::AssertSqlSafe(format!("drop table t_{}.departments", ids[2]))).execute(&app.db).await.unwrap();
+    sqlx::raw_sql(sqlx::AssertSqlSafe(format!("drop table t_{0}.report_events, t_{0}.reports", ids[2]))).execute(&app.db).await.unwrap();
     let summary = migrate_all(&app.db, &M, 2, |_, _, _| {}).await.unwrap();
     assert_eq!((summary.migrated, summary.failed.len()), (1, 0));
     assert!(pending(&app.db, &M).await.unwrap().is_empty());
+    let tables: i64 = sqlx::query_scalar("select count(*) from information_schema.tables where table_name = 'reports'")
+        .fetch_one(&app.db)
+        .await
+        .unwrap();
+    assert_eq!(tables, 3, "the three tenants have reports again");
     assert_eq!(
         backend::tenancy::migrate::migrate_one(&app.db, &M, &format!("t_{}", ids[0])).await.unwrap(),
         Applied::UpToDate

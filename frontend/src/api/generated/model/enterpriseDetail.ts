@@ -25,5 +25,6 @@ export interface EnterpriseDetail {
   ceo?: EnterpriseDetailCeo;
   departments: Department[];
   userCount: number;
+  /** Reports the CEO can see (drafts are the department's own). */
   reportCount: number;
 }

@@ -95,7 +95,7 @@ export const getEnterpriseResponse = zod.object({
 }).describe('Who someone is, in lists and references.'))
 }).describe('One of an enterprise\'s five departments.')),
   "userCount": zod.number(),
-  "reportCount": zod.number()
+  "reportCount": zod.number().describe('Reports the CEO can see (drafts are the department\'s own).')
 }).describe('An enterprise with its departments and counts.')
 
 /**

@@ -1,0 +1,504 @@
+use chrono::{DateTime, NaiveDate, Utc};
+use poem::web::Data;
+use poem_openapi::{ApiResponse, Object, OpenApi, param::{Path, Query}, payload::Json, types::MaybeUndefined};
+use sqlx::PgConnection;
+use uuid::Uuid;
+
+use super::{
+    ApiTags,
+    enterprises::{Deleted, required},
+    types::{Page, UserSummary, paging},
+};
+use crate::{
+    api_errors,
+    auth::{BearerAuth, Caller},
+    domain::{FieldErrors, FieldIssue, ReportStatus, Role},
+    error::AppError,
+    state::AppState,
+    store::{self, reports::{EventRecord, NewReport, ReportChanges, ReportFilter, ReportRecord, ReportSort}},
+    tenancy::{self, SchemaName},
+};
+
+pub struct ReportsApi;
+
+/// A table of figures the detail screen charts. Every row has one cell per column.
+#[derive(Debug, Clone, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct ReportData {
+    #[oai(validator(max_items = 50))]
+    pub columns: Vec<String>,
+    /// Cells are strings, numbers or null.
+    #[oai(validator(max_items = 10000))]
+    pub rows: Vec<Vec<serde_json::Value>>,
+}
+
+/// A department's report.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct Report {
+    pub id: Uuid,
+    pub department_id: Uuid,
+    pub title: String,
+    pub content: String,
+    pub period_start: NaiveDate,
+    pub period_end: NaiveDate,
+    pub status: ReportStatus,
+    #[oai(nullable)]
+    pub data: Option<ReportData>,
+    pub created_by: UserSummary,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    #[oai(nullable)]
+    pub submitted_at: Option<DateTime<Utc>>,
+    #[oai(nullable)]
+    pub reviewed_by: Option<UserSummary>,
+    #[oai(nullable)]
+    pub reviewed_at: Option<DateTime<Utc>>,
+    #[oai(nullable)]
+    pub review_notes: Option<String>,
+}
+
+/// One status change in a report's audit trail.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct ReportEvent {
+    pub id: Uuid,
+    /// Null if that person's account was deleted since.
+    #[oai(nullable)]
+    pub actor: Option<UserSummary>,
+    /// Null for the report's creation.
+    #[oai(nullable)]
+    pub from_status: Option<ReportStatus>,
+    pub to_status: ReportStatus,
+    #[oai(nullable)]
+    pub notes: Option<String>,
+    pub created_at: DateTime<Utc>,
+}
+
+/// A report with its audit trail.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct ReportDetail {
+    #[oai(flatten)]
+    pub report: Report,
+    pub history: Vec<ReportEvent>,
+}
+
+/// A new report. `status` is `draft` (the default) or `submitted`.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct CreateReport {
+    #[oai(validator(max_length = 200))]
+    pub title: String,
+    #[oai(validator(max_length = 100000))]
+    pub content: String,
+    pub period_start: NaiveDate,
+    pub period_end: NaiveDate,
+    pub status: Option<ReportStatus>,
+    pub data: Option<ReportData>,
+}
+
+/// Changes to a draft or rejected report; absent fields stay, `data: null` removes the table.
+/// Editing a rejected report makes it a draft again; `status: submitted` also submits it.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct UpdateReport {
+    #[oai(validator(max_length = 200))]
+    pub title: Option<String>,
+    #[oai(validator(max_length = 100000))]
+    pub content: Option<String>,
+    pub period_start: Option<NaiveDate>,
+    pub period_end: Option<NaiveDate>,
+    pub status: Option<ReportStatus>,
+    pub data: MaybeUndefined<ReportData>,
+}
+
+/// The CEO's verdict: `reviewed`, `approved` or `rejected` (notes required to reject).
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct ReviewReport {
+    pub status: ReportStatus,
+    #[oai(validator(max_length = 10000))]
+    pub review_notes: Option<String>,
+}
+
+#[derive(Debug, ApiResponse)]
+pub enum CreatedReport {
+    /// The report exists.
+    #[oai(status = 201)]
+    Created(Json<ReportDetail>),
+}
+
+api_errors!(ReportError {
+    /// A field is missing or invalid (`validation_failed`, with `fields`).
+    400 BadRequest,
+    /// No token, or its session has ended.
+    401 Unauthorized,
+    /// The caller's role may not do this.
+    403 Forbidden,
+    /// No such report or department for this caller.
+    404 NotFound,
+    /// The report's status does not allow this (`invalid_transition`).
+    409 Conflict,
+});
+
+/// Where the caller works: the tenant schema, and their own department for staff.
+struct Scope {
+    schema: SchemaName,
+    department: Option<Uuid>,
+}
+
+impl Scope {
+    /// Staff see their department's reports in every status; the CEO and the platform admin
+    /// see every department's, but never drafts.
+    fn can_read(&self, caller: &Caller, r: &ReportRecord) -> bool {
+        match caller.role {
+            Role::DepartmentHead | Role::DepartmentUser => self.department == Some(r.department_id),
+            _ => r.status().visible_to_reviewers(),
+        }
+    }
+
+    /// Its author, or the head of its department.
+    fn can_write(&self, caller: &Caller, r: &ReportRecord) -> bool {
+        self.department == Some(r.department_id) && (r.created_by == caller.user_id || caller.role == Role::DepartmentHead)
+    }
+}
+
+/// Resolves the tenant: from the token for tenant users (another enterprise is 404), from
+/// `enterpriseId` for the platform admin (required).
+async fn scope(state: &AppState, caller: &Caller, enterprise_id: Option<Uuid>) -> Result<Scope, AppError> {
+    if caller.is_admin() {
+        let Some(id) = enterprise_id else {
+            let mut errors = FieldErrors::new();
+            errors.check::<()>("enterpriseId", Err(FieldIssue::Required));
+            return Err(errors.into());
+        };
+        let enterprise = store::enterprises::find(&state.db, id).await?.ok_or(AppError::NotFound)?;
+        return Ok(Scope { schema: enterprise.schema(), department: None });
+    }
+    let own = caller.enterprise_id.ok_or(AppError::Forbidden)?;
+    if enterprise_id.is_some_and(|id| id != own) {
+        return Err(AppError::NotFound);
+    }
+    let department = match caller.role {
+        Role::DepartmentHead | Role::DepartmentUser => {
+            store::users::find_by_id(&state.db, caller.user_id).await?.and_then(|u| u.department_id)
+        }
+        _ => None,
+    };
+    Ok(Scope { schema: SchemaName::for_enterprise(own), department })
+}
+
+fn summary(id: Uuid, name: Option<String>, email: Option<String>, role: Option<String>) -> UserSummary {
+    UserSummary {
+        id,
+        full_name: name.unwrap_or_default(),
+        email: email.unwrap_or_default(),
+        role: role.and_then(|r| r.parse().ok()).unwrap_or(Role::DepartmentUser),
+    }
+}
+
+impl From<ReportRecord> for Report {
+    fn from(r: ReportRecord) -> Self {
+        let status = r.status();
+        let data = r.data.and_then(|d| {
+            let columns = serde_json::from_value(d.get("columns")?.clone()).ok()?;
+            let rows = serde_json::from_value(d.get("rows")?.clone()).ok()?;
+            Some(ReportData { columns, rows })
+        });
+        Self {
+            id: r.id,
+            department_id: r.department_id,
+            title: r.title,
+            content: r.content,
+            period_start: r.period_start,
+            period_end: r.period_end,
+            status,
+            data,
+            created_by: summary(r.created_by, r.created_by_name, r.created_by_email, r.created_by_role),
+            created_at: r.created_at,
+            updated_at: r.updated_at,
+            submitted_at: r.submitted_at,
+            reviewed_by: r.reviewed_by.map(|id| summary(id, r.reviewed_by_name, r.reviewed_by_email, Some("EnterpriseCeo".into()))),
+            reviewed_at: r.reviewed_at,
+            review_notes: r.review_notes,
+        }
+    }
+}
+
+impl From<EventRecord> for ReportEvent {
+    fn from(e: EventRecord) -> Self {
+        Self {
+            id: e.id,
+            actor: e.actor_id.map(|id| summary(id, e.actor_name, e.actor_email, e.actor_role)),
+            from_status: e.from_status.and_then(|s| s.parse().ok()),
+            to_status: e.to_status.parse().unwrap_or(ReportStatus::Draft),
+            notes: e.notes,
+            created_at: e.created_at,
+        }
+    }
+}
+
+async fn detail(tx: &mut PgConnection, id: Uuid) -> Result<ReportDetail, AppError> {
+    let report = store::reports::find(tx, id).await?.ok_or(AppError::NotFound)?;
+    let history = store::reports::events(tx, id).await?.into_iter().map(ReportEvent::from).collect();
+    Ok(ReportDetail { report: report.into(), history })
+}
+
+/// Checks a data table: one cell per column, cells are strings, numbers or null.
+fn check_data(errors: &mut FieldErrors, data: &ReportData) {
+    let columns_ok = data.columns.iter().all(|c| !c.trim().is_empty() && c.chars().count() <= 100);
+    let rows_ok = data.rows.iter().all(|row| {
+        row.len() == data.columns.len()
+            && row.iter().all(|cell| match cell {
+                serde_json::Value::Null | serde_json::Value::Number(_) => true,
+                serde_json::Value::String(s) => s.chars().count() <= 1000,
+                _ => false,
+            })
+    });
+    if !columns_ok || !rows_ok {
+        errors.check::<()>("data", Err(FieldIssue::Invalid));
+    }
+}
+
+fn data_json(data: &ReportData) -> serde_json::Value {
+    serde_json::json!({ "columns": data.columns, "rows": data.rows })
+}
+
+fn check_period(errors: &mut FieldErrors, start: NaiveDate, end: NaiveDate) {
+    if end < start {
+        errors.check::<()>("periodEnd", Err(FieldIssue::Invalid));
+    }
+}
+
+#[OpenApi(tag = "ApiTags::Reports")]
+impl ReportsApi {
+    /// Create a report
+    ///
+    /// By a department head or user, in their own department.
+    #[oai(path = "/departments/:id/reports", method = "post", operation_id = "createDepartmentReport")]
+    async fn create(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>, body: Json<CreateReport>) -> Result<CreatedReport, ReportError> {
+        let caller = &auth.0;
+        if !matches!(caller.role, Role::DepartmentHead | Role::DepartmentUser) {
+            return Err(AppError::Forbidden.into());
+        }
+        let scope = scope(&state, caller, None).await?;
+        if scope.department != Some(id.0) {
+            return Err(AppError::NotFound.into());
+        }
+        let mut errors = FieldErrors::new();
+        let title = errors.check("title", required(&body.title));
+        check_period(&mut errors, body.period_start, body.period_end);
+        let status = body.status.unwrap_or(ReportStatus::Draft);
+        if !matches!(status, ReportStatus::Draft | ReportStatus::Submitted) {
+            errors.check::<()>("status", Err(FieldIssue::Invalid));
+        }
+        if let Some(data) = &body.data {
+            check_data(&mut errors, data);
+        }
+        let Some(title) = title.filter(|_| errors.is_empty()) else {
+            return Err(AppError::from(errors).into());
+        };
+        let data = body.data.as_ref().map(data_json);
+        let mut tx = tenancy::begin(&state.db, &scope.schema).await?;
+        let new = NewReport {
+            department_id: id.0,
+            title,
+            content: &body.content,
+            period_start: body.period_start,
+            period_end: body.period_end,
+            status,
+            data: data.as_ref(),
+            created_by: caller.user_id,
+        };
+        let report_id = store::reports::insert(&mut tx, new).await?;
+        let created = detail(&mut tx, report_id).await?;
+        tx.commit().await?;
+        Ok(CreatedReport::Created(Json(created)))
+    }
+
+    /// List a department's reports
+    ///
+    /// Its staff see every status; the CEO and the platform admin (with `enterpriseId`) see
+    /// everything but drafts. `from`/`to` keep reports whose period overlaps them.
+    #[allow(clippy::too_many_arguments)]
+    #[oai(path = "/departments/:id/reports", method = "get", operation_id = "listDepartmentReports")]
+    async fn list(
+        &self,
+        state: Data<&AppState>,
+        auth: BearerAuth,
+        id: Path<Uuid>,
+        status: Query<Option<ReportStatus>>,
+        q: Query<Option<String>>,
+        from: Query<Option<NaiveDate>>,
+        to: Query<Option<NaiveDate>>,
+        sort: Query<Option<ReportSort>>,
+        #[oai(name = "enterpriseId")] enterprise_id: Query<Option<Uuid>>,
+        #[oai(validator(minimum(value = "1")))] page: Query<Option<u32>>,
+        #[oai(name = "pageSize", validator(minimum(value = "1"), maximum(value = "100")))] page_size: Query<Option<u32>>,
+    ) -> Result<Json<Page<Report>>, ReportError> {
+        let caller = &auth.0;
+        let scope = scope(&state, caller, enterprise_id.0).await?;
+        let staff = matches!(caller.role, Role::DepartmentHead | Role::DepartmentUser);
+        if staff && scope.department != Some(id.0) {
+            return Err(AppError::NotFound.into());
+        }
+        let mut tx = tenancy::begin(&state.db, &scope.schema).await?;
+        if !store::departments::exists(&mut tx, id.0).await? {
+            return Err(AppError::NotFound.into());
+        }
+        let filter = ReportFilter { department_id: Some(id.0), status: status.0, hide_drafts: !staff, q: q.0, from: from.0, to: to.0 };
+        let paging = paging(page.0, page_size.0);
+        let (rows, total) = store::reports::list(&mut tx, &filter, sort.0.unwrap_or_default(), paging).await?;
+        tx.commit().await?;
+        Ok(Json(Page::new(rows.into_iter().map(Report::from).collect(), total, paging)))
+    }
+
+    /// Get a report
+    ///
+    /// With its audit trail. The platform admin passes `enterpriseId`.
+    #[oai(path = "/reports/:id", method = "get", operation_id = "getReport")]
+    async fn get(
+        &self,
+        state: Data<&AppState>,
+        auth: BearerAuth,
+        id: Path<Uuid>,
+        #[oai(name = "enterpriseId")] enterprise_id: Query<Option<Uuid>>,
+    ) -> Result<Json<ReportDetail>, ReportError> {
+        let scope = scope(&state, &auth.0, enterprise_id.0).await?;
+        let mut tx = tenancy::begin(&state.db, &scope.schema).await?;
+        let report = store::reports::find(&mut tx, id.0).await?;
+        if !report.is_some_and(|r| scope.can_read(&auth.0, &r)) {
+            return Err(AppError::NotFound.into());
+        }
+        let found = detail(&mut tx, id.0).await?;
+        tx.commit().await?;
+        Ok(Json(found))
+    }
+
+    /// Update a report
+    ///
+    /// Its author or department head, while it is a draft or rejected.
+    #[oai(path = "/reports/:id", method = "put", operation_id = "updateReport")]
+    async fn update(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>, body: Json<UpdateReport>) -> Result<Json<ReportDetail>, ReportError> {
+        let caller = &auth.0;
+        let scope = scope(&state, caller, None).await?;
+        let mut tx = tenancy::begin(&state.db, &scope.schema).await?;
+        let report = store::reports::find(&mut tx, id.0).await?;
+        let report = report.filter(|r| scope.can_read(caller, r)).ok_or(AppError::NotFound)?;
+        if !scope.can_write(caller, &report) {
+            return Err(AppError::Forbidden.into());
+        }
+        let current = report.status();
+        let edited = current.edit()?;
+        let mut errors = FieldErrors::new();
+        let title = body.title.as_deref().and_then(|t| errors.check("title", required(t)));
+        check_period(&mut errors, body.period_start.unwrap_or(report.period_start), body.period_end.unwrap_or(report.period_end));
+        if let MaybeUndefined::Value(data) = &body.data {
+            check_data(&mut errors, data);
+        }
+        if body.status.is_some_and(|s| !matches!(s, ReportStatus::Draft | ReportStatus::Submitted)) {
+            errors.check::<()>("status", Err(FieldIssue::Invalid));
+        }
+        errors.into_result()?;
+        let data = match &body.data {
+            MaybeUndefined::Undefined => None,
+            MaybeUndefined::Null => Some(None),
+            MaybeUndefined::Value(d) => Some(Some(data_json(d))),
+        };
+        let changes = ReportChanges {
+            title,
+            content: body.content.as_deref(),
+            period_start: body.period_start,
+            period_end: body.period_end,
+            data: data.as_ref().map(Option::as_ref),
+        };
+        store::reports::update(&mut tx, report.id, &changes).await?;
+        if edited != current {
+            store::reports::transition(&mut tx, report.id, caller.user_id, current, edited, None).await?;
+        }
+        if body.status == Some(ReportStatus::Submitted) {
+            let next = edited.submit()?;
+            store::reports::transition(&mut tx, report.id, caller.user_id, edited, next, None).await?;
+        }
+        let updated = detail(&mut tx, report.id).await?;
+        tx.commit().await?;
+        Ok(Json(updated))
+    }
+
+    /// Delete a report
+    ///
+    /// Its author or department head, while it is a draft or rejected.
+    #[oai(path = "/reports/:id", method = "delete", operation_id = "deleteReport")]
+    async fn delete(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>) -> Result<Deleted, ReportError> {
+        let caller = &auth.0;
+        let scope = scope(&state, caller, None).await?;
+        let mut tx = tenancy::begin(&state.db, &scope.schema).await?;
+        let report = store::reports::find(&mut tx, id.0).await?;
+        let report = report.filter(|r| scope.can_read(caller, r)).ok_or(AppError::NotFound)?;
+        if !scope.can_write(caller, &report) {
+            return Err(AppError::Forbidden.into());
+        }
+        if !report.status().is_editable() {
+            return Err(AppError::InvalidTransition(crate::domain::InvalidTransition { from: report.status(), to: report.status() }).into());
+        }
+        store::reports::delete(&mut tx, report.id).await?;
+        tx.commit().await?;
+        Ok(Deleted::Deleted)
+    }
+
+    /// Review a report
+    ///
+    /// The enterprise's CEO marks it reviewed, approves it, or rejects it with notes.
+    #[oai(path = "/reports/:id/review", method = "post", operation_id = "reviewReport")]
+    async fn review(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>, body: Json<ReviewReport>) -> Result<Json<ReportDetail>, ReportError> {
+        let caller = &auth.0;
+        if caller.role != Role::EnterpriseCeo {
+            return Err(AppError::Forbidden.into());
+        }
+        let notes = body.review_notes.as_deref().map(str::trim).filter(|n| !n.is_empty());
+        if body.status == ReportStatus::Rejected && notes.is_none() {
+            let mut errors = FieldErrors::new();
+            errors.check::<()>("reviewNotes", Err(FieldIssue::Required));
+            return Err(AppError::from(errors).into());
+        }
+        let scope = scope(&state, caller, None).await?;
+        let mut tx = tenancy::begin(&state.db, &scope.schema).await?;
+        let report = store::reports::find(&mut tx, id.0).await?;
+        let report = report.filter(|r| scope.can_read(caller, r)).ok_or(AppError::NotFound)?;
+        let from = report.status();
+        let to = from.review(body.status)?;
+        store::reports::transition(&mut tx, report.id, caller.user_id, from, to, notes).await?;
+        let reviewed = detail(&mut tx, report.id).await?;
+        tx.commit().await?;
+        Ok(Json(reviewed))
+    }
+
+    /// List an enterprise's reports
+    ///
+    /// Every department's reports but drafts, for the platform admin or the enterprise's CEO.
+    #[allow(clippy::too_many_arguments)]
+    #[oai(path = "/enterprises/:id/reports", method = "get", operation_id = "listEnterpriseReports")]
+    async fn enterprise_reports(
+        &self,
+        state: Data<&AppState>,
+        auth: BearerAuth,
+        id: Path<Uuid>,
+        #[oai(name = "departmentId")] department_id: Query<Option<Uuid>>,
+        status: Query<Option<ReportStatus>>,
+        q: Query<Option<String>>,
+        from: Query<Option<NaiveDate>>,
+        to: Query<Option<NaiveDate>>,
+        sort: Query<Option<ReportSort>>,
+        #[oai(validator(minimum(value = "1")))] page: Query<Option<u32>>,
+        #[oai(name = "pageSize", validator(minimum(value = "1"), maximum(value = "100")))] page_size: Query<Option<u32>>,
+    ) -> Result<Json<Page<Report>>, ReportError> {
+        let enterprise = super::enterprises::find_managed(&state, &auth, id.0).await?;
+        let mut tx = tenancy::begin(&state.db, &enterprise.schema()).await?;
+        let filter = ReportFilter { department_id: department_id.0, status: status.0, hide_drafts: true, q: q.0, from: from.0, to: to.0 };
+        let paging = paging(page.0, page_size.0);
+        let (rows, total) = store::reports::list(&mut tx, &filter, sort.0.unwrap_or_default(), paging).await?;
+        tx.commit().await?;
+        Ok(Json(Page::new(rows.into_iter().map(Report::from).collect(), total, paging)))
+    }
+}
