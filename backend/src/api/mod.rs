@@ -2,6 +2,7 @@
 //! call, map.
 
 mod auth;
+mod dashboards;
 mod departments;
 mod enterprises;
 mod reports;
@@ -24,13 +25,15 @@ pub enum ApiTags {
     Users,
     /// Department reports and the CEO's review: draft, submitted, reviewed, approved, rejected.
     Reports,
+    /// What each role sees first: counts, pending work, time series.
+    Dashboards,
 }
 
-pub type Api = (auth::AuthApi, enterprises::EnterprisesApi, departments::DepartmentsApi, users::UsersApi, reports::ReportsApi);
+pub type Api = (auth::AuthApi, enterprises::EnterprisesApi, departments::DepartmentsApi, users::UsersApi, reports::ReportsApi, dashboards::DashboardsApi);
 
 /// The API service; `base` is where it is mounted (written into the document's `servers`).
 pub fn service() -> OpenApiService<Api, ()> {
-    OpenApiService::new((auth::AuthApi, enterprises::EnterprisesApi, departments::DepartmentsApi, users::UsersApi, reports::ReportsApi), "Enterprise Platform API", env!("CARGO_PKG_VERSION"))
+    OpenApiService::new((auth::AuthApi, enterprises::EnterprisesApi, departments::DepartmentsApi, users::UsersApi, reports::ReportsApi, dashboards::DashboardsApi), "Enterprise Platform API", env!("CARGO_PKG_VERSION"))
         .description(
             "Multi-tenant enterprise management platform. Every error is `{ code, message, fields? }` \
              with a stable `code`. Lists are pages `{ items, total, page, pageSize }`. Authenticate \

@@ -144,6 +144,7 @@ api_errors!(ReportError {
 
 /// Where the caller works: the tenant schema, and their own department for staff.
 struct Scope {
+    enterprise_id: Uuid,
     schema: SchemaName,
     department: Option<Uuid>,
 }
@@ -174,7 +175,7 @@ async fn scope(state: &AppState, caller: &Caller, enterprise_id: Option<Uuid>) -
             return Err(errors.into());
         };
         let enterprise = store::enterprises::find(&state.db, id).await?.ok_or(AppError::NotFound)?;
-        return Ok(Scope { schema: enterprise.schema(), department: None });
+        return Ok(Scope { enterprise_id: id, schema: enterprise.schema(), department: None });
     }
     let own = caller.enterprise_id.ok_or(AppError::Forbidden)?;
     if enterprise_id.is_some_and(|id| id != own) {
@@ -186,17 +187,9 @@ async fn scope(state: &AppState, caller: &Caller, enterprise_id: Option<Uuid>) -
         }
         _ => None,
     };
-    Ok(Scope { schema: SchemaName::for_enterprise(own), department })
+    Ok(Scope { enterprise_id: own, schema: SchemaName::for_enterprise(own), department })
 }
 
-fn summary(id: Uuid, name: Option<String>, email: Option<String>, role: Option<String>) -> UserSummary {
-    UserSummary {
-        id,
-        full_name: name.unwrap_or_default(),
-        email: email.unwrap_or_default(),
-        role: role.and_then(|r| r.parse().ok()).unwrap_or(Role::DepartmentUser),
-    }
-}
 
 impl From<ReportRecord> for Report {
     fn from(r: ReportRecord) -> Self {
@@ -215,11 +208,11 @@ impl From<ReportRecord> for Report {
             period_end: r.period_end,
             status,
             data,
-            created_by: summary(r.created_by, r.created_by_name, r.created_by_email, r.created_by_role),
+            created_by: UserSummary::from_columns(r.created_by, r.created_by_name, r.created_by_email, r.created_by_role),
             created_at: r.created_at,
             updated_at: r.updated_at,
             submitted_at: r.submitted_at,
-            reviewed_by: r.reviewed_by.map(|id| summary(id, r.reviewed_by_name, r.reviewed_by_email, Some("EnterpriseCeo".into()))),
+            reviewed_by: r.reviewed_by.map(|id| UserSummary::from_columns(id, r.reviewed_by_name, r.reviewed_by_email, Some("EnterpriseCeo".into()))),
             reviewed_at: r.reviewed_at,
             review_notes: r.review_notes,
         }
@@ -230,7 +223,7 @@ impl From<EventRecord> for ReportEvent {
     fn from(e: EventRecord) -> Self {
         Self {
             id: e.id,
-            actor: e.actor_id.map(|id| summary(id, e.actor_name, e.actor_email, e.actor_role)),
+            actor: e.actor_id.map(|id| UserSummary::from_columns(id, e.actor_name, e.actor_email, e.actor_role)),
             from_status: e.from_status.and_then(|s| s.parse().ok()),
             to_status: e.to_status.parse().unwrap_or(ReportStatus::Draft),
             notes: e.notes,
@@ -302,6 +295,7 @@ impl ReportsApi {
         let data = body.data.as_ref().map(data_json);
         let mut tx = tenancy::begin(&state.db, &scope.schema).await?;
         let new = NewReport {
+            enterprise_id: scope.enterprise_id,
             department_id: id.0,
             title,
             content: &body.content,
@@ -415,11 +409,11 @@ impl ReportsApi {
         };
         store::reports::update(&mut tx, report.id, &changes).await?;
         if edited != current {
-            store::reports::transition(&mut tx, report.id, caller.user_id, current, edited, None).await?;
+            store::reports::transition(&mut tx, scope.enterprise_id, report.id, caller.user_id, current, edited, None).await?;
         }
         if body.status == Some(ReportStatus::Submitted) {
             let next = edited.submit()?;
-            store::reports::transition(&mut tx, report.id, caller.user_id, edited, next, None).await?;
+            store::reports::transition(&mut tx, scope.enterprise_id, report.id, caller.user_id, edited, next, None).await?;
         }
         let updated = detail(&mut tx, report.id).await?;
         tx.commit().await?;
@@ -468,7 +462,7 @@ impl ReportsApi {
         let report = report.filter(|r| scope.can_read(caller, r)).ok_or(AppError::NotFound)?;
         let from = report.status();
         let to = from.review(body.status)?;
-        store::reports::transition(&mut tx, report.id, caller.user_id, from, to, notes).await?;
+        store::reports::transition(&mut tx, scope.enterprise_id, report.id, caller.user_id, from, to, notes).await?;
         let reviewed = detail(&mut tx, report.id).await?;
         tx.commit().await?;
         Ok(Json(reviewed))

@@ -62,6 +62,18 @@ impl From<&UserRecord> for UserSummary {
     }
 }
 
+impl UserSummary {
+    /// From a left join on `public.users` (the columns are null if the account was deleted).
+    pub fn from_columns(id: Uuid, name: Option<String>, email: Option<String>, role: Option<String>) -> Self {
+        Self {
+            id,
+            full_name: name.unwrap_or_default(),
+            email: email.unwrap_or_default(),
+            role: role.and_then(|r| r.parse().ok()).unwrap_or(Role::DepartmentUser),
+        }
+    }
+}
+
 /// One page of a list.
 #[derive(Debug, Clone, Object)]
 #[oai(rename_all = "camelCase")]

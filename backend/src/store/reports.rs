@@ -57,6 +57,7 @@ const SELECT: &str = "select r.id, r.department_id, r.title, r.content, r.period
      from reports r left join public.users a on a.id = r.created_by left join public.users v on v.id = r.reviewed_by";
 
 pub struct NewReport<'a> {
+    pub enterprise_id: Uuid,
     pub department_id: Uuid,
     pub title: &'a str,
     pub content: &'a str,
@@ -84,7 +85,7 @@ pub async fn insert(tx: &mut PgConnection, r: NewReport<'_>) -> sqlx::Result<Uui
     .bind(r.created_by)
     .execute(&mut *tx)
     .await?;
-    record_event(tx, id, r.created_by, None, r.status, None).await?;
+    record_event(tx, r.enterprise_id, id, r.created_by, None, r.status, None).await?;
     Ok(id)
 }
 
@@ -195,6 +196,7 @@ pub async fn update(tx: &mut PgConnection, id: Uuid, c: &ReportChanges<'_>) -> s
 /// Moves the report and records the move in its audit trail.
 pub async fn transition(
     tx: &mut PgConnection,
+    enterprise_id: Uuid,
     id: Uuid,
     actor: Uuid,
     from: ReportStatus,
@@ -217,11 +219,13 @@ pub async fn transition(
     .bind(notes)
     .execute(&mut *tx)
     .await?;
-    record_event(tx, id, actor, Some(from), to, notes).await
+    record_event(tx, enterprise_id, id, actor, Some(from), to, notes).await
 }
 
+/// The tenant's audit trail, and the platform ledger (`public.report_transitions`).
 async fn record_event(
     tx: &mut PgConnection,
+    enterprise_id: Uuid,
     report: Uuid,
     actor: Uuid,
     from: Option<ReportStatus>,
@@ -235,6 +239,13 @@ async fn record_event(
         .bind(from.map(ReportStatus::as_str))
         .bind(to.as_str())
         .bind(notes)
+        .execute(&mut *tx)
+        .await?;
+    sqlx::query("insert into public.report_transitions (id, enterprise_id, report_id, to_status) values ($1, $2, $3, $4)")
+        .bind(Uuid::now_v7())
+        .bind(enterprise_id)
+        .bind(report)
+        .bind(to.as_str())
         .execute(tx)
         .await
         .map(drop)
@@ -252,6 +263,7 @@ pub async fn events(tx: &mut PgConnection, report: Uuid) -> sqlx::Result<Vec<Eve
 }
 
 pub async fn delete(tx: &mut PgConnection, id: Uuid) -> sqlx::Result<()> {
+    sqlx::query("delete from public.report_transitions where report_id = $1").bind(id).execute(&mut *tx).await?;
     sqlx::query("delete from reports where id = $1").bind(id).execute(tx).await.map(drop)
 }
 

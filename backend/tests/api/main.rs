@@ -2,6 +2,7 @@
 //! (`#[sqlx::test]`) and its own Redis key prefix.
 
 mod auth;
+mod dashboards;
 mod departments;
 mod enterprises;
 mod errors;
