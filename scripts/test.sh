@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 source scripts/services.sh
 [ -x /usr/bin/chromium ] || apt_install chromium
 command -v pgbouncer >/dev/null || apt_install pgbouncer
+command -v pdftotext >/dev/null || apt_install poppler-utils
 
 # Each #[sqlx::test] makes (and drops) its own database through this server.
 export DATABASE_URL="$PG_BASE_URL/postgres"

@@ -9,6 +9,7 @@ pub mod config;
 pub mod db;
 pub mod domain;
 pub mod error;
+pub mod export;
 pub mod geoip;
 pub mod seed;
 pub mod state;

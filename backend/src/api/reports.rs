@@ -129,6 +129,46 @@ pub enum CreatedReport {
     Created(Json<ReportDetail>),
 }
 
+/// A downloadable form of a report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, poem_openapi::Enum)]
+#[oai(rename_all = "lowercase")]
+pub enum ExportFormat {
+    /// Fields, the data table and a native chart.
+    Xlsx,
+    /// The data table.
+    Csv,
+    /// Title, department, period, status, content, the data table and the review notes.
+    Pdf,
+}
+
+impl ExportFormat {
+    fn media_type(self) -> &'static str {
+        match self {
+            Self::Xlsx => "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+            Self::Csv => "text/csv; charset=utf-8",
+            Self::Pdf => "application/pdf",
+        }
+    }
+
+    fn extension(self) -> &'static str {
+        match self {
+            Self::Xlsx => "xlsx",
+            Self::Csv => "csv",
+            Self::Pdf => "pdf",
+        }
+    }
+}
+
+#[derive(ApiResponse)]
+pub enum ExportedReport {
+    /// The file, named after the department, title and period.
+    #[oai(status = 200)]
+    File(
+        poem_openapi::payload::Attachment<Vec<u8>>,
+        #[oai(header = "Content-Type")] String,
+    ),
+}
+
 api_errors!(ReportError {
     /// A field is missing or invalid (`validation_failed`, with `fields`).
     400 BadRequest,
@@ -262,6 +302,34 @@ fn check_period(errors: &mut FieldErrors, start: NaiveDate, end: NaiveDate) {
     if end < start {
         errors.check::<()>("periodEnd", Err(FieldIssue::Invalid));
     }
+}
+
+/// Builds the file (CPU-bound for large tables: runs on the blocking pool).
+fn render(r: &ReportRecord, department: &str, format: ExportFormat) -> Result<(String, Vec<u8>), AppError> {
+    let report = Report::from(r.clone());
+    let (columns, rows) = report.data.map(|d| (d.columns, d.rows)).unwrap_or_default();
+    let file = crate::export::ReportFile {
+        title: &report.title,
+        department: department.parse().unwrap_or(crate::domain::DepartmentType::Operations),
+        period_start: report.period_start,
+        period_end: report.period_end,
+        status: report.status,
+        author: &report.created_by.full_name,
+        created_at: report.created_at,
+        submitted_at: report.submitted_at,
+        reviewer: report.reviewed_by.as_ref().map(|u| u.full_name.as_str()),
+        reviewed_at: report.reviewed_at,
+        review_notes: report.review_notes.as_deref(),
+        content: &report.content,
+        columns: &columns,
+        rows: &rows,
+    };
+    let bytes = match format {
+        ExportFormat::Xlsx => crate::export::xlsx(&file)?,
+        ExportFormat::Csv => crate::export::csv(&file)?,
+        ExportFormat::Pdf => crate::export::pdf(&file),
+    };
+    Ok((crate::export::file_name(&file, format.extension()), bytes))
 }
 
 #[OpenApi(tag = "ApiTags::Reports")]
@@ -466,6 +534,32 @@ impl ReportsApi {
         let reviewed = detail(&mut tx, report.id).await?;
         tx.commit().await?;
         Ok(Json(reviewed))
+    }
+
+    /// Download a report
+    ///
+    /// As XLSX, CSV or PDF, for whoever may read it (the platform admin passes `enterpriseId`).
+    #[oai(path = "/reports/:id/export", method = "get", operation_id = "exportReport")]
+    async fn export(
+        &self,
+        state: Data<&AppState>,
+        auth: BearerAuth,
+        id: Path<Uuid>,
+        format: Query<ExportFormat>,
+        #[oai(name = "enterpriseId")] enterprise_id: Query<Option<Uuid>>,
+    ) -> Result<ExportedReport, ReportError> {
+        let scope = scope(&state, &auth.0, enterprise_id.0).await?;
+        let mut tx = tenancy::begin(&state.db, &scope.schema).await?;
+        let report = store::reports::find(&mut tx, id.0).await?;
+        let report = report.filter(|r| scope.can_read(&auth.0, r)).ok_or(AppError::NotFound)?;
+        let department = store::departments::find(&mut tx, report.department_id).await?.ok_or(AppError::NotFound)?;
+        tx.commit().await?;
+        let format = format.0;
+        let (name, bytes) = tokio::task::spawn_blocking(move || render(&report, &department.kind, format))
+            .await
+            .map_err(|e| AppError::Unexpected(e.into()))??;
+        let file = poem_openapi::payload::Attachment::new(bytes).filename(name);
+        Ok(ExportedReport::File(file, format.media_type().to_owned()))
     }
 
     /// List an enterprise's reports

@@ -36,6 +36,8 @@ export * from './enterpriseCounts';
 export * from './enterpriseDetail';
 export * from './enterpriseDetailCeo';
 export * from './enterpriseDetailCeoAllOf';
+export * from './exportFormat';
+export * from './exportReportParams';
 export * from './getAdminStatisticsParams';
 export * from './getReportParams';
 export * from './listCeoReportsParams';

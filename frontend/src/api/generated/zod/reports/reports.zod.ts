@@ -286,6 +286,19 @@ export const reviewReportResponse = zod.object({
 }).describe('A report with its audit trail.')
 
 /**
+ * As XLSX, CSV or PDF, for whoever may read it (the platform admin passes `enterpriseId`).
+ * @summary Download a report
+ */
+export const exportReportParams = zod.object({
+  "id": zod.uuid()
+})
+
+export const exportReportQueryParams = zod.object({
+  "format": zod.enum(['xlsx', 'csv', 'pdf']),
+  "enterpriseId": zod.uuid().optional()
+})
+
+/**
  * Every department's reports but drafts, for the platform admin or the enterprise's CEO.
  * @summary List an enterprise's reports
  */

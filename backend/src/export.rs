@@ -1,0 +1,298 @@
+//! A report as a file: XLSX (fields, the data table and a native chart), CSV (the data table)
+//! and PDF (title, department, period, status, content, the data table, review notes).
+
+use chrono::{DateTime, NaiveDate, Utc};
+use printpdf::{BuiltinFont, Mm, Op, PdfDocument, PdfFontHandle, PdfPage, PdfSaveOptions, Point, Pt, TextItem};
+use rust_xlsxwriter::{Chart, ChartType, Format, Workbook};
+use serde_json::Value;
+
+use crate::domain::{DepartmentType, ReportStatus};
+
+/// Everything a file shows of a report.
+pub struct ReportFile<'a> {
+    pub title: &'a str,
+    pub department: DepartmentType,
+    pub period_start: NaiveDate,
+    pub period_end: NaiveDate,
+    pub status: ReportStatus,
+    pub author: &'a str,
+    pub created_at: DateTime<Utc>,
+    pub submitted_at: Option<DateTime<Utc>>,
+    pub reviewer: Option<&'a str>,
+    pub reviewed_at: Option<DateTime<Utc>>,
+    pub review_notes: Option<&'a str>,
+    pub content: &'a str,
+    pub columns: &'a [String],
+    pub rows: &'a [Vec<Value>],
+}
+
+pub fn department_label(d: DepartmentType) -> &'static str {
+    match d {
+        DepartmentType::Finance => "Finance",
+        DepartmentType::Operations => "Operations",
+        DepartmentType::SalesMarketing => "Sales & Marketing",
+        DepartmentType::HumanResources => "Human Resources",
+        DepartmentType::InformationTechnology => "Information Technology",
+    }
+}
+
+/// `finance-q1-budget-2026-01-01.xlsx`
+pub fn file_name(r: &ReportFile<'_>, extension: &str) -> String {
+    let title = slug::slugify(r.title);
+    let title = if title.is_empty() { "report".to_owned() } else { title.chars().take(60).collect() };
+    format!("{}-{}-{}.{extension}", r.department.as_str().replace('_', "-"), title, r.period_start)
+}
+
+fn cell_text(v: &Value) -> String {
+    match v {
+        Value::Null => String::new(),
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+fn time(t: Option<DateTime<Utc>>) -> String {
+    t.map(|t| t.format("%Y-%m-%d %H:%M UTC").to_string()).unwrap_or_default()
+}
+
+fn fields<'a>(r: &'a ReportFile<'a>) -> Vec<(&'static str, String)> {
+    vec![
+        ("Title", r.title.to_owned()),
+        ("Department", department_label(r.department).to_owned()),
+        ("Period", format!("{} to {}", r.period_start, r.period_end)),
+        ("Status", r.status.as_str().to_owned()),
+        ("Author", r.author.to_owned()),
+        ("Created", time(Some(r.created_at))),
+        ("Submitted", time(r.submitted_at)),
+        ("Reviewed by", r.reviewer.unwrap_or_default().to_owned()),
+        ("Reviewed", time(r.reviewed_at)),
+        ("Review notes", r.review_notes.unwrap_or_default().to_owned()),
+    ]
+}
+
+/// The data table as CSV (RFC 4180), header first.
+pub fn csv(r: &ReportFile<'_>) -> anyhow::Result<Vec<u8>> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    if !r.columns.is_empty() {
+        w.write_record(r.columns)?;
+    }
+    for row in r.rows {
+        w.write_record(row.iter().map(cell_text))?;
+    }
+    Ok(w.into_inner()?)
+}
+
+/// Columns whose every non-empty cell is a number: the chart's series.
+fn numeric_columns(r: &ReportFile<'_>) -> Vec<usize> {
+    (1..r.columns.len())
+        .filter(|&c| {
+            let cells: Vec<&Value> = r.rows.iter().filter_map(|row| row.get(c)).filter(|v| !v.is_null()).collect();
+            !cells.is_empty() && cells.iter().all(|v| v.is_number())
+        })
+        .collect()
+}
+
+/// A workbook with a "Report" sheet (fields and content) and, when there is data, a "Data"
+/// sheet with the table and a native column chart of its numeric columns.
+pub fn xlsx(r: &ReportFile<'_>) -> anyhow::Result<Vec<u8>> {
+    let mut book = Workbook::new();
+    let bold = Format::new().set_bold();
+    let wrap = Format::new().set_text_wrap();
+    let sheet = book.add_worksheet().set_name("Report")?;
+    sheet.set_column_width(0, 16)?;
+    sheet.set_column_width(1, 80)?;
+    let fields = fields(r);
+    for (i, (label, value)) in fields.iter().enumerate() {
+        sheet.write_string_with_format(i as u32, 0, *label, &bold)?;
+        sheet.write_string(i as u32, 1, value)?;
+    }
+    let content_row = fields.len() as u32 + 1;
+    sheet.write_string_with_format(content_row, 0, "Content", &bold)?;
+    sheet.write_string_with_format(content_row, 1, r.content, &wrap)?;
+
+    if !r.columns.is_empty() {
+        let data = book.add_worksheet().set_name("Data")?;
+        for (c, name) in r.columns.iter().enumerate() {
+            data.write_string_with_format(0, c as u16, name, &bold)?;
+            data.set_column_width(c as u16, 16)?;
+        }
+        for (i, row) in r.rows.iter().enumerate() {
+            for (c, cell) in row.iter().enumerate() {
+                let (row_n, col_n) = (i as u32 + 1, c as u16);
+                match cell {
+                    Value::Number(n) => {
+                        data.write_number(row_n, col_n, n.as_f64().unwrap_or_default())?;
+                    }
+                    Value::String(s) => {
+                        data.write_string(row_n, col_n, s)?;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let series = numeric_columns(r);
+        if !series.is_empty() && !r.rows.is_empty() {
+            let last = r.rows.len() as u32;
+            let mut chart = Chart::new(ChartType::Column);
+            chart.title().set_name(r.title);
+            for c in series.into_iter().take(8) {
+                chart
+                    .add_series()
+                    .set_name(("Data", 0, c as u16))
+                    .set_categories(("Data", 1, 0, last, 0))
+                    .set_values(("Data", 1, c as u16, last, c as u16));
+            }
+            data.insert_chart(1, r.columns.len() as u16 + 1, &chart)?;
+        }
+    }
+    Ok(book.save_to_buffer()?)
+}
+
+/// Lays text out on A4 pages, top to bottom, starting a new page when one is full.
+struct Pages {
+    pages: Vec<Vec<Op>>,
+    y: f32,
+}
+
+const PAGE_W: f32 = 210.0;
+const PAGE_H: f32 = 297.0;
+const MARGIN: f32 = 18.0;
+
+impl Pages {
+    fn new() -> Self {
+        Self { pages: vec![Vec::new()], y: PAGE_H - MARGIN }
+    }
+
+    fn space(&mut self, mm: f32) {
+        self.y -= mm;
+    }
+
+    /// One line of text at `x` mm from the left, in the given font and size (pt).
+    fn text_at(&mut self, x: f32, text: &str, font: BuiltinFont, size: f32) {
+        let page = self.pages.last_mut().expect("one page at least");
+        page.extend([
+            Op::StartTextSection,
+            Op::SetTextCursor { pos: Point::new(Mm(x), Mm(self.y)) },
+            Op::SetFont { font: PdfFontHandle::Builtin(font), size: Pt(size) },
+            Op::ShowText { items: vec![TextItem::Text(text.to_owned())] },
+            Op::EndTextSection,
+        ]);
+    }
+
+    fn ensure(&mut self, mm: f32) {
+        if self.y - mm < MARGIN {
+            self.pages.push(Vec::new());
+            self.y = PAGE_H - MARGIN;
+        }
+    }
+
+    fn line(&mut self, text: &str, font: BuiltinFont, size: f32) {
+        let height = size * 0.3528 * 1.45;
+        self.ensure(height);
+        self.space(height);
+        self.text_at(MARGIN, text, font, size);
+    }
+
+    /// Wraps a paragraph to the page width (Helvetica averages about half an em a character).
+    fn paragraph(&mut self, text: &str, size: f32) {
+        let chars = ((PAGE_W - 2.0 * MARGIN) / (size * 0.3528 * 0.5)) as usize;
+        for raw in text.lines() {
+            if raw.trim().is_empty() {
+                self.space(size * 0.3528);
+                continue;
+            }
+            for l in textwrap::wrap(raw, chars) {
+                self.line(&l, BuiltinFont::Helvetica, size);
+            }
+        }
+    }
+
+    fn table(&mut self, columns: &[String], rows: &[Vec<Value>]) {
+        let width = (PAGE_W - 2.0 * MARGIN) / columns.len().max(1) as f32;
+        let fit = (width / (9.0 * 0.3528 * 0.5)) as usize;
+        let clip = |s: String| if s.chars().count() > fit { format!("{}…", s.chars().take(fit.saturating_sub(1)).collect::<String>()) } else { s };
+        let row_line = |pages: &mut Self, cells: Vec<String>, font: BuiltinFont| {
+            pages.ensure(5.0);
+            pages.space(5.0);
+            for (i, cell) in cells.into_iter().enumerate() {
+                pages.text_at(MARGIN + i as f32 * width, &clip(cell), font, 9.0);
+            }
+        };
+        row_line(self, columns.to_vec(), BuiltinFont::HelveticaBold);
+        for row in rows {
+            row_line(self, row.iter().map(cell_text).collect(), BuiltinFont::Helvetica);
+        }
+    }
+}
+
+/// An A4 document with the report's fields, content, data table and review notes.
+pub fn pdf(r: &ReportFile<'_>) -> Vec<u8> {
+    let mut p = Pages::new();
+    p.line(r.title, BuiltinFont::HelveticaBold, 18.0);
+    p.space(2.0);
+    for (label, value) in fields(r).into_iter().skip(1).filter(|(l, v)| *l != "Review notes" && !v.is_empty()) {
+        p.line(&format!("{label}: {value}"), BuiltinFont::Helvetica, 10.0);
+    }
+    if !r.content.trim().is_empty() {
+        p.space(4.0);
+        p.line("Content", BuiltinFont::HelveticaBold, 12.0);
+        p.paragraph(r.content, 10.0);
+    }
+    if !r.columns.is_empty() {
+        p.space(4.0);
+        p.line("Data", BuiltinFont::HelveticaBold, 12.0);
+        p.table(r.columns, r.rows);
+    }
+    if let Some(notes) = r.review_notes.filter(|n| !n.trim().is_empty()) {
+        p.space(4.0);
+        p.line("Review notes", BuiltinFont::HelveticaBold, 12.0);
+        p.paragraph(notes, 10.0);
+    }
+    let pages = p.pages.into_iter().map(|ops| PdfPage::new(Mm(PAGE_W), Mm(PAGE_H), ops)).collect();
+    PdfDocument::new(r.title).with_pages(pages).save(&PdfSaveOptions::default(), &mut Vec::new())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample<'a>(columns: &'a [String], rows: &'a [Vec<Value>]) -> ReportFile<'a> {
+        ReportFile {
+            title: "Q1 Budget: Revenue & Costs",
+            department: DepartmentType::SalesMarketing,
+            period_start: NaiveDate::from_ymd_opt(2026, 1, 1).unwrap(),
+            period_end: NaiveDate::from_ymd_opt(2026, 3, 31).unwrap(),
+            status: ReportStatus::Approved,
+            author: "Ann Author",
+            created_at: Utc::now(),
+            submitted_at: None,
+            reviewer: None,
+            reviewed_at: None,
+            review_notes: None,
+            content: "Line one",
+            columns,
+            rows,
+        }
+    }
+
+    #[test]
+    fn file_names_are_safe_and_descriptive() {
+        let r = sample(&[], &[]);
+        assert_eq!(file_name(&r, "xlsx"), "sales-marketing-q1-budget-revenue-costs-2026-01-01.xlsx");
+    }
+
+    #[test]
+    fn csv_quotes_what_needs_quoting() {
+        let columns = vec!["Name".to_owned(), "Value".to_owned()];
+        let rows = vec![vec![Value::from("a, \"b\""), Value::from(1.5)], vec![Value::Null, Value::from(2)]];
+        let out = String::from_utf8(csv(&sample(&columns, &rows)).unwrap()).unwrap();
+        assert_eq!(out, "Name,Value\n\"a, \"\"b\"\"\",1.5\n,2\n");
+    }
+
+    #[test]
+    fn only_all_number_columns_are_charted() {
+        let columns = vec!["Month".to_owned(), "Revenue".to_owned(), "Note".to_owned()];
+        let rows = vec![vec![Value::from("Jan"), Value::from(1), Value::from("x")], vec![Value::from("Feb"), Value::Null, Value::from(3)]];
+        assert_eq!(numeric_columns(&sample(&columns, &rows)), vec![1]);
+    }
+}
