@@ -18,3 +18,4 @@ openapi:
 bench:
 	@bash bench/run.sh
 	@bash bench/tenancy.sh
+	@bash bench/reports.sh

@@ -5,28 +5,11 @@
 #   bash bench/run.sh            (or: make bench)
 #   DURATION=20 bash bench/run.sh
 set -euo pipefail
-cd "$(dirname "$0")/.."
-source scripts/services.sh
+source "$(dirname "$0")/lib.sh"
 command -v wrk >/dev/null || apt_install wrk
-
 DURATION="${DURATION:-15}"
-PORT="${BENCH_PORT:-8282}"
-BASE="http://127.0.0.1:$PORT"
-export BENCH_EMAIL="bench-admin@example.com" BENCH_PASSWORD="bench-admin-password"
-
-cargo build --release -q -p backend
-bin="${CARGO_TARGET_DIR:-$PWD/target}/release/backend"
-
-psql "$PG_BASE_URL/postgres" -qc "drop database if exists enterprise_platform_bench with (force)"
-export DATABASE_URL="$PG_BASE_URL/enterprise_platform_bench"
-export REDIS_PREFIX="bench:$(date +%s):" JWT_SECRET="$(openssl rand -hex 32)" BIND_ADDR="127.0.0.1:$PORT"
-export RUST_LOG=warn
-"$bin" create-admin --email "$BENCH_EMAIL" --password "$BENCH_PASSWORD" --full-name "Bench Admin" >/dev/null
-
-"$bin" serve &
-server=$!
-trap 'kill $server 2>/dev/null; wait $server 2>/dev/null || true' EXIT
-for _ in $(seq 1 50); do curl -fs "$BASE/healthz" >/dev/null && break; sleep 0.2; done
+start_server enterprise_platform_bench "${BENCH_PORT:-8282}"
+BASE="$BENCH_BASE"
 
 token=$(curl -fs -H 'content-type: application/json' \
   -d "{\"email\":\"$BENCH_EMAIL\",\"password\":\"$BENCH_PASSWORD\"}" "$BASE/api/v1/auth/login" \

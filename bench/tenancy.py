@@ -9,7 +9,6 @@
 Everything is bounded: fixed counts, fixed durations, loopback only.
 """
 
-import json
 import os
 import pathlib
 import shutil
@@ -18,13 +17,13 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 
 import psycopg
 
-BASE = os.environ["BENCH_BASE"]
+from common import call, login, ms, pct, timed
+
 DB = os.environ["DATABASE_URL"]
 BIN = os.environ["BENCH_BIN"]
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -32,30 +31,6 @@ CREATE_N = int(os.environ.get("CREATE_N", "100"))
 MIGRATE_TENANTS = int(os.environ.get("MIGRATE_TENANTS", "1000"))
 MANY_TENANTS = int(os.environ.get("MANY_TENANTS", "10000"))
 READS = int(os.environ.get("READS", "500"))
-
-
-def call(method, path, token=None, body=None):
-    data = json.dumps(body).encode() if body is not None else None
-    req = urllib.request.Request(BASE + path, data=data, method=method)
-    req.add_header("content-type", "application/json")
-    if token:
-        req.add_header("authorization", f"Bearer {token}")
-    with urllib.request.urlopen(req) as resp:
-        raw = resp.read()
-        return resp.status, (json.loads(raw) if raw else None)
-
-
-def login(email, password):
-    return call("POST", "/api/v1/auth/login", body={"email": email, "password": password})[1]["token"]
-
-
-def pct(values, p):
-    values = sorted(values)
-    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
-
-
-def ms(v):
-    return f"{v * 1000:.1f} ms"
 
 
 def create_enterprise(token, tag):
@@ -124,14 +99,7 @@ def grow_tenants(token, target, tag):
 
 def read_latency(ceo_token, enterprise_id, n):
     path = f"/api/v1/enterprises/{enterprise_id}/departments"
-    for _ in range(20):
-        call("GET", path, ceo_token)
-    times = []
-    for _ in range(n):
-        t = time.perf_counter()
-        call("GET", path, ceo_token)
-        times.append(time.perf_counter() - t)
-    return times
+    return timed(n, lambda: call("GET", path, ceo_token), warmup=20)
 
 
 def main():

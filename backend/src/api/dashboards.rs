@@ -223,12 +223,9 @@ impl DashboardsApi {
         let (Role::EnterpriseCeo, Some(enterprise_id)) = (caller.role, caller.enterprise_id) else {
             return Err(AppError::Forbidden.into());
         };
-        let mut tx = tenancy::begin(&state.db, &SchemaName::for_enterprise(enterprise_id)).await?;
         let filter = ReportFilter { department_id: department_id.0, status: status.0, hide_drafts: true, q: q.0, from: from.0, to: to.0 };
-        let paging = paging(page.0, page_size.0);
-        let (rows, total) = store::reports::list(&mut tx, &filter, sort.0.unwrap_or_default(), paging).await?;
-        tx.commit().await?;
-        Ok(Json(Page::new(rows.into_iter().map(Report::from).collect(), total, paging)))
+        let schema = SchemaName::for_enterprise(enterprise_id);
+        Ok(Json(super::reports::report_page(&state, &schema, &filter, sort.0, paging(page.0, page_size.0)).await?))
     }
 
     /// The platform admin's dashboard

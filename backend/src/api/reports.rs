@@ -205,6 +205,39 @@ impl Scope {
     }
 }
 
+impl Scope {
+    /// The report, if the caller may read it (anything else is 404).
+    async fn readable(&self, tx: &mut PgConnection, caller: &Caller, id: Uuid) -> Result<ReportRecord, AppError> {
+        let report = store::reports::find(tx, id).await?;
+        report.filter(|r| self.can_read(caller, r)).ok_or(AppError::NotFound)
+    }
+
+    /// The report, if the caller may also change it (readable but not theirs: 403).
+    async fn writable(&self, tx: &mut PgConnection, caller: &Caller, id: Uuid) -> Result<ReportRecord, AppError> {
+        let report = self.readable(tx, caller, id).await?;
+        if self.can_write(caller, &report) { Ok(report) } else { Err(AppError::Forbidden) }
+    }
+}
+
+/// One page of reports of a tenant, in its own transaction.
+pub async fn report_page(
+    state: &AppState,
+    schema: &SchemaName,
+    filter: &ReportFilter,
+    sort: Option<ReportSort>,
+    paging: crate::store::Paging,
+) -> Result<Page<Report>, AppError> {
+    let mut tx = tenancy::begin(&state.db, schema).await?;
+    if let Some(department) = filter.department_id {
+        if !store::departments::exists(&mut tx, department).await? {
+            return Err(AppError::NotFound);
+        }
+    }
+    let (rows, total) = store::reports::list(&mut tx, filter, sort.unwrap_or_default(), paging).await?;
+    tx.commit().await?;
+    Ok(Page::new(rows.into_iter().map(Report::from).collect(), total, paging))
+}
+
 /// Resolves the tenant: from the token for tenant users (another enterprise is 404), from
 /// `enterpriseId` for the platform admin (required).
 async fn scope(state: &AppState, caller: &Caller, enterprise_id: Option<Uuid>) -> Result<Scope, AppError> {
@@ -405,15 +438,8 @@ impl ReportsApi {
         if staff && scope.department != Some(id.0) {
             return Err(AppError::NotFound.into());
         }
-        let mut tx = tenancy::begin(&state.db, &scope.schema).await?;
-        if !store::departments::exists(&mut tx, id.0).await? {
-            return Err(AppError::NotFound.into());
-        }
         let filter = ReportFilter { department_id: Some(id.0), status: status.0, hide_drafts: !staff, q: q.0, from: from.0, to: to.0 };
-        let paging = paging(page.0, page_size.0);
-        let (rows, total) = store::reports::list(&mut tx, &filter, sort.0.unwrap_or_default(), paging).await?;
-        tx.commit().await?;
-        Ok(Json(Page::new(rows.into_iter().map(Report::from).collect(), total, paging)))
+        Ok(Json(report_page(&state, &scope.schema, &filter, sort.0, paging(page.0, page_size.0)).await?))
     }
 
     /// Get a report
@@ -429,10 +455,7 @@ impl ReportsApi {
     ) -> Result<Json<ReportDetail>, ReportError> {
         let scope = scope(&state, &auth.0, enterprise_id.0).await?;
         let mut tx = tenancy::begin(&state.db, &scope.schema).await?;
-        let report = store::reports::find(&mut tx, id.0).await?;
-        if !report.is_some_and(|r| scope.can_read(&auth.0, &r)) {
-            return Err(AppError::NotFound.into());
-        }
+        scope.readable(&mut tx, &auth.0, id.0).await?;
         let found = detail(&mut tx, id.0).await?;
         tx.commit().await?;
         Ok(Json(found))
@@ -446,11 +469,7 @@ impl ReportsApi {
         let caller = &auth.0;
         let scope = scope(&state, caller, None).await?;
         let mut tx = tenancy::begin(&state.db, &scope.schema).await?;
-        let report = store::reports::find(&mut tx, id.0).await?;
-        let report = report.filter(|r| scope.can_read(caller, r)).ok_or(AppError::NotFound)?;
-        if !scope.can_write(caller, &report) {
-            return Err(AppError::Forbidden.into());
-        }
+        let report = scope.writable(&mut tx, caller, id.0).await?;
         let current = report.status();
         let edited = current.edit()?;
         let mut errors = FieldErrors::new();
@@ -496,11 +515,7 @@ impl ReportsApi {
         let caller = &auth.0;
         let scope = scope(&state, caller, None).await?;
         let mut tx = tenancy::begin(&state.db, &scope.schema).await?;
-        let report = store::reports::find(&mut tx, id.0).await?;
-        let report = report.filter(|r| scope.can_read(caller, r)).ok_or(AppError::NotFound)?;
-        if !scope.can_write(caller, &report) {
-            return Err(AppError::Forbidden.into());
-        }
+        let report = scope.writable(&mut tx, caller, id.0).await?;
         if !report.status().is_editable() {
             return Err(AppError::InvalidTransition(crate::domain::InvalidTransition { from: report.status(), to: report.status() }).into());
         }
@@ -526,8 +541,7 @@ impl ReportsApi {
         }
         let scope = scope(&state, caller, None).await?;
         let mut tx = tenancy::begin(&state.db, &scope.schema).await?;
-        let report = store::reports::find(&mut tx, id.0).await?;
-        let report = report.filter(|r| scope.can_read(caller, r)).ok_or(AppError::NotFound)?;
+        let report = scope.readable(&mut tx, caller, id.0).await?;
         let from = report.status();
         let to = from.review(body.status)?;
         store::reports::transition(&mut tx, scope.enterprise_id, report.id, caller.user_id, from, to, notes).await?;
@@ -550,8 +564,7 @@ impl ReportsApi {
     ) -> Result<ExportedReport, ReportError> {
         let scope = scope(&state, &auth.0, enterprise_id.0).await?;
         let mut tx = tenancy::begin(&state.db, &scope.schema).await?;
-        let report = store::reports::find(&mut tx, id.0).await?;
-        let report = report.filter(|r| scope.can_read(&auth.0, r)).ok_or(AppError::NotFound)?;
+        let report = scope.readable(&mut tx, &auth.0, id.0).await?;
         let department = store::departments::find(&mut tx, report.department_id).await?.ok_or(AppError::NotFound)?;
         tx.commit().await?;
         let format = format.0;
@@ -582,11 +595,7 @@ impl ReportsApi {
         #[oai(name = "pageSize", validator(minimum(value = "1"), maximum(value = "100")))] page_size: Query<Option<u32>>,
     ) -> Result<Json<Page<Report>>, ReportError> {
         let enterprise = super::enterprises::find_managed(&state, &auth, id.0).await?;
-        let mut tx = tenancy::begin(&state.db, &enterprise.schema()).await?;
         let filter = ReportFilter { department_id: department_id.0, status: status.0, hide_drafts: true, q: q.0, from: from.0, to: to.0 };
-        let paging = paging(page.0, page_size.0);
-        let (rows, total) = store::reports::list(&mut tx, &filter, sort.0.unwrap_or_default(), paging).await?;
-        tx.commit().await?;
-        Ok(Json(Page::new(rows.into_iter().map(Report::from).collect(), total, paging)))
+        Ok(Json(report_page(&state, &enterprise.schema(), &filter, sort.0, paging(page.0, page_size.0)).await?))
     }
 }
