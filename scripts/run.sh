@@ -28,6 +28,7 @@ bin="${CARGO_TARGET_DIR:-$PWD/target}/$dir/backend"
 
 "$bin" migrate
 "$bin" create-admin --if-none-exists --email "$ADMIN_EMAIL" --full-name "Platform Administrator"
+[ "${SEED_DEMO:-1}" = 0 ] || "$bin" seed-demo
 
 bind="${BIND_ADDR:-0.0.0.0:${PORT:-8080}}"
 cat <<MSG
@@ -35,6 +36,9 @@ cat <<MSG
   Enterprise Platform is starting at http://localhost:${bind##*:}
   Platform administrator: $ADMIN_EMAIL / $ADMIN_PASSWORD
   (an administrator made earlier keeps the password it was given)
+  Demo enterprises (SEED_DEMO=0 skips them), password demo-password for everyone:
+    Acme Industries  ceo@acme.example, bruno@ (finance head), chloe@ (finance), david@ (operations head)
+    Globex Services  ceo@globex.example, hugo@ (IT head), ines@ (IT), jade@ (HR head)
   API docs: http://localhost:${bind##*:}/api/docs
 
 MSG
