@@ -1,4 +1,4 @@
-import { act, render, screen } from '@testing-library/react';
+import { act, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { describe, expect, it, vi } from 'vitest';
 import type { Role } from '@/api/generated/model';
@@ -41,8 +41,11 @@ describe('guards', () => {
     expect(screen.getByTestId('where')).toHaveTextContent('/dashboard');
   });
 
+  // /admin has no screen yet: until it does, the admin lands on /dashboard instead of a dead end.
+  const adminLanding = routes.admin.ready ? '/admin' : '/dashboard';
+
   it.each<[Role, string]>([
-    ['PlatformAdmin', '/admin'],
+    ['PlatformAdmin', adminLanding],
     ['EnterpriseCeo', '/ceo'],
     ['DepartmentHead', '/dashboard'],
     ['DepartmentUser', '/dashboard'],
@@ -78,6 +81,21 @@ describe('the app routes', () => {
     const { router } = renderApp('/login');
     expect(await screen.findByRole('heading', { name: 'Welcome, Grace Hopper' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/dashboard');
+  });
+
+  it('sends a CEO who opens an admin screen to their own home', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => jsonResponse(404, { code: 'not_found', message: 'Not found' })));
+    session.start('t', makeUser('EnterpriseCeo'));
+    const { router } = renderApp('/admin/enterprises');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/ceo'));
+  });
+
+  it('sends an admin who opens the CEO home to a screen that exists, without looping', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => jsonResponse(200, makeUser())));
+    session.start('t', makeUser('PlatformAdmin', { fullName: 'Ada Admin' }));
+    const { router } = renderApp('/ceo');
+    expect(await screen.findByRole('heading', { name: 'Welcome, Ada Admin' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe(routes.admin.ready ? '/admin' : '/dashboard');
   });
 
   it('shows the not-found screen for an unknown path', async () => {

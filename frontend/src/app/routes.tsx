@@ -17,6 +17,12 @@ const screens = {
   login: lazy(() => import('@/features/auth/screens/LoginScreen')),
   forgotPassword: lazy(() => import('@/features/auth/screens/ForgotPasswordScreen')),
   dashboard: lazy(() => import('@/features/dashboard/DashboardScreen')),
+  adminEnterprises: lazy(() => import('@/features/enterprises/screens/EnterpriseListScreen')),
+  adminEnterpriseCreate: lazy(() => import('@/features/enterprises/screens/EnterpriseCreateScreen')),
+  adminEnterprise: lazy(() => import('@/features/enterprises/screens/EnterpriseDetailScreen')),
+  adminUsers: lazy(() => import('@/features/users/screens/UserListScreen')),
+  adminUserCreate: lazy(() => import('@/features/users/screens/UserCreateScreen')),
+  ceo: lazy(() => import('@/features/ceo/CeoHomeScreen')),
 } satisfies Record<Exclude<ReadyRouteKey, 'home'>, Screen>;
 
 const NotFoundScreen = lazy(() => import('@/features/misc/NotFoundScreen'));

@@ -1,4 +1,4 @@
-import type { TFunction } from 'i18next';
+import type { ParseKeys, TFunction } from 'i18next';
 import { isApiRequestError, isNetworkError } from '@/api/mutator';
 
 /** "30 seconds", "2 minutes": the wait a 429 asked for. */
@@ -39,16 +39,23 @@ export function errorMessage(error: unknown, t: TFunction, fallback: string = t(
   return error.serverMessage ?? fallback;
 }
 
-/** The text for one entry of a validation error's `fields` (`required`, `invalid_email`, ...). */
-export function fieldErrorMessage(code: string, t: TFunction): string {
+/** The i18n key for one entry of a validation error's `fields` (`required`, `invalid_email`, ...). */
+export function fieldErrorKey(code: string): ParseKeys {
   switch (code) {
     case 'required':
-      return t('validation.required');
+      return 'validation.required';
     case 'invalid_email':
-      return t('validation.email');
+      return 'validation.email';
     case 'too_short':
-      return t('validation.minLength');
+      return 'validation.minLength';
+    case 'too_long':
+      return 'validation.tooLong';
     default:
-      return t('validation.general');
+      return 'validation.general';
   }
+}
+
+/** The text for one entry of a validation error's `fields` (`required`, `invalid_email`, ...). */
+export function fieldErrorMessage(code: string, t: TFunction): string {
+  return t(fieldErrorKey(code));
 }

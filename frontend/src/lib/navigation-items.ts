@@ -1,6 +1,7 @@
 import type { Icon } from '@tabler/icons-react';
 import {
   IconBuilding,
+  IconBuildingSkyscraper,
   IconChartDots,
   IconFileText,
   IconLayoutDashboard,
@@ -30,7 +31,7 @@ const NAV: readonly NavEntry[] = [
   { route: 'dashboard', label: 'nav.dashboard', icon: IconLayoutDashboard },
   { route: 'admin', label: 'nav.adminDashboard', icon: IconShieldLock },
   { route: 'adminEnterprises', label: 'nav.enterprises', icon: IconBuilding },
-  { route: 'ceo', label: 'nav.ceoDashboard', icon: IconChartDots },
+  { route: 'ceo', label: 'nav.myEnterprise', icon: IconBuildingSkyscraper },
   { route: 'ceoReports', label: 'nav.reports', icon: IconFileText },
   { route: 'department', label: 'nav.department', icon: IconUsersGroup, link: inOwnDepartment('department') },
   { route: 'departmentReports', label: 'nav.reports', icon: IconFileText, link: inOwnDepartment('departmentReports') },

@@ -21,13 +21,13 @@ export const routes = {
   home: { path: '/', access: 'public', ready: true },
   dashboard: { path: '/dashboard', access: ANY_ROLE, ready: true },
   admin: { path: '/admin', access: [PlatformAdmin], ready: false },
-  adminEnterprises: { path: '/admin/enterprises', access: [PlatformAdmin], ready: false },
-  adminEnterpriseCreate: { path: '/admin/enterprises/create', access: [PlatformAdmin], ready: false },
-  adminEnterprise: { path: '/admin/enterprises/:id', access: [PlatformAdmin], ready: false },
-  adminUserCreate: { path: '/admin/users/create', access: [PlatformAdmin, EnterpriseCeo], ready: false },
-  adminUsers: { path: '/admin/users', access: [PlatformAdmin, EnterpriseCeo], ready: false },
+  adminEnterprises: { path: '/admin/enterprises', access: [PlatformAdmin], ready: true },
+  adminEnterpriseCreate: { path: '/admin/enterprises/create', access: [PlatformAdmin], ready: true },
+  adminEnterprise: { path: '/admin/enterprises/:id', access: [PlatformAdmin], ready: true },
+  adminUserCreate: { path: '/admin/users/create', access: [PlatformAdmin, EnterpriseCeo], ready: true },
+  adminUsers: { path: '/admin/users', access: [PlatformAdmin, EnterpriseCeo], ready: true },
   adminMonitoring: { path: '/admin/monitoring', access: [PlatformAdmin], ready: false },
-  ceo: { path: '/ceo', access: [EnterpriseCeo], ready: false },
+  ceo: { path: '/ceo', access: [EnterpriseCeo], ready: true },
   ceoReports: { path: '/ceo/reports', access: [EnterpriseCeo], ready: false },
   ceoReport: { path: '/ceo/reports/:id', access: [EnterpriseCeo, PlatformAdmin], ready: false },
   ceoMonitoring: { path: '/ceo/monitoring', access: [EnterpriseCeo], ready: false },
@@ -62,9 +62,18 @@ export function isAllowed(role: Role, access: RouteAccess): boolean {
   return access === 'public' || (access !== 'guest' && access.includes(role));
 }
 
-/** Where a signed-in user goes when their role may not open a route (SPEC §2 guard rules). */
+/** The landing page of a role (SPEC §2 guard rules), before checking that it has a screen. */
+function landingRouteFor(role: Role): 'admin' | 'ceo' | 'dashboard' {
+  if (role === PlatformAdmin) return 'admin';
+  if (role === EnterpriseCeo) return 'ceo';
+  return 'dashboard';
+}
+
+/**
+ * Where a signed-in user goes when their role may not open a route (SPEC §2 guard rules). A
+ * landing page without a screen yet would be a dead end (or a redirect loop): /dashboard instead.
+ */
 export function fallbackPathFor(role: Role): string {
-  if (role === PlatformAdmin) return href('admin');
-  if (role === EnterpriseCeo) return href('ceo');
-  return href('dashboard');
+  const landing = landingRouteFor(role);
+  return routes[landing].ready ? routes[landing].path : href('dashboard');
 }

@@ -1,4 +1,4 @@
-import type { Role, User } from '@/api/generated/model';
+import type { Department, DepartmentType, Enterprise, EnterpriseDetail, Role, User } from '@/api/generated/model';
 
 export function makeUser(role: Role = 'PlatformAdmin', overrides: Partial<User> = {}): User {
   return {
@@ -20,4 +20,41 @@ export function jsonResponse(status: number, body?: unknown, headers: Record<str
     status,
     headers: body === undefined ? headers : { 'Content-Type': 'application/json; charset=utf-8', ...headers },
   });
+}
+
+const ENTERPRISE_ID = '0190f3c2-0000-7000-8000-0000000000e1';
+
+export function makeEnterprise(overrides: Partial<Enterprise> = {}): Enterprise {
+  return {
+    id: ENTERPRISE_ID,
+    name: 'Acme Corp',
+    description: 'Makes everything',
+    isActive: true,
+    createdAt: '2026-01-15T09:30:00Z',
+    updatedAt: '2026-01-16T10:00:00Z',
+    ceo: { id: '0190f3c2-0000-7000-8000-0000000000c1', fullName: 'Cora Ceo', email: 'cora@acme.test', role: 'EnterpriseCeo' },
+    ...overrides,
+  };
+}
+
+/** The five departments, in the server's order (by type name). */
+export function makeDepartments(enterpriseId = ENTERPRISE_ID, overrides: Partial<Record<DepartmentType, Partial<Department>>> = {}): Department[] {
+  const types: DepartmentType[] = ['finance', 'human_resources', 'information_technology', 'operations', 'sales_marketing'];
+  return types.map((type, index) => ({
+    id: `0190f3c2-0000-7000-8000-0000000000d${index}`,
+    enterpriseId,
+    type,
+    description: '',
+    head: null,
+    members: [],
+    ...overrides[type],
+  }));
+}
+
+export function makeEnterpriseDetail(overrides: Partial<EnterpriseDetail> = {}): EnterpriseDetail {
+  return { ...makeEnterprise(), departments: makeDepartments(), userCount: 1, reportCount: 0, ...overrides };
+}
+
+export function page<T>(items: T[], total = items.length, pageSize = 20) {
+  return { items, total, page: 1, pageSize };
 }

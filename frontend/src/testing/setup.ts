@@ -1,9 +1,14 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { modals } from '@mantine/modals';
+import { notifications } from '@mantine/notifications';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 import { i18n } from '@/i18n';
 import { setNavigator } from '@/lib/navigation';
 import { session } from '@/lib/session';
+
+// Screens load lazily and answer after mocked requests; under a full parallel run, 1 s is tight.
+configure({ asyncUtilTimeout: 3000 });
 
 // jsdom lacks these; Mantine uses them.
 Object.defineProperty(window, 'matchMedia', {
@@ -27,10 +32,20 @@ class ResizeObserverStub {
 }
 window.ResizeObserver ??= ResizeObserverStub as unknown as typeof ResizeObserver;
 Element.prototype.scrollIntoView ??= () => {};
+// Textarea's autosize listens for web fonts loading.
+if (!('fonts' in document)) {
+  Object.defineProperty(document, 'fonts', {
+    value: { addEventListener: () => {}, removeEventListener: () => {}, ready: Promise.resolve() },
+  });
+}
 
 // Unmount first, so that resetting the session and the language re-renders nothing.
 afterEach(async () => {
   cleanup();
+  // Mantine keeps toasts and modals in module-level stores: start each test without them.
+  notifications.clean();
+  notifications.cleanQueue();
+  modals.closeAll();
   await i18n.changeLanguage('en');
   session.end('signed_out');
   window.localStorage.clear();

@@ -1,0 +1,169 @@
+import { type APIRequestContext, type Page, expect, test } from '@playwright/test';
+import { admin, sidebar, signIn } from './support';
+
+const DEPARTMENTS = ['Finance', 'Operations', 'Sales and marketing', 'Human resources', 'Information technology'];
+
+/** Unique per run, so the suite can run again against the same database. */
+const runId = `${Date.now()}-${Math.random().toString(36).slice(2, 6)}`;
+
+async function apiToken(request: APIRequestContext, credentials = admin): Promise<string> {
+  const response = await request.post('/api/v1/auth/login', { data: credentials });
+  expect(response.status()).toBe(200);
+  return ((await response.json()) as { token: string }).token;
+}
+
+/** Picks an option of a Mantine Select (a combobox opened by clicking its input). */
+async function choose(page: Page, label: RegExp, option: string | RegExp) {
+  await page.getByRole('combobox', { name: label }).click();
+  await page.getByRole('option', { name: option }).click();
+}
+
+test.describe.serial('tenancy', () => {
+  const enterprise = {
+    name: `Acme ${runId}`,
+    ceoName: `Cora Ceo ${runId}`,
+    ceoEmail: `ceo-${runId}@e2e.test`,
+    ceoPassword: 'ceo-password-1',
+  };
+
+  test('the admin creates an enterprise through the form and finds it in the list and its detail', async ({ page }) => {
+    await signIn(page);
+    await sidebar(page).getByRole('link', { name: 'Enterprises' }).click();
+    await expect(page).toHaveURL(/\/admin\/enterprises$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Enterprises' })).toBeVisible();
+
+    await page.getByRole('link', { name: 'Create enterprise' }).first().click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Create an enterprise' })).toBeVisible();
+    await expect(page.getByText('Minimum 8 characters required')).toBeVisible();
+
+    // The client checks first, with the texts of SPEC §5.
+    const submit = page.getByRole('button', { name: 'Create enterprise' });
+    await submit.click();
+    await expect(page.getByText('This field is required')).toHaveCount(4);
+    await page.getByLabel(/^Name/).fill(enterprise.name);
+    await page.getByLabel(/^Description/).fill('Made by the end-to-end suite');
+    await page.getByLabel(/^CEO full name/).fill(enterprise.ceoName);
+    await page.getByLabel(/^CEO email/).fill('not-an-email');
+    await page.getByLabel(/^CEO password/).fill('short');
+    await submit.click();
+    await expect(page.getByText('Please enter a valid email address')).toBeVisible();
+    await expect(page.getByText('Password must be at least 8 characters')).toBeVisible();
+
+    await page.getByLabel(/^CEO email/).fill(enterprise.ceoEmail);
+    await page.getByLabel(/^CEO password/).fill(enterprise.ceoPassword);
+    await submit.click();
+
+    await expect(page.getByText('Enterprise created successfully')).toBeVisible();
+    await expect(page).toHaveURL(/\/admin\/enterprises\/[0-9a-f-]{36}$/);
+    await expect(page.getByRole('heading', { level: 1, name: enterprise.name })).toBeVisible();
+    await expect(page.getByText(`${enterprise.ceoName} · ${enterprise.ceoEmail}`)).toBeVisible();
+    for (const department of DEPARTMENTS) {
+      await expect(page.getByRole('region', { name: department, exact: true })).toBeVisible();
+    }
+    await expect(page.getByRole('region', { name: 'Finance', exact: true }).getByTestId('department-head')).toHaveText('No head');
+
+    // The list shows it, with its CEO and status, and leads back to it.
+    await page.getByRole('link', { name: 'Back to enterprises' }).click();
+    await page.getByLabel('Search').fill(enterprise.name);
+    await expect(page).toHaveURL(/[?&]q=/);
+    const row = page.getByRole('row', { name: new RegExp(enterprise.name) });
+    await expect(row).toHaveCount(1);
+    await expect(row).toContainText(enterprise.ceoEmail);
+    await expect(row).toContainText('Active');
+    await row.getByRole('link', { name: enterprise.name }).click();
+    await expect(page.getByRole('heading', { level: 1, name: enterprise.name })).toBeVisible();
+  });
+
+  test('its CEO creates a department head, then makes them head of Finance', async ({ page }) => {
+    const head = { name: `Hal Head ${runId}`, email: `head-${runId}@e2e.test`, password: 'head-password-1' };
+    await signIn(page, { email: enterprise.ceoEmail, password: enterprise.ceoPassword });
+    await expect(sidebar(page).getByRole('link')).toHaveText(['Dashboard', 'My enterprise', 'Users']);
+
+    // A CEO on an admin-only screen lands on their own home.
+    await page.goto('/admin/enterprises');
+    await expect(page).toHaveURL(/\/ceo$/);
+    await expect(page.getByRole('heading', { level: 1, name: enterprise.name })).toBeVisible();
+
+    await page.goto('/admin/users/create');
+    await expect(page.getByRole('heading', { level: 1, name: 'Create a user' })).toBeVisible();
+    await page.getByLabel(/^Full name/).fill(head.name);
+    await page.getByLabel(/^Email/).fill(head.email);
+    await page.getByLabel(/^Password/).fill(head.password);
+    await page.getByRole('combobox', { name: /^Role/ }).click();
+    await expect(page.getByRole('option')).toHaveText(['Department head', 'Department user']);
+    await page.getByRole('option', { name: 'Department head' }).click();
+    await expect(page.getByRole('combobox', { name: /^Enterprise/ })).toHaveCount(0);
+    await page.getByRole('button', { name: 'Create user' }).click();
+
+    await expect(page.getByText(`User ${head.name} created successfully`)).toBeVisible();
+    await expect(page).toHaveURL(/\/admin\/users$/);
+    const row = page.getByRole('row', { name: new RegExp(head.name) });
+    await expect(row).toContainText('Department head');
+    await expect(row).toContainText('No department');
+
+    await sidebar(page).getByRole('link', { name: 'My enterprise' }).click();
+    await expect(page).toHaveURL(/\/ceo$/);
+    await expect(page.getByTestId('ceo-summary-departments')).toContainText('5');
+    await expect(page.getByTestId('ceo-summary-staff')).toContainText('1');
+
+    const finance = page.getByRole('region', { name: 'Finance', exact: true });
+    await finance.getByRole('button', { name: 'Set head' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Head of Finance' });
+    await expect(dialog).toBeVisible();
+    await choose(page, /^New head/, new RegExp(head.name));
+    await dialog.getByRole('button', { name: 'Set as head' }).click();
+    await expect(dialog).toBeHidden();
+
+    await expect(page.getByText(`${head.name} is now the head of Finance`)).toBeVisible();
+    await expect(finance.getByTestId('department-head')).toHaveText(head.name);
+    await expect(finance.getByRole('list', { name: 'Members of Finance' })).toContainText(head.name);
+
+    // The user list follows: they are in Finance now.
+    await sidebar(page).getByRole('link', { name: 'Users' }).click();
+    await expect(page.getByRole('row', { name: new RegExp(head.name) })).toContainText('Finance');
+  });
+
+  test('an admin opening the CEO home lands on the dashboard, not in a loop', async ({ page }) => {
+    await signIn(page);
+    await page.goto('/ceo');
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByRole('heading', { level: 1, name: /^Welcome, / })).toBeVisible();
+  });
+
+  test('the admin deletes an enterprise through the confirmation modal', async ({ page, request }) => {
+    const headers = { Authorization: `Bearer ${await apiToken(request)}` };
+    const doomed = `Doomed ${runId}`;
+    const created = await request.post('/api/v1/enterprises', {
+      headers,
+      data: { name: doomed, ceoFullName: `Dora ${runId}`, ceoEmail: `doomed-${runId}@e2e.test`, ceoPassword: 'doomed-password-1' },
+    });
+    expect(created.status()).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+
+    await signIn(page);
+    await sidebar(page).getByRole('link', { name: 'Enterprises' }).click();
+    await page.getByRole('link', { name: doomed }).click();
+    await expect(page).toHaveURL(new RegExp(`/admin/enterprises/${id}$`));
+    await expect(page.getByRole('heading', { level: 1, name: doomed })).toBeVisible();
+
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete enterprise' });
+    await expect(dialog).toContainText(`Are you sure you want to delete the enterprise “${doomed}”?`);
+    await expect(dialog).toContainText('This action cannot be undone.');
+    await expect(dialog).toContainText('All associated data will be permanently removed');
+    await expect(dialog).toContainText('its departments');
+    await expect(dialog).toContainText('its users');
+    await expect(dialog).toContainText('its reports');
+    await dialog.getByRole('button', { name: 'Delete enterprise' }).click();
+
+    await expect(page).toHaveURL(/\/admin\/enterprises$/);
+    await expect(page.getByText(`The enterprise “${doomed}” was deleted`)).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1, name: 'Enterprises' })).toBeVisible();
+    await expect(page.getByRole('link', { name: enterprise.name })).toBeVisible();
+    await expect(page.getByRole('link', { name: doomed })).toHaveCount(0);
+    await page.getByLabel('Search').fill(doomed);
+    await expect(page.getByText('No enterprise matches these filters')).toBeVisible();
+
+    expect((await request.get(`/api/v1/enterprises/${id}`, { headers })).status()).toBe(404);
+  });
+});

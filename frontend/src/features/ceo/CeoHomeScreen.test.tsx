@@ -1,0 +1,129 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Department } from '@/api/generated/model';
+import { session } from '@/lib/session';
+import { mockApi } from '@/testing/api-mock';
+import { jsonResponse, makeDepartments, makeEnterpriseDetail, makeUser, page } from '@/testing/fixtures';
+import { renderApp } from '@/testing/render';
+import { selectOptions } from '@/testing/select';
+
+const ceo = makeUser('EnterpriseCeo', { id: 'ceo', fullName: 'Cora Ceo' });
+const enterpriseId = ceo.enterpriseId!;
+const base = `/api/v1/enterprises/${enterpriseId}`;
+const hal = makeUser('DepartmentUser', { id: 'hal', fullName: 'Hal Jordan', email: 'hal@acme.test', departmentId: null });
+const dee = makeUser('DepartmentHead', { id: 'dee', fullName: 'Dee Dee', email: 'dee@acme.test' });
+const summary = (user: typeof hal) => ({ id: user.id, fullName: user.fullName, email: user.email, role: user.role });
+
+function mockEnterprise(departments: Department[], extra: Parameters<typeof mockApi>[0] = {}) {
+  return mockApi({
+    [`GET ${base}`]: () => jsonResponse(200, makeEnterpriseDetail({ name: 'Acme Corp', departments })),
+    [`GET ${base}/departments`]: () => jsonResponse(200, departments),
+    [`GET ${base}/users`]: jsonResponse(200, page([ceo, hal, dee])),
+    'GET /api/v1/users': jsonResponse(200, page([hal], 2, 1)),
+    ...extra,
+  });
+}
+
+beforeEach(() => session.start('token', ceo));
+
+describe('the CEO home', () => {
+  it('names the enterprise and sums it up', async () => {
+    mockEnterprise(makeDepartments());
+    renderApp('/ceo');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Acme Corp' })).toBeInTheDocument();
+    expect(await screen.findByTestId('ceo-summary-departments')).toHaveTextContent('Departments5');
+    expect(await screen.findByTestId('ceo-summary-staff')).toHaveTextContent('Department staff2');
+  });
+
+  it('makes a person the head of a department, choosing among the staff only', async () => {
+    let departments = makeDepartments();
+    const { calls } = mockEnterprise(departments, {
+      [`GET ${base}/departments`]: () => jsonResponse(200, departments),
+      [`PUT ${base}/departments/${departments[0].id}`]: () => {
+        departments = makeDepartments(enterpriseId, { finance: { head: summary(hal), members: [summary(hal)] } });
+        return jsonResponse(200, departments[0]);
+      },
+    });
+    const user = userEvent.setup();
+    renderApp('/ceo');
+
+    const finance = await screen.findByRole('region', { name: 'Finance' });
+    expect(within(finance).getByTestId('department-head')).toHaveTextContent('No head');
+    await user.click(within(finance).getByRole('button', { name: 'Set head' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Head of Finance' });
+
+    await user.click(within(dialog).getByRole('button', { name: 'Set as head' }));
+    expect(within(dialog).getByText('This field is required')).toBeInTheDocument();
+
+    const picker = within(dialog).getByRole('combobox', { name: /New head/ });
+    await waitFor(() => expect(picker).toBeEnabled()); // the staff list loads when the dialog opens
+    await user.click(picker);
+    const options = await selectOptions(picker);
+    expect(options.map((option) => option.textContent)).toEqual(['Hal Jordan (hal@acme.test)', 'Dee Dee (dee@acme.test)']);
+    await user.click(options[0]);
+    await user.click(within(dialog).getByRole('button', { name: 'Set as head' }));
+
+    expect(await screen.findByText('Hal Jordan is now the head of Finance')).toBeInTheDocument();
+    expect(calls.find((call) => call.method === 'PUT')?.body).toEqual({ headId: 'hal' });
+    await waitFor(() => expect(within(screen.getByRole('region', { name: 'Finance' })).getByTestId('department-head')).toHaveTextContent('Hal Jordan'));
+    expect(within(screen.getByRole('list', { name: 'Members of Finance' })).getByText('Hal Jordan')).toBeInTheDocument();
+  });
+
+  it('clears a head with headId null', async () => {
+    const departments = makeDepartments(enterpriseId, { operations: { head: summary(dee), members: [summary(dee)] } });
+    const { calls } = mockEnterprise(departments, { [`PUT ${base}/departments/${departments[3].id}`]: jsonResponse(200, { ...departments[3], head: null }) });
+    const user = userEvent.setup();
+    renderApp('/ceo');
+
+    const operations = await screen.findByRole('region', { name: 'Operations' });
+    await user.click(within(operations).getByRole('button', { name: 'Clear head' }));
+    expect(await screen.findByText('Operations no longer has a head')).toBeInTheDocument();
+    expect(calls.find((call) => call.method === 'PUT')?.body).toEqual({ headId: null });
+  });
+
+  it('adds a member, then removes one after confirming', async () => {
+    const departments = makeDepartments(enterpriseId, { sales_marketing: { members: [summary(dee)] } });
+    const sales = departments[4];
+    const { calls } = mockEnterprise(departments, {
+      [`POST ${base}/departments/${sales.id}/users`]: new Response(null, { status: 204 }),
+      [`DELETE ${base}/departments/${sales.id}/users/dee`]: new Response(null, { status: 204 }),
+    });
+    const user = userEvent.setup();
+    renderApp('/ceo');
+
+    const region = await screen.findByRole('region', { name: 'Sales and marketing' });
+    await user.click(within(region).getByRole('button', { name: 'Add member' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add a member to Sales and marketing' });
+    const picker = within(dialog).getByRole('combobox', { name: /Person/ });
+    await waitFor(() => expect(picker).toBeEnabled());
+    await user.click(picker);
+    // Dee is a member already: only Hal is offered.
+    const options = await selectOptions(picker);
+    expect(options.map((option) => option.textContent)).toEqual(['Hal Jordan (hal@acme.test)']);
+    await user.click(options[0]);
+    await user.click(within(dialog).getByRole('button', { name: 'Add member' }));
+    expect(await screen.findByText('Hal Jordan was added to Sales and marketing')).toBeInTheDocument();
+    expect(calls.find((call) => call.method === 'POST')?.body).toEqual({ userId: 'hal' });
+
+    await user.click(within(region).getByRole('button', { name: 'Remove Dee Dee from Sales and marketing' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Remove from Sales and marketing' });
+    expect(confirm).toHaveTextContent('Remove Dee Dee from Sales and marketing?');
+    await user.click(within(confirm).getByRole('button', { name: 'Remove' }));
+    expect(await screen.findByText('Dee Dee was removed from Sales and marketing')).toBeInTheDocument();
+    expect(calls.filter((call) => call.method === 'DELETE').map((call) => call.path)).toEqual([`${base}/departments/${sales.id}/users/dee`]);
+  });
+
+  it('shows why the departments could not load, and tries again', async () => {
+    let fail = true;
+    mockEnterprise(makeDepartments(), {
+      [`GET ${base}/departments`]: () => (fail ? jsonResponse(403, { code: 'forbidden', message: 'Forbidden' }) : jsonResponse(200, makeDepartments())),
+    });
+    const user = userEvent.setup();
+    renderApp('/ceo');
+    expect(await screen.findByText('You are not authorized to perform this action')).toBeInTheDocument();
+    fail = false;
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('region', { name: 'Finance' })).toBeInTheDocument();
+  });
+});

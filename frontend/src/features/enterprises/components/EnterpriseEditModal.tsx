@@ -1,0 +1,73 @@
+import { Button, Group, Modal, Stack, TextInput, Textarea } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { notifications } from '@mantine/notifications';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { EnterpriseDetail } from '@/api/generated/model';
+import { errorMessage } from '@/lib/errors';
+import { serverFieldErrors } from '@/lib/form-errors';
+import { focusFirstError, showServerErrors, useFieldProps } from '@/lib/forms';
+import { all, rules } from '@/lib/validation';
+import { useUpdateEnterpriseMutation } from '../api';
+
+type Values = { name: string; description: string };
+const FIELDS = ['name', 'description'] as const;
+
+type EnterpriseEditModalProps = { enterprise: EnterpriseDetail; opened: boolean; onClose: () => void };
+
+/** Renames an enterprise and edits its description. */
+export function EnterpriseEditModal({ enterprise, opened, onClose }: EnterpriseEditModalProps) {
+  const { t } = useTranslation();
+  const update = useUpdateEnterpriseMutation();
+  const form = useForm<Values>({
+    initialValues: { name: enterprise.name, description: enterprise.description },
+    validate: { name: all(rules.required, rules.maxLength(200)), description: rules.maxLength(2000) },
+  });
+  const fieldProps = useFieldProps(form);
+
+  // Each opening starts from the enterprise as it is now.
+  useEffect(() => {
+    if (opened) {
+      form.setValues({ name: enterprise.name, description: enterprise.description });
+      form.clearErrors();
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [opened]);
+
+  const submit = form.onSubmit(
+    (values) =>
+      update.mutate(
+        { id: enterprise.id, data: { name: values.name.trim(), description: values.description.trim() } },
+        {
+          onSuccess: () => {
+            notifications.show({ color: 'teal', message: t('enterprises.edit.success') });
+            onClose();
+          },
+          onError: (error) => {
+            notifications.show({ color: 'red', title: t('enterprises.edit.failed'), message: errorMessage(error, t) });
+            showServerErrors(form, serverFieldErrors(error, FIELDS), FIELDS);
+          },
+        },
+      ),
+    (errors) => focusFirstError(form, errors, FIELDS),
+  );
+
+  return (
+    <Modal opened={opened} onClose={onClose} title={t('enterprises.edit.title', { name: enterprise.name })}>
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <TextInput {...fieldProps('name')} label={t('enterprises.fields.name')} required data-autofocus />
+          <Textarea {...fieldProps('description')} label={t('enterprises.fields.description')} autosize minRows={3} maxRows={8} />
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={onClose}>
+              {t('common.cancel')}
+            </Button>
+            <Button type="submit" loading={update.isPending}>
+              {t('common.save')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,98 @@
+import { act, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { changeLocale } from '@/i18n';
+import { session } from '@/lib/session';
+import { mockApi } from '@/testing/api-mock';
+import { jsonResponse, makeEnterprise, makeEnterpriseDetail, makeUser } from '@/testing/fixtures';
+import { renderApp } from '@/testing/render';
+
+beforeEach(() => session.start('token', makeUser('PlatformAdmin')));
+
+async function fill(values: Partial<Record<'name' | 'ceoFullName' | 'ceoEmail' | 'ceoPassword', string>>) {
+  const user = userEvent.setup();
+  const labels = { name: /^Name/, ceoFullName: /^CEO full name/, ceoEmail: /^CEO email/, ceoPassword: /^CEO password/ } as const;
+  for (const [field, value] of Object.entries(values) as [keyof typeof labels, string][]) {
+    const input = screen.getByLabelText(labels[field]);
+    await user.clear(input);
+    await user.type(input, value);
+  }
+  await user.click(screen.getByRole('button', { name: 'Create enterprise' }));
+}
+
+describe('create an enterprise', () => {
+  it('checks the fields first, with the texts of SPEC §5, and focuses the first wrong one', async () => {
+    const { calls } = mockApi({});
+    renderApp('/admin/enterprises/create');
+    await screen.findByRole('heading', { level: 1, name: 'Create an enterprise' });
+    expect(screen.getByText('Minimum 8 characters required')).toBeInTheDocument();
+
+    await fill({});
+    expect(screen.getAllByText('This field is required')).toHaveLength(4);
+    expect(screen.getByLabelText(/^Name/)).toHaveFocus();
+
+    await fill({ name: 'Acme', ceoFullName: 'Cora', ceoEmail: 'nope', ceoPassword: 'short' });
+    expect(screen.getByText('Please enter a valid email address')).toBeInTheDocument();
+    expect(screen.getByText('Password must be at least 8 characters')).toBeInTheDocument();
+    expect(calls.filter((call) => call.method === 'POST')).toEqual([]);
+  });
+
+  it('sends the enterprise and its CEO, says so and opens the new enterprise', async () => {
+    const created = makeEnterprise({ name: 'Acme' });
+    const { calls } = mockApi({
+      'POST /api/v1/enterprises': jsonResponse(201, created),
+      [`GET /api/v1/enterprises/${created.id}`]: jsonResponse(200, makeEnterpriseDetail({ name: 'Acme' })),
+      [`GET /api/v1/enterprises/${created.id}/departments`]: jsonResponse(200, makeEnterpriseDetail().departments),
+      [`GET /api/v1/enterprises/${created.id}/users`]: jsonResponse(200, { items: [], total: 0, page: 1, pageSize: 20 }),
+    });
+    const { router } = renderApp('/admin/enterprises/create');
+    await screen.findByRole('heading', { level: 1, name: 'Create an enterprise' });
+
+    await fill({ name: '  Acme ', ceoFullName: 'Cora Ceo', ceoEmail: 'cora@acme.test', ceoPassword: 'password1' });
+
+    expect(await screen.findByText('Enterprise created successfully')).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/admin/enterprises/${created.id}`));
+    expect(calls.find((call) => call.method === 'POST')?.body).toEqual({
+      name: 'Acme',
+      ceoFullName: 'Cora Ceo',
+      ceoEmail: 'cora@acme.test',
+      ceoPassword: 'password1',
+    });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Acme' })).toBeInTheDocument();
+  });
+
+  it("shows the server's field errors on the fields", async () => {
+    mockApi({
+      'POST /api/v1/enterprises': jsonResponse(400, {
+        code: 'validation_failed',
+        message: 'Please check your input',
+        fields: { ceoEmail: 'invalid_email', ceoPassword: 'too_short' },
+      }),
+    });
+    renderApp('/admin/enterprises/create');
+    await screen.findByRole('heading', { level: 1, name: 'Create an enterprise' });
+
+    await fill({ name: 'Acme', ceoFullName: 'Cora', ceoEmail: 'cora@acme.test', ceoPassword: 'password1' });
+
+    expect(await screen.findByText('Failed to create enterprise')).toBeInTheDocument();
+    expect(screen.getByText('Please enter a valid email address')).toBeInTheDocument();
+    expect(screen.getByText('Password must be at least 8 characters')).toBeInTheDocument();
+    expect(screen.getByLabelText(/^CEO email/)).toHaveFocus();
+  });
+
+  it('explains a taken CEO e-mail address (409), in French too', async () => {
+    mockApi({ 'POST /api/v1/enterprises': jsonResponse(409, { code: 'conflict', message: 'A user with this email already exists' }) });
+    renderApp('/admin/enterprises/create');
+    await screen.findByRole('heading', { level: 1, name: 'Create an enterprise' });
+
+    await fill({ name: 'Acme', ceoFullName: 'Cora', ceoEmail: 'taken@acme.test', ceoPassword: 'password1' });
+
+    expect(await screen.findByText('Failed to create enterprise')).toBeInTheDocument();
+    expect(screen.getByText('The CEO email address is already used by another account.')).toBeInTheDocument();
+    expect(screen.getByText('This email address is already used by another account')).toBeInTheDocument();
+
+    await act(() => changeLocale('fr'));
+    expect(await screen.findByText('Cette adresse e-mail est déjà utilisée par un autre compte')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 1, name: 'Créer une entreprise' })).toBeInTheDocument();
+  });
+});

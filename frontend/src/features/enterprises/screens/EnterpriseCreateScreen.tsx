@@ -1,0 +1,110 @@
+import { Button, Card, Divider, Group, PasswordInput, Stack, TextInput, Textarea, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useDocumentTitle } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router-dom';
+import { isApiRequestError } from '@/api/mutator';
+import { PageHeader } from '@/components/PageHeader';
+import { errorMessage } from '@/lib/errors';
+import { serverFieldErrors } from '@/lib/form-errors';
+import { focusFirstError, showServerErrors, useFieldProps } from '@/lib/forms';
+import { href } from '@/lib/paths';
+import { all, rules } from '@/lib/validation';
+import { useCreateEnterpriseMutation } from '../api';
+
+type Values = { name: string; description: string; ceoFullName: string; ceoEmail: string; ceoPassword: string };
+const FIELDS = ['name', 'description', 'ceoFullName', 'ceoEmail', 'ceoPassword'] as const;
+
+export default function EnterpriseCreateScreen() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const create = useCreateEnterpriseMutation();
+  useDocumentTitle(`${t('enterprises.create.pageTitle')} · ${t('app.name')}`);
+
+  const form = useForm<Values>({
+    initialValues: { name: '', description: '', ceoFullName: '', ceoEmail: '', ceoPassword: '' },
+    validate: {
+      name: all(rules.required, rules.maxLength(200)),
+      description: rules.maxLength(2000),
+      ceoFullName: all(rules.required, rules.maxLength(200)),
+      ceoEmail: all(rules.email, rules.maxLength(320)),
+      ceoPassword: rules.newPassword,
+    },
+  });
+  const fieldProps = useFieldProps(form);
+
+  const submit = form.onSubmit(
+    (values) =>
+      create.mutate(
+        {
+          data: {
+            name: values.name.trim(),
+            description: values.description.trim() || undefined,
+            ceoFullName: values.ceoFullName.trim(),
+            ceoEmail: values.ceoEmail.trim(),
+            ceoPassword: values.ceoPassword,
+          },
+        },
+        {
+          onSuccess: (enterprise) => {
+            notifications.show({ color: 'teal', message: t('enterprises.create.success') });
+            navigate(href('adminEnterprise', { id: enterprise.id }));
+          },
+          onError: (error) => {
+            const taken = isApiRequestError(error) && error.status === 409;
+            notifications.show({
+              color: 'red',
+              title: t('enterprises.create.failed'),
+              message: taken ? t('enterprises.create.ceoEmailTaken') : errorMessage(error, t),
+            });
+            showServerErrors(form, serverFieldErrors(error, FIELDS, { passwordFields: ['ceoPassword'], emailField: 'ceoEmail' }), FIELDS);
+          },
+        },
+      ),
+    (errors) => focusFirstError(form, errors, FIELDS),
+  );
+
+  return (
+    <Stack gap="lg" maw={720}>
+      <PageHeader
+        title={t('enterprises.create.title')}
+        description={t('enterprises.create.description')}
+        back={{ to: href('adminEnterprises'), label: t('enterprises.backToList') }}
+      />
+      <Card withBorder radius="md" padding="lg" component="form" onSubmit={submit} noValidate>
+        <Stack gap="md">
+          <Title order={2} fz="lg">
+            {t('enterprises.create.enterpriseSection')}
+          </Title>
+          <TextInput {...fieldProps('name')} label={t('enterprises.fields.name')} required autoFocus autoComplete="organization" />
+          <Textarea {...fieldProps('description')} label={t('enterprises.fields.description')} autosize minRows={3} maxRows={8} />
+
+          <Divider my="xs" />
+          <Title order={2} fz="lg">
+            {t('enterprises.create.ceoSection')}
+          </Title>
+          <TextInput {...fieldProps('ceoFullName')} label={t('enterprises.fields.ceoFullName')} required autoComplete="off" />
+          <TextInput {...fieldProps('ceoEmail')} label={t('enterprises.fields.ceoEmail')} type="email" inputMode="email" required autoComplete="off" />
+          <PasswordInput
+            {...fieldProps('ceoPassword')}
+            label={t('enterprises.fields.ceoPassword')}
+            description={t('validation.minLength')}
+            required
+            autoComplete="new-password"
+            visibilityToggleButtonProps={{ 'aria-label': t('auth.showPassword') }}
+          />
+
+          <Group justify="flex-end" gap="sm" mt="sm">
+            <Button variant="default" component={Link} to={href('adminEnterprises')}>
+              {t('common.cancel')}
+            </Button>
+            <Button type="submit" loading={create.isPending}>
+              {t('enterprises.create.submit')}
+            </Button>
+          </Group>
+        </Stack>
+      </Card>
+    </Stack>
+  );
+}

@@ -1,0 +1,116 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { session } from '@/lib/session';
+import { mockApi } from '@/testing/api-mock';
+import { jsonResponse, makeEnterpriseDetail, makeUser, page } from '@/testing/fixtures';
+import { renderApp } from '@/testing/render';
+
+const detail = makeEnterpriseDetail({ name: 'Acme Corp', userCount: 3 });
+const base = `/api/v1/enterprises/${detail.id}`;
+
+function mockDetail(extra: Parameters<typeof mockApi>[0] = {}) {
+  return mockApi({
+    [`GET ${base}`]: jsonResponse(200, detail),
+    [`GET ${base}/departments`]: jsonResponse(200, detail.departments),
+    [`GET ${base}/users`]: jsonResponse(200, page([makeUser('EnterpriseCeo', { fullName: 'Cora Ceo' })])),
+    'GET /api/v1/enterprises': jsonResponse(200, page([])),
+    ...extra,
+  });
+}
+
+beforeEach(() => session.start('token', makeUser('PlatformAdmin')));
+
+describe('enterprise detail', () => {
+  it('shows the enterprise, its counts, its five departments in order and its users', async () => {
+    mockDetail();
+    renderApp(`/admin/enterprises/${detail.id}`);
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Acme Corp' })).toBeInTheDocument();
+    expect(screen.getByText('Cora Ceo · cora@acme.test')).toBeInTheDocument();
+    const departments = await screen.findAllByRole('heading', { level: 3 });
+    expect(departments.map((heading) => heading.textContent)).toEqual([
+      'Finance',
+      'Operations',
+      'Sales and marketing',
+      'Human resources',
+      'Information technology',
+    ]);
+    const users = await screen.findByRole('table');
+    expect(within(users).getByText('Cora Ceo')).toBeInTheDocument();
+    expect(within(users).getByText('CEO')).toBeInTheDocument();
+  });
+
+  it('asks before deleting, naming the enterprise and what goes with it, then returns to the list', async () => {
+    const { calls } = mockDetail({ [`DELETE ${base}`]: new Response(null, { status: 204 }) });
+    const user = userEvent.setup();
+    const { router } = renderApp(`/admin/enterprises/${detail.id}`);
+
+    await user.click(await screen.findByRole('button', { name: 'Delete' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete enterprise' });
+    expect(dialog).toHaveTextContent('Are you sure you want to delete the enterprise “Acme Corp”?');
+    expect(dialog).toHaveTextContent('This action cannot be undone.');
+    expect(dialog).toHaveTextContent('All associated data will be permanently removed');
+    expect(dialog).toHaveTextContent('its departments');
+    expect(dialog).toHaveTextContent('its users');
+    expect(dialog).toHaveTextContent('its reports');
+    expect(calls.some((call) => call.method === 'DELETE')).toBe(false);
+
+    await user.click(within(dialog).getByRole('button', { name: 'Delete enterprise' }));
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/enterprises'));
+    expect(await screen.findByText('The enterprise “Acme Corp” was deleted')).toBeInTheDocument();
+    expect(calls.filter((call) => call.method === 'DELETE').map((call) => call.path)).toEqual([base]);
+  });
+
+  it('asks before deactivating: its people are signed out', async () => {
+    const { calls } = mockDetail({ [`PUT ${base}`]: jsonResponse(200, { ...detail, isActive: false }) });
+    const user = userEvent.setup();
+    renderApp(`/admin/enterprises/${detail.id}`);
+
+    await user.click(await screen.findByRole('button', { name: 'Deactivate' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Deactivate this enterprise?' });
+    expect(dialog).toHaveTextContent('Everyone in it is signed out at once');
+    await user.click(within(dialog).getByRole('button', { name: 'Deactivate' }));
+
+    expect(await screen.findByText('Acme Corp was deactivated.')).toBeInTheDocument();
+    expect(calls.find((call) => call.method === 'PUT')?.body).toEqual({ isActive: false });
+  });
+
+  it('edits the name and description in a dialog', async () => {
+    const { calls } = mockDetail({ [`PUT ${base}`]: jsonResponse(200, { ...detail, name: 'Acme Group' }) });
+    const user = userEvent.setup();
+    renderApp(`/admin/enterprises/${detail.id}`);
+
+    await user.click(await screen.findByRole('button', { name: 'Edit' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Acme Corp' });
+    const name = within(dialog).getByLabelText(/^Name/);
+    await user.clear(name);
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(within(dialog).getByText('This field is required')).toBeInTheDocument();
+
+    await user.type(name, 'Acme Group');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Enterprise updated')).toBeInTheDocument();
+    expect(calls.find((call) => call.method === 'PUT')?.body).toEqual({ name: 'Acme Group', description: 'Makes everything' });
+  });
+
+  it('says when the enterprise does not exist', async () => {
+    mockApi({});
+    renderApp('/admin/enterprises/0190f3c2-0000-7000-8000-00000000ffff');
+    expect(await screen.findByText('Enterprise not found')).toBeInTheDocument();
+    expect(screen.getAllByRole('link', { name: 'Back to enterprises' })[0]).toHaveAttribute('href', '/admin/enterprises');
+  });
+
+  it('offers to try again after a server error', async () => {
+    let fail = true;
+    mockDetail({ [`GET ${base}`]: () => (fail ? jsonResponse(500, { code: 'internal', message: 'boom' }) : jsonResponse(200, detail)) });
+    const user = userEvent.setup();
+    renderApp(`/admin/enterprises/${detail.id}`);
+
+    expect(await screen.findByText('Server error. Please try again later.', {}, { timeout: 5000 })).toBeInTheDocument();
+    fail = false;
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Acme Corp' })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,204 @@
+import { Button, Card, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { useDisclosure, useDocumentTitle } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import { IconBuildingOff, IconPencil, IconPlayerPause, IconPlayerPlay, IconTrash } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useParams } from 'react-router-dom';
+import { useGetEnterprise } from '@/api/generated/enterprises/enterprises';
+import type { EnterpriseDetail } from '@/api/generated/model';
+import { isApiRequestError } from '@/api/mutator';
+import { EmptyMessage } from '@/components/data/EmptyMessage';
+import { QueryError } from '@/components/data/QueryError';
+import { ActiveBadge } from '@/components/data/badges';
+import { DepartmentManager } from '@/components/departments/DepartmentManager';
+import { PageHeader } from '@/components/PageHeader';
+import { errorMessage } from '@/lib/errors';
+import { useFormat } from '@/lib/format';
+import { href } from '@/lib/paths';
+import { useDeleteEnterpriseMutation, useUpdateEnterpriseMutation } from '../api';
+import { confirmDeactivateEnterprise, confirmDeleteEnterprise } from '../components/enterprise-confirmations';
+import { EnterpriseEditModal } from '../components/EnterpriseEditModal';
+import { EnterpriseUsersTable } from '../components/EnterpriseUsersTable';
+
+export default function EnterpriseDetailScreen() {
+  const { t } = useTranslation();
+  const { id = '' } = useParams<'id'>();
+  const enterprise = useGetEnterprise(id);
+  useDocumentTitle(`${enterprise.data?.name ?? t('enterprises.detail.pageTitle')} · ${t('app.name')}`);
+
+  const back = { to: href('adminEnterprises'), label: t('enterprises.backToList') };
+
+  if (enterprise.isPending) {
+    return (
+      <Stack gap="lg" role="status" aria-label={t('app.loading')} aria-busy>
+        <Skeleton height={36} width="40%" />
+        <Skeleton height={160} radius="md" />
+        <Skeleton height={240} radius="md" />
+      </Stack>
+    );
+  }
+  if (enterprise.isError) {
+    const missing = isApiRequestError(enterprise.error) && enterprise.error.status === 404;
+    return (
+      <Stack gap="lg">
+        <PageHeader title={t('enterprises.detail.pageTitle')} back={back} />
+        {missing ? (
+          <EmptyMessage
+            icon={<IconBuildingOff size={32} aria-hidden />}
+            title={t('enterprises.detail.notFound')}
+            description={t('enterprises.detail.notFoundHint')}
+            action={
+              <Button component={Link} to={back.to} variant="default">
+                {back.label}
+              </Button>
+            }
+          />
+        ) : (
+          <QueryError error={enterprise.error} onRetry={() => void enterprise.refetch()} retrying={enterprise.isFetching} />
+        )}
+      </Stack>
+    );
+  }
+  return <EnterpriseDetailView enterprise={enterprise.data} back={back} />;
+}
+
+function EnterpriseDetailView({ enterprise, back }: { enterprise: EnterpriseDetail; back: { to: string; label: string } }) {
+  const { t } = useTranslation();
+  const format = useFormat();
+  const navigate = useNavigate();
+  const [editing, edit] = useDisclosure(false);
+  const update = useUpdateEnterpriseMutation();
+  const remove = useDeleteEnterpriseMutation();
+
+  const setActive = (isActive: boolean) =>
+    update.mutate(
+      { id: enterprise.id, data: { isActive } },
+      {
+        onSuccess: () =>
+          notifications.show({
+            color: 'teal',
+            message: isActive ? t('enterprises.activate.success', { name: enterprise.name }) : t('enterprises.deactivate.success', { name: enterprise.name }),
+          }),
+        onError: (error) => notifications.show({ color: 'red', title: t('enterprises.edit.failed'), message: errorMessage(error, t) }),
+      },
+    );
+
+  const toggleActive = () => (enterprise.isActive ? confirmDeactivateEnterprise(enterprise, t, () => setActive(false)) : setActive(true));
+
+  const askDelete = () =>
+    confirmDeleteEnterprise(enterprise, t, () =>
+      remove.mutate(
+        { id: enterprise.id },
+        {
+          onSuccess: () => {
+            notifications.show({ color: 'teal', message: t('enterprises.delete.success', { name: enterprise.name }) });
+            navigate(href('adminEnterprises'), { replace: true });
+          },
+          onError: (error) => notifications.show({ color: 'red', title: t('enterprises.delete.failed'), message: errorMessage(error, t) }),
+        },
+      ),
+    );
+
+  const details: { label: string; value: ReactNode }[] = [
+    {
+      label: t('enterprises.fields.ceo'),
+      value: enterprise.ceo ? `${enterprise.ceo.fullName} · ${enterprise.ceo.email}` : t('enterprises.noCeo'),
+    },
+    { label: t('enterprises.fields.status'), value: <ActiveBadge active={enterprise.isActive} /> },
+    { label: t('enterprises.fields.createdAt'), value: format.dateTime(enterprise.createdAt) },
+    { label: t('enterprises.fields.updatedAt'), value: format.dateTime(enterprise.updatedAt) },
+  ];
+  const counts = [
+    { label: t('enterprises.detail.userCount'), value: enterprise.userCount },
+    { label: t('enterprises.detail.reportCount'), value: enterprise.reportCount },
+    { label: t('enterprises.detail.departmentCount'), value: enterprise.departments.length },
+  ];
+
+  return (
+    <Stack gap="xl">
+      <PageHeader
+        title={enterprise.name}
+        badge={<ActiveBadge active={enterprise.isActive} />}
+        back={back}
+        actions={
+          <>
+            <Button variant="default" leftSection={<IconPencil size={16} aria-hidden />} onClick={edit.open}>
+              {t('common.edit')}
+            </Button>
+            <Button
+              variant="light"
+              color={enterprise.isActive ? 'orange' : 'teal'}
+              leftSection={enterprise.isActive ? <IconPlayerPause size={16} aria-hidden /> : <IconPlayerPlay size={16} aria-hidden />}
+              onClick={toggleActive}
+              loading={update.isPending}
+            >
+              {enterprise.isActive ? t('enterprises.deactivate.action') : t('enterprises.activate.action')}
+            </Button>
+            <Button variant="light" color="red" leftSection={<IconTrash size={16} aria-hidden />} onClick={askDelete} loading={remove.isPending}>
+              {t('common.delete')}
+            </Button>
+          </>
+        }
+      />
+
+      <Card withBorder radius="md" padding="lg" component="section" aria-labelledby="enterprise-overview">
+        <Stack gap="md">
+          <Title order={2} fz="lg" id="enterprise-overview">
+            {t('enterprises.detail.overview')}
+          </Title>
+          <Text style={{ whiteSpace: 'pre-line', overflowWrap: 'anywhere' }} c={enterprise.description ? undefined : 'dimmed'}>
+            {enterprise.description || t('enterprises.noDescription')}
+          </Text>
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" component="dl" m={0}>
+            {details.map(({ label, value }) => (
+              <div key={label}>
+                <Text component="dt" size="sm" c="dimmed">
+                  {label}
+                </Text>
+                <Text component="dd" m={0} fw={500} style={{ overflowWrap: 'anywhere' }}>
+                  {value}
+                </Text>
+              </div>
+            ))}
+          </SimpleGrid>
+          <SimpleGrid cols={{ base: 1, xs: 3 }} spacing="md" component="dl" m={0}>
+            {counts.map(({ label, value }) => (
+              <Card key={label} withBorder radius="md" padding="md" bg="var(--mantine-color-gray-0)">
+                <Text component="dt" size="sm" c="dimmed">
+                  {label}
+                </Text>
+                <Text component="dd" m={0} fz={28} fw={700} lh={1.2}>
+                  {format.number(value)}
+                </Text>
+              </Card>
+            ))}
+          </SimpleGrid>
+        </Stack>
+      </Card>
+
+      <Stack gap="md" component="section" aria-labelledby="enterprise-departments">
+        <Title order={2} fz="xl" id="enterprise-departments">
+          {t('departments.title')}
+        </Title>
+        <DepartmentManager enterpriseId={enterprise.id} createUserLink={`${href('adminUserCreate')}?enterpriseId=${encodeURIComponent(enterprise.id)}`} />
+      </Stack>
+
+      <Card withBorder radius="md" padding="lg" component="section" aria-labelledby="enterprise-users">
+        <Stack gap="md">
+          <Group justify="space-between">
+            <Title order={2} fz="lg" id="enterprise-users">
+              {t('enterprises.detail.users')}
+            </Title>
+            <Button component={Link} to={`${href('adminUserCreate')}?enterpriseId=${encodeURIComponent(enterprise.id)}`} variant="light" size="sm">
+              {t('users.list.create')}
+            </Button>
+          </Group>
+          <EnterpriseUsersTable enterpriseId={enterprise.id} departments={enterprise.departments} />
+        </Stack>
+      </Card>
+
+      <EnterpriseEditModal enterprise={enterprise} opened={editing} onClose={edit.close} />
+    </Stack>
+  );
+}

@@ -1,0 +1,112 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { session } from '@/lib/session';
+import { mockApi } from '@/testing/api-mock';
+import { jsonResponse, makeDepartments, makeEnterprise, makeUser, page } from '@/testing/fixtures';
+import { renderApp } from '@/testing/render';
+import { optionNames, selectOptions } from '@/testing/select';
+
+
+const enterprise = makeEnterprise({ name: 'Acme Corp' });
+const departments = makeDepartments(enterprise.id);
+
+function mockCreate() {
+  return mockApi({
+    'GET /api/v1/enterprises': jsonResponse(200, page([enterprise, makeEnterprise({ id: 'other', name: 'Beta Inc' })])),
+    [`GET /api/v1/enterprises/${enterprise.id}/departments`]: jsonResponse(200, departments),
+    'POST /api/v1/users': ({ body }) => jsonResponse(201, makeUser('DepartmentHead', { fullName: (body as { fullName: string }).fullName })),
+    'GET /api/v1/users': jsonResponse(200, page([])),
+  });
+}
+
+async function fillAccount(name = 'Hal Jordan') {
+  const user = userEvent.setup();
+  await user.type(screen.getByLabelText(/^Full name/), name);
+  await user.type(screen.getByLabelText(/^Email/), 'hal@acme.test');
+  await user.type(screen.getByLabelText(/^Password/), 'password1');
+  return user;
+}
+
+describe('create a user', () => {
+  it('as a CEO: department staff roles only, in their own enterprise, with an optional department', async () => {
+    session.start('token', makeUser('EnterpriseCeo'));
+    const { calls } = mockCreate();
+    const { router } = renderApp('/admin/users/create');
+    await screen.findByRole('heading', { level: 1, name: 'Create a user' });
+    const user = await fillAccount();
+
+    expect(screen.queryByRole('combobox', { name: /^Enterprise/ })).not.toBeInTheDocument();
+    const role = screen.getByRole('combobox', { name: /^Role/ });
+    await user.click(role);
+    expect(await optionNames(role)).toEqual(['Department head', 'Department user']);
+    await user.click((await selectOptions(role))[0]);
+
+    const department = screen.getByRole('combobox', { name: /^Department/ });
+    await waitFor(() => expect(department).toBeEnabled());
+    await user.click(department);
+    expect(await optionNames(department)).toEqual(['Finance', 'Operations', 'Sales and marketing', 'Human resources', 'Information technology']);
+    await user.click((await selectOptions(department))[1]);
+
+    await user.click(screen.getByRole('button', { name: 'Create user' }));
+    expect(await screen.findByText('User Hal Jordan created successfully')).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/users'));
+    expect(calls.find((call) => call.method === 'POST')?.body).toEqual({
+      fullName: 'Hal Jordan',
+      email: 'hal@acme.test',
+      password: 'password1',
+      role: 'DepartmentHead',
+      departmentId: departments.find((d) => d.type === 'operations')!.id,
+    });
+  });
+
+  it('as the admin: the enterprise is required for tenant roles and hidden for an administrator', async () => {
+    session.start('token', makeUser('PlatformAdmin'));
+    const { calls } = mockCreate();
+    renderApp('/admin/users/create');
+    await screen.findByRole('heading', { level: 1, name: 'Create a user' });
+    const user = await fillAccount('Cora Ceo');
+
+    await user.click(screen.getByRole('button', { name: 'Create user' }));
+    expect(screen.getByText('This field is required')).toBeInTheDocument(); // the role
+
+    const role = screen.getByRole('combobox', { name: /^Role/ });
+    await user.click(role);
+    expect(await optionNames(role)).toEqual(['Platform Administrator', 'CEO', 'Department head', 'Department user']);
+    await user.click((await selectOptions(role))[1]);
+    expect(screen.queryByRole('combobox', { name: /^Department/ })).not.toBeInTheDocument(); // a CEO has none
+
+    await user.click(screen.getByRole('button', { name: 'Create user' }));
+    const enterpriseField = screen.getByRole('combobox', { name: /^Enterprise/ });
+    expect(within(enterpriseField.closest('.mantine-InputWrapper-root') as HTMLElement).getByText('This field is required')).toBeInTheDocument();
+    await user.click(enterpriseField);
+    expect(await optionNames(enterpriseField)).toEqual(['Acme Corp', 'Beta Inc']);
+    await user.click((await selectOptions(enterpriseField))[0]);
+    await user.click(screen.getByRole('button', { name: 'Create user' }));
+
+    await screen.findByText('User Cora Ceo created successfully');
+    expect(calls.find((call) => call.method === 'POST')?.body).toEqual({
+      fullName: 'Cora Ceo',
+      email: 'hal@acme.test',
+      password: 'password1',
+      role: 'EnterpriseCeo',
+      enterpriseId: enterprise.id,
+    });
+  });
+
+  it('shows a taken e-mail address on the field', async () => {
+    session.start('token', makeUser('EnterpriseCeo'));
+    mockApi({
+      [`GET /api/v1/enterprises/${enterprise.id}/departments`]: jsonResponse(200, departments),
+      'POST /api/v1/users': jsonResponse(409, { code: 'conflict', message: 'A user with this email already exists' }),
+    });
+    renderApp('/admin/users/create');
+    await screen.findByRole('heading', { level: 1, name: 'Create a user' });
+    const user = await fillAccount();
+    await user.click(screen.getByRole('button', { name: 'Create user' }));
+
+    expect(await screen.findByText('Failed to create user')).toBeInTheDocument();
+    expect(screen.getAllByText('This email address is already used by another account')).toHaveLength(2); // toast and field
+    expect(screen.getByLabelText(/^Email/)).toHaveFocus();
+  });
+});

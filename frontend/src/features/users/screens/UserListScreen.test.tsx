@@ -1,0 +1,130 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import type { User } from '@/api/generated/model';
+import { session } from '@/lib/session';
+import { mockApi } from '@/testing/api-mock';
+import { jsonResponse, makeDepartments, makeEnterprise, makeUser, page } from '@/testing/fixtures';
+import { renderApp } from '@/testing/render';
+import { optionNames } from '@/testing/select';
+
+const enterprise = makeEnterprise({ name: 'Acme Corp' });
+const departments = makeDepartments(enterprise.id);
+const admin = makeUser('PlatformAdmin', { id: 'admin', fullName: 'Ada Admin', enterpriseId: null });
+const ceo = makeUser('EnterpriseCeo', { id: 'ceo', fullName: 'Cora Ceo', enterpriseId: enterprise.id });
+const hal = makeUser('DepartmentUser', { id: 'hal', fullName: 'Hal Jordan', email: 'hal@acme.test', enterpriseId: enterprise.id, departmentId: departments[0].id, lastLogin: '2026-03-01T12:00:00Z' });
+
+function mockUsers(users: User[]) {
+  return mockApi({
+    'GET /api/v1/users': jsonResponse(200, page(users)),
+    'GET /api/v1/enterprises': jsonResponse(200, page([enterprise])),
+    [`GET /api/v1/enterprises/${enterprise.id}/departments`]: jsonResponse(200, departments),
+    'DELETE /api/v1/users/hal': new Response(null, { status: 204 }),
+    'PUT /api/v1/users/hal': ({ body }) => jsonResponse(200, { ...hal, ...(body as object) }),
+  });
+}
+
+const row = (name: string) => screen.getAllByTestId('user-row').find((tr) => tr.textContent?.includes(name))!;
+
+describe('the user list', () => {
+  it('shows role, enterprise, status and last sign-in, and filters through the URL', async () => {
+    const { calls } = mockUsers([admin, ceo, hal]);
+    session.start('token', admin);
+    const user = userEvent.setup();
+    const { router } = renderApp('/admin/users');
+
+    await screen.findByText('Hal Jordan');
+    const halRow = row('Hal Jordan');
+    expect(halRow).toHaveTextContent('Department user');
+    expect(halRow).toHaveTextContent('Active');
+    expect(halRow).toHaveTextContent('Mar 1, 2026');
+    expect(await within(halRow).findByRole('link', { name: 'Acme Corp' })).toHaveAttribute('href', `/admin/enterprises/${enterprise.id}`);
+    expect(row('Ada Admin')).toHaveTextContent('Platform (no enterprise)');
+
+    await user.type(screen.getByLabelText('Search'), 'hal');
+    await waitFor(() => expect(router.state.location.search).toBe('?q=hal'));
+    await waitFor(() => expect(calls.map((call) => call.path)).toContain('/api/v1/users?q=hal&page=1&pageSize=20'));
+
+    const role = screen.getByRole('combobox', { name: 'Role' });
+    await user.click(role);
+    expect(await optionNames(role)).toEqual(['Platform Administrator', 'CEO', 'Department head', 'Department user']);
+  });
+
+  it('asks before deleting, naming the person; nobody deletes themselves', async () => {
+    const { calls } = mockUsers([admin, hal]);
+    session.start('token', admin);
+    const user = userEvent.setup();
+    renderApp('/admin/users');
+
+    await user.click(await screen.findByRole('button', { name: 'Actions for Ada Admin' }));
+    expect(await screen.findByRole('menuitem', { name: 'Edit' })).toBeInTheDocument();
+    expect(screen.queryByRole('menuitem', { name: 'Delete' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('menuitem', { name: 'Deactivate' })).not.toBeInTheDocument();
+    await user.keyboard('{Escape}');
+
+    await user.click(screen.getByRole('button', { name: 'Actions for Hal Jordan' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Delete' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete user' });
+    expect(dialog).toHaveTextContent('Are you sure you want to delete the user Hal Jordan (hal@acme.test)?');
+    expect(dialog).toHaveTextContent('This action cannot be undone.');
+    await user.click(within(dialog).getByRole('button', { name: 'Delete user' }));
+
+    expect(await screen.findByText('The user Hal Jordan was deleted')).toBeInTheDocument();
+    expect(calls.filter((call) => call.method === 'DELETE').map((call) => call.path)).toEqual(['/api/v1/users/hal']);
+  });
+
+  it('asks before deactivating someone', async () => {
+    const { calls } = mockUsers([hal]);
+    session.start('token', admin);
+    const user = userEvent.setup();
+    renderApp('/admin/users');
+
+    await user.click(await screen.findByRole('button', { name: 'Actions for Hal Jordan' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Deactivate' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Deactivate this account?' });
+    expect(dialog).toHaveTextContent('They are signed out at once');
+    await user.click(within(dialog).getByRole('button', { name: 'Deactivate' }));
+    expect(await screen.findByText('Hal Jordan was deactivated.')).toBeInTheDocument();
+    expect(calls.find((call) => call.method === 'PUT')?.body).toEqual({ status: 'inactive' });
+  });
+
+  it('as a CEO: staff roles only, departments instead of enterprises, and an edit that sends only the changes', async () => {
+    const { calls } = mockUsers([hal]);
+    session.start('token', ceo);
+    const user = userEvent.setup();
+    renderApp('/admin/users');
+
+    await screen.findByText('Hal Jordan');
+    expect(screen.getByRole('columnheader', { name: 'Department' })).toBeInTheDocument();
+    expect(screen.queryByRole('combobox', { name: 'Enterprise' })).not.toBeInTheDocument();
+    await waitFor(() => expect(row('Hal Jordan')).toHaveTextContent('Finance'));
+
+    await user.click(screen.getByRole('button', { name: 'Actions for Hal Jordan' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Edit' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Hal Jordan' });
+    const role = within(dialog).getByRole('combobox', { name: 'Role' });
+    await user.click(role);
+    expect(await optionNames(role)).toEqual(['Department head', 'Department user']);
+    await user.keyboard('{Escape}');
+
+    const name = within(dialog).getByLabelText(/^Full name/);
+    await user.clear(name);
+    await user.type(name, 'Hal J.');
+    await user.type(within(dialog).getByLabelText(/^New password/), 'short');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(within(dialog).getByText('Password must be at least 8 characters')).toBeInTheDocument();
+    await user.clear(within(dialog).getByLabelText(/^New password/));
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+
+    expect(await screen.findByText('Hal J. was updated')).toBeInTheDocument();
+    expect(calls.find((call) => call.method === 'PUT')?.body).toEqual({ fullName: 'Hal J.' });
+  });
+
+  it('has an empty state that leads to creating a user', async () => {
+    mockUsers([]);
+    session.start('token', ceo);
+    renderApp('/admin/users');
+    expect(await screen.findByText('No users yet')).toBeInTheDocument();
+    expect(screen.getAllByRole('link', { name: 'Create user' }).at(-1)).toHaveAttribute('href', '/admin/users/create');
+  });
+});

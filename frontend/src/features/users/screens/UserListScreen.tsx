@@ -1,0 +1,254 @@
+import { ActionIcon, Button, Card, Group, Loader, Menu, Select, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
+import { useDocumentTitle } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import { IconDots, IconPencil, IconPlus, IconTrash, IconUserCheck, IconUserOff, IconUsers } from '@tabler/icons-react';
+import { keepPreviousData } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import { type Role, type User, UserStatus } from '@/api/generated/model';
+import { useListUsers } from '@/api/generated/users/users';
+import { EmptyMessage } from '@/components/data/EmptyMessage';
+import { ListPagination } from '@/components/data/ListPagination';
+import { QueryError } from '@/components/data/QueryError';
+import { SearchInput } from '@/components/data/SearchInput';
+import { TableSkeleton } from '@/components/data/TableSkeleton';
+import { RoleBadge, UserStatusBadge } from '@/components/data/badges';
+import { PageHeader } from '@/components/PageHeader';
+import { ALL_ROLES, STAFF_ROLES, userActionsFor } from '@/lib/authorization';
+import { errorMessage } from '@/lib/errors';
+import { useFormat } from '@/lib/format';
+import { PAGE_SIZE, oneOf, useListParams } from '@/lib/list-params';
+import { href } from '@/lib/paths';
+import { useCurrentUser } from '@/lib/session';
+import { useDeleteUserMutation, useDepartments, useEnterpriseOptions, useUpdateUserMutation } from '../api';
+import { EnterpriseName } from '../components/EnterpriseName';
+import { confirmDeactivateUser, confirmDeleteUser } from '../components/user-confirmations';
+import { UserEditModal } from '../components/UserEditModal';
+
+const STATUSES = Object.values(UserStatus);
+
+export default function UserListScreen() {
+  const { t } = useTranslation();
+  const format = useFormat();
+  const caller = useCurrentUser();
+  const isAdmin = caller.role === 'PlatformAdmin';
+  const list = useListParams(['q', 'role', 'status', 'enterpriseId'] as const);
+  const roleChoices: readonly Role[] = isAdmin ? ALL_ROLES : STAFF_ROLES;
+  const role = oneOf(list.values.role, roleChoices);
+  const status = oneOf(list.values.status, STATUSES);
+  const enterpriseId = isAdmin ? list.values.enterpriseId || undefined : undefined;
+  const [editing, setEditing] = useState<User | null>(null);
+  useDocumentTitle(`${t('users.list.pageTitle')} · ${t('app.name')}`);
+
+  const users = useListUsers(
+    { q: list.values.q || undefined, role, status, enterpriseId, page: list.page, pageSize: PAGE_SIZE },
+    { query: { placeholderData: keepPreviousData } },
+  );
+  const enterprises = useEnterpriseOptions(isAdmin);
+  // A CEO sees their own enterprise's staff: name their departments.
+  const { departments } = useDepartments(isAdmin ? null : caller.enterpriseId);
+  const departmentName = (id: string | null | undefined) => {
+    const department = departments.find((d) => d.id === id);
+    return department ? t(`departmentTypes.${department.type}`) : null;
+  };
+
+  const update = useUpdateUserMutation();
+  const remove = useDeleteUserMutation();
+
+  const setStatus = (user: User, next: UserStatus) =>
+    update.mutate(
+      { id: user.id, data: { status: next } },
+      {
+        onSuccess: () =>
+          notifications.show({
+            color: 'teal',
+            message: next === 'active' ? t('users.activate.success', { name: user.fullName }) : t('users.deactivate.success', { name: user.fullName }),
+          }),
+        onError: (error) => notifications.show({ color: 'red', title: t('users.edit.failed'), message: errorMessage(error, t) }),
+      },
+    );
+
+  const toggleStatus = (user: User) => (user.status === 'active' ? confirmDeactivateUser(user, t, () => setStatus(user, 'inactive')) : setStatus(user, 'active'));
+
+  const askDelete = (user: User) =>
+    confirmDeleteUser(user, t, () =>
+      remove.mutate(
+        { id: user.id },
+        {
+          onSuccess: () => notifications.show({ color: 'teal', message: t('users.delete.success', { name: user.fullName }) }),
+          onError: (error) => notifications.show({ color: 'red', title: t('users.delete.failed'), message: errorMessage(error, t) }),
+        },
+      ),
+    );
+
+  const createButton = (
+    <Button component={Link} to={href('adminUserCreate')} leftSection={<IconPlus size={18} aria-hidden />}>
+      {t('users.list.create')}
+    </Button>
+  );
+
+  const body = () => {
+    if (users.isPending) return <TableSkeleton />;
+    if (users.isError) return <QueryError error={users.error} onRetry={() => void users.refetch()} retrying={users.isFetching} />;
+    const { items, total, pageSize } = users.data;
+    if (items.length === 0) {
+      return list.filtered ? (
+        <EmptyMessage
+          icon={<IconUsers size={32} aria-hidden />}
+          title={t('users.list.noMatch')}
+          description={t('users.list.noMatchHint')}
+          action={
+            <Button variant="default" onClick={list.reset}>
+              {t('common.clearFilters')}
+            </Button>
+          }
+        />
+      ) : (
+        <EmptyMessage icon={<IconUsers size={32} aria-hidden />} title={t('users.list.empty')} description={t('users.list.emptyHint')} action={createButton} />
+      );
+    }
+    return (
+      <Stack gap="md">
+        <Table.ScrollContainer minWidth={1000}>
+          <Table highlightOnHover verticalSpacing="sm" aria-busy={users.isPlaceholderData}>
+            <VisuallyHidden component="caption">{t('users.list.caption')}</VisuallyHidden>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th scope="col">{t('users.fields.fullName')}</Table.Th>
+                <Table.Th scope="col">{t('users.fields.email')}</Table.Th>
+                <Table.Th scope="col">{t('users.fields.role')}</Table.Th>
+                <Table.Th scope="col">{isAdmin ? t('users.fields.enterprise') : t('users.fields.department')}</Table.Th>
+                <Table.Th scope="col">{t('users.fields.status')}</Table.Th>
+                <Table.Th scope="col">{t('users.fields.lastLogin')}</Table.Th>
+                <Table.Th scope="col">
+                  <VisuallyHidden>{t('common.actions')}</VisuallyHidden>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {items.map((user) => {
+                const allowed = userActionsFor(caller, user);
+                return (
+                  <Table.Tr key={user.id} data-testid="user-row">
+                    <Table.Td>
+                      <Text size="sm" fw={500}>
+                        {user.fullName}
+                        {user.id === caller.id && (
+                          <Text span size="xs" c="dimmed" ms={6}>
+                            {t('users.list.you')}
+                          </Text>
+                        )}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td style={{ overflowWrap: 'anywhere' }}>{user.email}</Table.Td>
+                    <Table.Td>
+                      <RoleBadge role={user.role} />
+                    </Table.Td>
+                    <Table.Td>
+                      {isAdmin ? (
+                        <EnterpriseName id={user.enterpriseId} names={enterprises.names} />
+                      ) : (
+                        (departmentName(user.departmentId) ?? (
+                          <Text span size="sm" c="dimmed">
+                            {t('users.noDepartment')}
+                          </Text>
+                        ))
+                      )}
+                    </Table.Td>
+                    <Table.Td>
+                      <UserStatusBadge status={user.status} />
+                    </Table.Td>
+                    <Table.Td>{format.dateTime(user.lastLogin, t('users.neverSignedIn'))}</Table.Td>
+                    <Table.Td ta="end">
+                      {allowed.edit && (
+                        <Menu position="bottom-end" withinPortal>
+                          <Menu.Target>
+                            <ActionIcon variant="subtle" color="gray" aria-label={t('users.list.actionsFor', { name: user.fullName })}>
+                              <IconDots size={18} aria-hidden />
+                            </ActionIcon>
+                          </Menu.Target>
+                          <Menu.Dropdown>
+                            <Menu.Item leftSection={<IconPencil size={16} aria-hidden />} onClick={() => setEditing(user)}>
+                              {t('common.edit')}
+                            </Menu.Item>
+                            {allowed.changeStatus && (
+                              <Menu.Item
+                                leftSection={user.status === 'active' ? <IconUserOff size={16} aria-hidden /> : <IconUserCheck size={16} aria-hidden />}
+                                onClick={() => toggleStatus(user)}
+                              >
+                                {user.status === 'active' ? t('users.deactivate.action') : t('users.activate.action')}
+                              </Menu.Item>
+                            )}
+                            {allowed.delete && (
+                              <>
+                                <Menu.Divider />
+                                <Menu.Item color="red" leftSection={<IconTrash size={16} aria-hidden />} onClick={() => askDelete(user)}>
+                                  {t('common.delete')}
+                                </Menu.Item>
+                              </>
+                            )}
+                          </Menu.Dropdown>
+                        </Menu>
+                      )}
+                    </Table.Td>
+                  </Table.Tr>
+                );
+              })}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+        <ListPagination page={list.page} pageSize={pageSize} total={total} onChange={list.setPage} label={t('users.list.pages')} />
+      </Stack>
+    );
+  };
+
+  return (
+    <Stack gap="lg">
+      <PageHeader title={t('users.list.title')} description={isAdmin ? t('users.list.descriptionAdmin') : t('users.list.descriptionCeo')} actions={createButton} />
+      <Card withBorder radius="md" padding="lg">
+        <Stack gap="md">
+          <Group align="flex-end" gap="md" wrap="wrap">
+            <SearchInput value={list.values.q} onSearch={(q) => list.update({ q })} label={t('users.list.search')} placeholder={t('users.list.searchPlaceholder')} />
+            <Select
+              label={t('users.fields.role')}
+              placeholder={t('users.list.allRoles')}
+              data={roleChoices.map((value) => ({ value, label: t(`roles.${value}`) }))}
+              value={role ?? null}
+              onChange={(value) => list.update({ role: value })}
+              clearable
+              w={220}
+            />
+            <Select
+              label={t('users.fields.status')}
+              placeholder={t('users.list.allStatuses')}
+              data={STATUSES.map((value) => ({ value, label: t(`userStatus.${value}`) }))}
+              value={status ?? null}
+              onChange={(value) => list.update({ status: value })}
+              clearable
+              w={180}
+            />
+            {isAdmin && (
+              <Select
+                label={t('users.fields.enterprise')}
+                placeholder={enterprises.query.isPending ? t('app.loading') : t('users.list.allEnterprises')}
+                data={enterprises.options}
+                value={enterpriseId ?? null}
+                onChange={(value) => list.update({ enterpriseId: value })}
+                searchable
+                clearable
+                nothingFoundMessage={t('users.list.noEnterpriseMatch')}
+                description={enterprises.partial ? t('users.list.enterprisesPartial', { count: enterprises.options.length }) : undefined}
+                error={enterprises.query.isError ? errorMessage(enterprises.query.error, t) : undefined}
+                w={260}
+              />
+            )}
+            {users.isFetching && !users.isPending && <Loader size="sm" aria-label={t('app.loading')} />}
+          </Group>
+          {body()}
+        </Stack>
+      </Card>
+      <UserEditModal user={editing} onClose={() => setEditing(null)} />
+    </Stack>
+  );
+}

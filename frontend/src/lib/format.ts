@@ -1,0 +1,29 @@
+import { useTranslation } from 'react-i18next';
+
+function toDate(value: string | null | undefined): Date | null {
+  if (!value) return null;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+export function formatDate(value: string | null | undefined, locale: string): string | null {
+  const date = toDate(value);
+  return date ? new Intl.DateTimeFormat(locale, { dateStyle: 'medium' }).format(date) : null;
+}
+
+export function formatDateTime(value: string | null | undefined, locale: string): string | null {
+  const date = toDate(value);
+  return date ? new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(date) : null;
+}
+
+/** Dates and numbers in the interface language; `fallback` for a missing or unreadable value. */
+export function useFormat() {
+  const { i18n } = useTranslation();
+  const locale = i18n.resolvedLanguage ?? 'en';
+  return {
+    locale,
+    date: (value: string | null | undefined, fallback = '—') => formatDate(value, locale) ?? fallback,
+    dateTime: (value: string | null | undefined, fallback = '—') => formatDateTime(value, locale) ?? fallback,
+    number: (value: number) => new Intl.NumberFormat(locale).format(value),
+  };
+}
