@@ -18,7 +18,8 @@ pub struct ErrorBody {
     pub code: String,
     /// A human-readable explanation in English.
     pub message: String,
-    /// For `validation_failed`: each refused field and why (`required`, `invalid_email`, `too_short`, ...).
+    /// Each refused field and why: `required`, `invalid_email`, `too_short`, `too_long`, `invalid`
+    /// (with `validation_failed`), or `taken` (an e-mail in use, with `conflict`).
     #[oai(skip_serializing_if_is_none)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fields: Option<BTreeMap<String, String>>,
@@ -58,6 +59,9 @@ pub enum AppError {
     NotFound,
     #[error("{0}")]
     Conflict(String),
+    /// An e-mail address that another account already uses: 409 `conflict` naming the field.
+    #[error("A user with this email already exists")]
+    EmailTaken { field: &'static str },
     #[error("A report cannot go from {} to {}", .0.from.as_str(), .0.to.as_str())]
     InvalidTransition(InvalidTransition),
     #[error("Too many attempts. Please try again later.")]
@@ -94,7 +98,7 @@ impl AppError {
             Self::AccountInactive => "account_inactive",
             Self::Forbidden => "forbidden",
             Self::NotFound => "not_found",
-            Self::Conflict(_) => "conflict",
+            Self::Conflict(_) | Self::EmailTaken { .. } => "conflict",
             Self::InvalidTransition(_) => "invalid_transition",
             Self::RateLimited { .. } => "rate_limited",
             Self::Unexpected(_) => "internal",
@@ -107,7 +111,7 @@ impl AppError {
             Self::InvalidCredentials | Self::SessionExpired | Self::Unauthorized => StatusCode::UNAUTHORIZED,
             Self::AccountInactive | Self::Forbidden => StatusCode::FORBIDDEN,
             Self::NotFound => StatusCode::NOT_FOUND,
-            Self::Conflict(_) | Self::InvalidTransition(_) => StatusCode::CONFLICT,
+            Self::Conflict(_) | Self::EmailTaken { .. } | Self::InvalidTransition(_) => StatusCode::CONFLICT,
             Self::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             Self::Unexpected(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -123,6 +127,10 @@ impl AppError {
             }
             Self::Validation(fields) => ErrorBody {
                 fields: Some(fields.iter().map(|(k, v)| (k.to_owned(), v.code().to_owned())).collect()),
+                ..ErrorBody::new(self.code(), self.to_string())
+            },
+            Self::EmailTaken { field } => ErrorBody {
+                fields: Some(BTreeMap::from([((*field).to_owned(), "taken".to_owned())])),
                 ..ErrorBody::new(self.code(), self.to_string())
             },
             _ => ErrorBody::new(self.code(), self.to_string()),

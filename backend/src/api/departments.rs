@@ -38,6 +38,7 @@ pub struct UpdateDepartment {
     #[oai(validator(max_length = 2000))]
     pub description: Option<String>,
     /// A person of this enterprise's staff; they join the department and become its head.
+    #[oai(nullable)]
     pub head_id: MaybeUndefined<Uuid>,
 }
 

@@ -181,7 +181,7 @@ impl EnterprisesApi {
         let id = match store::enterprises::create_with_tenant(&state.db, new).await {
             Ok(id) => id,
             Err(e) if store::users::is_duplicate_email(&e) => {
-                return Err(AppError::Conflict("A user with this email already exists".into()).into());
+                return Err(AppError::EmailTaken { field: "ceoEmail" }.into());
             }
             Err(e) => return Err(AppError::from(e).into()),
         };
@@ -234,18 +234,25 @@ impl EnterprisesApi {
     }
 
     /// List an enterprise's users
+    ///
+    /// `role` may be repeated (`?role=DepartmentHead&role=DepartmentUser`); `q` searches names
+    /// and e-mails.
+    #[allow(clippy::too_many_arguments)]
     #[oai(path = "/:id/users", method = "get", operation_id = "listEnterpriseUsers")]
     async fn users(
         &self,
         state: Data<&AppState>,
         auth: BearerAuth,
         id: Path<Uuid>,
+        role: Query<Vec<Role>>,
+        q: Query<Option<String>>,
         #[oai(validator(minimum(value = "1")))] page: Query<Option<u32>>,
         #[oai(name = "pageSize", validator(minimum(value = "1"), maximum(value = "100")))] page_size: Query<Option<u32>>,
     ) -> Result<Json<Page<User>>, ItemError> {
         let enterprise = find_managed(&state, &auth, id.0).await?;
         let paging = paging(page.0, page_size.0);
-        let filter = UserFilter { enterprise_id: Some(enterprise.id), ..Default::default() };
+        let roles_in = (!role.0.is_empty()).then(|| role.0.clone());
+        let filter = UserFilter { enterprise_id: Some(enterprise.id), roles_in, q: q.0, ..Default::default() };
         let (rows, total) = store::users::list(&state.db, &filter, paging).await?;
         Ok(Json(Page::new(rows.into_iter().map(User::from).collect(), total, paging)))
     }

@@ -110,6 +110,7 @@ pub struct UpdateReport {
     pub period_start: Option<NaiveDate>,
     pub period_end: Option<NaiveDate>,
     pub status: Option<ReportStatus>,
+    #[oai(nullable)]
     pub data: MaybeUndefined<ReportData>,
 }
 

@@ -27,6 +27,9 @@ pub struct User {
     /// The user's enterprise; null for platform administrators.
     #[oai(nullable)]
     pub enterprise_id: Option<Uuid>,
+    /// The enterprise's name; null for platform administrators.
+    #[oai(nullable)]
+    pub enterprise_name: Option<String>,
     pub created_at: DateTime<Utc>,
 }
 
@@ -41,6 +44,7 @@ impl From<UserRecord> for User {
             last_login: u.last_login_at,
             department_id: u.department_id,
             enterprise_id: u.enterprise_id,
+            enterprise_name: u.enterprise_name,
             created_at: u.created_at,
         }
     }

@@ -46,6 +46,7 @@ pub struct UpdateUser {
     pub email: Option<String>,
     pub role: Option<Role>,
     pub status: Option<UserStatus>,
+    #[oai(nullable)]
     pub department_id: MaybeUndefined<Uuid>,
     #[oai(validator(max_length = 1024))]
     pub password: Option<String>,
@@ -69,6 +70,17 @@ api_errors!(UserError {
     404 NotFound,
     /// The e-mail is taken, or the change would lock the caller out (`conflict`).
     409 Conflict,
+});
+
+api_errors!(UserReadError {
+    /// A filter is invalid.
+    400 BadRequest,
+    /// No token, or its session has ended.
+    401 Unauthorized,
+    /// The caller's role may not do this.
+    403 Forbidden,
+    /// No such user or enterprise for this caller.
+    404 NotFound,
 });
 
 const STAFF: [Role; 2] = [Role::DepartmentHead, Role::DepartmentUser];
@@ -151,7 +163,7 @@ impl UsersApi {
         q: Query<Option<String>>,
         #[oai(validator(minimum(value = "1")))] page: Query<Option<u32>>,
         #[oai(name = "pageSize", validator(minimum(value = "1"), maximum(value = "100")))] page_size: Query<Option<u32>>,
-    ) -> Result<Json<Page<User>>, UserError> {
+    ) -> Result<Json<Page<User>>, UserReadError> {
         let caller = &auth.0;
         caller.require_admin_or_ceo()?;
         let mut filter = UserFilter { role: role.0, status: status.0, enterprise_id: enterprise_id.0, department_id: department_id.0, q: q.0, roles_in: None };
@@ -169,7 +181,7 @@ impl UsersApi {
 
     /// Get a user
     #[oai(path = "/:id", method = "get", operation_id = "getUser")]
-    async fn get(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>) -> Result<Json<User>, UserError> {
+    async fn get(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>) -> Result<Json<User>, UserReadError> {
         Ok(Json(find_manageable(&state, &auth.0, id.0).await?.into()))
     }
 
@@ -276,7 +288,7 @@ async fn find_manageable(state: &AppState, caller: &Caller, id: Uuid) -> Result<
 
 fn duplicate_email(e: sqlx::Error) -> AppError {
     if store::users::is_duplicate_email(&e) {
-        AppError::Conflict("A user with this email already exists".into())
+        AppError::EmailTaken { field: "email" }
     } else {
         e.into()
     }

@@ -22,10 +22,11 @@ pub async fn report_counts(tx: &mut PgConnection) -> sqlx::Result<Vec<(Uuid, Str
 }
 
 pub async fn departments(tx: &mut PgConnection) -> sqlx::Result<Vec<DepartmentRow>> {
-    sqlx::query_as(
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "select d.id, d.type, d.head_id, (select count(*) from public.users u where u.department_id = d.id) as member_count \
-         from departments d order by d.type",
-    )
+         from departments d order by {}",
+        super::departments::ORDER
+    )))
     .fetch_all(tx)
     .await
 }

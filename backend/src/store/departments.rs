@@ -26,9 +26,11 @@ pub struct MemberRecord {
 }
 
 const SELECT: &str = "select id, type, description, head_id, created_at, updated_at from departments";
+/// The order of SPEC.md: finance, operations, sales and marketing, human resources, IT.
+pub const ORDER: &str = "array_position(array['finance', 'operations', 'sales_marketing', 'human_resources', 'information_technology'], type)";
 
 pub async fn list(tx: &mut PgConnection) -> sqlx::Result<Vec<DepartmentRecord>> {
-    sqlx::query_as(sqlx::AssertSqlSafe(format!("{SELECT} order by type"))).fetch_all(tx).await
+    sqlx::query_as(sqlx::AssertSqlSafe(format!("{SELECT} order by {ORDER}"))).fetch_all(tx).await
 }
 
 pub async fn find(tx: &mut PgConnection, id: Uuid) -> sqlx::Result<Option<DepartmentRecord>> {

@@ -21,6 +21,7 @@ pub struct UserRecord {
     pub last_login_at: Option<DateTime<Utc>>,
     pub created_at: DateTime<Utc>,
     pub enterprise_active: Option<bool>,
+    pub enterprise_name: Option<String>,
 }
 
 /// `role` is stored as text; these wrappers let sqlx decode it into the domain enum.
@@ -59,7 +60,7 @@ impl UserRecord {
 }
 
 const SELECT_USER: &str = "select u.id, u.enterprise_id, u.department_id, u.role, u.full_name, u.email, \
-     u.password_hash, u.status, u.last_login_at, u.created_at, e.is_active as enterprise_active \
+     u.password_hash, u.status, u.last_login_at, u.created_at, e.is_active as enterprise_active, e.name as enterprise_name \
      from public.users u left join public.enterprises e on e.id = u.enterprise_id";
 
 pub async fn find_by_email(pool: &PgPool, email: &Email) -> sqlx::Result<Option<UserRecord>> {

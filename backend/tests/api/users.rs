@@ -55,7 +55,7 @@ async fn user_input_is_validated_field_by_field(db: PgPool) {
     let (status, body) = app
         .post(&admin, "/api/v1/users", json!({ "fullName": "A", "email": "admin@example.com", "password": "password-1", "role": "PlatformAdmin" }))
         .await;
-    assert_eq!((status, body["code"].as_str()), (409, Some("conflict")));
+    assert_eq!((status, body["code"].as_str(), &body["fields"]), (409, Some("conflict"), &json!({ "email": "taken" })));
     let (status, _) = app
         .post(&admin, "/api/v1/users", json!({ "fullName": "A", "email": "a@x.example", "password": "password-1", "role": "Boss" }))
         .await;
@@ -87,6 +87,11 @@ async fn lists_are_scoped_and_filtered(db: PgPool) {
     assert_eq!(emails(&page), ["ann@alpha.example"]);
     let (_, page) = app.get(&admin, &format!("/api/v1/enterprises/{a}/users")).await;
     assert_eq!(page["total"], 3);
+    assert_eq!(page["items"][0]["enterpriseName"], "Alpha");
+    let (_, page) = app.get(&ceo_a, &format!("/api/v1/enterprises/{a}/users?role=DepartmentHead&role=DepartmentUser")).await;
+    assert_eq!(emails(&page), ["ann@alpha.example", "bob@alpha.example"]);
+    let (_, page) = app.get(&ceo_a, &format!("/api/v1/enterprises/{a}/users?role=DepartmentUser&q=bob")).await;
+    assert_eq!(emails(&page), ["bob@alpha.example"]);
     // Staff do not manage people.
     let staff = app.token("bob@alpha.example", "staff-password").await;
     assert_eq!(app.get(&staff, "/api/v1/users").await.0, 403);

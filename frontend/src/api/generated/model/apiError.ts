@@ -15,6 +15,7 @@ export interface ApiError {
   code: string;
   /** A human-readable explanation in English. */
   message: string;
-  /** For `validation_failed`: each refused field and why (`required`, `invalid_email`, `too_short`, ...). */
+  /** Each refused field and why: `required`, `invalid_email`, `too_short`, `too_long`, `invalid`
+(with `validation_failed`), or `taken` (an e-mail in use, with `conflict`). */
   fields?: ApiErrorFields;
 }

@@ -7,6 +7,7 @@
  */
 
 /**
- * For `validation_failed`: each refused field and why (`required`, `invalid_email`, `too_short`, ...).
+ * Each refused field and why: `required`, `invalid_email`, `too_short`, `too_long`, `invalid`
+(with `validation_failed`), or `taken` (an e-mail in use, with `conflict`).
  */
 export type ApiErrorFields = {[key: string]: string};

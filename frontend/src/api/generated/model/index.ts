@@ -76,6 +76,8 @@ export * from './statusCounts';
 export * from './updateDepartment';
 export * from './updateEnterprise';
 export * from './updateReport';
+export * from './updateReportData';
+export * from './updateReportDataAllOf';
 export * from './updateUser';
 export * from './user';
 export * from './userStatus';

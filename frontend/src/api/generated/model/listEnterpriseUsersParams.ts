@@ -5,8 +5,11 @@
  * Multi-tenant enterprise management platform. Every error is `{ code, message, fields? }` with a stable `code`. Lists are pages `{ items, total, page, pageSize }`. Authenticate with `Authorization: Bearer <token>` from `POST /auth/login`.
  * OpenAPI spec version: 0.1.0
  */
+import type { Role } from './role';
 
 export type ListEnterpriseUsersParams = {
+role: Role[];
+q?: string;
 /**
  * @minimum 1
  */

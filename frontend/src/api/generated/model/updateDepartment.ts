@@ -12,6 +12,9 @@
 export interface UpdateDepartment {
   /** @maxLength 2000 */
   description?: string;
-  /** A person of this enterprise's staff; they join the department and become its head. */
-  headId?: string;
+  /**
+   * A person of this enterprise's staff; they join the department and become its head.
+   * @nullable
+   */
+  headId?: string | null;
 }

@@ -6,7 +6,7 @@
  * OpenAPI spec version: 0.1.0
  */
 import type { ReportStatus } from './reportStatus';
-import type { ReportData } from './reportData';
+import type { UpdateReportData } from './updateReportData';
 
 /**
  * Changes to a draft or rejected report; absent fields stay, `data: null` removes the table.
@@ -20,5 +20,6 @@ export interface UpdateReport {
   periodStart?: string;
   periodEnd?: string;
   status?: ReportStatus;
-  data?: ReportData;
+  /** @nullable */
+  data?: UpdateReportData;
 }

@@ -19,7 +19,8 @@ export interface UpdateUser {
   email?: string;
   role?: Role;
   status?: UserStatus;
-  departmentId?: string;
+  /** @nullable */
+  departmentId?: string | null;
   /** @maxLength 1024 */
   password?: string;
 }

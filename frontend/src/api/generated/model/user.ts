@@ -32,5 +32,10 @@ export interface User {
    * @nullable
    */
   enterpriseId?: string | null;
+  /**
+   * The enterprise's name; null for platform administrators.
+   * @nullable
+   */
+  enterpriseName?: string | null;
   createdAt: string;
 }

@@ -32,6 +32,7 @@ export const loginResponse = zod.object({
   "lastLogin": zod.iso.datetime({}).nullish().describe('When the user last signed in; null before the first sign-in.'),
   "departmentId": zod.uuid().nullish().describe('Null when the user is in no department.'),
   "enterpriseId": zod.uuid().nullish().describe('The user\'s enterprise; null for platform administrators.'),
+  "enterpriseName": zod.string().nullish().describe('The enterprise\'s name; null for platform administrators.'),
   "createdAt": zod.iso.datetime({})
 }).describe('A person with an account on the platform.')
 }).describe('A bearer token and the signed-in user.')
@@ -48,6 +49,7 @@ export const getMeResponse = zod.object({
   "lastLogin": zod.iso.datetime({}).nullish().describe('When the user last signed in; null before the first sign-in.'),
   "departmentId": zod.uuid().nullish().describe('Null when the user is in no department.'),
   "enterpriseId": zod.uuid().nullish().describe('The user\'s enterprise; null for platform administrators.'),
+  "enterpriseName": zod.string().nullish().describe('The enterprise\'s name; null for platform administrators.'),
   "createdAt": zod.iso.datetime({})
 }).describe('A person with an account on the platform.')
 

@@ -49,7 +49,7 @@ export const updateDepartmentBodyDescriptionMax = 2000;
 
 export const updateDepartmentBody = zod.object({
   "description": zod.string().max(updateDepartmentBodyDescriptionMax).optional(),
-  "headId": zod.uuid().optional().describe('A person of this enterprise\'s staff; they join the department and become its head.')
+  "headId": zod.uuid().nullish().describe('A person of this enterprise\'s staff; they join the department and become its head.')
 }).describe('Changes to a department; absent fields stay. `headId: null` removes the head.')
 
 export const updateDepartmentResponse = zod.object({

@@ -139,6 +139,8 @@ export const deleteEnterpriseParams = zod.object({
 })
 
 /**
+ * `role` may be repeated (`?role=DepartmentHead&role=DepartmentUser`); `q` searches names
+and e-mails.
  * @summary List an enterprise's users
  */
 export const listEnterpriseUsersParams = zod.object({
@@ -148,6 +150,8 @@ export const listEnterpriseUsersParams = zod.object({
 export const listEnterpriseUsersQueryPageSizeMax = 100;
 
 export const listEnterpriseUsersQueryParams = zod.object({
+  "role": zod.array(zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform (SPEC.md §6). Spelled exactly as the API shows it.')),
+  "q": zod.string().optional(),
   "page": zod.number().min(1).optional(),
   "pageSize": zod.number().min(1).max(listEnterpriseUsersQueryPageSizeMax).optional()
 })
@@ -162,6 +166,7 @@ export const listEnterpriseUsersResponse = zod.object({
   "lastLogin": zod.iso.datetime({}).nullish().describe('When the user last signed in; null before the first sign-in.'),
   "departmentId": zod.uuid().nullish().describe('Null when the user is in no department.'),
   "enterpriseId": zod.uuid().nullish().describe('The user\'s enterprise; null for platform administrators.'),
+  "enterpriseName": zod.string().nullish().describe('The enterprise\'s name; null for platform administrators.'),
   "createdAt": zod.iso.datetime({})
 }).describe('A person with an account on the platform.')),
   "total": zod.number().describe('How many items match the filters, over all pages.'),

@@ -167,7 +167,7 @@ export const updateReportBody = zod.object({
   "data": zod.object({
   "columns": zod.array(zod.string()).max(updateReportBodyDataColumnsMax),
   "rows": zod.array(zod.array(zod.any())).max(updateReportBodyDataRowsMax).describe('Cells are strings, numbers or null.')
-}).optional().describe('A table of figures the detail screen charts. Every row has one cell per column.')
+}).describe('A table of figures the detail screen charts. Every row has one cell per column.').and(zod.any().nullable()).nullish()
 }).describe('Changes to a draft or rejected report; absent fields stay, `data: null` removes the table.\nEditing a rejected report makes it a draft again; `status: submitted` also submits it.')
 
 export const updateReportResponseDataColumnsMax = 50;export const updateReportResponseDataRowsMax = 10000;

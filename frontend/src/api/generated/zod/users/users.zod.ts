@@ -49,6 +49,7 @@ export const listUsersResponse = zod.object({
   "lastLogin": zod.iso.datetime({}).nullish().describe('When the user last signed in; null before the first sign-in.'),
   "departmentId": zod.uuid().nullish().describe('Null when the user is in no department.'),
   "enterpriseId": zod.uuid().nullish().describe('The user\'s enterprise; null for platform administrators.'),
+  "enterpriseName": zod.string().nullish().describe('The enterprise\'s name; null for platform administrators.'),
   "createdAt": zod.iso.datetime({})
 }).describe('A person with an account on the platform.')),
   "total": zod.number().describe('How many items match the filters, over all pages.'),
@@ -72,6 +73,7 @@ export const getUserResponse = zod.object({
   "lastLogin": zod.iso.datetime({}).nullish().describe('When the user last signed in; null before the first sign-in.'),
   "departmentId": zod.uuid().nullish().describe('Null when the user is in no department.'),
   "enterpriseId": zod.uuid().nullish().describe('The user\'s enterprise; null for platform administrators.'),
+  "enterpriseName": zod.string().nullish().describe('The enterprise\'s name; null for platform administrators.'),
   "createdAt": zod.iso.datetime({})
 }).describe('A person with an account on the platform.')
 
@@ -89,7 +91,7 @@ export const updateUserBody = zod.object({
   "email": zod.string().max(updateUserBodyEmailMax).optional(),
   "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).optional().describe('What a user may do on the platform (SPEC.md §6). Spelled exactly as the API shows it.'),
   "status": zod.enum(['active', 'inactive']).optional().describe('Whether an account may sign in.'),
-  "departmentId": zod.uuid().optional(),
+  "departmentId": zod.uuid().nullish(),
   "password": zod.string().max(updateUserBodyPasswordMax).optional()
 }).describe('Changes to an account; absent fields stay. `departmentId: null` takes the user out of their\ndepartment. `status: inactive` signs them out at once.')
 
@@ -102,6 +104,7 @@ export const updateUserResponse = zod.object({
   "lastLogin": zod.iso.datetime({}).nullish().describe('When the user last signed in; null before the first sign-in.'),
   "departmentId": zod.uuid().nullish().describe('Null when the user is in no department.'),
   "enterpriseId": zod.uuid().nullish().describe('The user\'s enterprise; null for platform administrators.'),
+  "enterpriseName": zod.string().nullish().describe('The enterprise\'s name; null for platform administrators.'),
   "createdAt": zod.iso.datetime({})
 }).describe('A person with an account on the platform.')
 
