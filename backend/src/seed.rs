@@ -57,7 +57,8 @@ pub async fn seed_demo(pool: &PgPool) -> anyhow::Result<()> {
         }
         let id = store::enterprises::create_with_tenant(
             pool,
-            NewEnterprise { name: demo.name, description: demo.description, ceo_full_name: demo.ceo, ceo_email: &ceo_email, ceo_password_hash: &hash },
+            NewEnterprise { name: demo.name, description: demo.description, ceo_full_name: demo.ceo, ceo_email: &ceo_email },
+            std::future::ready(Ok(hash.clone())),
         )
         .await
         .with_context(|| format!("cannot create {}", demo.name))?;

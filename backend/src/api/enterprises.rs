@@ -170,17 +170,13 @@ impl EnterprisesApi {
         let (Some(name), Some(ceo_full_name), Some(ceo_email), Some(ceo_password)) = (name, ceo_full_name, ceo_email, ceo_password) else {
             return Err(AppError::from(errors).into());
         };
-        let hash = password::hash(&ceo_password).await?;
-        let new = NewEnterprise {
-            name,
-            description: body.description.as_deref().unwrap_or("").trim(),
-            ceo_full_name,
-            ceo_email: &ceo_email,
-            ceo_password_hash: &hash,
-        };
-        let id = match store::enterprises::create_with_tenant(&state.db, new).await {
+        // Hash on the blocking pool while the transaction builds the schema.
+        let hashing = tokio::spawn(async move { password::hash(&ceo_password).await });
+        let hash = async { hashing.await.map_err(anyhow::Error::from)? };
+        let new = NewEnterprise { name, description: body.description.as_deref().unwrap_or("").trim(), ceo_full_name, ceo_email: &ceo_email };
+        let id = match store::enterprises::create_with_tenant(&state.db, new, hash).await {
             Ok(id) => id,
-            Err(e) if store::users::is_duplicate_email(&e) => {
+            Err(e) if e.downcast_ref::<sqlx::Error>().is_some_and(store::users::is_duplicate_email) => {
                 return Err(AppError::EmailTaken { field: "ceoEmail" }.into());
             }
             Err(e) => return Err(AppError::from(e).into()),
