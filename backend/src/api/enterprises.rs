@@ -240,14 +240,14 @@ impl EnterprisesApi {
         state: Data<&AppState>,
         auth: BearerAuth,
         id: Path<Uuid>,
-        role: Query<Vec<Role>>,
+        role: Query<Option<Vec<Role>>>,
         q: Query<Option<String>>,
         #[oai(validator(minimum(value = "1")))] page: Query<Option<u32>>,
         #[oai(name = "pageSize", validator(minimum(value = "1"), maximum(value = "100")))] page_size: Query<Option<u32>>,
     ) -> Result<Json<Page<User>>, ItemError> {
         let enterprise = find_managed(&state, &auth, id.0).await?;
         let paging = paging(page.0, page_size.0);
-        let roles_in = (!role.0.is_empty()).then(|| role.0.clone());
+        let roles_in = role.0.clone().filter(|roles| !roles.is_empty());
         let filter = UserFilter { enterprise_id: Some(enterprise.id), roles_in, q: q.0, ..Default::default() };
         let (rows, total) = store::users::list(&state.db, &filter, paging).await?;
         Ok(Json(Page::new(rows.into_iter().map(User::from).collect(), total, paging)))

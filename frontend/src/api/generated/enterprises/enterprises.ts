@@ -475,7 +475,7 @@ and e-mails.
  * @summary List an enterprise's users
  */
 export const getListEnterpriseUsersUrl = (id: string,
-    params: ListEnterpriseUsersParams,) => {
+    params?: ListEnterpriseUsersParams,) => {
   const normalizedParams = new URLSearchParams();
 
   Object.entries(params || {}).forEach(([key, value]) => {
@@ -499,7 +499,7 @@ export const getListEnterpriseUsersUrl = (id: string,
 }
 
 export const listEnterpriseUsers = async (id: string,
-    params: ListEnterpriseUsersParams, options?: RequestInit): Promise<PageUser> => {
+    params?: ListEnterpriseUsersParams, options?: RequestInit): Promise<PageUser> => {
   
   return customFetch<PageUser>(getListEnterpriseUsersUrl(id,params),
   {      
@@ -523,7 +523,7 @@ export const getListEnterpriseUsersQueryKey = (id?: string,
 
     
 export const getListEnterpriseUsersQueryOptions = <TData = Awaited<ReturnType<typeof listEnterpriseUsers>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(id: string,
-    params: ListEnterpriseUsersParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listEnterpriseUsers>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+    params?: ListEnterpriseUsersParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listEnterpriseUsers>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -547,7 +547,7 @@ export type ListEnterpriseUsersQueryError = ErrorType<ApiError | ApiError | ApiE
 
 export function useListEnterpriseUsers<TData = Awaited<ReturnType<typeof listEnterpriseUsers>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(
  id: string,
-    params: ListEnterpriseUsersParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listEnterpriseUsers>>, TError, TData>> & Pick<
+    params: undefined |  ListEnterpriseUsersParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listEnterpriseUsers>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof listEnterpriseUsers>>,
           TError,
@@ -558,7 +558,7 @@ export function useListEnterpriseUsers<TData = Awaited<ReturnType<typeof listEnt
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useListEnterpriseUsers<TData = Awaited<ReturnType<typeof listEnterpriseUsers>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(
  id: string,
-    params: ListEnterpriseUsersParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listEnterpriseUsers>>, TError, TData>> & Pick<
+    params?: ListEnterpriseUsersParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listEnterpriseUsers>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof listEnterpriseUsers>>,
           TError,
@@ -569,7 +569,7 @@ export function useListEnterpriseUsers<TData = Awaited<ReturnType<typeof listEnt
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useListEnterpriseUsers<TData = Awaited<ReturnType<typeof listEnterpriseUsers>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(
  id: string,
-    params: ListEnterpriseUsersParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listEnterpriseUsers>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+    params?: ListEnterpriseUsersParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listEnterpriseUsers>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
@@ -578,7 +578,7 @@ export function useListEnterpriseUsers<TData = Awaited<ReturnType<typeof listEnt
 
 export function useListEnterpriseUsers<TData = Awaited<ReturnType<typeof listEnterpriseUsers>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(
  id: string,
-    params: ListEnterpriseUsersParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listEnterpriseUsers>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+    params?: ListEnterpriseUsersParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listEnterpriseUsers>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 

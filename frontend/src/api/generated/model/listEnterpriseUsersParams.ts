@@ -8,7 +8,7 @@
 import type { Role } from './role';
 
 export type ListEnterpriseUsersParams = {
-role: Role[];
+role?: Role[];
 q?: string;
 /**
  * @minimum 1

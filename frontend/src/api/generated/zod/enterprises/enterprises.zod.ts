@@ -150,7 +150,7 @@ export const listEnterpriseUsersParams = zod.object({
 export const listEnterpriseUsersQueryPageSizeMax = 100;
 
 export const listEnterpriseUsersQueryParams = zod.object({
-  "role": zod.array(zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform (SPEC.md §6). Spelled exactly as the API shows it.')),
+  "role": zod.array(zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform (SPEC.md §6). Spelled exactly as the API shows it.')).optional(),
   "q": zod.string().optional(),
   "page": zod.number().min(1).optional(),
   "pageSize": zod.number().min(1).max(listEnterpriseUsersQueryPageSizeMax).optional()
