@@ -77,7 +77,7 @@ test.describe.serial('tenancy', () => {
   test('its CEO creates a department head, then makes them head of Finance', async ({ page }) => {
     const head = { name: `Hal Head ${runId}`, email: `head-${runId}@e2e.test`, password: 'head-password-1' };
     await signIn(page, { email: enterprise.ceoEmail, password: enterprise.ceoPassword });
-    await expect(sidebar(page).getByRole('link')).toHaveText(['Dashboard', 'My enterprise', 'Users']);
+    await expect(sidebar(page).getByRole('link')).toHaveText(['Dashboard', 'My enterprise', 'Reports', 'Users']);
 
     // A CEO on an admin-only screen lands on their own home.
     await page.goto('/admin/enterprises');
@@ -123,11 +123,16 @@ test.describe.serial('tenancy', () => {
     await expect(page.getByRole('row', { name: new RegExp(head.name) })).toContainText('Finance');
   });
 
-  test('an admin opening the CEO home lands on the dashboard, not in a loop', async ({ page }) => {
+  test('an admin opening the CEO home lands on the admin dashboard, not in a loop', async ({ page }) => {
     await signIn(page);
     await page.goto('/ceo');
-    await expect(page).toHaveURL(/\/dashboard$/);
-    await expect(page.getByRole('heading', { level: 1, name: /^Welcome, / })).toBeVisible();
+    await expect(page).toHaveURL(/\/admin$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Administration' })).toBeVisible();
+    await expect(page.getByTestId('admin-chart-activity').locator('svg').first()).toBeVisible();
+    const week = page.waitForResponse((r) => r.url().includes('/api/v1/admin/statistics?days=7') && r.ok());
+    await page.getByText('7 days', { exact: true }).click();
+    await week;
+    await expect(page.getByTestId('admin-chart-reports').locator('svg').first()).toBeVisible();
   });
 
   test('the admin deletes an enterprise through the confirmation modal', async ({ page, request }) => {

@@ -9,6 +9,8 @@ import { RouteErrorScreen } from './RouteErrorScreen';
 
 type Screen = LazyExoticComponent<ComponentType>;
 
+const reportForm = lazy(() => import('@/features/reports/screens/ReportFormScreen'));
+
 /**
  * One lazily loaded screen per route that has one (`ready: true` in lib/paths.ts, which also
  * holds the paths and roles). Adding a screen is one line here.
@@ -23,6 +25,14 @@ const screens = {
   adminUsers: lazy(() => import('@/features/users/screens/UserListScreen')),
   adminUserCreate: lazy(() => import('@/features/users/screens/UserCreateScreen')),
   ceo: lazy(() => import('@/features/ceo/CeoHomeScreen')),
+  admin: lazy(() => import('@/features/admin/AdminDashboardScreen')),
+  ceoReports: lazy(() => import('@/features/reports/screens/CeoReportsScreen')),
+  ceoReport: lazy(() => import('@/features/reports/screens/CeoReportScreen')),
+  department: lazy(() => import('@/features/reports/screens/DepartmentHomeScreen')),
+  departmentReports: lazy(() => import('@/features/reports/screens/DepartmentReportsScreen')),
+  departmentReportCreate: reportForm,
+  departmentReport: lazy(() => import('@/features/reports/screens/DepartmentReportScreen')),
+  departmentReportEdit: reportForm,
 } satisfies Record<Exclude<ReadyRouteKey, 'home'>, Screen>;
 
 const NotFoundScreen = lazy(() => import('@/features/misc/NotFoundScreen'));

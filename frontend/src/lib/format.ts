@@ -24,6 +24,11 @@ export function useFormat() {
     locale,
     date: (value: string | null | undefined, fallback = '—') => formatDate(value, locale) ?? fallback,
     dateTime: (value: string | null | undefined, fallback = '—') => formatDateTime(value, locale) ?? fallback,
+    /** A calendar date (`YYYY-MM-DD`), the same day in every time zone. */
+    day: (value: string | null | undefined, fallback = '—') =>
+      value && /^\d{4}-\d{2}-\d{2}$/.test(value)
+        ? new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${value}T00:00:00Z`))
+        : fallback,
     number: (value: number) => new Intl.NumberFormat(locale).format(value),
   };
 }

@@ -4,18 +4,24 @@ import { makeUser } from '@/testing/fixtures';
 import { navItemsFor } from './navigation-items';
 import { fallbackPathFor, routes } from './paths';
 
+const DEPT = makeUser('DepartmentUser').departmentId!;
+
 describe('the sidebar per role (only screens that exist)', () => {
   it.each<[Role, string[]]>([
-    ['PlatformAdmin', ['/dashboard', '/admin/enterprises', '/admin/users']],
-    ['EnterpriseCeo', ['/dashboard', '/ceo', '/admin/users']],
-    ['DepartmentHead', ['/dashboard']],
-    ['DepartmentUser', ['/dashboard']],
+    ['PlatformAdmin', ['/dashboard', '/admin', '/admin/enterprises', '/admin/users']],
+    ['EnterpriseCeo', ['/dashboard', '/ceo', '/ceo/reports', '/admin/users']],
+    ['DepartmentHead', ['/dashboard', `/department/${DEPT}`, `/department/${DEPT}/reports`]],
+    ['DepartmentUser', ['/dashboard', `/department/${DEPT}`, `/department/${DEPT}/reports`]],
   ])('%s sees %j', (role, links) => {
     expect(navItemsFor(makeUser(role)).map((item) => item.to)).toEqual(links);
   });
 
   it('labels the CEO home "My enterprise"', () => {
-    expect(navItemsFor(makeUser('EnterpriseCeo')).map((item) => item.label)).toEqual(['nav.dashboard', 'nav.myEnterprise', 'nav.users']);
+    expect(navItemsFor(makeUser('EnterpriseCeo')).map((item) => item.label)).toEqual(['nav.dashboard', 'nav.myEnterprise', 'nav.reports', 'nav.users']);
+  });
+
+  it('hides the department entries from staff without a department', () => {
+    expect(navItemsFor(makeUser('DepartmentUser', { departmentId: null })).map((item) => item.to)).toEqual(['/dashboard']);
   });
 });
 

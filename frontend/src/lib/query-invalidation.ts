@@ -35,3 +35,12 @@ export const invalidate = {
   },
 };
 
+
+/** A report was created, changed, reviewed or deleted: every report list, detail and dashboard. */
+export const invalidateReports = (client: QueryClient) =>
+  client.invalidateQueries({
+    predicate: (query) => {
+      const path = pathOf(query);
+      return path.includes('/reports') || path.startsWith(`${API}/dashboard`) || path.startsWith(`${API}/admin`) || path.startsWith(`${API}/enterprises/`);
+    },
+  });

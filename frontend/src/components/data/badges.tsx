@@ -1,6 +1,7 @@
 import { Badge } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import type { Role, UserStatus } from '@/api/generated/model';
+import type { ReportStatus, Role, UserStatus } from '@/api/generated/model';
+import { STATUS_COLORS } from '@/lib/report-rules';
 
 // Never cut a badge short (a narrow table column would truncate it to "Acti…").
 const BADGE_STYLE = { textTransform: 'none', minWidth: 'max-content' } as const;
@@ -37,6 +38,16 @@ export function ActiveBadge({ active }: { active: boolean }) {
   return (
     <Badge color={active ? 'teal' : 'gray'} variant="light" style={BADGE_STYLE}>
       {active ? t('common.status.active') : t('common.status.inactive')}
+    </Badge>
+  );
+}
+
+/** A report's status, in the colours of the status scheme. */
+export function ReportStatusBadge({ status }: { status: ReportStatus }) {
+  const { t } = useTranslation();
+  return (
+    <Badge color={STATUS_COLORS[status]} variant="light" style={BADGE_STYLE} data-testid="report-status">
+      {t(`reportStatus.${status}`)}
     </Badge>
   );
 }

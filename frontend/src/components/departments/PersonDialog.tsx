@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { useListEnterpriseUsers } from '@/api/generated/enterprises/enterprises';
 import type { Department, UserSummary } from '@/api/generated/model';
-import { isStaffRole } from '@/lib/authorization';
+import { STAFF_ROLES, isStaffRole } from '@/lib/authorization';
 import { errorMessage } from '@/lib/errors';
 import { href } from '@/lib/paths';
 
@@ -29,7 +29,7 @@ export function PersonDialog({ enterpriseId, department, kind, onClose, onPick, 
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const opened = department !== null;
-  const staff = useListEnterpriseUsers(enterpriseId, { page: 1, pageSize: STAFF_PAGE_SIZE }, { query: { enabled: opened } });
+  const staff = useListEnterpriseUsers(enterpriseId, { role: [...STAFF_ROLES], page: 1, pageSize: STAFF_PAGE_SIZE }, { query: { enabled: opened } });
 
   const departmentName = department ? t(`departmentTypes.${department.type}`) : '';
   const excluded = new Set(kind === 'head' ? [department?.head?.id] : (department?.members ?? []).map((m) => m.id));

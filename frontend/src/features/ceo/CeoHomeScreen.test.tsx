@@ -15,12 +15,28 @@ const hal = makeUser('DepartmentUser', { id: 'hal', fullName: 'Hal Jordan', emai
 const dee = makeUser('DepartmentHead', { id: 'dee', fullName: 'Dee Dee', email: 'dee@acme.test' });
 const summary = (user: typeof hal) => ({ id: user.id, fullName: user.fullName, email: user.email, role: user.role });
 
+const counts = (submitted: number, reviewed = 0, approved = 0, rejected = 0) => ({ submitted, reviewed, approved, rejected });
+
+function ceoDashboard(departments: Department[]) {
+  return {
+    enterpriseId,
+    enterpriseName: 'Acme Corp',
+    departments: departments.map((d, index) => ({ id: d.id, type: d.type, head: d.head, memberCount: d.members.length, reports: counts(index, 1) })),
+    totals: counts(10, 5, 3, 2),
+    pendingReviews: 15,
+    recentActivity: [
+      { reportId: 'r1', reportTitle: 'Q1 figures', departmentId: departments[0].id, actor: summary(hal), fromStatus: 'draft', toStatus: 'submitted', notes: null, at: '2026-03-01T10:00:00Z' },
+    ],
+  };
+}
+
 function mockEnterprise(departments: Department[], extra: Parameters<typeof mockApi>[0] = {}) {
   return mockApi({
     [`GET ${base}`]: () => jsonResponse(200, makeEnterpriseDetail({ name: 'Acme Corp', departments })),
     [`GET ${base}/departments`]: () => jsonResponse(200, departments),
     [`GET ${base}/users`]: jsonResponse(200, page([ceo, hal, dee])),
     'GET /api/v1/users': jsonResponse(200, page([hal], 2, 1)),
+    'GET /api/v1/dashboard/ceo': () => jsonResponse(200, ceoDashboard(departments)),
     ...extra,
   });
 }
@@ -34,6 +50,17 @@ describe('the CEO home', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Acme Corp' })).toBeInTheDocument();
     expect(await screen.findByTestId('ceo-summary-departments')).toHaveTextContent('Departments5');
     expect(await screen.findByTestId('ceo-summary-staff')).toHaveTextContent('Department staff2');
+  });
+
+  it('shows the reports waiting for review, the totals and the latest activity', async () => {
+    mockEnterprise(makeDepartments());
+    renderApp('/ceo');
+    await waitFor(() => expect(screen.getByTestId('ceo-kpi-pending')).toHaveTextContent('Pending reviews15'));
+    expect(screen.getByTestId('ceo-kpi-approved')).toHaveTextContent('Approved3');
+    expect(screen.getByRole('link', { name: 'Pending reviews' })).toHaveAttribute('href', '/ceo/reports?status=submitted');
+    expect(screen.getByRole('link', { name: 'Q1 figures' })).toHaveAttribute('href', '/ceo/reports/r1');
+    expect(screen.getByText(/Draft → Submitted · Hal Jordan/)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'All reports' })).toHaveAttribute('href', '/ceo/reports');
   });
 
   it('makes a person the head of a department, choosing among the staff only', async () => {

@@ -11,6 +11,7 @@ import { PageHeader } from '@/components/PageHeader';
 import { useFormat } from '@/lib/format';
 import { href } from '@/lib/paths';
 import { useCurrentUser } from '@/lib/session';
+import { CeoDashboardSection } from './CeoDashboardSection';
 
 /**
  * The CEO's home: their enterprise, a short summary and its departments. Each part is its own
@@ -77,6 +78,8 @@ export default function CeoHomeScreen() {
           ))}
         </SimpleGrid>
       </section>
+
+      <CeoDashboardSection />
 
       <Stack gap="md" component="section" aria-labelledby="ceo-departments">
         <Title order={2} fz="xl" id="ceo-departments">

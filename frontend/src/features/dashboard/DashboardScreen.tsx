@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { navItemsFor } from '@/lib/navigation-items';
 import { useCurrentUser } from '@/lib/session';
+import { RoleSummary } from './RoleSummary';
 
 function formatDateTime(value: string | null | undefined, locale: string, t: TFunction): string {
   if (!value) return t('dashboard.never');
@@ -45,6 +46,8 @@ export default function DashboardScreen() {
         <Text c="dimmed">{t('dashboard.signedInAs', { role })}</Text>
         <Text>{t(`roleDescriptions.${user.role}`)}</Text>
       </Stack>
+
+      <RoleSummary user={user} />
 
       <Card withBorder radius="md" padding="lg" component="section" aria-labelledby="account-heading">
         <Title order={2} fz="lg" mb="md" id="account-heading">

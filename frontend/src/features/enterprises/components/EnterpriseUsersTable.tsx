@@ -20,7 +20,7 @@ export function EnterpriseUsersTable({ enterpriseId, departments }: EnterpriseUs
   const { t } = useTranslation();
   const format = useFormat();
   const [page, setPage] = useState(1);
-  const users = useListEnterpriseUsers(enterpriseId, { page, pageSize: PAGE_SIZE }, { query: { placeholderData: keepPreviousData } });
+  const users = useListEnterpriseUsers(enterpriseId, { role: [], page, pageSize: PAGE_SIZE }, { query: { placeholderData: keepPreviousData } });
   const departmentName = (id: string | null | undefined) => {
     const department = departments.find((d) => d.id === id);
     return department ? t(`departmentTypes.${department.type}`) : null;

@@ -19,6 +19,7 @@ import { href } from '@/lib/paths';
 import { useDeleteEnterpriseMutation, useUpdateEnterpriseMutation } from '../api';
 import { confirmDeactivateEnterprise, confirmDeleteEnterprise } from '../components/enterprise-confirmations';
 import { EnterpriseEditModal } from '../components/EnterpriseEditModal';
+import { EnterpriseReportsSection } from '../components/EnterpriseReportsSection';
 import { EnterpriseUsersTable } from '../components/EnterpriseUsersTable';
 
 export default function EnterpriseDetailScreen() {
@@ -197,6 +198,8 @@ function EnterpriseDetailView({ enterprise, back }: { enterprise: EnterpriseDeta
           <EnterpriseUsersTable enterpriseId={enterprise.id} departments={enterprise.departments} />
         </Stack>
       </Card>
+
+      <EnterpriseReportsSection enterpriseId={enterprise.id} departments={enterprise.departments} />
 
       <EnterpriseEditModal enterprise={enterprise} opened={editing} onClose={edit.close} />
     </Stack>

@@ -1,0 +1,41 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useParams } from 'react-router-dom';
+import type { UpdateReport } from '@/api/generated/model';
+import { useCreateDepartmentReport, useDeleteReport, useReviewReport, useUpdateReport } from '@/api/generated/reports/reports';
+import { invalidateReports } from '@/lib/query-invalidation';
+import { useCurrentUser } from '@/lib/session';
+
+/** The department of the route, and whether it is the signed-in staff member's own. */
+export function useDepartmentRoute() {
+  const { id = '', reportId = '' } = useParams<'id' | 'reportId'>();
+  const user = useCurrentUser();
+  return { departmentId: id, reportId, own: Boolean(id) && user.departmentId === id, user };
+}
+
+export function useCreateReportMutation() {
+  const client = useQueryClient();
+  return useCreateDepartmentReport({ mutation: { onSuccess: () => invalidateReports(client) } });
+}
+
+/** `data: null` removes a report's table, which the generated type cannot say. */
+export type ReportChanges = Omit<UpdateReport, 'data'> & { data?: UpdateReport['data'] | null };
+
+export function useUpdateReportMutation() {
+  const client = useQueryClient();
+  const mutation = useUpdateReport({ mutation: { onSuccess: () => invalidateReports(client) } });
+  return {
+    ...mutation,
+    mutate: (variables: { id: string; data: ReportChanges }, options?: Parameters<typeof mutation.mutate>[1]) =>
+      mutation.mutate({ id: variables.id, data: variables.data as UpdateReport }, options),
+  };
+}
+
+export function useDeleteReportMutation() {
+  const client = useQueryClient();
+  return useDeleteReport({ mutation: { onSuccess: () => invalidateReports(client) } });
+}
+
+export function useReviewReportMutation() {
+  const client = useQueryClient();
+  return useReviewReport({ mutation: { onSuccess: () => invalidateReports(client) } });
+}

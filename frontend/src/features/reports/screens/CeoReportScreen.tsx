@@ -1,0 +1,118 @@
+import { Button, Card, Group, Stack, Text, Textarea, Title } from '@mantine/core';
+import { useDocumentTitle } from '@mantine/hooks';
+import { modals } from '@mantine/modals';
+import { notifications } from '@mantine/notifications';
+import { IconCheck, IconEye, IconX } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useParams, useSearchParams } from 'react-router-dom';
+import type { ReportDetail } from '@/api/generated/model';
+import { useGetReport } from '@/api/generated/reports/reports';
+import { isApiRequestError } from '@/api/mutator';
+import { ReportDetailView } from '@/components/reports/ReportDetailView';
+import { LoadState } from '@/components/reports/ReportState';
+import { errorMessage, fieldErrorMessage } from '@/lib/errors';
+import { href } from '@/lib/paths';
+import { reviewChoices } from '@/lib/report-rules';
+import { useCurrentUser } from '@/lib/session';
+import { useReviewReportMutation } from '../api';
+
+/** /ceo/reports/:id: the CEO reads and reviews; the platform admin reads (`?enterpriseId=`). */
+export default function CeoReportScreen() {
+  const { t } = useTranslation();
+  const { id = '' } = useParams<'id'>();
+  const [search] = useSearchParams();
+  const user = useCurrentUser();
+  const isAdmin = user.role === 'PlatformAdmin';
+  const enterpriseId = isAdmin ? (search.get('enterpriseId') ?? '') : undefined;
+  const report = useGetReport(id, isAdmin ? { enterpriseId } : undefined, { query: { enabled: !isAdmin || Boolean(enterpriseId) } });
+  useDocumentTitle(`${report.data?.title ?? t('reports.detail.pageTitle')} · ${t('app.name')}`);
+  const back = isAdmin
+    ? { to: enterpriseId ? href('adminEnterprise', { id: enterpriseId }) : href('adminEnterprises'), label: t('reports.backToEnterprise') }
+    : { to: href('ceoReports'), label: t('reports.backToList') };
+
+  if (!report.data) {
+    return <LoadState query={isAdmin && !enterpriseId ? undefined : report} back={back} title={t('reports.detail.pageTitle')} notFound={t('reports.detail.notFound')} />;
+  }
+  return (
+    <ReportDetailView report={report.data} back={back} enterpriseId={enterpriseId}>
+      {!isAdmin && reviewChoices(report.data.status).length > 0 && <ReviewPanel report={report.data} />}
+    </ReportDetailView>
+  );
+}
+
+function ReviewPanel({ report }: { report: ReportDetail }) {
+  const { t } = useTranslation();
+  const review = useReviewReportMutation();
+  const [notes, setNotes] = useState('');
+  const [notesError, setNotesError] = useState<string | null>(null);
+  const choices = reviewChoices(report.status);
+
+  const send = (status: 'reviewed' | 'approved' | 'rejected') =>
+    review.mutate(
+      { id: report.id, data: { status, reviewNotes: notes.trim() || undefined } },
+      {
+        onSuccess: () => {
+          setNotes('');
+          notifications.show({ color: 'teal', message: t(`reports.review.success.${status}`) });
+        },
+        onError: (error) => {
+          const code = isApiRequestError(error) ? error.fields.reviewNotes : undefined;
+          if (code) setNotesError(fieldErrorMessage(code, t));
+          else notifications.show({ color: 'red', title: t('reports.review.failed'), message: errorMessage(error, t) });
+        },
+      },
+    );
+
+  const act = (status: 'reviewed' | 'approved' | 'rejected') => {
+    setNotesError(null);
+    if (status === 'rejected' && !notes.trim()) {
+      setNotesError(t('reports.review.notesRequired'));
+      return;
+    }
+    if (status === 'approved') {
+      modals.openConfirmModal({
+        title: t('reports.review.approveTitle'),
+        children: t('reports.review.approveConfirm'),
+        labels: { confirm: t('reports.review.approve'), cancel: t('common.cancel') },
+        confirmProps: { color: 'green' },
+        onConfirm: () => send(status),
+      });
+    } else send(status);
+  };
+
+  return (
+    <Card withBorder radius="md" padding="lg" component="section" aria-labelledby="review-panel">
+      <Stack gap="md">
+        <Title order={2} fz="lg" id="review-panel">
+          {t('reports.review.title')}
+        </Title>
+        <Text size="sm" c="dimmed">
+          {t('reports.review.hint')}
+        </Text>
+        <Textarea
+          label={t('reports.review.notes')}
+          description={t('reports.review.notesHint')}
+          autosize
+          minRows={3}
+          value={notes}
+          error={notesError}
+          onChange={(e) => setNotes(e.currentTarget.value)}
+        />
+        <Group gap="sm">
+          {choices.includes('reviewed') && (
+            <Button variant="light" color="violet" leftSection={<IconEye size={16} aria-hidden />} onClick={() => act('reviewed')} loading={review.isPending && review.variables?.data.status === 'reviewed'}>
+              {t('reports.review.markReviewed')}
+            </Button>
+          )}
+          <Button color="green" leftSection={<IconCheck size={16} aria-hidden />} onClick={() => act('approved')} loading={review.isPending && review.variables?.data.status === 'approved'}>
+            {t('reports.review.approve')}
+          </Button>
+          <Button color="red" variant="light" leftSection={<IconX size={16} aria-hidden />} onClick={() => act('rejected')} loading={review.isPending && review.variables?.data.status === 'rejected'}>
+            {t('reports.review.reject')}
+          </Button>
+        </Group>
+      </Stack>
+    </Card>
+  );
+}

@@ -1,0 +1,96 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { session } from '@/lib/session';
+import { mockApi } from '@/testing/api-mock';
+import { jsonResponse, makeUser } from '@/testing/fixtures';
+import { renderApp } from '@/testing/render';
+
+const author = makeUser('DepartmentUser', { id: 'author', fullName: 'Ada Author' });
+const dept = author.departmentId!;
+const summary = { id: author.id, fullName: author.fullName, email: author.email, role: author.role };
+const stored = {
+  id: 'r1',
+  departmentId: dept,
+  title: 'Q1',
+  content: 'Numbers',
+  periodStart: '2026-01-01',
+  periodEnd: '2026-03-31',
+  status: 'rejected',
+  data: { columns: ['Region', 'Revenue'], rows: [['North', 120]] },
+  createdBy: summary,
+  createdAt: '2026-04-01T10:00:00Z',
+  updatedAt: '2026-04-02T10:00:00Z',
+  reviewNotes: 'Check North',
+  history: [],
+};
+
+beforeEach(() => session.start('token', author));
+
+describe('the report form', () => {
+  it('checks the fields, then creates a draft with its table (numbers as numbers, blanks as null)', { timeout: 20_000 }, async () => {
+    const { calls } = mockApi({ [`POST /api/v1/departments/${dept}/reports`]: () => jsonResponse(201, { ...stored, status: 'draft' }) });
+    const user = userEvent.setup();
+    renderApp(`/department/${dept}/reports/create`);
+    const save = await screen.findByRole('button', { name: 'Save as Draft' });
+    await user.click(save);
+    expect(await screen.findAllByText('This field is required')).toHaveLength(4);
+
+    await user.type(screen.getByLabelText(/^Title/), 'Q1');
+    await user.type(screen.getByLabelText(/^Content/), 'Numbers');
+    await user.type(screen.getByLabelText(/^Period start/), '2026-03-01');
+    await user.type(screen.getByLabelText(/^Period end/), '2026-01-31');
+    await user.click(save);
+    expect(await screen.findByText('The period end must be on or after the period start')).toBeInTheDocument();
+    await user.clear(screen.getByLabelText(/^Period end/));
+    await user.type(screen.getByLabelText(/^Period end/), '2026-03-31');
+
+    await user.click(screen.getByRole('button', { name: 'Add column' }));
+    await user.click(screen.getByRole('button', { name: 'Add column' }));
+    await user.click(screen.getByRole('button', { name: 'Add row' }));
+    await user.click(screen.getByRole('button', { name: 'Add row' }));
+    await user.click(save);
+    expect(await screen.findAllByText('This field is required')).toHaveLength(2); // unnamed columns
+    await user.type(screen.getByLabelText('Column 1 name'), 'Region');
+    await user.type(screen.getByLabelText('Column 2 name'), 'Revenue');
+    await user.type(screen.getByLabelText('Row 1, Region'), 'North');
+    await user.type(screen.getByLabelText('Row 1, Revenue'), '120.5');
+    await user.type(screen.getByLabelText('Row 2, Region'), 'South');
+    await user.click(save);
+
+    expect(await screen.findByText('Report created successfully')).toBeInTheDocument();
+    expect(calls.find((call) => call.method === 'POST')?.body).toEqual({
+      title: 'Q1',
+      content: 'Numbers',
+      periodStart: '2026-03-01',
+      periodEnd: '2026-03-31',
+      status: 'draft',
+      data: { columns: ['Region', 'Revenue'], rows: [['North', 120.5], ['South', null]] },
+    });
+  });
+
+  it('shows the review notes of a rejected report and resubmits it', async () => {
+    const { calls } = mockApi({
+      'GET /api/v1/reports/r1': () => jsonResponse(200, stored),
+      'PUT /api/v1/reports/r1': () => jsonResponse(200, { ...stored, status: 'submitted' }),
+    });
+    const user = userEvent.setup();
+    renderApp(`/department/${dept}/reports/r1/edit`);
+    expect(await screen.findByText('Check North')).toBeInTheDocument();
+    expect(screen.getByText(/Saving your changes returns it to draft/)).toBeInTheDocument();
+    const cell = screen.getByLabelText('Row 1, Revenue');
+    await user.clear(cell);
+    await user.type(cell, '130');
+    await user.click(screen.getByRole('button', { name: 'Submit Report' }));
+    expect(await screen.findByText('Report updated successfully')).toBeInTheDocument();
+    await waitFor(() =>
+      expect(calls.find((call) => call.method === 'PUT')?.body).toMatchObject({ status: 'submitted', data: { columns: ['Region', 'Revenue'], rows: [['North', 130]] } }),
+    );
+  });
+
+  it('shows a not-found state in another department', async () => {
+    mockApi({});
+    renderApp('/department/someone-else/reports/create');
+    expect(await screen.findByText('Department not found')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,171 @@
+import { Alert, Button, Card, Group, SimpleGrid, Stack, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useDocumentTitle } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import { IconDeviceFloppy, IconMessage, IconSend } from '@tabler/icons-react';
+import type { ParseKeys } from 'i18next';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import type { ReportDetail, ReportStatus } from '@/api/generated/model';
+import { useGetReport } from '@/api/generated/reports/reports';
+import { PageHeader } from '@/components/PageHeader';
+import { LoadState } from '@/components/reports/ReportState';
+import { errorMessage } from '@/lib/errors';
+import { serverFieldErrors } from '@/lib/form-errors';
+import { showServerErrors, useFieldProps } from '@/lib/forms';
+import { href } from '@/lib/paths';
+import { canModify } from '@/lib/report-rules';
+import { type TableDraft, serialiseTable, tableFromData } from '@/lib/report-table';
+import { all, rules } from '@/lib/validation';
+import { useCreateReportMutation, useDepartmentRoute, useUpdateReportMutation } from '../api';
+import { TableEditor } from '../components/TableEditor';
+
+type Values = { title: string; content: string; periodStart: string; periodEnd: string };
+const FIELDS = ['title', 'content', 'periodStart', 'periodEnd'] as const;
+
+/** Period end before start: the one cross-field rule. */
+export function periodEndRule(end: string, start: string): ParseKeys | null {
+  return rules.required(end) ?? (start && end < start ? 'reports.validation.periodOrder' : null);
+}
+
+/** /department/:id/reports/create and /department/:id/reports/:reportId/edit. */
+export default function ReportFormScreen() {
+  const { t } = useTranslation();
+  const { departmentId, reportId, own, user } = useDepartmentRoute();
+  const editing = Boolean(reportId);
+  const report = useGetReport(reportId, undefined, { query: { enabled: own && editing } });
+  useDocumentTitle(`${t(editing ? 'reports.form.editTitle' : 'reports.form.createTitle')} · ${t('app.name')}`);
+  const back = editing
+    ? { to: href('departmentReport', { id: departmentId, reportId }), label: t('reports.backToReport') }
+    : { to: href('departmentReports', { id: departmentId }), label: t('reports.backToList') };
+
+  if (!own || (editing && !report.data)) {
+    return <LoadState query={own && editing ? report : undefined} back={back} title={t(editing ? 'reports.form.editTitle' : 'reports.form.createTitle')} notFound={t('reports.department.notFound')} />;
+  }
+  if (report.data && (!canModify(report.data, user) || report.data.departmentId !== departmentId)) {
+    return <LoadState back={back} title={t('reports.form.editTitle')} notFound={t('reports.form.notEditable')} />;
+  }
+  return <ReportForm key={report.data?.id ?? 'new'} departmentId={departmentId} report={report.data} back={back} />;
+}
+
+function ReportForm({ departmentId, report, back }: { departmentId: string; report?: ReportDetail; back: { to: string; label: string } }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const create = useCreateReportMutation();
+  const update = useUpdateReportMutation();
+  const [table, setTable] = useState<TableDraft>(() => tableFromData(report?.data));
+  const [missingNames, setMissingNames] = useState<number[]>([]);
+  const [pending, setPending] = useState<ReportStatus | null>(null);
+  const form = useForm<Values>({
+    mode: 'controlled',
+    initialValues: {
+      title: report?.title ?? '',
+      content: report?.content ?? '',
+      periodStart: report?.periodStart ?? '',
+      periodEnd: report?.periodEnd ?? '',
+    },
+    validate: {
+      title: all(rules.required, rules.maxLength(200)),
+      content: rules.required,
+      periodStart: rules.required,
+      periodEnd: (value, values) => periodEndRule(value, values.periodStart),
+    },
+  });
+  const field = useFieldProps(form);
+
+  const save = (status: 'draft' | 'submitted') => {
+    const checked = form.validate();
+    const missing = table.columns.flatMap((name, index) => (name.trim() ? [] : [index]));
+    setMissingNames(missing);
+    if (checked.hasErrors || missing.length > 0) return;
+    const values = form.getValues();
+    const data = serialiseTable(table);
+    const onError = (error: unknown) => {
+      setPending(null);
+      if (showServerErrors(form, serverFieldErrors(error, FIELDS), FIELDS)) return;
+      notifications.show({ color: 'red', title: t(report ? 'reports.form.updateFailed' : 'reports.form.createFailed'), message: errorMessage(error, t) });
+    };
+    setPending(status);
+    if (report) {
+      update.mutate(
+        { id: report.id, data: { ...values, data, ...(status === 'submitted' ? { status } : {}) } },
+        {
+          onSuccess: () => {
+            notifications.show({ color: 'teal', message: t('reports.form.updated') });
+            navigate(href('departmentReport', { id: departmentId, reportId: report.id }));
+          },
+          onError,
+        },
+      );
+    } else {
+      create.mutate(
+        { id: departmentId, data: { ...values, status, ...(data ? { data } : {}) } },
+        {
+          onSuccess: (created) => {
+            notifications.show({ color: 'teal', message: t('reports.form.created') });
+            navigate(href('departmentReport', { id: departmentId, reportId: created.id }));
+          },
+          onError,
+        },
+      );
+    }
+  };
+
+  return (
+    <Stack gap="lg">
+      <PageHeader title={t(report ? 'reports.form.editTitle' : 'reports.form.createTitle')} description={report?.title} back={back} />
+      {report?.status === 'rejected' && (
+        <Alert color="red" icon={<IconMessage aria-hidden />} title={t('reports.form.rejectedTitle')} data-testid="review-notes">
+          {report.reviewNotes && (
+            <Text size="sm" style={{ whiteSpace: 'pre-line' }}>
+              {report.reviewNotes}
+            </Text>
+          )}
+          <Text size="sm" mt="xs" fw={500}>
+            {t('reports.form.rejectedHint')}
+          </Text>
+        </Alert>
+      )}
+      <form
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          save('draft');
+        }}
+      >
+        <Stack gap="lg">
+          <Card withBorder radius="md" padding="lg">
+            <Stack gap="md">
+              <TextInput label={t('reports.fields.title')} withAsterisk {...field('title')} />
+              <Textarea label={t('reports.fields.content')} withAsterisk autosize minRows={5} maxRows={16} {...field('content')} />
+              <SimpleGrid cols={{ base: 1, sm: 2 }}>
+                <TextInput type="date" label={t('reports.fields.periodStart')} withAsterisk {...field('periodStart')} />
+                <TextInput type="date" label={t('reports.fields.periodEnd')} withAsterisk {...field('periodEnd')} />
+              </SimpleGrid>
+            </Stack>
+          </Card>
+          <Card withBorder radius="md" padding="lg" component="section" aria-labelledby="report-table-editor">
+            <Stack gap="sm">
+              <Title order={2} fz="lg" id="report-table-editor">
+                {t('reports.table.title')}
+              </Title>
+              <Text size="sm" c="dimmed">
+                {t('reports.table.hint')}
+              </Text>
+              <TableEditor value={table} onChange={setTable} missingNames={missingNames} />
+            </Stack>
+          </Card>
+          <Group justify="flex-end" gap="sm">
+            <Button type="submit" variant="default" leftSection={<IconDeviceFloppy size={18} aria-hidden />} loading={pending === 'draft'} disabled={pending === 'submitted'}>
+              {t('reports.form.saveDraft')}
+            </Button>
+            <Button type="button" leftSection={<IconSend size={18} aria-hidden />} onClick={() => save('submitted')} loading={pending === 'submitted'} disabled={pending === 'draft'}>
+              {t('reports.form.submit')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Stack>
+  );
+}

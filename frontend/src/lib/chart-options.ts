@@ -1,0 +1,98 @@
+import type { ReportData, StatusCounts } from '@/api/generated/model';
+
+/** The subset of an ECharts option these builders produce (kept loose: ECharts' own type is huge). */
+export type ChartOption = Record<string, unknown>;
+
+export const REVIEW_STATUSES = ['submitted', 'reviewed', 'approved', 'rejected'] as const satisfies readonly (keyof StatusCounts)[];
+
+/** Mantine palette colours of the status badges, for the charts. */
+export const STATUS_CHART_COLORS: Record<string, string> = {
+  draft: '#868e96',
+  submitted: '#228be6',
+  reviewed: '#7950f2',
+  approved: '#40c057',
+  rejected: '#fa5252',
+};
+
+const base = { tooltip: { trigger: 'axis' }, grid: { left: 8, right: 16, top: 40, bottom: 8, containLabel: true } };
+
+/**
+ * A report's table as a bar chart: the first column gives the categories, every other column
+ * holding at least one number becomes a series. Null when there is nothing to chart.
+ */
+export function reportBarOption(data: ReportData | null | undefined): ChartOption | null {
+  if (!data || data.columns.length < 2 || data.rows.length === 0) return null;
+  const numeric = data.columns
+    .map((name, index) => ({ name, index }))
+    .slice(1)
+    .filter(({ index }) => data.rows.some((row) => typeof row[index] === 'number'));
+  if (numeric.length === 0) return null;
+  return {
+    ...base,
+    legend: { top: 0 },
+    xAxis: { type: 'category', data: data.rows.map((row) => (row[0] === null || row[0] === undefined ? '' : String(row[0]))) },
+    yAxis: { type: 'value' },
+    series: numeric.map(({ name, index }) => ({
+      type: 'bar',
+      name,
+      data: data.rows.map((row) => (typeof row[index] === 'number' ? row[index] : null)),
+    })),
+  };
+}
+
+/** One bar per status (labels already translated). */
+export function statusBarOption(counts: { status: string; label: string; value: number }[]): ChartOption {
+  return {
+    ...base,
+    grid: { ...base.grid, top: 8 },
+    xAxis: { type: 'category', data: counts.map((c) => c.label) },
+    yAxis: { type: 'value', minInterval: 1 },
+    series: [
+      {
+        type: 'bar',
+        data: counts.map((c) => ({ value: c.value, itemStyle: { color: STATUS_CHART_COLORS[c.status] } })),
+      },
+    ],
+  };
+}
+
+/** Stacked bars: one per department, one stack segment per status. */
+export function stackedStatusOption(
+  departments: { label: string; reports: StatusCounts }[],
+  statusLabel: (status: keyof StatusCounts) => string,
+): ChartOption {
+  return {
+    ...base,
+    legend: { top: 0 },
+    xAxis: { type: 'category', data: departments.map((d) => d.label) },
+    yAxis: { type: 'value', minInterval: 1 },
+    series: REVIEW_STATUSES.map((status) => ({
+      type: 'bar',
+      stack: 'reports',
+      name: statusLabel(status),
+      itemStyle: { color: STATUS_CHART_COLORS[status] },
+      data: departments.map((d) => d.reports[status]),
+    })),
+  };
+}
+
+/** Daily series on a shared date axis; `kind` picks line or bar. */
+export function dailyOption(
+  dates: string[],
+  series: { name: string; data: number[]; color?: string }[],
+  kind: 'line' | 'bar' = 'line',
+): ChartOption {
+  return {
+    ...base,
+    legend: { top: 0 },
+    xAxis: { type: 'category', data: dates },
+    yAxis: { type: 'value', minInterval: 1 },
+    series: series.map(({ name, data, color }) => ({
+      type: kind,
+      name,
+      data,
+      ...(kind === 'bar' ? { stack: 'total' } : { smooth: true }),
+      ...(color ? { itemStyle: { color } } : {}),
+    })),
+  };
+}

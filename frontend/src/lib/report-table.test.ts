@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { addColumn, addRow, emptyTable, parseCell, removeColumn, removeRow, renameColumn, serialiseTable, setCell, tableFromData } from './report-table';
+
+describe('parseCell', () => {
+  it.each([
+    ['', null],
+    ['   ', null],
+    ['42', 42],
+    [' -3.5 ', -3.5],
+    ['1e3', 1000],
+    ['.5', 0.5],
+    ['12abc', '12abc'],
+    ['North', 'North'],
+    ['1,5', '1,5'],
+  ])('%j → %j', (text, cell) => expect(parseCell(text)).toBe(cell));
+});
+
+describe('the table draft', () => {
+  it('builds a table with the editor operations and serialises it', () => {
+    let draft = addColumn(addColumn(emptyTable()));
+    draft = renameColumn(renameColumn(draft, 0, ' Region '), 1, 'Revenue');
+    draft = addRow(addRow(addRow(draft)));
+    draft = setCell(draft, 0, 0, 'North');
+    draft = setCell(draft, 0, 1, '120');
+    draft = setCell(draft, 1, 0, 'South');
+    draft = setCell(draft, 2, 1, '');
+    expect(serialiseTable(draft)).toEqual({
+      columns: ['Region', 'Revenue'],
+      rows: [
+        ['North', 120],
+        ['South', null],
+      ],
+    });
+  });
+
+  it('has no table without columns, and drops a last column with its rows', () => {
+    expect(serialiseTable(emptyTable())).toBeNull();
+    const one = addRow(addColumn(emptyTable()));
+    expect(removeColumn(one, 0)).toEqual(emptyTable());
+  });
+
+  it('removes a row and a middle column', () => {
+    let draft = tableFromData({ columns: ['a', 'b', 'c'], rows: [[1, 'x', null], [2, 'y', 3]] });
+    expect(draft.rows).toEqual([['1', 'x', ''], ['2', 'y', '3']]);
+    draft = removeRow(removeColumn(draft, 1), 0);
+    expect(draft).toEqual({ columns: ['a', 'c'], rows: [['2', '3']] });
+  });
+
+  it('round-trips a stored table', () => {
+    const data = { columns: ['Month', 'Sales', 'Note'], rows: [['Jan', 10.5, null], ['Feb', 0, 'ok']] };
+    expect(serialiseTable(tableFromData(data))).toEqual(data);
+  });
+});
