@@ -21,5 +21,8 @@ export default defineConfig({
     css: false,
     restoreMocks: true,
     unstubGlobals: true,
+    // Screen tests click through real Mantine menus and modals; on 2 busy CI cores one can take
+    // several seconds, which is not a failure of the behaviour under test.
+    testTimeout: 15000,
   },
 });

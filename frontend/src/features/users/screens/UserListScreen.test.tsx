@@ -61,6 +61,8 @@ describe('the user list', () => {
     expect(screen.queryByRole('menuitem', { name: 'Delete' })).not.toBeInTheDocument();
     expect(screen.queryByRole('menuitem', { name: 'Deactivate' })).not.toBeInTheDocument();
     await user.keyboard('{Escape}');
+    // Let the first menu finish closing: a click during its exit transition only closes it.
+    await waitFor(() => expect(screen.queryByRole('menu')).not.toBeInTheDocument());
 
     await user.click(screen.getByRole('button', { name: 'Actions for Hal Jordan' }));
     await user.click(await screen.findByRole('menuitem', { name: 'Delete' }));
