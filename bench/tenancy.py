@@ -58,10 +58,6 @@ def floor_transactions(n, workers=1):
             t = time.perf_counter()
             with conn.transaction():
                 conn.execute("insert into public.enterprises (id, name, description, schema_name) values (%s, %s, '', %s)", (eid, "Floor", schema))
-                conn.execute(
-                    "insert into public.users (id, enterprise_id, role, full_name, email, password_hash) values (%s, %s, 'EnterpriseCeo', 'CEO', %s, %s)",
-                    (uuid.uuid4(), eid, f"floor-{eid.hex}@bench.example", pw_hash),
-                )
                 conn.execute(f'create schema "{schema}"')
                 conn.execute("select set_config('search_path', %s, true)", (schema,))
                 conn.execute(baseline)
@@ -71,6 +67,12 @@ def floor_transactions(n, workers=1):
                 conn.execute(
                     "insert into departments (id, type) select * from unnest(%s::uuid[], %s::text[])",
                     ([uuid.uuid4() for _ in range(5)], ["finance", "operations", "sales_marketing", "human_resources", "information_technology"]),
+                )
+                # Last, as the server does: inserting a user before the DDL that references
+                # public.users deadlocks two concurrent creations.
+                conn.execute(
+                    "insert into public.users (id, enterprise_id, role, full_name, email, password_hash) values (%s, %s, 'EnterpriseCeo', 'CEO', %s, %s)",
+                    (uuid.uuid4(), eid, f"floor-{eid.hex}@bench.example", pw_hash),
                 )
             times.append(time.perf_counter() - t)
     return times

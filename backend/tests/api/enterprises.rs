@@ -192,3 +192,21 @@ async fn deleting_an_enterprise_drops_its_schema_users_and_sessions(db: PgPool) 
     assert_eq!(left, (0, 0));
     assert_eq!(app.login("ceo@acme.example", "ceo-password").await.status(), 401);
 }
+
+/// Tenant DDL locks `public.users` (the tenant tables reference it); the CEO is inserted last so
+/// that concurrent creations queue instead of deadlocking.
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn concurrent_creations_all_succeed(db: PgPool) {
+    let app = TestApp::spawn(db).await;
+    let admin = app.admin_token().await;
+    let creations = (0..6).map(|i| {
+        let body = json!({
+            "name": format!("Parallel {i}"), "ceoFullName": "CEO", "ceoEmail": format!("ceo{i}@parallel.example"), "ceoPassword": "ceo-password"
+        });
+        app.post(&admin, "/api/v1/enterprises", body)
+    });
+    for (status, body) in futures_util::future::join_all(creations).await {
+        assert_eq!(status, 201, "{body}");
+    }
+    assert_eq!(schemas(&app).await.len(), 6);
+}
