@@ -11,11 +11,12 @@ create table reports (
     -- A table the detail screen charts: { columns: string[], rows: (string|number|null)[][] }.
     data jsonb,
     -- Authors cannot be deleted while their reports exist (deactivate them instead).
-    created_by uuid not null references public.users (id),
+    created_by uuid not null,
     created_at timestamptz not null default now(),
     updated_at timestamptz not null default now(),
     submitted_at timestamptz,
-    reviewed_by uuid references public.users (id) on delete set null,
+    -- Users of this enterprise; set to null when they are deleted.
+    reviewed_by uuid,
     reviewed_at timestamptz,
     review_notes text,
     check (period_end >= period_start)
@@ -29,7 +30,7 @@ create trigger reports_updated_at before update on reports
 create table report_events (
     id uuid primary key,
     report_id uuid not null references reports (id) on delete cascade,
-    actor_id uuid references public.users (id) on delete set null,
+    actor_id uuid,
     from_status text,
     to_status text not null,
     notes text,

@@ -72,7 +72,11 @@ pub enum AppError {
 
 impl From<sqlx::Error> for AppError {
     fn from(err: sqlx::Error) -> Self {
-        Self::Unexpected(err.into())
+        match err {
+            // A row the request names went away under it (e.g. `store::users::hold`).
+            sqlx::Error::RowNotFound => Self::NotFound,
+            err => Self::Unexpected(err.into()),
+        }
     }
 }
 

@@ -78,14 +78,8 @@ pub async fn load_departments(tx: &mut PgConnection, enterprise_id: Uuid, only: 
         None => store::departments::list(tx).await?,
     };
     let ids: Vec<Uuid> = records.iter().map(|d| d.id).collect();
+    // A head is always a member of their department (they join it, and leaving it ends the headship).
     let members = store::departments::members(tx, &ids).await?;
-    let heads: Vec<Uuid> = records.iter().filter_map(|d| d.head_id).collect();
-    let mut head_users = Vec::new();
-    for id in heads {
-        if let Some(u) = store::users::find_by_id(&mut *tx, id).await? {
-            head_users.push(u);
-        }
-    }
     Ok(records
         .into_iter()
         .map(|d| Department {
@@ -93,7 +87,7 @@ pub async fn load_departments(tx: &mut PgConnection, enterprise_id: Uuid, only: 
             enterprise_id,
             kind: d.kind.parse().unwrap_or(DepartmentType::Operations),
             description: d.description,
-            head: d.head_id.and_then(|h| head_users.iter().find(|u| u.id == h)).map(UserSummary::from),
+            head: d.head_id.and_then(|h| members.iter().find(|m| m.id == h)).map(member_summary),
             members: members.iter().filter(|m| m.department_id == d.id).map(member_summary).collect(),
         })
         .collect())

@@ -13,7 +13,7 @@ use crate::{
     domain::{Email, FieldErrors, FieldIssue, Password, Role, UserStatus},
     error::AppError,
     state::AppState,
-    store::{self, users::{UserChanges, UserFilter, UserRecord}},
+    store::{self, users::{DeleteError, UserChanges, UserFilter, UserRecord}},
     tenancy,
 };
 
@@ -259,13 +259,10 @@ impl UsersApi {
         if user.id == caller.user_id {
             return Err(AppError::Conflict("You cannot delete your own account".into()).into());
         }
-        let mut tx = state.db.begin().await?;
-        let ended = store::users::delete(&mut tx, user.id).await.map_err(|e| {
-            if e.as_database_error().and_then(|d| d.code()).as_deref() == Some("23503") {
-                AppError::Conflict("This user has written reports; deactivate the account instead".into())
-            } else {
-                e.into()
-            }
+        let mut tx = tenancy::begin(&state.db, &user.realm()).await?;
+        let ended = store::users::delete(&mut tx, user.id).await.map_err(|e| match e {
+            DeleteError::HasReports => AppError::Conflict("This user has written reports; deactivate the account instead".into()),
+            DeleteError::Db(e) => e.into(),
         })?;
         tx.commit().await?;
         state.sessions.ended(&ended).await;

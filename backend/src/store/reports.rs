@@ -232,6 +232,10 @@ async fn record_event(
     to: ReportStatus,
     notes: Option<&str>,
 ) -> sqlx::Result<()> {
+    // The actor (the author on creation, the reviewer on review) is named by this transaction.
+    if !super::users::hold(&mut *tx, actor).await? {
+        return Err(sqlx::Error::RowNotFound);
+    }
     sqlx::query("insert into report_events (id, report_id, actor_id, from_status, to_status, notes) values ($1, $2, $3, $4, $5, $6)")
         .bind(Uuid::now_v7())
         .bind(report)

@@ -3,7 +3,10 @@ use sqlx::{PgExecutor, PgPool};
 
 use uuid::Uuid;
 
-use crate::domain::{Email, Role, UserStatus};
+use crate::{
+    domain::{Email, Role, UserStatus},
+    tenancy::SchemaName,
+};
 
 /// A row of `public.users`, with whether its enterprise (if any) is active.
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -29,6 +32,13 @@ pub struct UserRecord {
 pub struct RoleColumn(pub Role);
 #[derive(Debug, Clone, Copy)]
 pub struct StatusColumn(pub UserStatus);
+
+impl UserRecord {
+    /// The schema of this user's tenant-shaped data: their enterprise's, or the platform's.
+    pub fn realm(&self) -> SchemaName {
+        self.enterprise_id.map_or_else(SchemaName::platform, SchemaName::for_enterprise)
+    }
+}
 
 impl TryFrom<String> for RoleColumn {
     type Error = String;
@@ -199,9 +209,54 @@ pub async fn update(tx: &mut sqlx::PgConnection, id: Uuid, c: &UserChanges<'_>) 
     Ok(Vec::new())
 }
 
-/// Deletes the user and their sessions; returns the sessions that were live.
-pub async fn delete(tx: &mut sqlx::PgConnection, id: Uuid) -> sqlx::Result<Vec<Uuid>> {
+/// Locks the user's row until the transaction ends, as a foreign key would: a tenant row about
+/// to name this user cannot be written while the user is being deleted. False when the user is
+/// gone. Tenant tables name users without foreign keys (see tenant-migrations/
+/// 20261126000001_user_references_without_foreign_keys.sql), so every such write calls this.
+pub async fn hold(tx: &mut sqlx::PgConnection, id: Uuid) -> sqlx::Result<bool> {
+    let held: Option<i32> = sqlx::query_scalar("select 1 from public.users where id = $1 for key share")
+        .bind(id)
+        .fetch_optional(tx)
+        .await?;
+    Ok(held.is_some())
+}
+
+/// Why a user was not deleted.
+#[derive(Debug)]
+pub enum DeleteError {
+    /// They wrote reports: the audit trail keeps its authors (deactivate them instead).
+    HasReports,
+    Db(sqlx::Error),
+}
+
+impl From<sqlx::Error> for DeleteError {
+    fn from(e: sqlx::Error) -> Self {
+        Self::Db(e)
+    }
+}
+
+/// Deletes the user and their sessions, in a transaction on their realm's schema
+/// (`UserRecord::realm`), and does there what foreign keys would: refuses when they wrote
+/// reports, and forgets them as a department head, a reviewer and an actor of the audit trail.
+/// Returns the sessions that were live.
+pub async fn delete(tx: &mut sqlx::PgConnection, id: Uuid) -> Result<Vec<Uuid>, DeleteError> {
     let live = super::sessions::end_for_user(&mut *tx, id, "deleted").await?;
+    // Deleting first waits for writers holding the row (`hold`), so their reports are seen below.
     sqlx::query("delete from public.users where id = $1").bind(id).execute(&mut *tx).await?;
+    let wrote: bool = sqlx::query_scalar("select exists (select 1 from reports where created_by = $1)")
+        .bind(id)
+        .fetch_one(&mut *tx)
+        .await?;
+    if wrote {
+        return Err(DeleteError::HasReports);
+    }
+    sqlx::query(
+        "with heads as (update departments set head_id = null where head_id = $1), \
+         reviews as (update reports set reviewed_by = null where reviewed_by = $1) \
+         update report_events set actor_id = null where actor_id = $1",
+    )
+    .bind(id)
+    .execute(&mut *tx)
+    .await?;
     Ok(live)
 }

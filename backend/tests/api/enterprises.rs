@@ -210,3 +210,29 @@ async fn concurrent_creations_all_succeed(db: PgPool) {
     }
     assert_eq!(schemas(&app).await.len(), 6);
 }
+
+/// A foreign key from a tenant table to a shared table puts triggers on the shared table, one set
+/// per tenant: at a few thousand tenants, deleting one user ran out of lock slots.
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn tenants_put_no_triggers_or_foreign_keys_on_shared_tables(db: PgPool) {
+    let app = TestApp::spawn(db).await;
+    let admin = app.admin_token().await;
+    let shared_triggers = || async {
+        sqlx::query_scalar::<_, i64>("select count(*) from pg_trigger where tgrelid in ('public.users'::regclass, 'public.enterprises'::regclass)")
+            .fetch_one(&app.db)
+            .await
+            .unwrap()
+    };
+    let before = shared_triggers().await;
+    app.enterprise(&admin, "Acme").await;
+    app.enterprise(&admin, "Globex").await;
+    assert_eq!(shared_triggers().await, before);
+    let tenant_keys: i64 = sqlx::query_scalar(
+        "select count(*) from pg_constraint where contype = 'f' and connamespace <> 'public'::regnamespace \
+         and confrelid in (select oid from pg_class where relnamespace = 'public'::regnamespace)",
+    )
+    .fetch_one(&app.db)
+    .await
+    .unwrap();
+    assert_eq!(tenant_keys, 0);
+}

@@ -6,6 +6,7 @@ use backend::{
     domain::{Email, Password, Role},
     state::AppState,
     store,
+    tenancy::{self, SchemaName},
 };
 use reqwest::{Client, Response};
 use serde_json::{Value, json};
@@ -86,16 +87,21 @@ impl TestApp {
         .unwrap()
     }
 
-    /// A bare enterprise row, enough for identity tests (tenancy builds real ones).
+    /// An enterprise row and its schema, without departments or CEO: enough for identity tests
+    /// (POST /enterprises builds real ones).
     pub async fn create_enterprise(&self, active: bool) -> Uuid {
         let id = Uuid::now_v7();
+        let schema = SchemaName::for_enterprise(id);
+        let mut tx = self.db.begin().await.unwrap();
         sqlx::query("insert into enterprises (id, name, is_active, schema_name) values ($1, 'Acme', $2, $3)")
             .bind(id)
             .bind(active)
-            .bind(format!("t_{}", id.simple()))
-            .execute(&self.db)
+            .bind(schema.as_str())
+            .execute(&mut *tx)
             .await
             .unwrap();
+        tenancy::create_schema(&mut tx, &schema, Some(id)).await.unwrap();
+        tx.commit().await.unwrap();
         id
     }
 

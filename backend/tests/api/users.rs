@@ -136,3 +136,47 @@ async fn nobody_locks_themselves_out_or_promotes_past_their_rank(db: PgPool) {
     let ceo_id: String = app.get(&ceo, "/api/v1/auth/me").await.1["id"].as_str().unwrap().to_owned();
     assert_eq!(app.get(&ceo, &format!("/api/v1/users/{ceo_id}")).await.0, 404, "a CEO manages staff, not themselves");
 }
+
+/// Tenant tables name users without foreign keys (tenant-migrations/20261126000001_...), so the
+/// server itself keeps those references whole when a user goes.
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn deleting_a_user_forgets_them_in_their_tenant_but_never_orphans_a_report(db: PgPool) {
+    let app = TestApp::spawn(db).await;
+    let admin = app.admin_token().await;
+    let (ent, ceo) = app.enterprise(&admin, "Acme").await;
+    let finance = app.department(&ceo, &ent, "finance").await;
+    let author = app.staff(&ceo, &ent, "author@acme.example", "DepartmentUser", Some(&finance)).await;
+    let head = app.staff(&ceo, &ent, "head@acme.example", "DepartmentUser", None).await;
+    let department = format!("/api/v1/enterprises/{ent}/departments/{finance}");
+    assert_eq!(app.put(&ceo, &department, json!({ "headId": head })).await.0, 200);
+    let author_token = app.token("author@acme.example", "staff-password").await;
+    let (status, report) = app
+        .post(&author_token, &format!("/api/v1/departments/{finance}/reports"), json!({
+            "title": "Q1", "content": "Figures", "periodStart": "2026-01-01", "periodEnd": "2026-03-31", "status": "submitted"
+        }))
+        .await;
+    assert_eq!(status, 201, "{report}");
+    let report_path = format!("/api/v1/reports/{}", report["id"].as_str().unwrap());
+    let (status, reviewed) = app.post(&ceo, &format!("{report_path}/review"), json!({ "status": "rejected", "reviewNotes": "More" })).await;
+    assert_eq!((status, reviewed["reviewedBy"]["email"].as_str()), (200, Some("ceo@acme.example")));
+
+    // An author stays: the audit trail keeps its authors.
+    let (status, body) = app.delete(&ceo, &format!("/api/v1/users/{author}")).await;
+    assert_eq!((status, body["code"].as_str()), (409, Some("conflict")), "{body}");
+    assert_eq!(app.get(&ceo, &format!("/api/v1/users/{author}")).await.0, 200);
+    assert_eq!(app.get(&author_token, &report_path).await.0, 200);
+
+    // A head goes, and the department has no head.
+    assert_eq!(app.delete(&ceo, &format!("/api/v1/users/{head}")).await.0, 204);
+    let (_, dept) = app.get(&ceo, &department).await;
+    assert!(dept["head"].is_null(), "{dept}");
+
+    // A reviewer goes: the report and its history stay, without them.
+    let (_, me) = app.get(&ceo, "/api/v1/auth/me").await;
+    assert_eq!(app.delete(&admin, &format!("/api/v1/users/{}", me["id"].as_str().unwrap())).await.0, 204);
+    let (status, detail) = app.get(&author_token, &report_path).await;
+    assert_eq!((status, detail["status"].as_str()), (200, Some("rejected")), "{detail}");
+    assert!(detail["reviewedBy"].is_null(), "{detail}");
+    let review = detail["history"].as_array().unwrap().iter().find(|e| e["toStatus"] == "rejected").unwrap();
+    assert_eq!((review["actor"].is_null(), review["notes"].as_str()), (true, Some("More")));
+}
