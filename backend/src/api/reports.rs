@@ -229,11 +229,10 @@ pub async fn report_page(
     paging: crate::store::Paging,
 ) -> Result<Page<Report>, AppError> {
     let mut tx = tenancy::begin(&state.db, schema).await?;
-    if let Some(department) = filter.department_id {
-        if !store::departments::exists(&mut tx, department).await? {
+    if let Some(department) = filter.department_id
+        && !store::departments::exists(&mut tx, department).await? {
             return Err(AppError::NotFound);
         }
-    }
     let (rows, total) = store::reports::list(&mut tx, filter, sort.unwrap_or_default(), paging).await?;
     tx.commit().await?;
     Ok(Page::new(rows.into_iter().map(Report::from).collect(), total, paging))

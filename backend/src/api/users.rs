@@ -222,17 +222,15 @@ impl UsersApi {
         if let Some(enterprise_id) = user.enterprise_id {
             let enterprise = store::enterprises::find(&mut *tx, enterprise_id).await?.ok_or(AppError::NotFound)?;
             tenancy::set_search_path(&mut tx, &enterprise.schema()).await?;
-            if let Some(Some(department_id)) = new_department {
-                if !store::departments::exists(&mut tx, department_id).await? {
+            if let Some(Some(department_id)) = new_department
+                && !store::departments::exists(&mut tx, department_id).await? {
                     return Err(AppError::NotFound.into());
                 }
-            }
             // Leaving a department, or no longer a head, ends the headship.
-            if let Some(current) = user.department_id {
-                if new_department.is_some_and(|d| d != Some(current)) || final_role != Role::DepartmentHead {
+            if let Some(current) = user.department_id
+                && (new_department.is_some_and(|d| d != Some(current)) || final_role != Role::DepartmentHead) {
                     store::departments::clear_head(&mut tx, current, user.id).await?;
                 }
-            }
         }
         let changes = UserChanges {
             full_name,

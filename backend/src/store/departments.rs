@@ -54,11 +54,10 @@ pub async fn members(tx: &mut PgConnection, department_ids: &[Uuid]) -> sqlx::Re
 
 /// `head`: `None` keeps the head, `Some(None)` clears it, `Some(Some(id))` sets it.
 pub async fn update(tx: &mut PgConnection, id: Uuid, description: Option<&str>, head: Option<Option<Uuid>>) -> sqlx::Result<bool> {
-    if let Some(Some(head)) = head {
-        if !super::users::hold(&mut *tx, head).await? {
+    if let Some(Some(head)) = head
+        && !super::users::hold(&mut *tx, head).await? {
             return Err(sqlx::Error::RowNotFound);
         }
-    }
     let done = sqlx::query(
         "update departments set description = coalesce($2, description), \
          head_id = case when $3 then $4 else head_id end where id = $1",
