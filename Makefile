@@ -19,3 +19,4 @@ bench:
 	@bash bench/run.sh
 	@bash bench/tenancy.sh
 	@bash bench/reports.sh
+	@bash bench/foreign_keys.sh

@@ -8,9 +8,9 @@ import urllib.request
 BASE = os.environ.get("BENCH_BASE", "http://127.0.0.1:8080")
 
 
-def call(method, path, token=None, body=None, raw=False):
+def call(method, path, token=None, body=None, raw=False, base=None):
     data = json.dumps(body).encode() if body is not None else None
-    req = urllib.request.Request(BASE + path, data=data, method=method)
+    req = urllib.request.Request((base or BASE) + path, data=data, method=method)
     req.add_header("content-type", "application/json")
     if token:
         req.add_header("authorization", f"Bearer {token}")
@@ -21,8 +21,8 @@ def call(method, path, token=None, body=None, raw=False):
         return resp.status, (json.loads(payload) if payload else None)
 
 
-def login(email, password):
-    return call("POST", "/api/v1/auth/login", body={"email": email, "password": password})[1]["token"]
+def login(email, password, base=None):
+    return call("POST", "/api/v1/auth/login", body={"email": email, "password": password}, base=base)[1]["token"]
 
 
 def pct(values, p):

@@ -1,8 +1,17 @@
 # Shared by the bench scripts: services, a release build, a fresh database with an admin, and a
 # server on loopback that is stopped (and its database dropped) on exit. Source it, then call
-# `start_server NAME PORT`; it exports BENCH_BASE, BENCH_BIN, BENCH_EMAIL, BENCH_PASSWORD.
+# `start_server NAME PORT` (more than once for several servers); each call exports BENCH_BASE,
+# BENCH_DB_URL (also as DATABASE_URL), BENCH_BIN, BENCH_EMAIL and BENCH_PASSWORD for its server.
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/services.sh
+
+BENCH_PIDS=()
+BENCH_DBS=()
+stop_servers() {
+  for pid in "${BENCH_PIDS[@]}"; do kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true; done
+  for db in "${BENCH_DBS[@]}"; do psql "$PG_BASE_URL/postgres" -qc "drop database if exists $db with (force)"; done
+}
+trap stop_servers EXIT
 
 start_server() {
   local name="$1" port="$2"
@@ -10,14 +19,13 @@ start_server() {
   export BENCH_EMAIL="bench-admin@example.com" BENCH_PASSWORD="bench-admin-password"
   cargo build --release -q -p backend
   export BENCH_BIN="${CARGO_TARGET_DIR:-$PWD/target}/release/backend"
-  BENCH_DB="$name"
-  psql "$PG_BASE_URL/postgres" -qc "drop database if exists $BENCH_DB with (force)"
-  export DATABASE_URL="$PG_BASE_URL/$BENCH_DB"
-  export REDIS_PREFIX="$name:$(date +%s):" JWT_SECRET="$(openssl rand -hex 32)" BIND_ADDR="127.0.0.1:$port" RUST_LOG=warn
+  psql "$PG_BASE_URL/postgres" -qc "drop database if exists $name with (force)"
+  BENCH_DBS+=("$name")
+  export DATABASE_URL="$PG_BASE_URL/$name" BENCH_DB_URL="$PG_BASE_URL/$name"
+  export REDIS_PREFIX="$name:$(date +%s):" JWT_SECRET="${JWT_SECRET:-$(openssl rand -hex 32)}" BIND_ADDR="127.0.0.1:$port" RUST_LOG=warn
   "$BENCH_BIN" create-admin --email "$BENCH_EMAIL" --password "$BENCH_PASSWORD" --full-name "Bench Admin" >/dev/null
   "$BENCH_BIN" serve &
-  BENCH_SERVER=$!
-  trap 'kill $BENCH_SERVER 2>/dev/null; wait $BENCH_SERVER 2>/dev/null || true; psql "$PG_BASE_URL/postgres" -qc "drop database if exists $BENCH_DB with (force)"' EXIT
+  BENCH_PIDS+=($!)
   for _ in $(seq 1 50); do curl -fs "$BENCH_BASE/healthz" >/dev/null && return; sleep 0.2; done
   die "the server did not start"
 }

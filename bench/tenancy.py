@@ -4,7 +4,10 @@
    one raw SQL transaction per enterprise (no HTTP, no argon2, no JSON).
 2. `backend migrate`: a no-op with T tenants, then an additive tenant migration (a nullable
    column and an index) across them.
-3. A tenant-scoped read (GET /enterprises/{id}/departments) at 10 tenants and at many.
+3. A tenant-scoped read (GET /enterprises/{id}/departments) and DELETE /users/{id} (a write on
+   the shared users table) on a platform of 10 tenants and on one of MANY_TENANTS: two servers
+   and two databases side by side, their requests interleaved, after `vacuum analyze` and with
+   autovacuum idle (steady state, not the minute after a burst of creations).
 
 Everything is bounded: fixed counts, fixed durations, loopback only.
 """
@@ -22,7 +25,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import psycopg
 
-from common import call, login, ms, pct, timed
+from common import call, login, ms, pct
 
 DB = os.environ["DATABASE_URL"]
 BIN = os.environ["BENCH_BIN"]
@@ -31,12 +34,13 @@ CREATE_N = int(os.environ.get("CREATE_N", "100"))
 MIGRATE_TENANTS = int(os.environ.get("MIGRATE_TENANTS", "1000"))
 MANY_TENANTS = int(os.environ.get("MANY_TENANTS", "10000"))
 READS = int(os.environ.get("READS", "500"))
+DELETES = int(os.environ.get("DELETES", "20"))
 
 
-def create_enterprise(token, tag):
+def create_enterprise(token, tag, base=None):
     body = {"name": f"Bench {tag}", "ceoFullName": "Bench CEO", "ceoEmail": f"ceo-{tag}@bench.example", "ceoPassword": "bench-password"}
     t = time.perf_counter()
-    status, created = call("POST", "/api/v1/enterprises", token, body)
+    status, created = call("POST", "/api/v1/enterprises", token, body, base=base)
     assert status == 201, status
     return time.perf_counter() - t, created["id"]
 
@@ -87,8 +91,8 @@ def run_migrate(args):
     return elapsed, out.stdout.strip().splitlines()[-1]
 
 
-def tenant_count():
-    with psycopg.connect(DB) as conn:
+def tenant_count(db=DB):
+    with psycopg.connect(db) as conn:
         return conn.execute("select count(*) from public.tenant_schemas where enterprise_id is not null").fetchone()[0]
 
 
@@ -108,32 +112,88 @@ def grow_tenants(token, target, tag):
     print(f"   (created {need} enterprises in {time.perf_counter() - t:.0f} s)", flush=True)
 
 
-def read_latency(ceo_token, enterprise_id, n):
-    path = f"/api/v1/enterprises/{enterprise_id}/departments"
-    return timed(n, lambda: call("GET", path, ceo_token), warmup=20)
+def settle(db=DB):
+    """Steady state after a burst of creations: `vacuum analyze`, then no autovacuum worker busy
+    (on 2 cores, one vacuuming the grown catalogs takes half the machine)."""
+    t = time.perf_counter()
+    with psycopg.connect(db, autocommit=True) as conn:
+        conn.execute("vacuum analyze")
+        for _ in range(600):
+            busy = conn.execute("select count(*) from pg_stat_activity where backend_type = 'autovacuum worker'").fetchone()[0]
+            if busy == 0:
+                break
+            time.sleep(1)
+    print(f"   (vacuum analyze and autovacuum settled in {time.perf_counter() - t:.0f} s)", flush=True)
+
+
+def alternate(n, first, second, warmup=20):
+    """Latencies of n calls of each function, interleaved (ABBA) so both see the same machine."""
+    for _ in range(warmup):
+        first()
+        second()
+    a, b = [], []
+    for i in range(n):
+        for fn, out in ((first, a), (second, b)) if i % 2 == 0 else ((second, b), (first, a)):
+            t = time.perf_counter()
+            fn()
+            out.append(time.perf_counter() - t)
+    return a, b
+
+
+class Platform:
+    """One server and its database, with a "reader" enterprise whose CEO does the timed calls."""
+
+    def __init__(self, base, db):
+        self.base, self.db = base, db
+        self.admin = login(os.environ["BENCH_EMAIL"], os.environ["BENCH_PASSWORD"], base=base)
+        self.reader = create_enterprise(self.admin, "reader", base=base)[1]
+        self.ceo = login("ceo-reader@bench.example", "bench-password", base=base)
+
+    def read(self):
+        call("GET", f"/api/v1/enterprises/{self.reader}/departments", self.ceo, base=self.base)
+
+    def leavers(self, n):
+        """n staff users, and a function deleting the next one each time it is called."""
+        ids = []
+        for i in range(n + 20):
+            body = {"fullName": "Leaver", "email": f"leaver-{i}@bench.example", "password": "bench-password", "role": "DepartmentUser", "enterpriseId": self.reader}
+            status, user = call("POST", "/api/v1/users", self.ceo, body, base=self.base)
+            assert status == 201, (status, user)
+            ids.append(user["id"])
+
+        def delete():
+            status, _ = call("DELETE", f"/api/v1/users/{ids.pop()}", self.ceo, base=self.base)
+            assert status == 204, status
+
+        return delete
 
 
 def main():
-    admin = login(os.environ["BENCH_EMAIL"], os.environ["BENCH_PASSWORD"])
+    small = Platform(os.environ["SMALL_BASE"], os.environ["SMALL_DB_URL"])
+    for i in range(9):
+        create_enterprise(small.admin, f"s{i}", base=small.base)
+    large = Platform(os.environ["BENCH_BASE"], DB)
+    admin = large.admin
 
-    # The read baseline is taken first, with 10 tenants on the platform.
-    reader_id = create_enterprise(admin, "reader")[1]
-    grow_tenants(admin, 10, "s")
-    ceo = login("ceo-reader@bench.example", "bench-password")
-    small = read_latency(ceo, reader_id, READS)
-    n_small = tenant_count()
+    if os.environ.get("ONLY_READS") != "1":
+        sections_1_and_2(admin)
 
-    if os.environ.get("ONLY_READS") == "1":
-        grow_tenants(admin, MANY_TENANTS, "g")
-        with psycopg.connect(DB, autocommit=True) as conn:
-            conn.execute("vacuum analyze")
-        large = read_latency(ceo, reader_id, READS)
-        print(f"## 3. GET /enterprises/{{id}}/departments as the CEO, {READS} sequential reads")
-        print(f"   {n_small} tenants: p50 {ms(pct(small, 50))}, p99 {ms(pct(small, 99))}")
-        print(f"   {tenant_count()} tenants (after vacuum analyze): p50 {ms(pct(large, 50))}, p99 {ms(pct(large, 99))}")
-        print(f"   ratio of p50s: {pct(large, 50) / pct(small, 50):.2f}x")
-        return
+    grow_tenants(admin, MANY_TENANTS, "g")
+    settle(small.db)
+    settle(large.db)
+    n_small, n_large = tenant_count(small.db), tenant_count(large.db)
+    print(f"## 3. {n_small} tenants beside {n_large}, two servers, requests interleaved")
+    a, b = alternate(READS, small.read, large.read)
+    print(f"   GET /enterprises/{{id}}/departments as the CEO, {READS} each:")
+    print(f"     {n_small} tenants: p50 {ms(pct(a, 50))}, p99 {ms(pct(a, 99))}")
+    print(f"     {n_large} tenants: p50 {ms(pct(b, 50))}, p99 {ms(pct(b, 99))}")
+    print(f"     ratio of p50s: {pct(b, 50) / pct(a, 50):.2f}x")
+    a, b = alternate(DELETES, small.leavers(DELETES), large.leavers(DELETES), warmup=10)
+    print(f"   DELETE /users/{{id}} (a write on the shared users table), {DELETES} each:")
+    print(f"     {n_small} tenants: p50 {ms(pct(a, 50))}; {n_large} tenants: p50 {ms(pct(b, 50))}; ratio {pct(b, 50) / pct(a, 50):.2f}x")
 
+
+def sections_1_and_2(admin):
     print(f"## 1. POST /enterprises, {CREATE_N} one after another, beside the raw SQL floor")
     api = [create_enterprise(admin, f"c{i}")[0] for i in range(CREATE_N)]
     floor = floor_transactions(CREATE_N)
@@ -155,14 +215,6 @@ def main():
     print(f"   additive (nullable column + index) across {tenant_count()} tenants: {elapsed:.2f} s  [{line}]")
     elapsed, line = run_migrate(["--tenant-migrations", str(extra)])
     print(f"   no-op after it: {elapsed:.2f} s", flush=True)
-
-    print(f"## 3. GET /enterprises/{{id}}/departments as the CEO, {READS} sequential reads")
-    grow_tenants(admin, MANY_TENANTS, "g")
-    large = read_latency(ceo, reader_id, READS)
-    n_large = tenant_count()
-    print(f"   {n_small} tenants: p50 {ms(pct(small, 50))}, p99 {ms(pct(small, 99))}")
-    print(f"   {n_large} tenants: p50 {ms(pct(large, 50))}, p99 {ms(pct(large, 99))}")
-    print(f"   ratio of p50s: {pct(large, 50) / pct(small, 50):.2f}x")
 
 
 if __name__ == "__main__":
