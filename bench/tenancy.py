@@ -45,41 +45,43 @@ def create_enterprise(token, tag, base=None):
     return time.perf_counter() - t, created["id"]
 
 
+BASELINE = "\n;\n".join(p.read_text() for p in sorted((ROOT / "tenant-migrations").glob("*.sql")))
+VERSION = max(int(p.name.split("_")[0]) for p in (ROOT / "tenant-migrations").glob("*.sql"))
+FLOOR_HASH = "$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHRzYWx0$9m0yQm2gC3s6sQ7Q0e1pXQbYk2V3zq0Xr3m3nXyP9mE"
+
+
+def floor_transaction(conn):
+    """The same rows and DDL as POST /enterprises, as one raw SQL transaction; its duration."""
+    eid = uuid.uuid4()
+    schema = f"t_{eid.hex}"
+    t = time.perf_counter()
+    with conn.transaction():
+        conn.execute("insert into public.enterprises (id, name, description, schema_name) values (%s, %s, '', %s)", (eid, "Floor", schema))
+        conn.execute(f'create schema "{schema}"')
+        conn.execute("select set_config('search_path', %s, true)", (schema,))
+        conn.execute(BASELINE)
+        conn.execute("select set_config('search_path', 'public', true)")
+        conn.execute("insert into public.tenant_schemas (schema_name, enterprise_id, version) values (%s, %s, %s)", (schema, eid, VERSION))
+        conn.execute("select set_config('search_path', %s, true)", (schema,))
+        conn.execute(
+            "insert into departments (id, type) select * from unnest(%s::uuid[], %s::text[])",
+            ([uuid.uuid4() for _ in range(5)], ["finance", "operations", "sales_marketing", "human_resources", "information_technology"]),
+        )
+        conn.execute(
+            "insert into public.users (id, enterprise_id, role, full_name, email, password_hash) values (%s, %s, 'EnterpriseCeo', 'CEO', %s, %s)",
+            (uuid.uuid4(), eid, f"floor-{eid.hex}@bench.example", FLOOR_HASH),
+        )
+    return time.perf_counter() - t
+
+
 def floor_transactions(n, workers=1):
-    """The same rows and DDL as POST /enterprises, as one raw SQL transaction each."""
     if workers > 1:
         with ThreadPoolExecutor(workers) as pool:
-            parts = list(pool.map(floor_transactions, [n // workers + (1 if i < n % workers else 0) for i in range(workers)]))
-        return [t for part in parts for t in part]
-    baseline = "\n;\n".join(p.read_text() for p in sorted((ROOT / "tenant-migrations").glob("*.sql")))
-    version = max(int(p.name.split("_")[0]) for p in (ROOT / "tenant-migrations").glob("*.sql"))
-    pw_hash = "$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHRzYWx0$9m0yQm2gC3s6sQ7Q0e1pXQbYk2V3zq0Xr3m3nXyP9mE"
-    times = []
+            list(pool.map(floor_transactions, [n // workers + (1 if i < n % workers else 0) for i in range(workers)]))
+        return
     with psycopg.connect(DB, autocommit=True) as conn:
         for _ in range(n):
-            eid = uuid.uuid4()
-            schema = f"t_{eid.hex}"
-            t = time.perf_counter()
-            with conn.transaction():
-                conn.execute("insert into public.enterprises (id, name, description, schema_name) values (%s, %s, '', %s)", (eid, "Floor", schema))
-                conn.execute(f'create schema "{schema}"')
-                conn.execute("select set_config('search_path', %s, true)", (schema,))
-                conn.execute(baseline)
-                conn.execute("select set_config('search_path', 'public', true)")
-                conn.execute("insert into public.tenant_schemas (schema_name, enterprise_id, version) values (%s, %s, %s)", (schema, eid, version))
-                conn.execute("select set_config('search_path', %s, true)", (schema,))
-                conn.execute(
-                    "insert into departments (id, type) select * from unnest(%s::uuid[], %s::text[])",
-                    ([uuid.uuid4() for _ in range(5)], ["finance", "operations", "sales_marketing", "human_resources", "information_technology"]),
-                )
-                # Last, as the server does: inserting a user before the DDL that references
-                # public.users deadlocks two concurrent creations.
-                conn.execute(
-                    "insert into public.users (id, enterprise_id, role, full_name, email, password_hash) values (%s, %s, 'EnterpriseCeo', 'CEO', %s, %s)",
-                    (uuid.uuid4(), eid, f"floor-{eid.hex}@bench.example", pw_hash),
-                )
-            times.append(time.perf_counter() - t)
-    return times
+            floor_transaction(conn)
 
 
 def run_migrate(args):
@@ -127,7 +129,8 @@ def settle(db=DB):
 
 
 def alternate(n, first, second, warmup=20):
-    """Latencies of n calls of each function, interleaved (ABBA) so both see the same machine."""
+    """n durations of each function, interleaved (ABBA) so both see the same machine. A function
+    that returns a number returns its own duration; otherwise the call is timed."""
     for _ in range(warmup):
         first()
         second()
@@ -135,8 +138,8 @@ def alternate(n, first, second, warmup=20):
     for i in range(n):
         for fn, out in ((first, a), (second, b)) if i % 2 == 0 else ((second, b), (first, a)):
             t = time.perf_counter()
-            fn()
-            out.append(time.perf_counter() - t)
+            own = fn()
+            out.append(own if isinstance(own, float) else time.perf_counter() - t)
     return a, b
 
 
@@ -194,9 +197,9 @@ def main():
 
 
 def sections_1_and_2(admin):
-    print(f"## 1. POST /enterprises, {CREATE_N} one after another, beside the raw SQL floor")
-    api = [create_enterprise(admin, f"c{i}")[0] for i in range(CREATE_N)]
-    floor = floor_transactions(CREATE_N)
+    print(f"## 1. POST /enterprises beside the raw SQL floor, {CREATE_N} each, interleaved")
+    with psycopg.connect(DB, autocommit=True) as conn:
+        api, floor = alternate(CREATE_N, lambda: create_enterprise(admin, f"c{uuid.uuid4().hex}")[0], lambda: floor_transaction(conn), warmup=5)
     print(f"   API:   p50 {ms(pct(api, 50))}, p95 {ms(pct(api, 95))} (includes argon2id of the CEO password)")
     print(f"   floor: p50 {ms(pct(floor, 50))}, p95 {ms(pct(floor, 95))}")
     print(f"   ratio of p50s: {pct(api, 50) / pct(floor, 50):.2f}x", flush=True)
