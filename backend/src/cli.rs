@@ -79,7 +79,7 @@ async fn run(command: Command) -> anyhow::Result<()> {
             if !pending.is_empty() {
                 tracing::warn!(tenants = pending.len(), "tenant schemas are behind; run `backend migrate`");
             }
-            app::serve(AppState::with_pool(config, pool)?).await
+            app::serve(AppState::new(config, pool)?).await
         }
         Command::Migrate { parallelism, tenant_migrations } => migrate(&database_url(), parallelism, tenant_migrations).await,
         Command::SeedDemo => crate::seed::seed_demo(&db::migrate(&database_url()).await?).await,

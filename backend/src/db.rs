@@ -15,6 +15,9 @@ pub fn pool(url: &str) -> anyhow::Result<PgPool> {
     Ok(pool_with(options, 20))
 }
 
+/// Connections of the pool that builds and drops tenant schemas (`AppState::tenant_ddl`).
+pub const TENANT_DDL_CONNECTIONS: u32 = 4;
+
 pub fn pool_with(options: PgConnectOptions, max_connections: u32) -> PgPool {
     PgPoolOptions::new()
         .max_connections(max_connections)

@@ -174,7 +174,7 @@ impl EnterprisesApi {
         let hashing = tokio::spawn(async move { password::hash(&ceo_password).await });
         let hash = async { hashing.await.map_err(anyhow::Error::from)? };
         let new = NewEnterprise { name, description: body.description.as_deref().unwrap_or("").trim(), ceo_full_name, ceo_email: &ceo_email };
-        let id = match store::enterprises::create_with_tenant(&state.db, new, hash).await {
+        let id = match store::enterprises::create_with_tenant(&state.tenant_ddl, new, hash).await {
             Ok(id) => id,
             Err(e) if e.downcast_ref::<sqlx::Error>().is_some_and(store::users::is_duplicate_email) => {
                 return Err(AppError::EmailTaken { field: "ceoEmail" }.into());
@@ -223,7 +223,7 @@ impl EnterprisesApi {
     #[oai(path = "/:id", method = "delete", operation_id = "deleteEnterprise")]
     async fn delete(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>) -> Result<Deleted, ItemError> {
         auth.0.require_admin()?;
-        let ended = store::enterprises::delete(&state.db, id.0).await?.ok_or(AppError::NotFound)?;
+        let ended = store::enterprises::delete(&state.tenant_ddl, id.0).await?.ok_or(AppError::NotFound)?;
         state.sessions.ended(&ended).await;
         tracing::info!(enterprise_id = %id.0, "enterprise deleted");
         Ok(Deleted::Deleted)

@@ -1,5 +1,5 @@
 use chrono::{DateTime, Utc};
-use sqlx::{Connection, PgPool, Postgres, QueryBuilder};
+use sqlx::{PgPool, Postgres, QueryBuilder};
 use uuid::Uuid;
 
 use crate::{
@@ -50,13 +50,7 @@ pub async fn create_with_tenant(
 ) -> anyhow::Result<Uuid> {
     let id = Uuid::now_v7();
     let schema = SchemaName::for_enterprise(id);
-    // A PostgreSQL backend keeps the catalog entries of every schema it built for the rest of its
-    // life: pooled connections that had built thousands of tenants served tenant reads about a
-    // third slower (docs/performance.md). So the connection that builds one is closed afterwards
-    // and the pool opens a fresh one when it needs it.
-    let mut conn = pool.acquire().await?;
-    conn.close_on_drop();
-    let mut tx = conn.begin().await?;
+    let mut tx = pool.begin().await?;
     sqlx::query("insert into public.enterprises (id, name, description, schema_name) values ($1, $2, $3, $4)")
         .bind(id)
         .bind(new.name)
