@@ -1,4 +1,6 @@
-import { Anchor, Button, Group, Modal, Select, Stack, Text } from '@mantine/core';
+import { Anchor, Button, Group, Loader, Modal, Select, Stack, Text } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { keepPreviousData } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
@@ -8,8 +10,8 @@ import { STAFF_ROLES, isStaffRole } from '@/lib/authorization';
 import { errorMessage } from '@/lib/errors';
 import { href } from '@/lib/paths';
 
-/** How many people the pickers load: the API's largest page. */
-const STAFF_PAGE_SIZE = 100;
+/** How many matches the picker shows; typing narrows them on the server (any enterprise size). */
+const PICKER_PAGE_SIZE = 20;
 
 type PersonDialogProps = {
   enterpriseId: string;
@@ -25,34 +27,45 @@ type PersonDialogProps = {
 /** Picks one of the enterprise's department staff, for the head of a department or a new member. */
 export function PersonDialog({ enterpriseId, department, kind, onClose, onPick, createUserLink = href('adminUserCreate') }: PersonDialogProps) {
   const { t } = useTranslation();
-  const [value, setValue] = useState<string | null>(null);
+  const [picked, setPicked] = useState<UserSummary | null>(null);
+  const [search, setSearch] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const opened = department !== null;
-  const staff = useListEnterpriseUsers(enterpriseId, { role: [...STAFF_ROLES], page: 1, pageSize: STAFF_PAGE_SIZE }, { query: { enabled: opened } });
+  const optionLabel = (user: UserSummary) => t('departments.personOption', { name: user.fullName, email: user.email });
+  // Once someone is picked the input shows their label: that is not a search.
+  const typed = picked && search === optionLabel(picked) ? '' : search.trim();
+  const [query] = useDebouncedValue(typed, 250);
+  const staff = useListEnterpriseUsers(
+    enterpriseId,
+    { role: [...STAFF_ROLES], q: query || undefined, page: 1, pageSize: PICKER_PAGE_SIZE },
+    { query: { enabled: opened, placeholderData: keepPreviousData } },
+  );
 
   const departmentName = department ? t(`departmentTypes.${department.type}`) : '';
   const excluded = new Set(kind === 'head' ? [department?.head?.id] : (department?.members ?? []).map((m) => m.id));
-  const people = (staff.data?.items ?? []).filter((user) => isStaffRole(user.role) && !excluded.has(user.id));
-  const options = people.map((user) => ({ value: user.id, label: t('departments.personOption', { name: user.fullName, email: user.email }) }));
-  const partial = staff.data ? staff.data.total > staff.data.items.length : false;
+  const people: UserSummary[] = (staff.data?.items ?? []).filter((user) => isStaffRole(user.role) && !excluded.has(user.id));
+  if (picked && !people.some((user) => user.id === picked.id)) people.unshift(picked);
+  const options = people.map((user) => ({ value: user.id, label: optionLabel(user) }));
+  const more = staff.data && staff.data.total > staff.data.items.length ? staff.data.total - staff.data.items.length : 0;
 
   const close = () => {
-    setValue(null);
+    setPicked(null);
+    setSearch('');
     setError(null);
     onClose();
   };
 
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
-    const person = people.find((user) => user.id === value);
+    const person = picked;
     if (!department || !person) {
       setError(t('validation.required'));
       return;
     }
     setSaving(true);
     try {
-      await onPick(department, { id: person.id, fullName: person.fullName, email: person.email, role: person.role });
+      await onPick(department, person);
       close();
     } catch {
       // The toast said why; the dialog stays open to try again.
@@ -79,22 +92,27 @@ export function PersonDialog({ enterpriseId, department, kind, onClose, onPick, 
               label={label}
               placeholder={staff.isPending ? t('app.loading') : t('departments.pickPerson')}
               data={options}
-              value={value}
+              value={picked?.id ?? null}
               onChange={(next) => {
-                setValue(next);
+                setPicked(people.find((user) => user.id === next) ?? null);
                 setError(null);
               }}
-              error={error}
               searchable
+              searchValue={search}
+              onSearchChange={setSearch}
+              // The server already filtered by what was typed (name or e-mail).
+              filter={({ options: all }) => all}
+              rightSection={staff.isFetching ? <Loader size="xs" aria-label={t('app.loading')} /> : undefined}
+              error={error}
               required
               disabled={staff.isPending}
-              nothingFoundMessage={t('departments.noMatch')}
-              description={partial ? t('departments.partialStaff', { count: staff.data?.items.length ?? 0 }) : undefined}
+              nothingFoundMessage={staff.isFetching ? t('app.loading') : t('departments.noMatch')}
+              description={more > 0 ? t('departments.moreStaff', { count: more }) : undefined}
               comboboxProps={{ withinPortal: true }}
               data-autofocus
             />
           )}
-          {staff.isSuccess && people.length === 0 && (
+          {staff.isSuccess && !query && people.length === 0 && (
             <Text size="sm" c="dimmed">
               {t('departments.noStaff')}{' '}
               <Anchor component={Link} to={createUserLink} size="sm">
