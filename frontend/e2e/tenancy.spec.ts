@@ -105,7 +105,9 @@ test.describe.serial('tenancy', () => {
     const dialog = page.getByRole('dialog', { name: 'Head of Finance' });
     await expect(dialog).toBeVisible();
     // The picker searches the enterprise's staff on the server as you type.
+    const searched = page.waitForRequest((request) => request.url().includes('/users?') && request.url().includes(`q=head-${runId}`));
     await dialog.getByRole('combobox', { name: /^New head/ }).fill(`head-${runId}`);
+    await searched;
     await page.getByRole('option', { name: new RegExp(head.name) }).click();
     await dialog.getByRole('button', { name: 'Set as head' }).click();
     await expect(dialog).toBeHidden();
