@@ -190,7 +190,7 @@ impl DepartmentsApi {
     ) -> Result<MembershipChanged, DepartmentError> {
         let enterprise = find_managed(&state, &auth, id.0).await?;
         let mut tx = tenancy::begin(&state.db, &enterprise.schema()).await?;
-        let user = store::users::find_by_id(&mut *tx, user_id.0).await?;
+        let user = store::users::find_for_update(&mut tx, user_id.0).await?;
         let Some(user) = user.filter(|u| u.enterprise_id == Some(enterprise.id) && u.department_id == Some(dept_id.0)) else {
             return Err(AppError::NotFound.into());
         };
@@ -202,10 +202,10 @@ impl DepartmentsApi {
     }
 }
 
-/// A department head or user of this enterprise; another enterprise's user is 404, a CEO or
-/// admin is refused as a field error.
+/// A department head or user of this enterprise, locked (`find_for_update`); another
+/// enterprise's user is 404, a CEO or admin is refused as a field error.
 async fn staff_of(tx: &mut PgConnection, enterprise_id: Uuid, user_id: Uuid, field: &str) -> Result<UserRecord, AppError> {
-    let user = store::users::find_by_id(&mut *tx, user_id).await?;
+    let user = store::users::find_for_update(&mut *tx, user_id).await?;
     let user = user.filter(|u| u.enterprise_id == Some(enterprise_id)).ok_or(AppError::NotFound)?;
     if !matches!(user.role(), Role::DepartmentHead | Role::DepartmentUser) {
         let mut errors = FieldErrors::new();

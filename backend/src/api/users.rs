@@ -219,6 +219,9 @@ impl UsersApi {
             None => None,
         };
         let mut tx = state.db.begin().await?;
+        // Locked and read again: a concurrent change of their department is seen, not undone.
+        let user = store::users::find_for_update(&mut tx, user.id).await?.ok_or(AppError::NotFound)?;
+        let final_role = body.role.unwrap_or(user.role());
         if let Some(enterprise_id) = user.enterprise_id {
             let enterprise = store::enterprises::find(&mut *tx, enterprise_id).await?.ok_or(AppError::NotFound)?;
             tenancy::set_search_path(&mut tx, &enterprise.schema()).await?;
@@ -258,7 +261,7 @@ impl UsersApi {
             return Err(AppError::Conflict("You cannot delete your own account".into()).into());
         }
         let mut tx = tenancy::begin(&state.db, &user.realm()).await?;
-        let ended = store::users::delete(&mut tx, user.id).await.map_err(|e| match e {
+        let ended = store::users::delete(&mut tx, &user).await.map_err(|e| match e {
             DeleteError::HasReports => AppError::Conflict("This user has written reports; deactivate the account instead".into()),
             DeleteError::Db(e) => e.into(),
         })?;

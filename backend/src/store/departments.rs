@@ -54,10 +54,17 @@ pub async fn members(tx: &mut PgConnection, department_ids: &[Uuid]) -> sqlx::Re
 
 /// `head`: `None` keeps the head, `Some(None)` clears it, `Some(Some(id))` sets it.
 pub async fn update(tx: &mut PgConnection, id: Uuid, description: Option<&str>, head: Option<Option<Uuid>>) -> sqlx::Result<bool> {
-    if let Some(Some(head)) = head
-        && !super::users::hold(&mut *tx, head).await? {
+    if let Some(Some(head)) = head {
+        if !super::users::hold(&mut *tx, head).await? {
             return Err(sqlx::Error::RowNotFound);
         }
+        // A person heads one department at most.
+        sqlx::query("update departments set head_id = null where head_id = $1 and id <> $2")
+            .bind(head)
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+    }
     let done = sqlx::query(
         "update departments set description = coalesce($2, description), \
          head_id = case when $3 then $4 else head_id end where id = $1",

@@ -87,6 +87,17 @@ pub async fn find_by_id(db: impl PgExecutor<'_>, id: Uuid) -> sqlx::Result<Optio
         .await
 }
 
+/// The user, locked against other changes until the transaction ends. Every transaction that
+/// changes a user's department or role takes this lock first (before any department row), as
+/// deletion does: one lock order, so they queue instead of deadlocking, and each sees the
+/// other's result.
+pub async fn find_for_update(tx: &mut sqlx::PgConnection, id: Uuid) -> sqlx::Result<Option<UserRecord>> {
+    sqlx::query_as(sqlx::AssertSqlSafe(format!("{SELECT_USER} where u.id = $1 for no key update of u")))
+        .bind(id)
+        .fetch_optional(tx)
+        .await
+}
+
 pub struct NewUser<'a> {
     pub enterprise_id: Option<Uuid>,
     pub department_id: Option<Uuid>,
@@ -231,7 +242,8 @@ pub enum DeleteError {
 
 impl From<sqlx::Error> for DeleteError {
     fn from(e: sqlx::Error) -> Self {
-        Self::Db(e)
+        // A tenant schema not yet migrated past 20261126000001 still has the foreign keys.
+        if e.as_database_error().and_then(|d| d.code()).as_deref() == Some("23503") { Self::HasReports } else { Self::Db(e) }
     }
 }
 
@@ -239,7 +251,18 @@ impl From<sqlx::Error> for DeleteError {
 /// (`UserRecord::realm`), and does there what foreign keys would: refuses when they wrote
 /// reports, and forgets them as a department head, a reviewer and an actor of the audit trail.
 /// Returns the sessions that were live.
-pub async fn delete(tx: &mut sqlx::PgConnection, id: Uuid) -> Result<Vec<Uuid>, DeleteError> {
+pub async fn delete(tx: &mut sqlx::PgConnection, user: &UserRecord) -> Result<Vec<Uuid>, DeleteError> {
+    let id = user.id;
+    // An enterprise being deleted holds its row until its schema is gone: wait for it, then 404.
+    if let Some(enterprise) = user.enterprise_id {
+        let held: Option<i32> = sqlx::query_scalar("select 1 from public.enterprises where id = $1 for key share")
+            .bind(enterprise)
+            .fetch_optional(&mut *tx)
+            .await?;
+        if held.is_none() {
+            return Err(DeleteError::Db(sqlx::Error::RowNotFound));
+        }
+    }
     let live = super::sessions::end_for_user(&mut *tx, id, "deleted").await?;
     // Deleting first waits for writers holding the row (`hold`), so their reports are seen below.
     sqlx::query("delete from public.users where id = $1").bind(id).execute(&mut *tx).await?;

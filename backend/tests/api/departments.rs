@@ -97,3 +97,40 @@ async fn another_tenants_ids_are_404_on_every_endpoint(db: PgPool) {
     assert_eq!(app.get(&abe, &format!("/api/v1/enterprises/{b}/departments/{dept_b}")).await.0, 404);
     let _ = user_a;
 }
+
+/// Concurrent changes of one person's department queue on their row: whatever the order, they
+/// head at most one department, and it is the one they are a member of.
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn racing_head_assignments_leave_one_head_who_is_a_member(db: PgPool) {
+    let app = TestApp::spawn(db).await;
+    let admin = app.admin_token().await;
+    let (ent, ceo) = app.enterprise(&admin, "Acme").await;
+    let finance = app.department(&ceo, &ent, "finance").await;
+    let sales = app.department(&ceo, &ent, "sales_marketing").await;
+    let ann = app.staff(&ceo, &ent, "ann@acme.example", "DepartmentUser", None).await;
+    let (finance_path, sales_path, ann_path) =
+        (format!("/api/v1/enterprises/{ent}/departments/{finance}"), format!("/api/v1/enterprises/{ent}/departments/{sales}"), format!("/api/v1/users/{ann}"));
+    for _ in 0..10 {
+        let (a, b, c) = tokio::join!(
+            app.put(&ceo, &finance_path, json!({ "headId": ann })),
+            app.put(&ceo, &sales_path, json!({ "headId": ann })),
+            app.put(&ceo, &ann_path, json!({ "departmentId": finance })),
+        );
+        assert_eq!((a.0, b.0, c.0), (200, 200, 200), "{a:?} {b:?} {c:?}");
+        let (_, departments) = app.get(&ceo, &format!("/api/v1/enterprises/{ent}/departments")).await;
+        let (_, user) = app.get(&ceo, &format!("/api/v1/users/{ann}")).await;
+        let headed: Vec<&str> = departments.as_array().unwrap().iter().filter(|d| d["head"]["id"] == ann.as_str()).map(|d| d["id"].as_str().unwrap()).collect();
+        let heads_in_db: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+            "select count(*) from t_{}.departments where head_id = '{ann}'",
+            ent.replace('-', "")
+        )))
+        .fetch_one(&app.db)
+        .await
+        .unwrap();
+        assert!(heads_in_db <= 1, "{heads_in_db} departments name them as head");
+        assert_eq!(heads_in_db as usize, headed.len(), "a head the API does not show");
+        if let Some(headed) = headed.first() {
+            assert_eq!(user["departmentId"].as_str(), Some(*headed));
+        }
+    }
+}

@@ -180,3 +180,21 @@ async fn deleting_a_user_forgets_them_in_their_tenant_but_never_orphans_a_report
     let review = detail["history"].as_array().unwrap().iter().find(|e| e["toStatus"] == "rejected").unwrap();
     assert_eq!((review["actor"].is_null(), review["notes"].as_str()), (true, Some("More")));
 }
+
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn an_admin_deletes_another_admin_but_not_themselves(db: PgPool) {
+    let app = TestApp::spawn(db).await;
+    let admin = app.admin_token().await;
+    let (status, other) = app
+        .post(&admin, "/api/v1/users", json!({
+            "fullName": "Second Admin", "email": "second@example.com", "password": "admin-password-2", "role": "PlatformAdmin"
+        }))
+        .await;
+    assert_eq!(status, 201, "{other}");
+    let second = app.token("second@example.com", "admin-password-2").await;
+    assert_eq!(app.delete(&admin, &format!("/api/v1/users/{}", other["id"].as_str().unwrap())).await.0, 204);
+    assert_eq!(app.me(&second).await.status(), 401);
+    let (_, me) = app.get(&admin, "/api/v1/auth/me").await;
+    let (status, body) = app.delete(&admin, &format!("/api/v1/users/{}", me["id"].as_str().unwrap())).await;
+    assert_eq!((status, body["code"].as_str()), (409, Some("conflict")));
+}
