@@ -72,10 +72,17 @@ pub enum AppError {
 
 impl From<sqlx::Error> for AppError {
     fn from(err: sqlx::Error) -> Self {
+        Self::Unexpected(err.into())
+    }
+}
+
+impl AppError {
+    /// For store calls that answer `RowNotFound` when a row the request names went away under it
+    /// (`store::users::hold`): that is a 404. Anywhere else a missing row is a bug, hence a 500.
+    pub fn gone_is_not_found(err: sqlx::Error) -> Self {
         match err {
-            // A row the request names went away under it (e.g. `store::users::hold`).
             sqlx::Error::RowNotFound => Self::NotFound,
-            err => Self::Unexpected(err.into()),
+            err => err.into(),
         }
     }
 }

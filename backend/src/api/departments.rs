@@ -145,7 +145,7 @@ impl DepartmentsApi {
             }
         };
         let description = body.description.as_deref().map(str::trim);
-        store::departments::update(&mut tx, dept_id.0, description, head).await?;
+        store::departments::update(&mut tx, dept_id.0, description, head).await.map_err(AppError::gone_is_not_found)?;
         let department = load_departments(&mut tx, enterprise.id, Some(dept_id.0)).await?.pop().ok_or(AppError::NotFound)?;
         tx.commit().await?;
         Ok(Json(department))

@@ -406,7 +406,7 @@ impl ReportsApi {
             data: data.as_ref(),
             created_by: caller.user_id,
         };
-        let report_id = store::reports::insert(&mut tx, new).await?;
+        let report_id = store::reports::insert(&mut tx, new).await.map_err(AppError::gone_is_not_found)?;
         let created = detail(&mut tx, report_id).await?;
         tx.commit().await?;
         Ok(CreatedReport::Created(Json(created)))
@@ -496,11 +496,15 @@ impl ReportsApi {
         };
         store::reports::update(&mut tx, report.id, &changes).await?;
         if edited != current {
-            store::reports::transition(&mut tx, scope.enterprise_id, report.id, caller.user_id, current, edited, None).await?;
+            store::reports::transition(&mut tx, scope.enterprise_id, report.id, caller.user_id, current, edited, None)
+                .await
+                .map_err(AppError::gone_is_not_found)?;
         }
         if body.status == Some(ReportStatus::Submitted) {
             let next = edited.submit()?;
-            store::reports::transition(&mut tx, scope.enterprise_id, report.id, caller.user_id, edited, next, None).await?;
+            store::reports::transition(&mut tx, scope.enterprise_id, report.id, caller.user_id, edited, next, None)
+                .await
+                .map_err(AppError::gone_is_not_found)?;
         }
         let updated = detail(&mut tx, report.id).await?;
         tx.commit().await?;
@@ -544,7 +548,9 @@ impl ReportsApi {
         let report = scope.readable(&mut tx, caller, id.0).await?;
         let from = report.status();
         let to = from.review(body.status)?;
-        store::reports::transition(&mut tx, scope.enterprise_id, report.id, caller.user_id, from, to, notes).await?;
+        store::reports::transition(&mut tx, scope.enterprise_id, report.id, caller.user_id, from, to, notes)
+            .await
+            .map_err(AppError::gone_is_not_found)?;
         let reviewed = detail(&mut tx, report.id).await?;
         tx.commit().await?;
         Ok(Json(reviewed))

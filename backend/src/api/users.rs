@@ -263,6 +263,7 @@ impl UsersApi {
         let mut tx = tenancy::begin(&state.db, &user.realm()).await?;
         let ended = store::users::delete(&mut tx, &user).await.map_err(|e| match e {
             DeleteError::HasReports => AppError::Conflict("This user has written reports; deactivate the account instead".into()),
+            DeleteError::Gone => AppError::NotFound,
             DeleteError::Db(e) => e.into(),
         })?;
         tx.commit().await?;

@@ -237,6 +237,8 @@ pub async fn hold(tx: &mut sqlx::PgConnection, id: Uuid) -> sqlx::Result<bool> {
 pub enum DeleteError {
     /// They wrote reports: the audit trail keeps its authors (deactivate them instead).
     HasReports,
+    /// Their enterprise was deleted meanwhile (and they with it).
+    Gone,
     Db(sqlx::Error),
 }
 
@@ -260,7 +262,7 @@ pub async fn delete(tx: &mut sqlx::PgConnection, user: &UserRecord) -> Result<Ve
             .fetch_optional(&mut *tx)
             .await?;
         if held.is_none() {
-            return Err(DeleteError::Db(sqlx::Error::RowNotFound));
+            return Err(DeleteError::Gone);
         }
     }
     let live = super::sessions::end_for_user(&mut *tx, id, "deleted").await?;
