@@ -23,11 +23,17 @@ pub struct ErrorBody {
     #[oai(skip_serializing_if_is_none)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fields: Option<BTreeMap<String, String>>,
+    /// With `conflict`: why, so clients can explain it in their own words (`own_account`: you
+    /// cannot deactivate, demote or delete yourself; `has_reports`: a report author cannot be
+    /// deleted, deactivate them instead).
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
 }
 
 impl ErrorBody {
     pub fn new(code: &str, message: impl Into<String>) -> Self {
-        Self { code: code.to_owned(), message: message.into(), fields: None }
+        Self { code: code.to_owned(), message: message.into(), fields: None, reason: None }
     }
 }
 
@@ -37,6 +43,32 @@ impl poem_openapi::types::Example for ErrorBody {
             code: "validation_failed".into(),
             message: "Please check your input".into(),
             fields: Some(BTreeMap::from([("email".into(), "invalid_email".into())])),
+            reason: None,
+        }
+    }
+}
+
+/// Why a request conflicts with the state of things: 409 `conflict` with a `reason`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Conflict {
+    /// Deactivating, demoting or deleting one's own account.
+    OwnAccount,
+    /// Deleting someone who wrote reports (the audit trail keeps its authors).
+    HasReports,
+}
+
+impl Conflict {
+    pub fn reason(self) -> &'static str {
+        match self {
+            Self::OwnAccount => "own_account",
+            Self::HasReports => "has_reports",
+        }
+    }
+
+    pub fn message(self) -> &'static str {
+        match self {
+            Self::OwnAccount => "You cannot deactivate, demote or delete your own account",
+            Self::HasReports => "This user has written reports; deactivate the account instead",
         }
     }
 }
@@ -57,8 +89,8 @@ pub enum AppError {
     Forbidden,
     #[error("Resource not found")]
     NotFound,
-    #[error("{0}")]
-    Conflict(String),
+    #[error("{}", .0.message())]
+    Conflict(Conflict),
     /// An e-mail address that another account already uses: 409 `conflict` naming the field.
     #[error("A user with this email already exists")]
     EmailTaken { field: &'static str },
@@ -144,6 +176,7 @@ impl AppError {
                 fields: Some(BTreeMap::from([((*field).to_owned(), "taken".to_owned())])),
                 ..ErrorBody::new(self.code(), self.to_string())
             },
+            Self::Conflict(conflict) => ErrorBody { reason: Some(conflict.reason().to_owned()), ..ErrorBody::new(self.code(), self.to_string()) },
             _ => ErrorBody::new(self.code(), self.to_string()),
         }
     }

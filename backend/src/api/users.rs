@@ -11,7 +11,7 @@ use crate::{
     api_errors,
     auth::{BearerAuth, Caller, password},
     domain::{Email, FieldErrors, FieldIssue, Password, Role, UserStatus},
-    error::AppError,
+    error::{AppError, Conflict},
     state::AppState,
     store::{self, users::{DeleteError, UserChanges, UserFilter, UserRecord}},
     tenancy,
@@ -211,7 +211,7 @@ impl UsersApi {
         }
         errors.into_result()?;
         if user.id == caller.user_id && (body.status == Some(UserStatus::Inactive) || body.role.is_some_and(|r| r != user.role())) {
-            return Err(AppError::Conflict("You cannot deactivate your own account or change your own role".into()).into());
+            return Err(AppError::Conflict(Conflict::OwnAccount).into());
         }
 
         let hash = match &password {
@@ -258,11 +258,11 @@ impl UsersApi {
         let caller = &auth.0;
         let user = find_manageable(&state, caller, id.0).await?;
         if user.id == caller.user_id {
-            return Err(AppError::Conflict("You cannot delete your own account".into()).into());
+            return Err(AppError::Conflict(Conflict::OwnAccount).into());
         }
         let mut tx = tenancy::begin(&state.db, &user.realm()).await?;
         let ended = store::users::delete(&mut tx, &user).await.map_err(|e| match e {
-            DeleteError::HasReports => AppError::Conflict("This user has written reports; deactivate the account instead".into()),
+            DeleteError::HasReports => AppError::Conflict(Conflict::HasReports),
             DeleteError::Gone => AppError::NotFound,
             DeleteError::Db(e) => e.into(),
         })?;

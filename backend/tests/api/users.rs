@@ -162,7 +162,7 @@ async fn deleting_a_user_forgets_them_in_their_tenant_but_never_orphans_a_report
 
     // An author stays: the audit trail keeps its authors.
     let (status, body) = app.delete(&ceo, &format!("/api/v1/users/{author}")).await;
-    assert_eq!((status, body["code"].as_str()), (409, Some("conflict")), "{body}");
+    assert_eq!((status, body["code"].as_str(), body["reason"].as_str()), (409, Some("conflict"), Some("has_reports")), "{body}");
     assert_eq!(app.get(&ceo, &format!("/api/v1/users/{author}")).await.0, 200);
     assert_eq!(app.get(&author_token, &report_path).await.0, 200);
 
@@ -196,5 +196,5 @@ async fn an_admin_deletes_another_admin_but_not_themselves(db: PgPool) {
     assert_eq!(app.me(&second).await.status(), 401);
     let (_, me) = app.get(&admin, "/api/v1/auth/me").await;
     let (status, body) = app.delete(&admin, &format!("/api/v1/users/{}", me["id"].as_str().unwrap())).await;
-    assert_eq!((status, body["code"].as_str()), (409, Some("conflict")));
+    assert_eq!((status, body["code"].as_str(), body["reason"].as_str()), (409, Some("conflict"), Some("own_account")));
 }

@@ -1,11 +1,8 @@
 import { session } from '@/lib/session';
+import type { ApiError } from './generated/model';
 
 /** The error body every API error carries (`ApiError` in openapi.json). */
-export type ApiErrorBody = {
-  code: string;
-  message: string;
-  fields?: Record<string, string>;
-};
+export type ApiErrorBody = ApiError;
 
 /** A non-2xx answer from the API. */
 export class ApiRequestError<E = ApiErrorBody> extends Error {
@@ -13,6 +10,8 @@ export class ApiRequestError<E = ApiErrorBody> extends Error {
   readonly status: number;
   readonly code: string;
   readonly fields: Record<string, string>;
+  /** With `conflict`: why (`own_account`, `has_reports`), when the server said. */
+  readonly reason: string | undefined;
   /** The server's (English) `message`, when the body had one. */
   readonly serverMessage: string | undefined;
   /** Seconds to wait before retrying (429 Retry-After), when the server said. */
@@ -25,6 +24,7 @@ export class ApiRequestError<E = ApiErrorBody> extends Error {
     this.status = status;
     this.code = parsed?.code ?? (status >= 500 ? 'internal' : 'unknown');
     this.fields = parsed?.fields ?? {};
+    this.reason = parsed?.reason ?? undefined;
     this.serverMessage = parsed?.message || undefined;
     this.retryAfter = retryAfter;
     this.body = body;
@@ -48,9 +48,9 @@ export const isNetworkError = (error: unknown): error is NetworkError => error i
 
 function asErrorBody(body: unknown): ApiErrorBody | undefined {
   if (!body || typeof body !== 'object') return undefined;
-  const { code, message, fields } = body as Partial<ApiErrorBody>;
+  const { code, message, fields, reason } = body as Partial<ApiErrorBody>;
   if (typeof code !== 'string') return undefined;
-  return { code, message: typeof message === 'string' ? message : '', fields };
+  return { code, message: typeof message === 'string' ? message : '', fields, reason: typeof reason === 'string' ? reason : undefined };
 }
 
 /** Retry-After is either seconds or an HTTP date. */

@@ -33,6 +33,10 @@ export function errorMessage(error: unknown, t: TFunction, fallback: string = t(
         : t('errors.rateLimited', { wait: formatWait(error.retryAfter, t) });
     case 'internal':
       return t('errors.server');
+    case 'conflict':
+      if (error.reason === 'own_account') return t('errors.conflict.ownAccount');
+      if (error.reason === 'has_reports') return t('errors.conflict.hasReports');
+      break;
   }
   if (error.status === 403) return t('errors.forbidden');
   if (error.status >= 500) return t('errors.server');

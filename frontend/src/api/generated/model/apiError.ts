@@ -18,4 +18,8 @@ export interface ApiError {
   /** Each refused field and why: `required`, `invalid_email`, `too_short`, `too_long`, `invalid`
 (with `validation_failed`), or `taken` (an e-mail in use, with `conflict`). */
   fields?: ApiErrorFields;
+  /** With `conflict`: why, so clients can explain it in their own words (`own_account`: you
+cannot deactivate, demote or delete yourself; `has_reports`: a report author cannot be
+deleted, deactivate them instead). */
+  reason?: string;
 }

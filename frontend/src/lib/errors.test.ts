@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { ApiRequestError } from '@/api/mutator';
+import { i18n } from '@/i18n';
+import { errorMessage } from './errors';
+
+const conflict = (reason?: string) =>
+  new ApiRequestError(409, { code: 'conflict', message: 'This user has written reports; deactivate the account instead', reason });
+
+describe('errorMessage', () => {
+  it('explains a conflict by its reason in the reader’s language', async () => {
+    expect(errorMessage(conflict('has_reports'), i18n.t)).toBe('This person has written reports, which keep their author: deactivate the account instead.');
+    expect(errorMessage(conflict('own_account'), i18n.t)).toBe('You cannot deactivate, demote or delete your own account.');
+    await i18n.changeLanguage('fr');
+    expect(errorMessage(conflict('has_reports'), i18n.t)).toBe('Cette personne a rédigé des rapports, qui gardent leur auteur : désactivez plutôt le compte.');
+    await i18n.changeLanguage('en');
+  });
+
+  it('shows the server’s message for a conflict it has no words for', () => {
+    expect(errorMessage(conflict('something_new'), i18n.t)).toBe('This user has written reports; deactivate the account instead');
+  });
+});
