@@ -56,3 +56,34 @@ async fn migrate_reports_a_failed_tenant_goes_on_and_resumes(db: PgPool) {
         Applied::UpToDate
     );
 }
+
+/// A schema built while tenant tables still had foreign keys to public.users loses them when
+/// migrated (tenant-migrations/20261126000001_user_references_without_foreign_keys.sql).
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn old_tenant_schemas_lose_their_foreign_keys_to_users(db: PgPool) {
+    let app = TestApp::spawn(db).await;
+    let admin = app.admin_token().await;
+    let id = app.enterprise(&admin, "Old").await.0.replace('-', "");
+    sqlx::raw_sql(sqlx::AssertSqlSafe(format!(
+        "alter table t_{id}.departments add constraint departments_head_id_fkey foreign key (head_id) references public.users (id) on delete set null;
+         alter table t_{id}.reports add constraint reports_created_by_fkey foreign key (created_by) references public.users (id);
+         alter table t_{id}.reports add constraint reports_reviewed_by_fkey foreign key (reviewed_by) references public.users (id) on delete set null;
+         alter table t_{id}.report_events add constraint report_events_actor_id_fkey foreign key (actor_id) references public.users (id) on delete set null;
+         update tenant_schemas set version = 20261125000002 where schema_name = 't_{id}';"
+    )))
+    .execute(&app.db)
+    .await
+    .unwrap();
+    let user_keys = || async {
+        sqlx::query_scalar::<_, i64>(sqlx::AssertSqlSafe(format!(
+            "select count(*) from pg_constraint where contype = 'f' and confrelid = 'public.users'::regclass and connamespace = 't_{id}'::regnamespace"
+        )))
+        .fetch_one(&app.db)
+        .await
+        .unwrap()
+    };
+    assert_eq!(user_keys().await, 4);
+    let applied = backend::tenancy::migrate::migrate_one(&app.db, &M, &format!("t_{id}")).await.unwrap();
+    assert_eq!(applied, Applied::Migrated { from: 20261125000002, to: backend::tenancy::latest_version() });
+    assert_eq!(user_keys().await, 0);
+}
