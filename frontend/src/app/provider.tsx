@@ -11,10 +11,15 @@ import { session } from '@/lib/session';
 import { createQueryClient } from './query-client';
 import { theme } from './theme';
 
-type AppProviderProps = { children: ReactNode; queryClient?: QueryClient };
+type AppProviderProps = {
+  children: ReactNode;
+  queryClient?: QueryClient;
+  /** `test`: Mantine without transitions or portals (jsdom screen tests). */
+  env?: 'default' | 'test';
+};
 
 /** Every provider the screens rely on; tests render through it too. */
-export function AppProvider({ children, queryClient }: AppProviderProps) {
+export function AppProvider({ children, queryClient, env = 'default' }: AppProviderProps) {
   const [client] = useState(() => queryClient ?? createQueryClient());
   const { t } = useTranslation();
 
@@ -22,7 +27,7 @@ export function AppProvider({ children, queryClient }: AppProviderProps) {
   useEffect(() => session.onEnd(() => client.clear()), [client]);
 
   return (
-    <MantineProvider theme={theme} defaultColorScheme="light">
+    <MantineProvider theme={theme} defaultColorScheme="light" env={env}>
       <QueryClientProvider client={client}>
         <ModalsProvider labels={{ confirm: t('modals.confirm'), cancel: t('modals.cancel') }}>
           <Notifications position="top-right" />

@@ -113,4 +113,31 @@ describe('enterprise detail', () => {
     await user.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Acme Corp' })).toBeInTheDocument();
   });
+
+  it('finds the new head on the server as the name is typed, however large the enterprise', async () => {
+    const finance = detail.departments.find((department) => department.type === 'finance')!;
+    const staff = Array.from({ length: 20 }, (_, i) =>
+      makeUser('DepartmentUser', { id: `0190f3c2-0000-7000-8000-0000000001${String(i).padStart(2, '0')}`, fullName: `Person ${i}`, email: `p${i}@acme.test` }),
+    );
+    const zoe = makeUser('DepartmentUser', { id: '0190f3c2-0000-7000-8000-0000000002ff', fullName: 'Zoe Zed', email: 'zoe@acme.test' });
+    const { calls } = mockDetail({
+      [`GET ${base}/users`]: ({ url }) => (url.searchParams.get('q') === 'zoe' ? jsonResponse(200, page([zoe])) : jsonResponse(200, page(staff, 145))),
+      [`PUT ${base}/departments/${finance.id}`]: jsonResponse(200, { ...finance, head: zoe, members: [zoe] }),
+    });
+    const user = userEvent.setup();
+    renderApp(`/admin/enterprises/${detail.id}`);
+
+    const region = await screen.findByRole('region', { name: 'Finance' });
+    await user.click(within(region).getByRole('button', { name: 'Set head' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Head of Finance' });
+    expect(await within(dialog).findByText('125 more people match: type a name or an e-mail to narrow the list.')).toBeInTheDocument();
+
+    await user.type(within(dialog).getByRole('combobox', { name: /New head/ }), 'zoe');
+    await user.click(await within(dialog).findByRole('option', { name: 'Zoe Zed (zoe@acme.test)' }, { timeout: 5000 }));
+    expect(within(dialog).queryByRole('option', { name: /Person 0/ })).not.toBeInTheDocument();
+    expect(calls.some((call) => call.path.includes('/users?') && call.path.includes('q=zoe'))).toBe(true);
+    await user.click(within(dialog).getByRole('button', { name: 'Set as head' }));
+
+    await waitFor(() => expect(calls.find((call) => call.method === 'PUT')?.body).toEqual({ headId: zoe.id }));
+  });
 });

@@ -57,7 +57,7 @@ describe('the user list', () => {
     renderApp('/admin/users');
 
     await user.click(await screen.findByRole('button', { name: 'Actions for Ada Admin' }));
-    expect(await screen.findByRole('menuitem', { name: 'Edit' })).toBeInTheDocument();
+    expect(await screen.findByRole('menuitem', { name: 'Edit' }, { timeout: 5000 })).toBeInTheDocument();
     expect(screen.queryByRole('menuitem', { name: 'Delete' })).not.toBeInTheDocument();
     expect(screen.queryByRole('menuitem', { name: 'Deactivate' })).not.toBeInTheDocument();
     await user.keyboard('{Escape}');
@@ -65,7 +65,7 @@ describe('the user list', () => {
     await waitFor(() => expect(screen.queryByRole('menu')).not.toBeInTheDocument());
 
     await user.click(screen.getByRole('button', { name: 'Actions for Hal Jordan' }));
-    await user.click(await screen.findByRole('menuitem', { name: 'Delete' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Delete' }, { timeout: 5000 }));
     const dialog = await screen.findByRole('dialog', { name: 'Delete user' });
     expect(dialog).toHaveTextContent('Are you sure you want to delete the user Hal Jordan (hal@acme.test)?');
     expect(dialog).toHaveTextContent('This action cannot be undone.');
@@ -82,7 +82,7 @@ describe('the user list', () => {
     renderApp('/admin/users');
 
     await user.click(await screen.findByRole('button', { name: 'Actions for Hal Jordan' }));
-    await user.click(await screen.findByRole('menuitem', { name: 'Deactivate' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Deactivate' }, { timeout: 5000 }));
     const dialog = await screen.findByRole('dialog', { name: 'Deactivate this account?' });
     expect(dialog).toHaveTextContent('They are signed out at once');
     await user.click(within(dialog).getByRole('button', { name: 'Deactivate' }));
@@ -102,7 +102,7 @@ describe('the user list', () => {
     await waitFor(() => expect(row('Hal Jordan')).toHaveTextContent('Finance'));
 
     await user.click(screen.getByRole('button', { name: 'Actions for Hal Jordan' }));
-    await user.click(await screen.findByRole('menuitem', { name: 'Edit' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Edit' }, { timeout: 5000 }));
     const dialog = await screen.findByRole('dialog', { name: 'Edit Hal Jordan' });
     const role = within(dialog).getByRole('combobox', { name: 'Role' });
     await user.click(role);
