@@ -3,7 +3,7 @@ use poem_openapi::{ApiResponse, Object, OpenApi, param::Path, payload::Json, typ
 use sqlx::PgConnection;
 use uuid::Uuid;
 
-use super::{ApiTags, enterprises::find_managed, types::UserSummary};
+use super::{ApiTags, enterprises::managed_tenant, types::UserSummary};
 use crate::{
     api_errors,
     auth::BearerAuth,
@@ -126,8 +126,8 @@ impl DepartmentsApi {
         #[oai(name = "deptId")] dept_id: Path<Uuid>,
         body: Json<UpdateDepartment>,
     ) -> Result<Json<Department>, DepartmentError> {
-        let enterprise = find_managed(&state, &auth, id.0).await?;
-        let mut tx = tenancy::begin(&state.db, &enterprise.schema()).await?;
+        let enterprise = managed_tenant(&state, &auth, id.0).await?;
+        let mut tx = tenancy::begin(&state.db, &enterprise.schema).await?;
         if !store::departments::exists(&mut tx, dept_id.0).await? {
             return Err(AppError::NotFound.into());
         }
@@ -163,8 +163,8 @@ impl DepartmentsApi {
         #[oai(name = "deptId")] dept_id: Path<Uuid>,
         body: Json<AssignUser>,
     ) -> Result<MembershipChanged, DepartmentError> {
-        let enterprise = find_managed(&state, &auth, id.0).await?;
-        let mut tx = tenancy::begin(&state.db, &enterprise.schema()).await?;
+        let enterprise = managed_tenant(&state, &auth, id.0).await?;
+        let mut tx = tenancy::begin(&state.db, &enterprise.schema).await?;
         if !store::departments::exists(&mut tx, dept_id.0).await? {
             return Err(AppError::NotFound.into());
         }
@@ -188,8 +188,8 @@ impl DepartmentsApi {
         #[oai(name = "deptId")] dept_id: Path<Uuid>,
         #[oai(name = "userId")] user_id: Path<Uuid>,
     ) -> Result<MembershipChanged, DepartmentError> {
-        let enterprise = find_managed(&state, &auth, id.0).await?;
-        let mut tx = tenancy::begin(&state.db, &enterprise.schema()).await?;
+        let enterprise = managed_tenant(&state, &auth, id.0).await?;
+        let mut tx = tenancy::begin(&state.db, &enterprise.schema).await?;
         let user = store::users::find_for_update(&mut tx, user_id.0).await?;
         let Some(user) = user.filter(|u| u.enterprise_id == Some(enterprise.id) && u.department_id == Some(dept_id.0)) else {
             return Err(AppError::NotFound.into());

@@ -19,7 +19,7 @@ use crate::{
         enterprises::{EnterpriseChanges, EnterpriseFilter, EnterpriseRecord, NewEnterprise},
         users::UserFilter,
     },
-    tenancy,
+    tenancy::{self, SchemaName},
 };
 
 pub struct EnterprisesApi;
@@ -245,7 +245,7 @@ impl EnterprisesApi {
         #[oai(validator(minimum(value = "1")))] page: Query<Option<u32>>,
         #[oai(name = "pageSize", validator(minimum(value = "1"), maximum(value = "100")))] page_size: Query<Option<u32>>,
     ) -> Result<Json<Page<User>>, ItemError> {
-        let enterprise = find_managed(&state, &auth, id.0).await?;
+        let enterprise = managed_tenant(&state, &auth, id.0).await?;
         let paging = paging(page.0, page_size.0);
         let roles_in = role.0.clone().filter(|roles| !roles.is_empty());
         let filter = UserFilter { enterprise_id: Some(enterprise.id), roles_in, q: q.0, ..Default::default() };
@@ -256,8 +256,8 @@ impl EnterprisesApi {
     /// List an enterprise's departments
     #[oai(path = "/:id/departments", method = "get", operation_id = "listEnterpriseDepartments")]
     async fn departments(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>) -> Result<Json<Vec<Department>>, ItemError> {
-        let enterprise = find_managed(&state, &auth, id.0).await?;
-        let mut tx = tenancy::begin(&state.db, &enterprise.schema()).await?;
+        let enterprise = managed_tenant(&state, &auth, id.0).await?;
+        let mut tx = tenancy::begin(&state.db, &enterprise.schema).await?;
         let departments = load_departments(&mut tx, enterprise.id, None).await?;
         tx.commit().await?;
         Ok(Json(departments))
@@ -268,6 +268,19 @@ impl EnterprisesApi {
 pub async fn find_managed(state: &AppState, auth: &BearerAuth, id: Uuid) -> Result<EnterpriseRecord, AppError> {
     auth.0.require_enterprise_manager(id)?;
     store::enterprises::find(&state.db, id).await?.ok_or(AppError::NotFound)
+}
+
+/// An enterprise as tenant calls need it: its id and its schema.
+pub struct Tenant {
+    pub id: Uuid,
+    pub schema: SchemaName,
+}
+
+/// Like `find_managed`, for calls that only work inside the tenant: no row to read beyond
+/// knowing it exists.
+pub async fn managed_tenant(state: &AppState, auth: &BearerAuth, id: Uuid) -> Result<Tenant, AppError> {
+    auth.0.require_enterprise_manager(id)?;
+    if store::enterprises::exists(&state.db, id).await? { Ok(Tenant { id, schema: SchemaName::for_enterprise(id) }) } else { Err(AppError::NotFound) }
 }
 
 pub fn required(s: &str) -> Result<&str, FieldIssue> {

@@ -600,8 +600,8 @@ impl ReportsApi {
         #[oai(validator(minimum(value = "1")))] page: Query<Option<u32>>,
         #[oai(name = "pageSize", validator(minimum(value = "1"), maximum(value = "100")))] page_size: Query<Option<u32>>,
     ) -> Result<Json<Page<Report>>, ReportError> {
-        let enterprise = super::enterprises::find_managed(&state, &auth, id.0).await?;
+        let enterprise = super::enterprises::managed_tenant(&state, &auth, id.0).await?;
         let filter = ReportFilter { department_id: department_id.0, status: status.0, hide_drafts: true, q: q.0, from: from.0, to: to.0 };
-        Ok(Json(report_page(&state, &enterprise.schema(), &filter, sort.0, paging(page.0, page_size.0)).await?))
+        Ok(Json(report_page(&state, &enterprise.schema, &filter, sort.0, paging(page.0, page_size.0)).await?))
     }
 }

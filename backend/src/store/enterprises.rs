@@ -109,6 +109,12 @@ pub async fn list(pool: &PgPool, filter: &EnterpriseFilter, paging: Paging) -> s
     Ok((rows, total))
 }
 
+/// Whether the enterprise exists: one primary-key probe, for calls that need only its schema
+/// (`SchemaName::for_enterprise`), not its row and its CEO.
+pub async fn exists(db: impl sqlx::PgExecutor<'_>, id: Uuid) -> sqlx::Result<bool> {
+    sqlx::query_scalar("select exists (select 1 from public.enterprises where id = $1)").bind(id).fetch_one(db).await
+}
+
 pub async fn find(db: impl sqlx::PgExecutor<'_>, id: Uuid) -> sqlx::Result<Option<EnterpriseRecord>> {
     sqlx::query_as(sqlx::AssertSqlSafe(format!("{SELECT} where e.id = $1"))).bind(id).fetch_optional(db).await
 }
