@@ -222,9 +222,8 @@ impl UsersApi {
         // Locked and read again: a concurrent change of their department is seen, not undone.
         let user = store::users::find_for_update(&mut tx, user.id).await?.ok_or(AppError::NotFound)?;
         let final_role = body.role.unwrap_or(user.role());
-        if let Some(enterprise_id) = user.enterprise_id {
-            let enterprise = store::enterprises::find(&mut *tx, enterprise_id).await?.ok_or(AppError::NotFound)?;
-            tenancy::set_search_path(&mut tx, &enterprise.schema()).await?;
+        if user.enterprise_id.is_some() {
+            tenancy::set_search_path(&mut tx, &user.realm()).await?;
             if let Some(Some(department_id)) = new_department
                 && !store::departments::exists(&mut tx, department_id).await? {
                     return Err(AppError::NotFound.into());

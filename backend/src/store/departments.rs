@@ -55,9 +55,7 @@ pub async fn members(tx: &mut PgConnection, department_ids: &[Uuid]) -> sqlx::Re
 /// `head`: `None` keeps the head, `Some(None)` clears it, `Some(Some(id))` sets it.
 pub async fn update(tx: &mut PgConnection, id: Uuid, description: Option<&str>, head: Option<Option<Uuid>>) -> sqlx::Result<bool> {
     if let Some(Some(head)) = head {
-        if !super::users::hold(&mut *tx, head).await? {
-            return Err(sqlx::Error::RowNotFound);
-        }
+        super::users::hold(&mut *tx, head).await?;
         // A person heads one department at most.
         sqlx::query("update departments set head_id = null where head_id = $1 and id <> $2")
             .bind(head)

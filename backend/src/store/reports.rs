@@ -68,14 +68,8 @@ pub struct NewReport<'a> {
     pub created_by: Uuid,
 }
 
-/// The author or reviewer this transaction names, held first (`users::hold`: the lock order
-/// user, then tenant rows, is the one deletion takes).
-async fn hold_actor(tx: &mut PgConnection, actor: Uuid) -> sqlx::Result<()> {
-    if super::users::hold(tx, actor).await? { Ok(()) } else { Err(sqlx::Error::RowNotFound) }
-}
-
 pub async fn insert(tx: &mut PgConnection, r: NewReport<'_>) -> sqlx::Result<Uuid> {
-    hold_actor(&mut *tx, r.created_by).await?;
+    super::users::hold(&mut *tx, r.created_by).await?;
     let id = Uuid::now_v7();
     sqlx::query(
         "insert into reports (id, department_id, title, content, period_start, period_end, status, data, created_by, submitted_at) \
@@ -210,7 +204,7 @@ pub async fn transition(
     to: ReportStatus,
     notes: Option<&str>,
 ) -> sqlx::Result<()> {
-    hold_actor(&mut *tx, actor).await?;
+    super::users::hold(&mut *tx, actor).await?;
     let reviewing = matches!(to, ReportStatus::Reviewed | ReportStatus::Approved | ReportStatus::Rejected);
     sqlx::query(
         "update reports set status = $2, \

@@ -221,15 +221,12 @@ pub async fn update(tx: &mut sqlx::PgConnection, id: Uuid, c: &UserChanges<'_>) 
 }
 
 /// Locks the user's row until the transaction ends, as a foreign key would: a tenant row about
-/// to name this user cannot be written while the user is being deleted. False when the user is
-/// gone. Tenant tables name users without foreign keys (see tenant-migrations/
-/// 20261126000001_user_references_without_foreign_keys.sql), so every such write calls this.
-pub async fn hold(tx: &mut sqlx::PgConnection, id: Uuid) -> sqlx::Result<bool> {
-    let held: Option<i32> = sqlx::query_scalar("select 1 from public.users where id = $1 for key share")
-        .bind(id)
-        .fetch_optional(tx)
-        .await?;
-    Ok(held.is_some())
+/// to name this user cannot be written while the user is being deleted. `RowNotFound` when the
+/// user is gone (callers answer 404: `AppError::gone_is_not_found`). Tenant tables name users
+/// without foreign keys (tenant-migrations/20261126000001_user_references_without_foreign_keys.sql),
+/// so every such write calls this first, before touching tenant rows: deletion's lock order.
+pub async fn hold(tx: &mut sqlx::PgConnection, id: Uuid) -> sqlx::Result<()> {
+    sqlx::query("select 1 from public.users where id = $1 for key share").bind(id).fetch_one(tx).await.map(drop)
 }
 
 /// Why a user was not deleted.

@@ -1,10 +1,11 @@
-import { Button, Group, Modal, Stack, Textarea } from '@mantine/core';
+import { Modal, Stack, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
 import type { Department } from '@/api/generated/model';
 import { serverFieldErrors } from '@/lib/form-errors';
 import { focusFirstError, showServerErrors, useFieldProps } from '@/lib/forms';
 import { rules } from '@/lib/validation';
+import { DialogActions } from '@/components/DialogActions';
 
 const MAX_DESCRIPTION = 2000;
 
@@ -47,14 +48,7 @@ function DescriptionForm({ department, onClose, onSave }: { department: Departme
     <form onSubmit={submit} noValidate>
       <Stack>
         <Textarea {...fieldProps('description')} label={t('departments.descriptionDialog.label')} autosize minRows={3} maxRows={10} data-autofocus />
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onClose}>
-            {t('common.cancel')}
-          </Button>
-          <Button type="submit" loading={form.submitting}>
-            {t('common.save')}
-          </Button>
-        </Group>
+        <DialogActions onCancel={onClose} saving={form.submitting} />
       </Stack>
     </form>
   );

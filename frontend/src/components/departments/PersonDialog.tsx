@@ -1,4 +1,4 @@
-import { Anchor, Button, Group, Loader, Modal, Select, Stack, Text } from '@mantine/core';
+import { Anchor, Loader, Modal, Select, Stack, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -9,6 +9,7 @@ import type { Department, UserSummary } from '@/api/generated/model';
 import { STAFF_ROLES, isStaffRole } from '@/lib/authorization';
 import { errorMessage } from '@/lib/errors';
 import { href } from '@/lib/paths';
+import { DialogActions } from '@/components/DialogActions';
 
 /** How many matches the picker shows; typing narrows them on the server (any enterprise size). */
 const PICKER_PAGE_SIZE = 20;
@@ -120,14 +121,12 @@ export function PersonDialog({ enterpriseId, department, kind, onClose, onPick, 
               </Anchor>
             </Text>
           )}
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={close}>
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" loading={saving} disabled={staff.isPending || staff.isError}>
-              {kind === 'head' ? t('departments.headDialog.submit') : t('departments.memberDialog.submit')}
-            </Button>
-          </Group>
+          <DialogActions
+            onCancel={close}
+            submitLabel={kind === 'head' ? t('departments.headDialog.submit') : t('departments.memberDialog.submit')}
+            saving={saving}
+            disabled={staff.isPending || staff.isError}
+          />
         </Stack>
       </form>
     </Modal>

@@ -1,4 +1,4 @@
-import { Button, Group, Modal, Stack, TextInput, Textarea } from '@mantine/core';
+import { Modal, Stack, TextInput, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useEffect } from 'react';
@@ -9,6 +9,7 @@ import { serverFieldErrors } from '@/lib/form-errors';
 import { focusFirstError, showServerErrors, useFieldProps } from '@/lib/forms';
 import { all, rules } from '@/lib/validation';
 import { useUpdateEnterpriseMutation } from '../api';
+import { DialogActions } from '@/components/DialogActions';
 
 type Values = { name: string; description: string };
 const FIELDS = ['name', 'description'] as const;
@@ -58,14 +59,7 @@ export function EnterpriseEditModal({ enterprise, opened, onClose }: EnterpriseE
         <Stack>
           <TextInput {...fieldProps('name')} label={t('enterprises.fields.name')} required data-autofocus />
           <Textarea {...fieldProps('description')} label={t('enterprises.fields.description')} autosize minRows={3} maxRows={8} />
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={onClose}>
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" loading={update.isPending}>
-              {t('common.save')}
-            </Button>
-          </Group>
+          <DialogActions onCancel={onClose} saving={update.isPending} />
         </Stack>
       </form>
     </Modal>

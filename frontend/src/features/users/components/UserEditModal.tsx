@@ -1,4 +1,4 @@
-import { Button, Group, Modal, PasswordInput, Select, Stack, TextInput } from '@mantine/core';
+import { Modal, PasswordInput, Select, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +11,7 @@ import { focusFirstError, showServerErrors, useFieldProps } from '@/lib/forms';
 import { useCurrentUser } from '@/lib/session';
 import { all, rules } from '@/lib/validation';
 import { type UserChanges, useDepartments, useUpdateUserMutation } from '../api';
+import { DialogActions } from '@/components/DialogActions';
 
 type Values = { fullName: string; email: string; role: Role; departmentId: string; password: string };
 const FIELDS = ['fullName', 'email', 'role', 'departmentId', 'password'] as const;
@@ -128,14 +129,7 @@ function UserEditForm({ user, onClose }: { user: User; onClose: () => void }) {
           autoComplete="new-password"
           visibilityToggleButtonProps={{ 'aria-label': t('auth.showPassword') }}
         />
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onClose}>
-            {t('common.cancel')}
-          </Button>
-          <Button type="submit" loading={update.isPending}>
-            {t('common.save')}
-          </Button>
-        </Group>
+        <DialogActions onCancel={onClose} saving={update.isPending} />
       </Stack>
     </form>
   );
