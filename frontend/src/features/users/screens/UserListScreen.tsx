@@ -110,13 +110,12 @@ export default function UserListScreen() {
     }
     return (
       <Stack gap="md">
-        <Table.ScrollContainer minWidth={1000}>
+        <Table.ScrollContainer minWidth={760}>
           <Table highlightOnHover verticalSpacing="sm" aria-busy={users.isPlaceholderData}>
             <VisuallyHidden component="caption">{t('users.list.caption')}</VisuallyHidden>
             <Table.Thead>
               <Table.Tr>
                 <Table.Th scope="col">{t('users.fields.fullName')}</Table.Th>
-                <Table.Th scope="col">{t('users.fields.email')}</Table.Th>
                 <Table.Th scope="col">{t('users.fields.role')}</Table.Th>
                 <Table.Th scope="col">{isAdmin ? t('users.fields.enterprise') : t('users.fields.department')}</Table.Th>
                 <Table.Th scope="col">{t('users.fields.status')}</Table.Th>
@@ -140,8 +139,10 @@ export default function UserListScreen() {
                           </Text>
                         )}
                       </Text>
+                      <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                        {user.email}
+                      </Text>
                     </Table.Td>
-                    <Table.Td style={{ overflowWrap: 'anywhere' }}>{user.email}</Table.Td>
                     <Table.Td>
                       <RoleBadge role={user.role} />
                     </Table.Td>
