@@ -5,6 +5,8 @@ use std::{env, fmt, net::SocketAddr, path::PathBuf, str::FromStr, time::Duration
 use anyhow::{Context, bail};
 use ipnet::IpNet;
 
+pub use crate::auth::sessions::IdleTimeouts;
+
 #[derive(Clone)]
 pub struct Config {
     pub database_url: String,
@@ -20,6 +22,7 @@ pub struct Config {
     pub static_dir: Option<PathBuf>,
     pub session_ttl: Duration,
     pub remember_me_ttl: Duration,
+    pub idle_timeouts: IdleTimeouts,
     pub login_limits: LoginLimits,
     pub max_body_bytes: usize,
 }
@@ -56,12 +59,13 @@ impl Config {
     pub fn from_env() -> anyhow::Result<Self> {
         let dev_mode = var("APP_ENV").is_some_and(|v| v.eq_ignore_ascii_case("development"));
         let jwt_secret = match var("JWT_SECRET") {
-            Some(s) if s.len() >= MIN_SECRET_BYTES => s.into_bytes(),
+            Some(s) if s.len() >= MIN_SECRET_BYTES && !secret_is_guessable(&s) => s.into_bytes(),
             _ if dev_mode => {
-                tracing::warn!("JWT_SECRET missing or short; using a random one (development mode)");
+                tracing::warn!("JWT_SECRET missing, short or guessable; using a random one (development mode)");
                 random_secret()
             }
-            Some(_) => bail!("JWT_SECRET must be at least {MIN_SECRET_BYTES} bytes"),
+            Some(s) if s.len() < MIN_SECRET_BYTES => bail!("JWT_SECRET must be at least {MIN_SECRET_BYTES} bytes"),
+            Some(_) => bail!("JWT_SECRET is guessable (repeated, sequential or dictionary text): use random bytes, e.g. `openssl rand -hex 32`"),
             None => bail!("JWT_SECRET is required (at least {MIN_SECRET_BYTES} bytes), or set APP_ENV=development"),
         };
 
@@ -92,6 +96,10 @@ impl Config {
             static_dir: var("STATIC_DIR").map(PathBuf::from),
             session_ttl: Duration::from_secs(parse_var("SESSION_TTL_SECS")?.unwrap_or(12 * 3600)),
             remember_me_ttl: Duration::from_secs(parse_var("REMEMBER_ME_TTL_SECS")?.unwrap_or(30 * 86400)),
+            idle_timeouts: IdleTimeouts {
+                session: Duration::from_secs(parse_var("SESSION_IDLE_TIMEOUT_SECS")?.unwrap_or(2 * 3600)),
+                remembered: Duration::from_secs(parse_var("REMEMBER_ME_IDLE_TIMEOUT_SECS")?.unwrap_or(14 * 86400)),
+            },
             login_limits: LoginLimits {
                 per_account_and_ip: parse_var("LOGIN_MAX_FAILURES")?.unwrap_or(5),
                 per_ip: parse_var("LOGIN_MAX_FAILURES_PER_IP")?.unwrap_or(50),
@@ -100,6 +108,13 @@ impl Config {
             max_body_bytes: parse_var("MAX_BODY_BYTES")?.unwrap_or(1024 * 1024),
         })
     }
+}
+
+/// A secret of repeated, sequential or dictionary text (`aaaa…`, `abcd…`, `passwordpassword…`),
+/// by the zxcvbn estimator: fewer than 10^12 guesses. Random text of 32 characters or more is
+/// far above (a random 32-digit hex string estimates at about 10^19).
+fn secret_is_guessable(secret: &str) -> bool {
+    zxcvbn::zxcvbn(secret, &[]).guesses_log10() < 12.0
 }
 
 pub fn random_secret() -> Vec<u8> {
@@ -132,6 +147,17 @@ fn parse_cidr(s: &str) -> anyhow::Result<IpNet> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn low_entropy_jwt_secrets_are_refused() {
+        for weak in ["a".repeat(32), "ab".repeat(16), "passwordpasswordpasswordpassword".into(), "abcdefghijklmnopqrstuvwxyz012345".into()] {
+            assert!(secret_is_guessable(&weak), "{weak}");
+        }
+        for _ in 0..20 {
+            let random: String = random_secret()[..16].iter().map(|b| format!("{b:02x}")).collect();
+            assert!(!secret_is_guessable(&random), "{random}");
+        }
+    }
 
     #[test]
     fn bare_addresses_are_single_host_networks() {

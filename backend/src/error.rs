@@ -18,7 +18,7 @@ pub struct ErrorBody {
     pub code: String,
     /// A human-readable explanation in English.
     pub message: String,
-    /// Each refused field and why: `required`, `invalid_email`, `too_short`, `too_long`, `invalid`
+    /// Each refused field and why: `required`, `invalid_email`, `too_short`, `too_long`, `too_weak` (a common or trivial password), `invalid`
     /// (with `validation_failed`), or `taken` (an e-mail in use, with `conflict`).
     #[oai(skip_serializing_if_is_none)]
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -98,6 +98,9 @@ pub enum AppError {
     InvalidTransition(InvalidTransition),
     #[error("Too many attempts. Please try again later.")]
     RateLimited { retry_after_secs: u64 },
+    /// Bounded work (exports) is at capacity: 503 `unavailable` with Retry-After.
+    #[error("The server is busy. Please try again in a moment.")]
+    Busy { retry_after_secs: u64 },
     #[error(transparent)]
     Unexpected(#[from] anyhow::Error),
 }
@@ -144,6 +147,7 @@ impl AppError {
             Self::Conflict(_) | Self::EmailTaken { .. } => "conflict",
             Self::InvalidTransition(_) => "invalid_transition",
             Self::RateLimited { .. } => "rate_limited",
+            Self::Busy { .. } => "unavailable",
             Self::Unexpected(_) => "internal",
         }
     }
@@ -156,6 +160,7 @@ impl AppError {
             Self::NotFound => StatusCode::NOT_FOUND,
             Self::Conflict(_) | Self::EmailTaken { .. } | Self::InvalidTransition(_) => StatusCode::CONFLICT,
             Self::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
+            Self::Busy { .. } => StatusCode::SERVICE_UNAVAILABLE,
             Self::Unexpected(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -189,7 +194,7 @@ impl ResponseError for AppError {
 
     fn as_response(&self) -> Response {
         let mut resp = json_response(self.status(), &self.body());
-        if let Self::RateLimited { retry_after_secs } = self {
+        if let Self::RateLimited { retry_after_secs } | Self::Busy { retry_after_secs } = self {
             resp.headers_mut().insert("retry-after", (*retry_after_secs).into());
         }
         resp

@@ -1,12 +1,28 @@
 //! A report as a file: XLSX (fields, the data table and a native chart), CSV (the data table)
 //! and PDF (title, department, period, status, content, the data table, review notes).
 
+use std::{sync::LazyLock, time::Duration};
+
 use chrono::{DateTime, NaiveDate, Utc};
+use tokio::sync::{Semaphore, SemaphorePermit};
 use printpdf::{BuiltinFont, Mm, Op, PdfDocument, PdfFontHandle, PdfPage, PdfSaveOptions, Point, Pt, TextItem};
 use rust_xlsxwriter::{Chart, ChartType, Format, Workbook};
 use serde_json::Value;
 
 use crate::domain::{DepartmentType, ReportStatus};
+
+/// Files being built at once: one per core. An export holds its report's data and the file it
+/// builds in memory (tens of MB for the largest report allowed), so the number in flight is what
+/// bounds the server's memory; the rest wait their turn.
+static EXPORT_SLOTS: LazyLock<Semaphore> = LazyLock::new(|| Semaphore::new(std::thread::available_parallelism().map_or(2, |n| n.get())));
+
+/// How long an export waits for a slot before it is told to come back (503 with Retry-After).
+const EXPORT_WAIT: Duration = Duration::from_secs(10);
+
+/// A slot to build one file in, or `None` when every slot stayed busy for `EXPORT_WAIT`.
+pub async fn slot() -> Option<SemaphorePermit<'static>> {
+    tokio::time::timeout(EXPORT_WAIT, EXPORT_SLOTS.acquire()).await.ok()?.ok()
+}
 
 /// Everything a file shows of a report.
 pub struct ReportFile<'a> {
@@ -70,16 +86,30 @@ fn fields<'a>(r: &'a ReportFile<'a>) -> Vec<(&'static str, String)> {
     ]
 }
 
-/// The data table as CSV (RFC 4180), header first.
+/// The data table as CSV (RFC 4180), header first. Text that a spreadsheet program would run
+/// as a formula is neutralised (`csv_safe`); numbers stay numbers.
 pub fn csv(r: &ReportFile<'_>) -> anyhow::Result<Vec<u8>> {
     let mut w = csv::Writer::from_writer(Vec::new());
     if !r.columns.is_empty() {
-        w.write_record(r.columns)?;
+        w.write_record(r.columns.iter().map(|c| csv_safe(c)))?;
     }
     for row in r.rows {
-        w.write_record(row.iter().map(cell_text))?;
+        w.write_record(row.iter().map(|cell| match cell {
+            Value::String(s) => csv_safe(s),
+            other => cell_text(other),
+        }))?;
     }
     Ok(w.into_inner()?)
+}
+
+/// OWASP's advice against CSV injection: text starting with `=`, `+`, `-`, `@`, a tab or a
+/// carriage return is prefixed with a single quote, so spreadsheet programs show it as text
+/// instead of evaluating it. Text that is a plain number (`-5`, `+3.2`) is left alone: it is
+/// data, and no program runs it.
+pub fn csv_safe(text: &str) -> String {
+    let risky = text.starts_with(['=', '+', '-', '@', '\t', '\r']);
+    let number = text.trim().parse::<f64>().is_ok_and(f64::is_finite);
+    if risky && !number { format!("'{text}") } else { text.to_owned() }
 }
 
 /// Columns whose every non-empty cell is a number: the chart's series.
@@ -157,6 +187,9 @@ struct Pages {
 const PAGE_W: f32 = 210.0;
 const PAGE_H: f32 = 297.0;
 const MARGIN: f32 = 18.0;
+/// The most of a data table a PDF shows (`Pages::table`).
+const PDF_MAX_ROWS: usize = 1000;
+const PDF_MAX_COLUMNS: usize = 12;
 
 impl Pages {
     fn new() -> Self {
@@ -207,7 +240,30 @@ impl Pages {
         }
     }
 
+    /// The table's first `PDF_MAX_ROWS` rows and `PDF_MAX_COLUMNS` columns, and a line saying
+    /// what was left out: past that a page is unreadable (a column narrower than a word), and
+    /// the document's size would grow with the table (a 10,000 x 50 table took ~400 MB to lay
+    /// out). The XLSX and CSV files carry the whole table.
     fn table(&mut self, columns: &[String], rows: &[Vec<Value>]) {
+        let (all_rows, all_columns) = (rows.len(), columns.len());
+        let columns = &columns[..all_columns.min(PDF_MAX_COLUMNS)];
+        let rows = &rows[..all_rows.min(PDF_MAX_ROWS)];
+        self.table_cells(columns, rows);
+        if rows.len() < all_rows || columns.len() < all_columns {
+            self.space(2.0);
+            self.line(
+                &format!(
+                    "Showing {} of {all_rows} rows and {} of {all_columns} columns: the XLSX and CSV downloads hold the whole table.",
+                    rows.len(),
+                    columns.len()
+                ),
+                BuiltinFont::HelveticaOblique,
+                9.0,
+            );
+        }
+    }
+
+    fn table_cells(&mut self, columns: &[String], rows: &[Vec<Value>]) {
         let width = (PAGE_W - 2.0 * MARGIN) / columns.len().max(1) as f32;
         let fit = (width / (9.0 * 0.3528 * 0.5)) as usize;
         let clip = |s: String| if s.chars().count() > fit { format!("{}…", s.chars().take(fit.saturating_sub(1)).collect::<String>()) } else { s };
@@ -220,7 +276,7 @@ impl Pages {
         };
         row_line(self, columns.to_vec(), BuiltinFont::HelveticaBold);
         for row in rows {
-            row_line(self, row.iter().map(cell_text).collect(), BuiltinFont::Helvetica);
+            row_line(self, row.iter().take(columns.len()).map(cell_text).collect(), BuiltinFont::Helvetica);
         }
     }
 }
@@ -287,6 +343,42 @@ mod tests {
         let rows = vec![vec![Value::from("a, \"b\""), Value::from(1.5)], vec![Value::Null, Value::from(2)]];
         let out = String::from_utf8(csv(&sample(&columns, &rows)).unwrap()).unwrap();
         assert_eq!(out, "Name,Value\n\"a, \"\"b\"\"\",1.5\n,2\n");
+    }
+
+    #[test]
+    fn csv_cells_that_would_run_as_formulas_are_neutralised() {
+        let columns = vec!["=cmd|' /C calc'!A0".to_owned(), "Value".to_owned()];
+        let rows = vec![
+            vec![Value::from("=HYPERLINK(\"http://evil.example\",\"click\")"), Value::from(-5)],
+            vec![Value::from("+1+cmd"), Value::from("-5")],
+            vec![Value::from("@SUM(A1)"), Value::from("\t=1")],
+            vec![Value::from("\r=1"), Value::from("-1e3")],
+            vec![Value::from("plain"), Value::from("- not a number")],
+        ];
+        let out = String::from_utf8(csv(&sample(&columns, &rows)).unwrap()).unwrap();
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines[0], "'=cmd|' /C calc'!A0,Value");
+        assert_eq!(lines[1], "\"'=HYPERLINK(\"\"http://evil.example\"\",\"\"click\"\")\",-5");
+        assert_eq!(lines[2], "'+1+cmd,-5");
+        assert_eq!(lines[3], "'@SUM(A1),'\t=1");
+        assert!(out.contains("\"'\r=1\",-1e3"), "{out:?}");
+        assert_eq!(lines.last().unwrap(), &"plain,'- not a number");
+    }
+
+    #[test]
+    fn a_pdf_shows_a_bounded_part_of_a_huge_table_and_says_so() {
+        let columns: Vec<String> = (0..50).map(|c| format!("C{c}")).collect();
+        let rows: Vec<Vec<Value>> = (0..10_000).map(|r| (0..50).map(|c| Value::from(r * 50 + c)).collect()).collect();
+        let mut pages = Pages::new();
+        pages.table(&columns, &rows);
+        let ops: usize = pages.pages.iter().map(Vec::len).sum();
+        // 1,001 lines of 12 cells, five operations a cell, and the note.
+        assert!(ops <= 1001 * 12 * 5 + 10, "{ops} operations");
+        let note = pages.pages.last().unwrap().iter().rev().find_map(|op| match op {
+            Op::ShowText { items } => items.iter().find_map(|i| if let TextItem::Text(t) = i { Some(t.clone()) } else { None }),
+            _ => None,
+        });
+        assert_eq!(note.as_deref(), Some("Showing 1000 of 10000 rows and 12 of 50 columns: the XLSX and CSV downloads hold the whole table."));
     }
 
     #[test]

@@ -55,7 +55,7 @@ impl AppState {
         let geoip = config.geoip_database.as_deref().map(GeoIp::open).transpose()?;
         Ok(Self(Arc::new(Inner {
             tenant_ddl,
-            sessions: SessionGuard::new(db.clone(), cache.clone()),
+            sessions: SessionGuard::new(db.clone(), cache.clone(), config.idle_timeouts),
             login_limiter: LoginLimiter::new(cache.clone(), config.login_limits),
             tokens: TokenKeys::new(&config.jwt_secret),
             geoip,

@@ -142,6 +142,16 @@ api_errors!(DashboardError {
     403 Forbidden,
 });
 
+api_errors!(DashboardReportsError {
+    /// A parameter is invalid.
+    400 BadRequest,
+    /// No token, or its session has ended.
+    401 Unauthorized,
+    /// Only a CEO has this list.
+    403 Forbidden,
+    /// No such department in the caller's enterprise.
+    404 NotFound,
+});
 
 #[OpenApi(tag = "ApiTags::Dashboards")]
 impl DashboardsApi {
@@ -218,7 +228,7 @@ impl DashboardsApi {
         sort: Query<Option<ReportSort>>,
         #[oai(validator(minimum(value = "1")))] page: Query<Option<u32>>,
         #[oai(name = "pageSize", validator(minimum(value = "1"), maximum(value = "100")))] page_size: Query<Option<u32>>,
-    ) -> Result<Json<Page<Report>>, DashboardError> {
+    ) -> Result<Json<Page<Report>>, DashboardReportsError> {
         let caller = &auth.0;
         let (Role::EnterpriseCeo, Some(enterprise_id)) = (caller.role, caller.enterprise_id) else {
             return Err(AppError::Forbidden.into());

@@ -128,8 +128,17 @@ impl DepartmentsApi {
     ) -> Result<Json<Department>, DepartmentError> {
         let enterprise = managed_tenant(&state, &auth, id.0).await?;
         let mut tx = tenancy::begin(&state.db, &enterprise.schema).await?;
-        if !store::departments::exists(&mut tx, dept_id.0).await? {
+        let Some(department) = store::departments::find(&mut tx, dept_id.0).await? else {
             return Err(AppError::NotFound.into());
+        };
+        let mut ended = Vec::new();
+        let replaced = match &body.head_id {
+            MaybeUndefined::Undefined => None,
+            MaybeUndefined::Null => department.head_id,
+            MaybeUndefined::Value(new_head) => department.head_id.filter(|p| p != new_head),
+        };
+        if let (MaybeUndefined::Value(new_head), Some(previous)) = (&body.head_id, replaced) {
+            store::users::lock_all(&mut tx, &[*new_head, previous]).await?;
         }
         let head = match &body.head_id {
             MaybeUndefined::Undefined => None,
@@ -140,14 +149,20 @@ impl DepartmentsApi {
                     store::departments::clear_head(&mut tx, previous, user.id).await?;
                 }
                 let changes = store::users::UserChanges { role: Some(Role::DepartmentHead), department_id: Some(Some(dept_id.0)), ..Default::default() };
-                store::users::update(&mut tx, user.id, &changes).await?;
+                ended.extend(store::users::update(&mut tx, user.id, &changes).await?);
                 Some(Some(user.id))
             }
         };
+        // The head being replaced or removed becomes a department user (their sessions end).
+        if let Some(previous) = replaced
+            && store::users::find_for_update(&mut tx, previous).await?.is_some() {
+                ended.extend(end_headship(&mut tx, dept_id.0, previous).await?);
+            }
         let description = body.description.as_deref().map(str::trim);
         store::departments::update(&mut tx, dept_id.0, description, head).await.map_err(AppError::gone_is_not_found)?;
         let department = load_departments(&mut tx, enterprise.id, Some(dept_id.0)).await?.pop().ok_or(AppError::NotFound)?;
         tx.commit().await?;
+        state.sessions.ended(&ended).await;
         Ok(Json(department))
     }
 
@@ -169,12 +184,14 @@ impl DepartmentsApi {
             return Err(AppError::NotFound.into());
         }
         let user = staff_of(&mut tx, enterprise.id, body.user_id, "userId").await?;
+        let mut ended = Vec::new();
         if let Some(previous) = user.department_id.filter(|d| *d != dept_id.0) {
-            store::departments::clear_head(&mut tx, previous, user.id).await?;
+            ended = end_headship(&mut tx, previous, user.id).await?;
         }
         let changes = store::users::UserChanges { department_id: Some(Some(dept_id.0)), ..Default::default() };
         store::users::update(&mut tx, user.id, &changes).await?;
         tx.commit().await?;
+        state.sessions.ended(&ended).await;
         Ok(MembershipChanged::Done)
     }
 
@@ -194,12 +211,24 @@ impl DepartmentsApi {
         let Some(user) = user.filter(|u| u.enterprise_id == Some(enterprise.id) && u.department_id == Some(dept_id.0)) else {
             return Err(AppError::NotFound.into());
         };
-        store::departments::clear_head(&mut tx, dept_id.0, user.id).await?;
+        let ended = end_headship(&mut tx, dept_id.0, user.id).await?;
         let changes = store::users::UserChanges { department_id: Some(None), ..Default::default() };
         store::users::update(&mut tx, user.id, &changes).await?;
         tx.commit().await?;
+        state.sessions.ended(&ended).await;
         Ok(MembershipChanged::Done)
     }
+}
+
+/// Ends `user_id`'s headship of the department, if they hold it: the department has no head and
+/// they become a department user, so their sessions end (docs/architecture.md, Roles). The caller
+/// has locked the user's row. Returns the ended sessions, to forget in the cache after commit.
+pub async fn end_headship(tx: &mut PgConnection, department_id: Uuid, user_id: Uuid) -> Result<Vec<Uuid>, AppError> {
+    if !store::departments::clear_head(&mut *tx, department_id, user_id).await? {
+        return Ok(Vec::new());
+    }
+    let changes = store::users::UserChanges { role: Some(Role::DepartmentUser), ..Default::default() };
+    Ok(store::users::update(tx, user_id, &changes).await?)
 }
 
 /// A department head or user of this enterprise, locked (`find_for_update`); another

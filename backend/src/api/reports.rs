@@ -1,3 +1,4 @@
+use crate::error::ErrorBody;
 use chrono::{DateTime, NaiveDate, Utc};
 use poem::web::Data;
 use poem_openapi::{ApiResponse, Object, OpenApi, param::{Path, Query}, payload::Json, types::MaybeUndefined};
@@ -170,6 +171,48 @@ pub enum ExportedReport {
     ),
 }
 
+/// The export's errors: a report's, and 503 when every export slot is busy.
+#[derive(Debug, ApiResponse)]
+pub enum ExportError {
+    /// A parameter is invalid (`validation_failed`).
+    #[oai(status = 400)]
+    BadRequest(Json<ErrorBody>),
+    /// No token, or its session has ended.
+    #[oai(status = 401)]
+    Unauthorized(Json<ErrorBody>),
+    /// The caller's role may not do this.
+    #[oai(status = 403)]
+    Forbidden(Json<ErrorBody>),
+    /// No such report for this caller.
+    #[oai(status = 404)]
+    NotFound(Json<ErrorBody>),
+    /// Every export slot is busy (`unavailable`); retry after the given seconds.
+    #[oai(status = 503)]
+    Unavailable(Json<ErrorBody>, #[oai(header = "Retry-After")] u64),
+    /// Unexpected server error.
+    #[oai(status = 500)]
+    Internal(Json<ErrorBody>),
+}
+
+impl<E: Into<AppError>> From<E> for ExportError {
+    fn from(err: E) -> Self {
+        let err = err.into();
+        let body = Json(err.body());
+        match err.status().as_u16() {
+            400 => Self::BadRequest(body),
+            401 => Self::Unauthorized(body),
+            403 => Self::Forbidden(body),
+            404 => Self::NotFound(body),
+            503 => Self::Unavailable(body, if let AppError::Busy { retry_after_secs } = err { retry_after_secs } else { 1 }),
+            500 => Self::Internal(body),
+            other => {
+                tracing::error!(status = other, code = err.code(), "undeclared error status for export");
+                Self::Internal(Json(ErrorBody::new("internal", "Server error. Please try again later.")))
+            }
+        }
+    }
+}
+
 api_errors!(ReportError {
     /// A field is missing or invalid (`validation_failed`, with `fields`).
     400 BadRequest,
@@ -188,6 +231,8 @@ struct Scope {
     enterprise_id: Uuid,
     schema: SchemaName,
     department: Option<Uuid>,
+    /// Whether the caller is, right now, the head of `department`.
+    heads_department: bool,
 }
 
 impl Scope {
@@ -202,7 +247,7 @@ impl Scope {
 
     /// Its author, or the head of its department.
     fn can_write(&self, caller: &Caller, r: &ReportRecord) -> bool {
-        self.department == Some(r.department_id) && (r.created_by == caller.user_id || caller.role == Role::DepartmentHead)
+        self.department == Some(r.department_id) && (r.created_by == caller.user_id || self.heads_department)
     }
 }
 
@@ -248,19 +293,18 @@ async fn scope(state: &AppState, caller: &Caller, enterprise_id: Option<Uuid>) -
             return Err(errors.into());
         };
         let enterprise = store::enterprises::find(&state.db, id).await?.ok_or(AppError::NotFound)?;
-        return Ok(Scope { enterprise_id: id, schema: enterprise.schema(), department: None });
+        return Ok(Scope { enterprise_id: id, schema: enterprise.schema(), department: None, heads_department: false });
     }
     let own = caller.enterprise_id.ok_or(AppError::Forbidden)?;
     if enterprise_id.is_some_and(|id| id != own) {
         return Err(AppError::NotFound);
     }
-    let department = match caller.role {
-        Role::DepartmentHead | Role::DepartmentUser => {
-            store::users::find_by_id(&state.db, caller.user_id).await?.and_then(|u| u.department_id)
-        }
-        _ => None,
+    let schema = SchemaName::for_enterprise(own);
+    let (department, heads_department) = match caller.role {
+        Role::DepartmentHead | Role::DepartmentUser => store::users::workplace(&state.db, caller.user_id, &schema).await?.unwrap_or_default(),
+        _ => (None, false),
     };
-    Ok(Scope { enterprise_id: own, schema: SchemaName::for_enterprise(own), department })
+    Ok(Scope { enterprise_id: own, schema, department, heads_department })
 }
 
 
@@ -338,8 +382,8 @@ fn check_period(errors: &mut FieldErrors, start: NaiveDate, end: NaiveDate) {
 }
 
 /// Builds the file (CPU-bound for large tables: runs on the blocking pool).
-fn render(r: &ReportRecord, department: &str, format: ExportFormat) -> Result<(String, Vec<u8>), AppError> {
-    let report = Report::from(r.clone());
+fn render(r: ReportRecord, department: &str, format: ExportFormat) -> Result<(String, Vec<u8>), AppError> {
+    let report = Report::from(r);
     let (columns, rows) = report.data.map(|d| (d.columns, d.rows)).unwrap_or_default();
     let file = crate::export::ReportFile {
         title: &report.title,
@@ -567,14 +611,16 @@ impl ReportsApi {
         id: Path<Uuid>,
         format: Query<ExportFormat>,
         #[oai(name = "enterpriseId")] enterprise_id: Query<Option<Uuid>>,
-    ) -> Result<ExportedReport, ReportError> {
+    ) -> Result<ExportedReport, ExportError> {
         let scope = scope(&state, &auth.0, enterprise_id.0).await?;
+        // Taken before the report is read: waiting exports hold no report data.
+        let _slot = crate::export::slot().await.ok_or(AppError::Busy { retry_after_secs: 5 })?;
         let mut tx = tenancy::begin(&state.db, &scope.schema).await?;
         let report = scope.readable(&mut tx, &auth.0, id.0).await?;
         let department = store::departments::find(&mut tx, report.department_id).await?.ok_or(AppError::NotFound)?;
         tx.commit().await?;
         let format = format.0;
-        let (name, bytes) = tokio::task::spawn_blocking(move || render(&report, &department.kind, format))
+        let (name, bytes) = tokio::task::spawn_blocking(move || render(report, &department.kind, format))
             .await
             .map_err(|e| AppError::Unexpected(e.into()))??;
         let file = poem_openapi::payload::Attachment::new(bytes).filename(name);

@@ -222,22 +222,26 @@ impl UsersApi {
         // Locked and read again: a concurrent change of their department is seen, not undone.
         let user = store::users::find_for_update(&mut tx, user.id).await?.ok_or(AppError::NotFound)?;
         let final_role = body.role.unwrap_or(user.role());
+        let mut demoted = None;
         if user.enterprise_id.is_some() {
             tenancy::set_search_path(&mut tx, &user.realm()).await?;
             if let Some(Some(department_id)) = new_department
                 && !store::departments::exists(&mut tx, department_id).await? {
                     return Err(AppError::NotFound.into());
                 }
-            // Leaving a department, or no longer a head, ends the headship.
+            // Leaving a department, or no longer a head, ends the headship; unless a role is
+            // given, the former head becomes a department user.
             if let Some(current) = user.department_id
-                && (new_department.is_some_and(|d| d != Some(current)) || final_role != Role::DepartmentHead) {
-                    store::departments::clear_head(&mut tx, current, user.id).await?;
+                && (new_department.is_some_and(|d| d != Some(current)) || final_role != Role::DepartmentHead)
+                && store::departments::clear_head(&mut tx, current, user.id).await?
+                && body.role.is_none() {
+                    demoted = Some(Role::DepartmentUser);
                 }
         }
         let changes = UserChanges {
             full_name,
             email: email.as_ref(),
-            role: body.role,
+            role: body.role.or(demoted),
             status: body.status,
             department_id: new_department,
             password_hash: hash.as_deref(),

@@ -15,9 +15,18 @@ pub struct ClientInfo {
 /// Middleware body: puts a [`ClientInfo`] into the request's extensions.
 pub async fn attach<E: Endpoint>(next: E, mut req: Request, trusted: &[IpNet]) -> Result<E::Output> {
     let peer = peer_ip(req.remote_addr());
-    let forwarded = req.headers().get("x-forwarded-for").and_then(|v| v.to_str().ok());
+    // Several header lines are one comma-separated list (RFC 9110, 5.3): the last line is the
+    // nearest proxy's. A line that is not text is a bad hop where it stands: the walk from the
+    // right stops there, as it does at any garbage.
+    let forwarded = req
+        .headers()
+        .get_all("x-forwarded-for")
+        .iter()
+        .map(|v| v.to_str().unwrap_or("invalid"))
+        .collect::<Vec<_>>()
+        .join(",");
     let info = ClientInfo {
-        ip: client_ip(peer, forwarded, trusted),
+        ip: client_ip(peer, Some(&forwarded).filter(|f| !f.is_empty()).map(String::as_str), trusted),
         user_agent: req
             .headers()
             .get("user-agent")
@@ -76,6 +85,14 @@ mod tests {
         assert_eq!(client_ip(Some(ip("10.0.0.1")), None, &trusted), Some(ip("10.0.0.1")));
         // Garbage stops the walk at the last good hop.
         assert_eq!(client_ip(Some(ip("10.0.0.1")), Some("junk, 81.2.69.142"), &trusted), Some(ip("81.2.69.142")));
+    }
+
+    #[test]
+    fn several_header_lines_are_one_list_walked_from_the_right() {
+        // A client sends its own line; the trusted proxy adds the address it saw on another.
+        let joined = ["6.6.6.6", "203.0.113.50"].join(",");
+        let trusted = ["10.0.0.0/8".parse().unwrap()];
+        assert_eq!(client_ip(Some(ip("10.0.0.1")), Some(&joined), &trusted), Some(ip("203.0.113.50")));
     }
 
     #[test]

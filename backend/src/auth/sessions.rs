@@ -1,9 +1,20 @@
 //! Whether a session is still live. PostgreSQL is the truth; Redis caches the answer ("1" live,
-//! "0" ended) so the hot path is one GET. When Redis is unreachable every check goes to
+//! "0" ended) so the hot path is one round trip. When Redis is unreachable every check goes to
 //! PostgreSQL, so ending a session is never lost.
+//!
+//! Ending wins every race with caching: an end writes "0" unconditionally, a check that read
+//! "live" from PostgreSQL writes "1" only where no answer is cached yet (SET NX). A check that
+//! read the row just before an end committed can therefore never put "live" back over "ended".
+//!
+//! A session also ends when unused for its idle timeout (`SESSION_IDLE_TIMEOUT_SECS`, or
+//! `REMEMBER_ME_IDLE_TIMEOUT_SECS` for remembered ones): requests move `last_seen_at`, written to
+//! PostgreSQL at most once a minute per session, and a cached "live" never outlasts the idle
+//! deadline it was computed from.
+
+use std::time::Duration;
 
 use chrono::{DateTime, Utc};
-use deadpool_redis::redis::AsyncCommands;
+use deadpool_redis::redis;
 use uuid::Uuid;
 
 use crate::{cache::Cache, store};
@@ -13,36 +24,102 @@ use crate::{cache::Cache, store};
 const LIVE_CACHE_SECS: i64 = 300;
 /// "ended" answers outlive any token (the longest session is 30 days by default).
 const ENDED_CACHE_SECS: u64 = 40 * 86400;
+/// `last_seen_at` is written at most this often per session (more often only for idle timeouts
+/// under four minutes, so that a session in use never looks idle).
+const SEEN_WRITE_SECS: u64 = 60;
+
+/// Sessions unused for this long end (`end_reason = 'idle'`).
+#[derive(Clone, Copy, Debug)]
+pub struct IdleTimeouts {
+    pub session: Duration,
+    pub remembered: Duration,
+}
 
 #[derive(Clone)]
 pub struct SessionGuard {
     db: sqlx::PgPool,
     cache: Cache,
+    idle: IdleTimeouts,
 }
 
 impl SessionGuard {
-    pub fn new(db: sqlx::PgPool, cache: Cache) -> Self {
-        Self { db, cache }
+    pub fn new(db: sqlx::PgPool, cache: Cache, idle: IdleTimeouts) -> Self {
+        Self { db, cache, idle }
+    }
+
+    fn seen_every_secs(&self) -> u64 {
+        (self.idle.session.min(self.idle.remembered).as_secs() / 4).clamp(1, SEEN_WRITE_SECS)
+    }
+
+    fn idle_timeout(&self, remember_me: bool) -> Duration {
+        if remember_me { self.idle.remembered } else { self.idle.session }
     }
 
     fn key(&self, id: Uuid) -> String {
         self.cache.key(&["session", &id.to_string()])
     }
 
+    /// Whether the session may make this request; marks it as used.
     pub async fn is_live(&self, id: Uuid) -> anyhow::Result<bool> {
-        match self.cached(id).await {
-            Ok(Some(live)) => return Ok(live),
-            Ok(None) => {}
-            Err(err) => tracing::warn!(error = %err, "redis unavailable; checking the session in PostgreSQL"),
+        let seen_key = self.cache.key(&["session-seen", &id.to_string()]);
+        let cached = async {
+            let mut conn = self.cache.conn().await?;
+            // One round trip: the cached answer, and whether `last_seen_at` is due a write.
+            let (value, due): (Option<String>, Option<String>) = redis::pipe()
+                .get(self.key(id))
+                .cmd("SET").arg(&seen_key).arg("1").arg("NX").arg("EX").arg(self.seen_every_secs())
+                .query_async(&mut conn)
+                .await?;
+            anyhow::Ok((value, due.is_some()))
         }
-        let until = store::sessions::live_until(&self.db, id).await?;
-        self.remember(id, until).await;
-        Ok(until.is_some())
+        .await;
+        let redis_up = match cached {
+            Ok((Some(value), due)) => {
+                let live = value == "1";
+                if live && due {
+                    self.touch_later(id);
+                }
+                return Ok(live);
+            }
+            Ok((None, _)) => true,
+            Err(err) => {
+                tracing::warn!(error = %err, "redis unavailable; checking the session in PostgreSQL");
+                false
+            }
+        };
+        let Some(live) = store::sessions::find_live(&self.db, id).await? else {
+            self.remember(id, None).await;
+            return Ok(false);
+        };
+        let idle_deadline = live.last_seen_at + self.idle_timeout(live.remember_me);
+        if idle_deadline <= Utc::now() {
+            store::sessions::end(&self.db, id, "idle").await?;
+            self.remember(id, None).await;
+            return Ok(false);
+        }
+        // Without Redis nothing spaces the writes out: they happen in line, at most one a minute
+        // (the statement skips rows seen recently).
+        if redis_up {
+            self.touch_later(id);
+        } else {
+            store::sessions::touch(&self.db, id, self.seen_every_secs()).await?;
+        }
+        self.remember(id, Some(live.expires_at.min(idle_deadline))).await;
+        Ok(true)
+    }
+
+    fn touch_later(&self, id: Uuid) {
+        let db = self.db.clone();
+        tokio::spawn(async move {
+            if let Err(err) = store::sessions::touch(&db, id, 0).await {
+                tracing::warn!(error = %err, "could not record session activity");
+            }
+        });
     }
 
     /// Marks a just-created session live in the cache.
-    pub async fn started(&self, id: Uuid, until: DateTime<Utc>) {
-        self.remember(id, Some(until)).await;
+    pub async fn started(&self, id: Uuid, expires_at: DateTime<Utc>, remember_me: bool) {
+        self.remember(id, Some(expires_at.min(Utc::now() + self.idle_timeout(remember_me)))).await;
     }
 
     /// Ends the session in PostgreSQL, then in the cache. Returns whether it was live.
@@ -52,28 +129,27 @@ impl SessionGuard {
         Ok(was_live)
     }
 
-    /// Marks sessions already ended in PostgreSQL (deactivation, deletion) as ended in the cache,
-    /// after the transaction that ended them has committed.
+    /// Marks sessions already ended in PostgreSQL (deactivation, deletion, a change of role) as
+    /// ended in the cache, after the transaction that ended them has committed.
     pub async fn ended(&self, ids: &[Uuid]) {
         for id in ids {
             self.remember(*id, None).await;
         }
     }
 
-    async fn cached(&self, id: Uuid) -> anyhow::Result<Option<bool>> {
-        let mut conn = self.cache.conn().await?;
-        let value: Option<String> = conn.get(self.key(id)).await?;
-        Ok(value.map(|v| v == "1"))
-    }
-
     async fn remember(&self, id: Uuid, live_until: Option<DateTime<Utc>>) {
-        let (value, ttl) = match live_until {
-            Some(until) => ("1", (until - Utc::now()).num_seconds().clamp(1, LIVE_CACHE_SECS) as u64),
-            None => ("0", ENDED_CACHE_SECS),
+        let mut cmd = redis::cmd("SET");
+        cmd.arg(self.key(id));
+        match live_until {
+            Some(until) => {
+                let ttl = (until - Utc::now()).num_seconds().clamp(1, LIVE_CACHE_SECS);
+                cmd.arg("1").arg("NX").arg("EX").arg(ttl)
+            }
+            None => cmd.arg("0").arg("EX").arg(ENDED_CACHE_SECS),
         };
         let result = async {
             let mut conn = self.cache.conn().await?;
-            conn.set_ex::<_, _, ()>(self.key(id), value, ttl).await?;
+            cmd.query_async::<Option<String>>(&mut conn).await?;
             anyhow::Ok(())
         }
         .await;

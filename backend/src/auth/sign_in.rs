@@ -31,22 +31,25 @@ pub async fn sign_in(state: &AppState, creds: Credentials<'_>, client: &ClientIn
     };
 
     let limiter = &state.login_limiter;
-    if let Some(retry_after_secs) = limiter.blocked_for(&email, client.ip).await {
-        return Err(AppError::RateLimited { retry_after_secs });
-    }
+    let attempt = limiter.attempt(&email, client.ip).await.map_err(|retry_after_secs| {
+        tracing::warn!(target: "audit", event = "sign_in_refused", account = %email.normalized(), ip = ?client.ip, reason = "rate_limited");
+        AppError::RateLimited { retry_after_secs }
+    })?;
 
     let user = store::users::find_by_email(&state.db, &email).await?;
     let matches = password::verify(creds.password, user.as_ref().map(|u| u.password_hash.as_str())).await?;
     let mut user = match user {
         Some(user) if matches => user,
-        _ => {
-            limiter.record_failure(&email, client.ip).await;
+        user => {
+            let reason = if user.is_some() { "wrong_password" } else { "unknown_account" };
+            tracing::warn!(target: "audit", event = "sign_in_failed", account = %email.normalized(), ip = ?client.ip, reason);
             return Err(AppError::InvalidCredentials);
         }
     };
-    limiter.clear(&email, client.ip).await;
+    limiter.succeeded(attempt).await;
     // Only a caller who knows the password learns that the account is inactive.
     if !user.may_sign_in() {
+        tracing::warn!(target: "audit", event = "sign_in_refused", account = %email.normalized(), ip = ?client.ip, reason = "account_inactive");
         return Err(AppError::AccountInactive);
     }
 
@@ -67,7 +70,7 @@ pub async fn sign_in(state: &AppState, creds: Credentials<'_>, client: &ClientIn
         },
     )
     .await?;
-    state.sessions.started(session_id, expires_at).await;
+    state.sessions.started(session_id, expires_at, creds.remember_me).await;
     store::users::record_login(&state.db, user.id).await?;
 
     let token = state.tokens.sign(&Claims {

@@ -22,7 +22,19 @@ impl Password {
         if raw.len() > Self::MAX_BYTES {
             return Err(FieldIssue::TooLong);
         }
+        if Self::is_guessable(raw) {
+            return Err(FieldIssue::TooWeak);
+        }
         Ok(Self(raw.to_owned()))
+    }
+
+    /// Common and trivial passwords (`12345678`, `aaaaaaaa`, `password`, keyboard walks),
+    /// judged by zxcvbn, a maintained strength estimator with common-password dictionaries:
+    /// fewer than about a million guesses (its score under 2) is refused. The first 100
+    /// characters decide, which bounds the estimator's work.
+    fn is_guessable(raw: &str) -> bool {
+        let head: String = raw.chars().take(100).collect();
+        u8::from(zxcvbn::zxcvbn(&head, &[]).score()) < 2
     }
 
     pub fn expose(&self) -> &str {
@@ -44,10 +56,20 @@ mod tests {
     fn policy_counts_characters_not_bytes() {
         assert_eq!(Password::parse("").unwrap_err(), FieldIssue::Required);
         assert_eq!(Password::parse("1234567").unwrap_err(), FieldIssue::TooShort);
-        assert!(Password::parse("12345678").is_ok());
+        assert!(Password::parse("12845%7b").is_ok());
         // Seven characters, fourteen bytes: still too short.
         assert_eq!(Password::parse("ééééééé").unwrap_err(), FieldIssue::TooShort);
         assert_eq!(Password::parse(&"x".repeat(1025)).unwrap_err(), FieldIssue::TooLong);
+    }
+
+    #[test]
+    fn common_and_trivial_passwords_are_refused() {
+        for weak in ["12345678", "aaaaaaaa", "        ", "password", "qwertyuiop", "Passw0rd!", "iloveyou2"] {
+            assert_eq!(Password::parse(weak).unwrap_err(), FieldIssue::TooWeak, "{weak:?}");
+        }
+        for fine in ["correct horse battery", "staff-password", "3f9a1c0b7e5d"] {
+            assert!(Password::parse(fine).is_ok(), "{fine:?}");
+        }
     }
 
     #[test]

@@ -7,6 +7,8 @@ pub enum FieldIssue {
     InvalidEmail,
     TooShort,
     TooLong,
+    /// A common or trivial password.
+    TooWeak,
     Invalid,
 }
 
@@ -17,6 +19,7 @@ impl FieldIssue {
             Self::InvalidEmail => "invalid_email",
             Self::TooShort => "too_short",
             Self::TooLong => "too_long",
+            Self::TooWeak => "too_weak",
             Self::Invalid => "invalid",
         }
     }

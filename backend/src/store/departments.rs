@@ -76,12 +76,12 @@ pub async fn update(tx: &mut PgConnection, id: Uuid, description: Option<&str>, 
     Ok(done.rows_affected() == 1)
 }
 
-/// A department whose head leaves it has no head.
-pub async fn clear_head(tx: &mut PgConnection, department_id: Uuid, user_id: Uuid) -> sqlx::Result<()> {
-    sqlx::query("update departments set head_id = null where id = $1 and head_id = $2")
+/// A department whose head leaves it has no head. Returns whether `user_id` was its head.
+pub async fn clear_head(tx: &mut PgConnection, department_id: Uuid, user_id: Uuid) -> sqlx::Result<bool> {
+    let done = sqlx::query("update departments set head_id = null where id = $1 and head_id = $2")
         .bind(department_id)
         .bind(user_id)
         .execute(tx)
-        .await
-        .map(drop)
+        .await?;
+    Ok(done.rows_affected() == 1)
 }

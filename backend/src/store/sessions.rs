@@ -39,14 +39,36 @@ pub async fn insert(pool: &PgPool, s: NewSession<'_>) -> sqlx::Result<Uuid> {
     Ok(id)
 }
 
-/// When the session stops being valid, or `None` if it has ended or expired.
-pub async fn live_until(pool: &PgPool, id: Uuid) -> sqlx::Result<Option<DateTime<Utc>>> {
-    sqlx::query_scalar(
-        "select expires_at from public.sessions where id = $1 and ended_at is null and expires_at > now()",
+/// What the session check needs of a live (not ended, not expired) session.
+#[derive(Debug, sqlx::FromRow)]
+pub struct LiveSession {
+    pub expires_at: DateTime<Utc>,
+    pub last_seen_at: DateTime<Utc>,
+    pub remember_me: bool,
+}
+
+/// The session, if it has neither ended nor expired.
+pub async fn find_live(pool: &PgPool, id: Uuid) -> sqlx::Result<Option<LiveSession>> {
+    sqlx::query_as(
+        "select expires_at, last_seen_at, remember_me from public.sessions \
+         where id = $1 and ended_at is null and expires_at > now()",
     )
     .bind(id)
     .fetch_optional(pool)
     .await
+}
+
+/// Moves `last_seen_at` to now, unless it moved less than `min_gap_secs` ago.
+pub async fn touch(pool: &PgPool, id: Uuid, min_gap_secs: u64) -> sqlx::Result<()> {
+    sqlx::query(
+        "update public.sessions set last_seen_at = now() \
+         where id = $1 and ended_at is null and last_seen_at < now() - make_interval(secs => $2)",
+    )
+    .bind(id)
+    .bind(min_gap_secs as f64)
+    .execute(pool)
+    .await
+    .map(drop)
 }
 
 /// Ends a live session; returns whether it was live.

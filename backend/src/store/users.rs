@@ -98,6 +98,29 @@ pub async fn find_for_update(tx: &mut sqlx::PgConnection, id: Uuid) -> sqlx::Res
         .await
 }
 
+/// Locks several users' rows, in id order so that two transactions locking the same people
+/// cannot deadlock.
+pub async fn lock_all(tx: &mut sqlx::PgConnection, ids: &[Uuid]) -> sqlx::Result<()> {
+    sqlx::query("select 1 from public.users where id = any($1) order by id for no key update")
+        .bind(ids)
+        .execute(tx)
+        .await
+        .map(drop)
+}
+
+/// A staff member's department and whether they are its head, read live on every request: head
+/// rights follow `departments.head_id`, never the role a token carries.
+pub async fn workplace(pool: &PgPool, id: Uuid, schema: &crate::tenancy::SchemaName) -> sqlx::Result<Option<(Option<Uuid>, bool)>> {
+    let schema = schema.as_str();
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "select u.department_id, exists (select 1 from \"{schema}\".departments d where d.id = u.department_id and d.head_id = u.id) \
+         from public.users u where u.id = $1"
+    )))
+    .bind(id)
+    .fetch_optional(pool)
+    .await
+}
+
 pub struct NewUser<'a> {
     pub enterprise_id: Option<Uuid>,
     pub department_id: Option<Uuid>,
@@ -194,14 +217,16 @@ pub struct UserChanges<'a> {
     pub password_hash: Option<&'a str>,
 }
 
-/// Applies the changes; deactivating a user ends their live sessions in the same transaction.
-/// Returns the ended session ids.
+/// Applies the changes. Deactivating a user, changing their password or changing their role ends
+/// their live sessions in the same transaction: the token carries the role, so a new role must
+/// sign in again and no old token keeps the old powers. Returns the ended session ids.
 pub async fn update(tx: &mut sqlx::PgConnection, id: Uuid, c: &UserChanges<'_>) -> sqlx::Result<Vec<Uuid>> {
-    sqlx::query(
-        "update public.users set full_name = coalesce($2, full_name), email = coalesce($3, email), \
+    let previous_role: Option<String> = sqlx::query_scalar(
+        "with previous as (select role from public.users where id = $1) \
+         update public.users set full_name = coalesce($2, full_name), email = coalesce($3, email), \
          role = coalesce($4, role), status = coalesce($5, status), \
          department_id = case when $6 then $7 else department_id end, \
-         password_hash = coalesce($8, password_hash) where id = $1",
+         password_hash = coalesce($8, password_hash) where id = $1 returning (select role from previous)",
     )
     .bind(id)
     .bind(c.full_name)
@@ -211,13 +236,19 @@ pub async fn update(tx: &mut sqlx::PgConnection, id: Uuid, c: &UserChanges<'_>) 
     .bind(c.department_id.is_some())
     .bind(c.department_id.flatten())
     .bind(c.password_hash)
-    .execute(&mut *tx)
+    .fetch_optional(&mut *tx)
     .await?;
-    if c.status == Some(UserStatus::Inactive) || c.password_hash.is_some() {
-        let reason = if c.status == Some(UserStatus::Inactive) { "user_deactivated" } else { "revoked" };
-        return super::sessions::end_for_user(tx, id, reason).await;
-    }
-    Ok(Vec::new())
+    let role_changed = c.role.is_some_and(|r| previous_role.as_deref().is_some_and(|p| p != r.as_str()));
+    let reason = if c.status == Some(UserStatus::Inactive) {
+        "user_deactivated"
+    } else if role_changed {
+        "role_changed"
+    } else if c.password_hash.is_some() {
+        "revoked"
+    } else {
+        return Ok(Vec::new());
+    };
+    super::sessions::end_for_user(tx, id, reason).await
 }
 
 /// Locks the user's row until the transaction ends, as a foreign key would: a tenant row about

@@ -2,7 +2,7 @@ use std::{net::SocketAddr, path::PathBuf, time::Duration};
 
 use backend::{
     auth::password,
-    config::{Config, LoginLimits},
+    config::{Config, IdleTimeouts, LoginLimits},
     domain::{Email, Password, Role},
     state::AppState,
     store,
@@ -35,6 +35,7 @@ pub fn test_config() -> Config {
         static_dir: None,
         session_ttl: Duration::from_secs(12 * 3600),
         remember_me_ttl: Duration::from_secs(30 * 86400),
+        idle_timeouts: IdleTimeouts { session: Duration::from_secs(2 * 3600), remembered: Duration::from_secs(14 * 86400) },
         login_limits: LoginLimits { per_account_and_ip: 5, per_ip: 50, window: Duration::from_secs(900) },
         max_body_bytes: 64 * 1024,
     }

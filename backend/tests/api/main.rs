@@ -12,5 +12,6 @@ mod migrations;
 mod openapi;
 mod pgbouncer;
 mod reports;
+mod security;
 mod serving;
 mod users;

@@ -23,7 +23,9 @@ async fn world(db: PgPool) -> World {
     let finance = app.department(&ceo, &ent, "finance").await;
     let sales = app.department(&ceo, &ent, "sales_marketing").await;
     app.staff(&ceo, &ent, "user@acme.example", "DepartmentUser", Some(&finance)).await;
-    app.staff(&ceo, &ent, "head@acme.example", "DepartmentHead", Some(&finance)).await;
+    let head_id = app.staff(&ceo, &ent, "head@acme.example", "DepartmentHead", Some(&finance)).await;
+    let finance_path = format!("/api/v1/enterprises/{ent}/departments/{finance}");
+    assert_eq!(app.put(&ceo, &finance_path, json!({ "headId": head_id })).await.0, 200);
     app.staff(&ceo, &ent, "out@acme.example", "DepartmentUser", Some(&sales)).await;
     let user = app.token("user@acme.example", "staff-password").await;
     let head = app.token("head@acme.example", "staff-password").await;

@@ -46,5 +46,8 @@ async fn health_checks_and_the_api_document_are_served(db: PgPool) {
 #[sqlx::test(migrator = "backend::db::MIGRATOR")]
 async fn readiness_fails_when_redis_is_down(db: PgPool) {
     let app = TestApp::spawn_with(db, |c| c.redis_url = "redis://127.0.0.1:1".into()).await;
-    assert_eq!(app.http.get(app.url("/readyz")).send().await.unwrap().status(), 503);
+    let resp = app.http.get(app.url("/readyz")).send().await.unwrap();
+    assert_eq!(resp.status(), 503);
+    // Which dependency is down, never the error (hosts, ports, messages) to whoever asks.
+    assert_eq!(resp.text().await.unwrap(), "unavailable: redis");
 }

@@ -23,7 +23,7 @@ async fn a_ceo_creates_department_staff_in_their_own_enterprise_only(db: PgPool)
     assert_eq!(app.login("hana@mine.example", "head-password").await.status(), 200);
 
     let person = |role: &str, enterprise: Option<&str>| json!({
-        "fullName": "X", "email": format!("{role}@x.example"), "password": "password-1", "role": role, "enterpriseId": enterprise
+        "fullName": "X", "email": format!("{role}@x.example"), "password": "person-password-1", "role": role, "enterpriseId": enterprise
     });
     assert_eq!(app.post(&ceo, "/api/v1/users", person("EnterpriseCeo", None)).await.0, 403);
     assert_eq!(app.post(&ceo, "/api/v1/users", person("PlatformAdmin", None)).await.0, 403);
@@ -53,11 +53,11 @@ async fn user_input_is_validated_field_by_field(db: PgPool) {
         json!({ "fullName": "required", "email": "invalid_email", "password": "too_short", "enterpriseId": "required" })
     );
     let (status, body) = app
-        .post(&admin, "/api/v1/users", json!({ "fullName": "A", "email": "admin@example.com", "password": "password-1", "role": "PlatformAdmin" }))
+        .post(&admin, "/api/v1/users", json!({ "fullName": "A", "email": "admin@example.com", "password": "person-password-1", "role": "PlatformAdmin" }))
         .await;
     assert_eq!((status, body["code"].as_str(), &body["fields"]), (409, Some("conflict"), &json!({ "email": "taken" })));
     let (status, _) = app
-        .post(&admin, "/api/v1/users", json!({ "fullName": "A", "email": "a@x.example", "password": "password-1", "role": "Boss" }))
+        .post(&admin, "/api/v1/users", json!({ "fullName": "A", "email": "a@x.example", "password": "person-password-1", "role": "Boss" }))
         .await;
     assert_eq!(status, 400);
 }

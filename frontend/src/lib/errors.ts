@@ -54,6 +54,8 @@ export function fieldErrorKey(code: string): ParseKeys {
       return 'validation.minLength';
     case 'too_long':
       return 'validation.tooLong';
+    case 'too_weak':
+      return 'validation.passwordWeak';
     default:
       return 'validation.general';
   }

@@ -20,6 +20,11 @@ describe('serverFieldErrors', () => {
     });
   });
 
+  it('says a common or trivial password is too easy to guess', () => {
+    const error = validation({ ceoPassword: 'too_weak' });
+    expect(serverFieldErrors(error, FIELDS, { passwordFields: ['ceoPassword'] }).errors).toEqual({ ceoPassword: 'validation.passwordWeak' });
+  });
+
   it('falls back to "Please check your input" for an unknown code', () => {
     expect(serverFieldErrors(validation({ name: 'invalid' }), FIELDS).errors).toEqual({ name: 'validation.general' });
   });

@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import type { User } from '@/api/generated/model';
 import { navigateOutside } from './navigation';
-import { STORAGE_KEYS, readItem, removeItem, writeItem } from './storage';
+import { STORAGE_KEYS, itemArea, readItem, removeItem, writeItem } from './storage';
 
 /** Why the last session ended: the user signed out, a 401, or the start-up check of a restored session failed otherwise. */
 export type SessionEndReason = 'signed_out' | 'expired' | 'unverified';
@@ -68,15 +68,20 @@ export const session = {
     return () => endListeners.delete(listener);
   },
 
-  start(token: string, user: User): void {
-    writeItem(STORAGE_KEYS.token, token);
-    writeItem(STORAGE_KEYS.user, JSON.stringify(user));
+  /**
+   * A remembered sign-in is kept in localStorage (it outlives the browser, and other tabs follow
+   * it); any other in sessionStorage, so it dies with the browser.
+   */
+  start(token: string, user: User, remember = false): void {
+    const where = remember ? 'local' : 'session';
+    writeItem(STORAGE_KEYS.token, token, where);
+    writeItem(STORAGE_KEYS.user, JSON.stringify(user), where);
     set({ status: 'signed_in', token, user });
   },
 
   updateUser(user: User): void {
     if (state.status !== 'signed_in') return;
-    writeItem(STORAGE_KEYS.user, JSON.stringify(user));
+    writeItem(STORAGE_KEYS.user, JSON.stringify(user), itemArea(STORAGE_KEYS.token) ?? 'session');
     set({ ...state, user });
   },
 

@@ -49,5 +49,6 @@ afterEach(async () => {
   await i18n.changeLanguage('en');
   session.end('signed_out');
   window.localStorage.clear();
+  window.sessionStorage.clear();
   setNavigator(null);
 });

@@ -10,7 +10,7 @@ import { session } from '@/lib/session';
 export function useSignIn() {
   return useLogin({
     mutation: {
-      onSuccess: ({ token, user }) => session.start(token, user),
+      onSuccess: ({ token, user }, { data }) => session.start(token, user, data.rememberMe === true),
     },
   });
 }

@@ -178,7 +178,7 @@ export const getListCeoReportsQueryKey = (params?: ListCeoReportsParams,) => {
     }
 
     
-export const getListCeoReportsQueryOptions = <TData = Awaited<ReturnType<typeof listCeoReports>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError>>(params?: ListCeoReportsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listCeoReports>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getListCeoReportsQueryOptions = <TData = Awaited<ReturnType<typeof listCeoReports>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(params?: ListCeoReportsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listCeoReports>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -197,10 +197,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListCeoReportsQueryResult = NonNullable<Awaited<ReturnType<typeof listCeoReports>>>
-export type ListCeoReportsQueryError = ErrorType<ApiError | ApiError | ApiError | ApiError>
+export type ListCeoReportsQueryError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>
 
 
-export function useListCeoReports<TData = Awaited<ReturnType<typeof listCeoReports>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError>>(
+export function useListCeoReports<TData = Awaited<ReturnType<typeof listCeoReports>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(
  params: undefined |  ListCeoReportsParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listCeoReports>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof listCeoReports>>,
@@ -210,7 +210,7 @@ export function useListCeoReports<TData = Awaited<ReturnType<typeof listCeoRepor
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListCeoReports<TData = Awaited<ReturnType<typeof listCeoReports>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError>>(
+export function useListCeoReports<TData = Awaited<ReturnType<typeof listCeoReports>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(
  params?: ListCeoReportsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listCeoReports>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof listCeoReports>>,
@@ -220,7 +220,7 @@ export function useListCeoReports<TData = Awaited<ReturnType<typeof listCeoRepor
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListCeoReports<TData = Awaited<ReturnType<typeof listCeoReports>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError>>(
+export function useListCeoReports<TData = Awaited<ReturnType<typeof listCeoReports>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(
  params?: ListCeoReportsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listCeoReports>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -228,7 +228,7 @@ export function useListCeoReports<TData = Awaited<ReturnType<typeof listCeoRepor
  * @summary The CEO's report list
  */
 
-export function useListCeoReports<TData = Awaited<ReturnType<typeof listCeoReports>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError>>(
+export function useListCeoReports<TData = Awaited<ReturnType<typeof listCeoReports>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(
  params?: ListCeoReportsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listCeoReports>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {

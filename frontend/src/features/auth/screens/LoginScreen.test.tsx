@@ -23,7 +23,7 @@ async function fillAndSubmit(email: string, password: string) {
 }
 
 describe('LoginScreen', () => {
-  it('signs in, stores token and user, and shows the dashboard', async () => {
+  it('signs in, keeps token and user for this browser session only, and shows the dashboard', async () => {
     const admin = makeUser('PlatformAdmin', { fullName: 'Root Admin' });
     fetchMock.mockResolvedValue(jsonResponse(200, { token: 'tok', user: admin }));
     const { router } = renderApp('/login');
@@ -32,10 +32,26 @@ describe('LoginScreen', () => {
 
     expect(await screen.findByRole('heading', { name: 'Welcome, Root Admin' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/dashboard');
-    expect(localStorage.getItem('token')).toBe('tok');
-    expect(JSON.parse(localStorage.getItem('user')!)).toEqual(admin);
+    expect(sessionStorage.getItem('token')).toBe('tok');
+    expect(JSON.parse(sessionStorage.getItem('user')!)).toEqual(admin);
+    expect(localStorage.getItem('token')).toBeNull();
     const [, init] = fetchMock.mock.calls[0]!;
     expect(JSON.parse(init!.body as string)).toEqual({ email: 'admin@example.com', password: 'correct horse', rememberMe: false });
+  });
+
+  it('keeps a remembered sign-in in localStorage, where it outlives the browser', async () => {
+    const admin = makeUser('PlatformAdmin', { fullName: 'Root Admin' });
+    fetchMock.mockResolvedValue(jsonResponse(200, { token: 'tok', user: admin }));
+    renderApp('/login');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('checkbox', { name: 'Remember me' }));
+    await fillAndSubmit('admin@example.com', 'correct horse');
+
+    expect(await screen.findByRole('heading', { name: 'Welcome, Root Admin' })).toBeInTheDocument();
+    expect(localStorage.getItem('token')).toBe('tok');
+    expect(sessionStorage.getItem('token')).toBeNull();
+    const [, init] = fetchMock.mock.calls[0]!;
+    expect(JSON.parse(init!.body as string)).toMatchObject({ rememberMe: true });
   });
 
   it('checks the fields before calling the server', async () => {
