@@ -20,3 +20,4 @@ bench:
 	@bash bench/tenancy.sh
 	@bash bench/reports.sh
 	@bash bench/foreign_keys.sh
+	@bash bench/exports.sh

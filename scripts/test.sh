@@ -26,6 +26,16 @@ cargo build -p backend --locked
 e2e_db="enterprise_platform_e2e"
 psql "$PG_BASE_URL/postgres" -qc "drop database if exists $e2e_db with (force)"
 export DATABASE_URL="$PG_BASE_URL/$e2e_db"
+# The server runs as it does in production (docker/compose.yaml): a role that owns its database,
+# and so the schemas it creates, and holds no other privilege. Where we may not create roles,
+# the connecting role is not a superuser either.
+if [ "$(psql "$PG_BASE_URL/postgres" -Atc "select rolsuper or rolcreaterole from pg_roles where rolname = current_user")" = t ]; then
+  psql "$PG_BASE_URL/postgres" -qc "do \$\$ begin
+      if not exists (select from pg_roles where rolname = 'emp_app') then
+        create role emp_app login nosuperuser nocreatedb nocreaterole password 'emp_app';
+      end if; end \$\$;" -c "create database $e2e_db owner emp_app"
+  DATABASE_URL="postgres://emp_app:emp_app@${PG_BASE_URL#*@}/$e2e_db"
+fi
 export REDIS_PREFIX="e2e:$(date +%s%N):"
 export JWT_SECRET="$(openssl rand -hex 32)"
 export E2E_BACKEND_BIN="${CARGO_TARGET_DIR:-$PWD/target}/debug/backend"

@@ -54,7 +54,7 @@ function asErrorBody(body: unknown): ApiErrorBody | undefined {
 }
 
 /** Retry-After is either seconds or an HTTP date. */
-function parseRetryAfter(value: string | null): number | undefined {
+export function parseRetryAfter(value: string | null): number | undefined {
   if (!value) return undefined;
   const seconds = Number(value);
   if (Number.isFinite(seconds)) return Math.max(0, Math.ceil(seconds));

@@ -1,4 +1,4 @@
-import { ApiRequestError, type ApiErrorBody, NetworkError } from '@/api/mutator';
+import { ApiRequestError, type ApiErrorBody, NetworkError, parseRetryAfter } from '@/api/mutator';
 import { session } from './session';
 
 /** `attachment; filename="a.xlsx"; filename*=UTF-8''a.xlsx` → the (decoded) name. */
@@ -35,7 +35,7 @@ export async function downloadFile(url: string, fallbackName: string): Promise<v
   if (!response.ok) {
     const body = (await response.json().catch(() => undefined)) as ApiErrorBody | undefined;
     if (response.status === 401) session.expire();
-    throw new ApiRequestError(response.status, body);
+    throw new ApiRequestError(response.status, body, parseRetryAfter(response.headers.get('Retry-After')));
   }
   const blob = await response.blob();
   const link = document.createElement('a');

@@ -19,3 +19,13 @@ describe('errorMessage', () => {
     expect(errorMessage(conflict('something_new'), i18n.t)).toBe('This user has written reports; deactivate the account instead');
   });
 });
+
+describe('errorMessage for a busy server', () => {
+  it('says when to try again, in the reader’s language', async () => {
+    const busy = new ApiRequestError(503, { code: 'unavailable', message: 'The server is busy. Please try again in a moment.' }, 5);
+    expect(errorMessage(busy, i18n.t)).toBe('The server is busy. Please try again in 5 seconds.');
+    await i18n.changeLanguage('fr');
+    expect(errorMessage(busy, i18n.t)).toBe('Le serveur est occupé. Veuillez réessayer dans 5 secondes.');
+    await i18n.changeLanguage('en');
+  });
+});

@@ -31,6 +31,8 @@ export function errorMessage(error: unknown, t: TFunction, fallback: string = t(
       return error.retryAfter === undefined
         ? t('errors.rateLimitedNoWait')
         : t('errors.rateLimited', { wait: formatWait(error.retryAfter, t) });
+    case 'unavailable':
+      return error.retryAfter === undefined ? t('errors.busyNoWait') : t('errors.busy', { wait: formatWait(error.retryAfter, t) });
     case 'internal':
       return t('errors.server');
     case 'conflict':
