@@ -6,7 +6,25 @@ test('the admin signs in and reaches the dashboard with their name', async ({ pa
 
   await expect(page.getByRole('heading', { level: 1, name: `Welcome, ${fullName}` })).toBeVisible();
   await expect(page.getByRole('button', { name: `Account menu for ${fullName}` })).toBeVisible();
+  // Without "remember me" the sign-in lives in this browser session only.
+  expect(await page.evaluate(() => sessionStorage.getItem('token'))).toBeTruthy();
+  expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+});
+
+test('"remember me" keeps the sign-in across tabs and browser restarts', async ({ page, context }) => {
+  await page.goto('/login');
+  await page.getByLabel(/^Email/).fill(admin.email);
+  await page.getByLabel(/^Password/).fill(admin.password);
+  await page.getByRole('checkbox', { name: 'Remember me' }).check();
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
   expect(await page.evaluate(() => localStorage.getItem('token'))).toBeTruthy();
+  expect(await page.evaluate(() => sessionStorage.getItem('token'))).toBeNull();
+
+  const second = await context.newPage();
+  await second.goto('/dashboard');
+  await expect(second.getByRole('heading', { level: 1, name: /^Welcome, / })).toBeVisible();
+  await second.close();
 });
 
 test('a wrong password shows "Invalid email or password"', async ({ page }) => {
@@ -20,7 +38,7 @@ test('a wrong password shows "Invalid email or password"', async ({ page }) => {
 
   await expect(page.getByRole('alert')).toHaveText('Invalid email or password');
   await expect(page).toHaveURL(/\/login$/);
-  expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+  expect(await page.evaluate(() => [localStorage.getItem('token'), sessionStorage.getItem('token')])).toEqual([null, null]);
 });
 
 test('signing out returns to /login and the dashboard is closed afterwards', async ({ page }) => {
@@ -31,7 +49,9 @@ test('signing out returns to /login and the dashboard is closed afterwards', asy
 
   await expect(page).toHaveURL(/\/login$/);
   await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
-  expect(await page.evaluate(() => [localStorage.getItem('token'), localStorage.getItem('user')])).toEqual([null, null]);
+  expect(
+    await page.evaluate(() => [localStorage.getItem('token'), localStorage.getItem('user'), sessionStorage.getItem('token'), sessionStorage.getItem('user')]),
+  ).toEqual([null, null, null, null]);
 
   await page.goto('/dashboard');
   await expect(page).toHaveURL(/\/login$/);
@@ -39,7 +59,7 @@ test('signing out returns to /login and the dashboard is closed afterwards', asy
 
 test('a token the server has ended sends the user to /login', async ({ page }) => {
   await signIn(page);
-  const token = await page.evaluate(() => localStorage.getItem('token'));
+  const token = await page.evaluate(() => sessionStorage.getItem('token'));
   // End the session behind the app's back, then reload: GET /auth/me answers 401.
   const logout = await page.request.post('/api/v1/auth/logout', { headers: { Authorization: `Bearer ${token}` } });
   expect(logout.status()).toBe(204);
@@ -48,7 +68,7 @@ test('a token the server has ended sends the user to /login', async ({ page }) =
 
   await expect(page).toHaveURL(/\/login$/);
   await expect(page.getByText('Your session has expired. Please login again.')).toBeVisible();
-  expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+  expect(await page.evaluate(() => sessionStorage.getItem('token'))).toBeNull();
 });
 
 test('the forgot-password page explains whom to contact and leads back', async ({ page }) => {

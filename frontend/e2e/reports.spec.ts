@@ -199,14 +199,14 @@ for (const locale of ['en', 'fr'] as const) {
       await expect(page.getByTestId('chart').locator('svg').first()).toBeVisible();
       await expect(page.getByRole('link', { name: title })).toBeVisible();
 
-      await page.evaluate(() => window.localStorage.clear());
+      await page.evaluate(() => window.sessionStorage.clear());
       await signIn(page, ceo);
       await nav(page).getByRole('link', { name: t('nav.myEnterprise') }).click();
       await expect(page.getByTestId('ceo-kpi-approved')).toContainText('1');
       await expect(page.getByTestId('ceo-chart').locator('svg').first()).toBeVisible();
       await expect(page.getByRole('link', { name: title }).first()).toHaveAttribute('href', /\/ceo\/reports\/[0-9a-f-]{36}$/);
 
-      await page.evaluate(() => window.localStorage.clear());
+      await page.evaluate(() => window.sessionStorage.clear());
       await signIn(page, admin);
       await page.goto(`/admin/enterprises/${enterpriseId}`);
       const reports = page.getByRole('region', { name: t('enterprises.detail.reports') });
