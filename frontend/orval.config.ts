@@ -9,8 +9,7 @@ type Spec = { paths?: Record<string, Record<string, unknown>> };
  * poem-openapi declares JSON bodies as `application/json; charset=utf-8`; orval's zod generator
  * only reads `application/json`. Rename the media type (same schema) for the zod output only.
  */
-const plainJsonMediaType = (spec: Spec): Spec =>
-  JSON.parse(JSON.stringify(spec).replaceAll('"application/json; charset=utf-8"', '"application/json"'));
+const plainJsonMediaType = (spec: Spec): Spec => JSON.parse(JSON.stringify(spec).replaceAll('"application/json; charset=utf-8"', '"application/json"'));
 
 export default defineConfig({
   api: {

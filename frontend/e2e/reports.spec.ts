@@ -56,7 +56,10 @@ for (const locale of ['en', 'fr'] as const) {
       enterpriseId = id;
 
       const ceoHeaders = { Authorization: `Bearer ${await apiToken(request, ceo)}` };
-      const departments = (await (await request.get(`/api/v1/enterprises/${id}/departments`, { headers: ceoHeaders })).json()) as { id: string; type: string }[];
+      const departments = (await (await request.get(`/api/v1/enterprises/${id}/departments`, { headers: ceoHeaders })).json()) as {
+        id: string;
+        type: string;
+      }[];
       const finance = departments.find((d) => d.type === 'finance')!;
       const user = await request.post('/api/v1/users', {
         headers: ceoHeaders,
@@ -67,10 +70,15 @@ for (const locale of ['en', 'fr'] as const) {
 
     test('the author writes a report with a table, saves it as a draft, then submits it', async ({ page }) => {
       await signIn(page, author);
-      await nav(page).getByRole('link', { name: t('nav.reports') }).click();
+      await nav(page)
+        .getByRole('link', { name: t('nav.reports') })
+        .click();
       await expect(page).toHaveURL(/\/department\/[0-9a-f-]{36}\/reports$/);
       await expect(page.getByText(t('reports.list.empty'))).toBeVisible();
-      await page.getByRole('link', { name: t('reports.new') }).first().click();
+      await page
+        .getByRole('link', { name: t('reports.new') })
+        .first()
+        .click();
       await expect(page.getByRole('heading', { level: 1, name: t('reports.form.createTitle') })).toBeVisible();
 
       const saveDraft = page.getByRole('button', { name: t('reports.form.saveDraft') });
@@ -92,7 +100,11 @@ for (const locale of ['en', 'fr'] as const) {
       await page.getByLabel(t('reports.table.columnName', { n: 1 })).fill('Region');
       await page.getByLabel(t('reports.table.columnName', { n: 2 })).fill('Revenue');
       for (let i = 0; i < 3; i++) await page.getByRole('button', { name: t('reports.table.addRow') }).click();
-      const rows = [['North', '120'], ['South', '80'], ['East', '95.5']];
+      const rows = [
+        ['North', '120'],
+        ['South', '80'],
+        ['East', '95.5'],
+      ];
       for (const [r, [region, revenue]] of rows.entries()) {
         await page.getByLabel(t('reports.table.cell', { row: r + 1, column: 'Region' })).fill(region);
         await page.getByLabel(t('reports.table.cell', { row: r + 1, column: 'Revenue' })).fill(revenue);
@@ -114,7 +126,9 @@ for (const locale of ['en', 'fr'] as const) {
 
     test('the CEO finds it, reads the chart and the table, downloads it and rejects it with notes', async ({ page }) => {
       await signIn(page, ceo);
-      await nav(page).getByRole('link', { name: t('nav.reports') }).click();
+      await nav(page)
+        .getByRole('link', { name: t('nav.reports') })
+        .click();
       await expect(page).toHaveURL(/\/ceo\/reports$/);
       await page.getByRole('link', { name: title }).click();
       await expect(page).toHaveURL(/\/ceo\/reports\/[0-9a-f-]{36}$/);
@@ -140,7 +154,9 @@ for (const locale of ['en', 'fr'] as const) {
 
     test('the author sees the rejection, changes a cell and submits again', async ({ page }) => {
       await signIn(page, author);
-      await nav(page).getByRole('link', { name: t('nav.reports') }).click();
+      await nav(page)
+        .getByRole('link', { name: t('nav.reports') })
+        .click();
       const row = page.getByRole('row', { name: new RegExp(title) });
       await expect(row).toContainText(t('reportStatus.rejected'));
       await row.getByRole('link', { name: title }).click();
@@ -193,7 +209,9 @@ for (const locale of ['en', 'fr'] as const) {
     test('the dashboards count it, and the admin reads it from the enterprise', async ({ page }) => {
       await signIn(page, author);
       await expect(page.getByTestId('summary-drafts')).toContainText('0');
-      await nav(page).getByRole('link', { name: t('nav.department') }).click();
+      await nav(page)
+        .getByRole('link', { name: t('nav.department') })
+        .click();
       await expect(page.getByRole('heading', { level: 1, name: t('departmentTypes.finance') })).toBeVisible();
       await expect(page.getByTestId('count-approved')).toContainText('1');
       await expect(page.getByTestId('chart').locator('svg').first()).toBeVisible();
@@ -201,7 +219,9 @@ for (const locale of ['en', 'fr'] as const) {
 
       await page.evaluate(() => window.sessionStorage.clear());
       await signIn(page, ceo);
-      await nav(page).getByRole('link', { name: t('nav.myEnterprise') }).click();
+      await nav(page)
+        .getByRole('link', { name: t('nav.myEnterprise') })
+        .click();
       await expect(page.getByTestId('ceo-kpi-approved')).toContainText('1');
       await expect(page.getByTestId('ceo-chart').locator('svg').first()).toBeVisible();
       await expect(page.getByRole('link', { name: title }).first()).toHaveAttribute('href', /\/ceo\/reports\/[0-9a-f-]{36}$/);

@@ -50,9 +50,7 @@ describe('customFetch', () => {
   });
 
   it('throws a typed error with the status and the parsed error body', async () => {
-    fetchMock.mockResolvedValue(
-      jsonResponse(422, { code: 'validation_failed', message: 'Invalid input', fields: { email: 'invalid_email' } }),
-    );
+    fetchMock.mockResolvedValue(jsonResponse(422, { code: 'validation_failed', message: 'Invalid input', fields: { email: 'invalid_email' } }));
 
     const error = await customFetch('/api/v1/users', { method: 'POST', body: '{}' }).catch((e: unknown) => e);
 

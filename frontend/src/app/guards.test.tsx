@@ -17,12 +17,47 @@ function renderGuarded(path: string, access: readonly Role[]) {
   return render(
     <MemoryRouter initialEntries={[path]}>
       <Routes>
-        <Route path="/login" element={<GuestOnly><Where /></GuestOnly>} />
+        <Route
+          path="/login"
+          element={
+            <GuestOnly>
+              <Where />
+            </GuestOnly>
+          }
+        />
         <Route element={<RequireAuth />}>
-          <Route path="/admin" element={<RequireRole access={routes.admin.access}><Where /></RequireRole>} />
-          <Route path="/ceo" element={<RequireRole access={routes.ceo.access}><Where /></RequireRole>} />
-          <Route path="/dashboard" element={<RequireRole access={routes.dashboard.access}><Where /></RequireRole>} />
-          <Route path="/restricted" element={<RequireRole access={access}><Where /></RequireRole>} />
+          <Route
+            path="/admin"
+            element={
+              <RequireRole access={routes.admin.access}>
+                <Where />
+              </RequireRole>
+            }
+          />
+          <Route
+            path="/ceo"
+            element={
+              <RequireRole access={routes.ceo.access}>
+                <Where />
+              </RequireRole>
+            }
+          />
+          <Route
+            path="/dashboard"
+            element={
+              <RequireRole access={routes.dashboard.access}>
+                <Where />
+              </RequireRole>
+            }
+          />
+          <Route
+            path="/restricted"
+            element={
+              <RequireRole access={access}>
+                <Where />
+              </RequireRole>
+            }
+          />
         </Route>
       </Routes>
     </MemoryRouter>,
@@ -76,7 +111,10 @@ describe('the app routes', () => {
   });
 
   it('takes a signed-in user from /login to the dashboard', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => jsonResponse(200, makeUser())));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => jsonResponse(200, makeUser())),
+    );
     session.start('t', makeUser('EnterpriseCeo', { fullName: 'Grace Hopper' }));
     const { router } = renderApp('/login');
     expect(await screen.findByRole('heading', { name: 'Welcome, Grace Hopper' })).toBeInTheDocument();
@@ -84,14 +122,20 @@ describe('the app routes', () => {
   });
 
   it('sends a CEO who opens an admin screen to their own home', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => jsonResponse(404, { code: 'not_found', message: 'Not found' })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => jsonResponse(404, { code: 'not_found', message: 'Not found' })),
+    );
     session.start('t', makeUser('EnterpriseCeo'));
     const { router } = renderApp('/admin/enterprises');
     await waitFor(() => expect(router.state.location.pathname).toBe('/ceo'));
   });
 
   it('sends an admin who opens the CEO home to a screen that exists, without looping', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => jsonResponse(404, { code: 'not_found', message: 'Not found' })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => jsonResponse(404, { code: 'not_found', message: 'Not found' })),
+    );
     session.start('t', makeUser('PlatformAdmin', { fullName: 'Ada Admin' }));
     const { router } = renderApp('/ceo');
     expect(await screen.findByRole('heading', { level: 1, name: 'Administration' })).toBeInTheDocument();

@@ -4,9 +4,7 @@ import fr from './locales/fr.json';
 import { changeLocale, currentLocale, i18n, storedLocale } from '.';
 
 const keysOf = (value: object, prefix = ''): string[] =>
-  Object.entries(value).flatMap(([key, child]) =>
-    child && typeof child === 'object' ? keysOf(child, `${prefix}${key}.`) : [`${prefix}${key}`],
-  );
+  Object.entries(value).flatMap(([key, child]) => (child && typeof child === 'object' ? keysOf(child, `${prefix}${key}.`) : [`${prefix}${key}`]));
 
 describe('locale', () => {
   it('switching writes localStorage `locale` and the html lang attribute', async () => {

@@ -43,7 +43,12 @@ describe('userActionsFor', () => {
   });
 
   it("lets a CEO manage their own enterprise's staff, nobody else", () => {
-    expect(userActionsFor(ceo, makeUser('DepartmentHead', { id: 'h', enterpriseId: 'e1' }))).toEqual({ edit: true, changeRole: true, changeStatus: true, delete: true });
+    expect(userActionsFor(ceo, makeUser('DepartmentHead', { id: 'h', enterpriseId: 'e1' }))).toEqual({
+      edit: true,
+      changeRole: true,
+      changeStatus: true,
+      delete: true,
+    });
     expect(userActionsFor(ceo, makeUser('DepartmentHead', { id: 'h', enterpriseId: 'e2' })).edit).toBe(false);
     expect(userActionsFor(ceo, ceo).edit).toBe(false);
   });

@@ -57,10 +57,7 @@ export function statusBarOption(counts: { status: string; label: string; value: 
 }
 
 /** Stacked bars: one per department, one stack segment per status. */
-export function stackedStatusOption(
-  departments: { label: string; reports: StatusCounts }[],
-  statusLabel: (status: keyof StatusCounts) => string,
-): ChartOption {
+export function stackedStatusOption(departments: { label: string; reports: StatusCounts }[], statusLabel: (status: keyof StatusCounts) => string): ChartOption {
   return {
     ...base,
     legend: { top: 0 },
@@ -77,11 +74,7 @@ export function stackedStatusOption(
 }
 
 /** Daily series on a shared date axis; `kind` picks line or bar. */
-export function dailyOption(
-  dates: string[],
-  series: { name: string; data: number[]; color?: string }[],
-  kind: 'line' | 'bar' = 'line',
-): ChartOption {
+export function dailyOption(dates: string[], series: { name: string; data: number[]; color?: string }[], kind: 'line' | 'bar' = 'line'): ChartOption {
   return {
     ...base,
     legend: { top: 0 },

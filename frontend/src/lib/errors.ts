@@ -28,9 +28,7 @@ export function errorMessage(error: unknown, t: TFunction, fallback: string = t(
     case 'validation_failed':
       return t('errors.validation');
     case 'rate_limited':
-      return error.retryAfter === undefined
-        ? t('errors.rateLimitedNoWait')
-        : t('errors.rateLimited', { wait: formatWait(error.retryAfter, t) });
+      return error.retryAfter === undefined ? t('errors.rateLimitedNoWait') : t('errors.rateLimited', { wait: formatWait(error.retryAfter, t) });
     case 'unavailable':
       return error.retryAfter === undefined ? t('errors.busyNoWait') : t('errors.busy', { wait: formatWait(error.retryAfter, t) });
     case 'internal':

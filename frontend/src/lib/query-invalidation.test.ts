@@ -44,7 +44,10 @@ describe('invalidate', () => {
   it('a deleted enterprise is forgotten, the lists refreshed', async () => {
     const client = clientWithEveryKey();
     await invalidate.deletedEnterprise(client, 'e1');
-    const left = client.getQueryCache().getAll().map((query) => query.queryKey[0]);
+    const left = client
+      .getQueryCache()
+      .getAll()
+      .map((query) => query.queryKey[0]);
     expect(left).not.toContain(E1);
     expect(left).not.toContain(`${E1}/departments`);
     expect(left).toContain('/api/v1/enterprises/e2');

@@ -35,7 +35,6 @@ export const invalidate = {
   },
 };
 
-
 /** A report was created, changed, reviewed or deleted: every report list, detail and dashboard. */
 export const invalidateReports = (client: QueryClient) =>
   client.invalidateQueries({

@@ -40,14 +40,29 @@ describe('the table draft', () => {
   });
 
   it('removes a row and a middle column', () => {
-    let draft = tableFromData({ columns: ['a', 'b', 'c'], rows: [[1, 'x', null], [2, 'y', 3]] });
-    expect(draft.rows).toEqual([['1', 'x', ''], ['2', 'y', '3']]);
+    let draft = tableFromData({
+      columns: ['a', 'b', 'c'],
+      rows: [
+        [1, 'x', null],
+        [2, 'y', 3],
+      ],
+    });
+    expect(draft.rows).toEqual([
+      ['1', 'x', ''],
+      ['2', 'y', '3'],
+    ]);
     draft = removeRow(removeColumn(draft, 1), 0);
     expect(draft).toEqual({ columns: ['a', 'c'], rows: [['2', '3']] });
   });
 
   it('round-trips a stored table', () => {
-    const data = { columns: ['Month', 'Sales', 'Note'], rows: [['Jan', 10.5, null], ['Feb', 0, 'ok']] };
+    const data = {
+      columns: ['Month', 'Sales', 'Note'],
+      rows: [
+        ['Jan', 10.5, null],
+        ['Feb', 0, 'ok'],
+      ],
+    };
     expect(serialiseTable(tableFromData(data))).toEqual(data);
   });
 });

@@ -19,9 +19,7 @@ export function parseCell(text: string): Cell {
 /** The table to send; null when there is none (no columns). Blank rows are dropped. */
 export function serialiseTable(draft: TableDraft): ReportData | null {
   if (draft.columns.length === 0) return null;
-  const rows = draft.rows
-    .map((row) => draft.columns.map((_, index) => parseCell(row[index] ?? '')))
-    .filter((row) => row.some((cell) => cell !== null));
+  const rows = draft.rows.map((row) => draft.columns.map((_, index) => parseCell(row[index] ?? ''))).filter((row) => row.some((cell) => cell !== null));
   return { columns: draft.columns.map((name) => name.trim()), rows };
 }
 

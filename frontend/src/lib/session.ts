@@ -6,9 +6,7 @@ import { STORAGE_KEYS, itemArea, readItem, removeItem, writeItem } from './stora
 /** Why the last session ended: the user signed out, a 401, or the start-up check of a restored session failed otherwise. */
 export type SessionEndReason = 'signed_out' | 'expired' | 'unverified';
 
-export type SessionState =
-  | { status: 'signed_in'; token: string; user: User }
-  | { status: 'signed_out'; reason?: SessionEndReason };
+export type SessionState = { status: 'signed_in'; token: string; user: User } | { status: 'signed_out'; reason?: SessionEndReason };
 
 type Listener = () => void;
 

@@ -11,7 +11,7 @@ const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
  * the message), or null when the value is fine. SPEC §5 texts.
  */
 export const rules = {
-  required: (value: unknown): ParseKeys | null => (typeof value === 'string' ? value.trim() : value) ? null : 'validation.required',
+  required: (value: unknown): ParseKeys | null => ((typeof value === 'string' ? value.trim() : value) ? null : 'validation.required'),
 
   email: (value: string): ParseKeys | null => {
     if (!value.trim()) return 'validation.required';
@@ -27,7 +27,10 @@ export const rules = {
   /** An optional new password: empty keeps the current one. */
   optionalNewPassword: (value: string): ParseKeys | null => (value ? rules.newPassword(value) : null),
 
-  maxLength: (max: number) => (value: string): ParseKeys | null => ([...value].length > max ? 'validation.tooLong' : null),
+  maxLength:
+    (max: number) =>
+    (value: string): ParseKeys | null =>
+      [...value].length > max ? 'validation.tooLong' : null,
 };
 
 /** Runs rules in order and returns the first failure. */

@@ -27,26 +27,14 @@ export function AppLayout({ children }: { children?: ReactNode }) {
   useEffect(close, [pathname, close]);
 
   return (
-    <AppShell
-      header={{ height: 60 }}
-      navbar={{ width: 260, breakpoint: 'md', collapsed: { mobile: !opened, desktop: false } }}
-      padding="lg"
-    >
+    <AppShell header={{ height: 60 }} navbar={{ width: 260, breakpoint: 'md', collapsed: { mobile: !opened, desktop: false } }} padding="lg">
       <a href="#main-content" className={classes.skipLink}>
         {t('app.skipToContent')}
       </a>
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
-            <Burger
-              opened={opened}
-              onClick={toggle}
-              hiddenFrom="md"
-              size="sm"
-              aria-label={t('nav.toggle')}
-              aria-expanded={opened}
-              aria-controls="app-navbar"
-            />
+            <Burger opened={opened} onClick={toggle} hiddenFrom="md" size="sm" aria-label={t('nav.toggle')} aria-expanded={opened} aria-controls="app-navbar" />
             <Anchor component={Link} to={href('dashboard')} underline="never" c="inherit">
               <Logo />
             </Anchor>
@@ -58,14 +46,7 @@ export function AppLayout({ children }: { children?: ReactNode }) {
         </Group>
       </AppShell.Header>
 
-      <AppShell.Navbar
-        id="app-navbar"
-        component="nav"
-        aria-label={t('nav.label')}
-        className={classes.navbar}
-        data-closed={opened ? undefined : true}
-        p="sm"
-      >
+      <AppShell.Navbar id="app-navbar" component="nav" aria-label={t('nav.label')} className={classes.navbar} data-closed={opened ? undefined : true} p="sm">
         <AppShell.Section grow component={ScrollArea}>
           {navItemsFor(user).map(({ key, label, icon: Icon, to }) => {
             const active = isActive(pathname, to);

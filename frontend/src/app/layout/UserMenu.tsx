@@ -47,12 +47,7 @@ export function UserMenu() {
           <Text size="xs">{role}</Text>
         </Menu.Label>
         <Menu.Divider />
-        <Menu.Item
-          leftSection={<IconLogout size={16} aria-hidden />}
-          onClick={signOut}
-          disabled={isSigningOut}
-          color="red"
-        >
+        <Menu.Item leftSection={<IconLogout size={16} aria-hidden />} onClick={signOut} disabled={isSigningOut} color="red">
           {isSigningOut ? t('userMenu.signingOut') : t('userMenu.signOut')}
         </Menu.Item>
       </Menu.Dropdown>

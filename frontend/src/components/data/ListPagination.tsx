@@ -28,11 +28,11 @@ export function ListPagination({ page, pageSize, total, onChange, label }: ListP
       {pages > 1 && (
         <nav aria-label={label}>
           <Pagination
-          total={pages}
-          value={Math.min(page, pages)}
-          onChange={onChange}
-          getItemProps={(item) => ({ 'aria-label': t('common.pagination.page', { page: item }) })}
-          getControlProps={(control) => ({ 'aria-label': t(`common.pagination.${control}`) })}
+            total={pages}
+            value={Math.min(page, pages)}
+            onChange={onChange}
+            getItemProps={(item) => ({ 'aria-label': t('common.pagination.page', { page: item }) })}
+            getControlProps={(control) => ({ 'aria-label': t(`common.pagination.${control}`) })}
           />
         </nav>
       )}

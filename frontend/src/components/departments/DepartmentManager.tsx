@@ -78,8 +78,22 @@ export function DepartmentManager({ enterpriseId, createUserLink, headingOrder =
       </SimpleGrid>
 
       <DescriptionDialog department={dialogFor('description')} onClose={close} onSave={actions.editDescription} />
-      <PersonDialog enterpriseId={enterpriseId} kind="head" department={dialogFor('head')} onClose={close} onPick={actions.setHead} createUserLink={createUserLink} />
-      <PersonDialog enterpriseId={enterpriseId} kind="member" department={dialogFor('member')} onClose={close} onPick={actions.addMember} createUserLink={createUserLink} />
+      <PersonDialog
+        enterpriseId={enterpriseId}
+        kind="head"
+        department={dialogFor('head')}
+        onClose={close}
+        onPick={actions.setHead}
+        createUserLink={createUserLink}
+      />
+      <PersonDialog
+        enterpriseId={enterpriseId}
+        kind="member"
+        department={dialogFor('member')}
+        onClose={close}
+        onPick={actions.addMember}
+        createUserLink={createUserLink}
+      />
     </>
   );
 }
@@ -145,7 +159,14 @@ function DepartmentCard({ department, headingOrder, busy, onEditDescription, onS
                 {head ? t('departments.changeHead') : t('departments.setHead')}
               </Button>
               {head && (
-                <Button variant="subtle" color="gray" size="compact-sm" leftSection={<IconCrownOff size={14} aria-hidden />} onClick={onClearHead} disabled={busy}>
+                <Button
+                  variant="subtle"
+                  color="gray"
+                  size="compact-sm"
+                  leftSection={<IconCrownOff size={14} aria-hidden />}
+                  onClick={onClearHead}
+                  disabled={busy}
+                >
                   {t('departments.clearHead')}
                 </Button>
               )}

@@ -75,7 +75,8 @@ export function PersonDialog({ enterpriseId, department, kind, onClose, onPick, 
     }
   };
 
-  const title = kind === 'head' ? t('departments.headDialog.title', { department: departmentName }) : t('departments.memberDialog.title', { department: departmentName });
+  const title =
+    kind === 'head' ? t('departments.headDialog.title', { department: departmentName }) : t('departments.memberDialog.title', { department: departmentName });
   const label = kind === 'head' ? t('departments.headDialog.label') : t('departments.memberDialog.label');
   const hint = kind === 'head' ? t('departments.headDialog.hint', { department: departmentName }) : t('departments.memberDialog.hint');
 

@@ -56,9 +56,8 @@ export function useDepartmentActions(enterpriseId: string) {
       ),
 
     removeMember: (department: Department, person: UserSummary) =>
-      remove.mutateAsync({ id: enterpriseId, deptId: department.id, userId: person.id }).then(
-        () => void done(t('departments.toast.memberRemoved', { name: person.fullName, department: name(department) })),
-        failed,
-      ),
+      remove
+        .mutateAsync({ id: enterpriseId, deptId: department.id, userId: person.id })
+        .then(() => void done(t('departments.toast.memberRemoved', { name: person.fullName, department: name(department) })), failed),
   };
 }

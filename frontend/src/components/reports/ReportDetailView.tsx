@@ -196,4 +196,3 @@ function DownloadMenu({ reportId, enterpriseId }: { reportId: string; enterprise
     </Menu>
   );
 }
-

@@ -47,7 +47,12 @@ export function ReportFilters({ list, statuses, departments, busy }: FiltersProp
   const params = reportQueryParams(list, statuses);
   return (
     <Group align="flex-end" gap="md" wrap="wrap">
-      <SearchInput value={list.values.q} onSearch={(q) => list.update({ q })} label={t('reports.list.search')} placeholder={t('reports.list.searchPlaceholder')} />
+      <SearchInput
+        value={list.values.q}
+        onSearch={(q) => list.update({ q })}
+        label={t('reports.list.search')}
+        placeholder={t('reports.list.searchPlaceholder')}
+      />
       {departments && (
         <Select
           label={t('reports.fields.department')}
@@ -111,7 +116,12 @@ export function ReportTable({ query, list, linkTo, departmentName, emptyAction }
         }
       />
     ) : (
-      <EmptyMessage icon={<IconFileText size={32} aria-hidden />} title={t('reports.list.empty')} description={t('reports.list.emptyHint')} action={emptyAction} />
+      <EmptyMessage
+        icon={<IconFileText size={32} aria-hidden />}
+        title={t('reports.list.empty')}
+        description={t('reports.list.emptyHint')}
+        action={emptyAction}
+      />
     );
   }
   return (

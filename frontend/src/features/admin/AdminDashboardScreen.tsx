@@ -76,7 +76,10 @@ export default function AdminDashboardScreen() {
             { label: t('roles.DepartmentUser'), value: d?.usersByRole.departmentUser },
           ]}
         />
-        <Kpis title={t('adminDashboard.reports')} items={REVIEW_STATUSES.map((status) => ({ label: t(`reportStatus.${status}`), value: d?.reportsByStatus[status] }))} />
+        <Kpis
+          title={t('adminDashboard.reports')}
+          items={REVIEW_STATUSES.map((status) => ({ label: t(`reportStatus.${status}`), value: d?.reportsByStatus[status] }))}
+        />
         <Kpis title={t('adminDashboard.sessions')} items={[{ label: t('adminDashboard.activeSessions'), value: d?.activeSessions }]} />
       </SimpleGrid>
 
@@ -117,7 +120,11 @@ export default function AdminDashboardScreen() {
                 label={t('adminDashboard.reportsPerDay')}
                 option={dailyOption(
                   dates,
-                  REVIEW_STATUSES.map((status) => ({ name: t(`reportStatus.${status}`), data: days.map((day) => day.reports[status]), color: STATUS_CHART_COLORS[status] })),
+                  REVIEW_STATUSES.map((status) => ({
+                    name: t(`reportStatus.${status}`),
+                    data: days.map((day) => day.reports[status]),
+                    color: STATUS_CHART_COLORS[status],
+                  })),
                   'bar',
                 )}
                 testId="admin-chart-reports"

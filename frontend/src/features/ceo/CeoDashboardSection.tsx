@@ -37,7 +37,12 @@ export function CeoDashboardSection() {
   const data = dashboard.data;
   const kpis = [
     { key: 'pending', label: t('ceoDashboard.pending'), value: data?.pendingReviews, to: `${href('ceoReports')}?status=submitted` },
-    ...REVIEW_STATUSES.map((status) => ({ key: status, label: t(`reportStatus.${status}`), value: data?.totals[status], to: `${href('ceoReports')}?status=${status}` })),
+    ...REVIEW_STATUSES.map((status) => ({
+      key: status,
+      label: t(`reportStatus.${status}`),
+      value: data?.totals[status],
+      to: `${href('ceoReports')}?status=${status}`,
+    })),
   ];
 
   return (

@@ -25,7 +25,16 @@ function ceoDashboard(departments: Department[]) {
     totals: counts(10, 5, 3, 2),
     pendingReviews: 15,
     recentActivity: [
-      { reportId: 'r1', reportTitle: 'Q1 figures', departmentId: departments[0].id, actor: summary(hal), fromStatus: 'draft', toStatus: 'submitted', notes: null, at: '2026-03-01T10:00:00Z' },
+      {
+        reportId: 'r1',
+        reportTitle: 'Q1 figures',
+        departmentId: departments[0].id,
+        actor: summary(hal),
+        fromStatus: 'draft',
+        toStatus: 'submitted',
+        notes: null,
+        at: '2026-03-01T10:00:00Z',
+      },
     ],
   };
 }

@@ -11,9 +11,7 @@ import { RoleSummary } from './RoleSummary';
 function formatDateTime(value: string | null | undefined, locale: string, t: TFunction): string {
   if (!value) return t('dashboard.never');
   const date = new Date(value);
-  return Number.isNaN(date.getTime())
-    ? value
-    : new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short' }).format(date);
+  return Number.isNaN(date.getTime()) ? value : new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short' }).format(date);
 }
 
 export default function DashboardScreen() {

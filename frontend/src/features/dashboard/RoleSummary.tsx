@@ -42,7 +42,13 @@ function AdminSummary() {
   return (
     <Figures
       items={[
-        { key: 'enterprises', label: t('dashboard.figures.enterprises'), value: data && data.enterprises.active + data.enterprises.inactive, to: href('adminEnterprises'), failed: isError },
+        {
+          key: 'enterprises',
+          label: t('dashboard.figures.enterprises'),
+          value: data && data.enterprises.active + data.enterprises.inactive,
+          to: href('adminEnterprises'),
+          failed: isError,
+        },
         { key: 'users', label: t('dashboard.figures.users'), value: users, to: href('adminUsers'), failed: isError },
         { key: 'sessions', label: t('dashboard.figures.adminDashboard'), value: data?.activeSessions, to: href('admin'), failed: isError },
       ]}
@@ -53,7 +59,13 @@ function AdminSummary() {
 function CeoSummary() {
   const { t } = useTranslation();
   const { data, isError } = useGetCeoDashboard();
-  return <Figures items={[{ key: 'pending', label: t('dashboard.figures.pending'), value: data?.pendingReviews, to: `${href('ceoReports')}?status=submitted`, failed: isError }]} />;
+  return (
+    <Figures
+      items={[
+        { key: 'pending', label: t('dashboard.figures.pending'), value: data?.pendingReviews, to: `${href('ceoReports')}?status=submitted`, failed: isError },
+      ]}
+    />
+  );
 }
 
 function StaffSummary({ departmentId }: { departmentId: string }) {

@@ -97,8 +97,16 @@ describe('LoginScreen', () => {
 
   it.each([
     ['a network failure', () => Promise.reject(new TypeError('Failed to fetch')), 'Network error. Please check your connection.'],
-    ['an inactive account', () => Promise.resolve(jsonResponse(403, { code: 'account_inactive', message: 'Account inactive' })), 'Your account or your enterprise is inactive'],
-    ['too many attempts', () => Promise.resolve(jsonResponse(429, { code: 'rate_limited', message: 'Too many' }, { 'Retry-After': '30' })), 'Too many attempts. Please try again in 30 seconds.'],
+    [
+      'an inactive account',
+      () => Promise.resolve(jsonResponse(403, { code: 'account_inactive', message: 'Account inactive' })),
+      'Your account or your enterprise is inactive',
+    ],
+    [
+      'too many attempts',
+      () => Promise.resolve(jsonResponse(429, { code: 'rate_limited', message: 'Too many' }, { 'Retry-After': '30' })),
+      'Too many attempts. Please try again in 30 seconds.',
+    ],
     ['an unknown code', () => Promise.resolve(jsonResponse(400, { code: 'weird', message: 'Something specific' })), 'Something specific'],
     ['a failure without a message', () => Promise.resolve(new Response(null, { status: 418 })), 'Login failed. Please try again.'],
   ])('explains %s', async (_, answer, text) => {

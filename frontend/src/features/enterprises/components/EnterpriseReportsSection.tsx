@@ -14,7 +14,11 @@ export function EnterpriseReportsSection({ enterpriseId, departments }: { enterp
   const list = useListParams(REPORT_FILTER_KEYS);
   const options = departments.map((d) => ({ value: d.id, label: t(`departmentTypes.${d.type}`) }));
   const departmentId = options.some((o) => o.value === list.values.departmentId) ? list.values.departmentId : undefined;
-  const reports = useListEnterpriseReports(enterpriseId, { ...reportQueryParams(list, REVIEWABLE_STATUSES), departmentId }, { query: { placeholderData: keepPreviousData } });
+  const reports = useListEnterpriseReports(
+    enterpriseId,
+    { ...reportQueryParams(list, REVIEWABLE_STATUSES), departmentId },
+    { query: { placeholderData: keepPreviousData } },
+  );
   return (
     <Card withBorder radius="md" padding="lg" component="section" aria-labelledby="enterprise-reports">
       <Stack gap="md">

@@ -58,7 +58,13 @@ export function EnterpriseUsersTable({ enterpriseId, departments }: EnterpriseUs
                 <Table.Td>
                   <RoleBadge role={user.role} />
                 </Table.Td>
-                <Table.Td>{departmentName(user.departmentId) ?? <Text span size="sm" c="dimmed">{t('users.noDepartment')}</Text>}</Table.Td>
+                <Table.Td>
+                  {departmentName(user.departmentId) ?? (
+                    <Text span size="sm" c="dimmed">
+                      {t('users.noDepartment')}
+                    </Text>
+                  )}
+                </Table.Td>
                 <Table.Td>
                   <UserStatusBadge status={user.status} />
                 </Table.Td>

@@ -30,8 +30,7 @@ describe('the enterprise list', () => {
 
   it('searches once typing pauses, filters by status and pages, all through the URL', async () => {
     const { calls } = mockApi({
-      'GET /api/v1/enterprises': ({ url }) =>
-        jsonResponse(200, { items: [acme], total: 45, page: Number(url.searchParams.get('page')), pageSize: 20 }),
+      'GET /api/v1/enterprises': ({ url }) => jsonResponse(200, { items: [acme], total: 45, page: Number(url.searchParams.get('page')), pageSize: 20 }),
     });
     const user = userEvent.setup();
     const { router } = renderApp('/admin/enterprises');
@@ -40,7 +39,9 @@ describe('the enterprise list', () => {
     await user.type(screen.getByLabelText('Search'), 'acm');
     await waitFor(() => expect(router.state.location.search).toBe('?q=acm'));
     // One request for the whole word, none per keystroke.
-    await waitFor(() => expect(calls.filter((call) => call.path.includes('q=')).map((call) => call.path)).toEqual(['/api/v1/enterprises?q=acm&page=1&pageSize=20']));
+    await waitFor(() =>
+      expect(calls.filter((call) => call.path.includes('q=')).map((call) => call.path)).toEqual(['/api/v1/enterprises?q=acm&page=1&pageSize=20']),
+    );
 
     await user.click(screen.getByRole('radio', { name: 'Inactive' }));
     await waitFor(() => expect(calls.at(-1)?.path).toBe('/api/v1/enterprises?q=acm&active=false&page=1&pageSize=20'));

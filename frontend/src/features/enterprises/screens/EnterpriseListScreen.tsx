@@ -60,7 +60,12 @@ export default function EnterpriseListScreen() {
           }
         />
       ) : (
-        <EmptyMessage icon={<IconBuilding size={32} aria-hidden />} title={t('enterprises.list.empty')} description={t('enterprises.list.emptyHint')} action={createButton} />
+        <EmptyMessage
+          icon={<IconBuilding size={32} aria-hidden />}
+          title={t('enterprises.list.empty')}
+          description={t('enterprises.list.emptyHint')}
+          action={createButton}
+        />
       );
     }
     return (

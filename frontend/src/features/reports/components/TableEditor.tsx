@@ -38,7 +38,12 @@ export function TableEditor({ value, onChange, missingNames = [] }: Props) {
                         onChange={(e) => onChange(renameColumn(value, c, e.currentTarget.value))}
                         style={{ flex: 1 }}
                       />
-                      <ActionIcon variant="subtle" color="red" aria-label={t('reports.table.removeColumn', { name: columnLabel(c) })} onClick={() => onChange(removeColumn(value, c))}>
+                      <ActionIcon
+                        variant="subtle"
+                        color="red"
+                        aria-label={t('reports.table.removeColumn', { name: columnLabel(c) })}
+                        onClick={() => onChange(removeColumn(value, c))}
+                      >
                         <IconTrash size={14} aria-hidden />
                       </ActionIcon>
                     </Group>
@@ -61,7 +66,12 @@ export function TableEditor({ value, onChange, missingNames = [] }: Props) {
                     </Table.Td>
                   ))}
                   <Table.Td>
-                    <ActionIcon variant="subtle" color="red" aria-label={t('reports.table.removeRow', { n: r + 1 })} onClick={() => onChange(removeRow(value, r))}>
+                    <ActionIcon
+                      variant="subtle"
+                      color="red"
+                      aria-label={t('reports.table.removeRow', { n: r + 1 })}
+                      onClick={() => onChange(removeRow(value, r))}
+                    >
                       <IconTrash size={14} aria-hidden />
                     </ActionIcon>
                   </Table.Td>
@@ -75,7 +85,13 @@ export function TableEditor({ value, onChange, missingNames = [] }: Props) {
         <Button size="xs" variant="light" leftSection={<IconColumnInsertRight size={16} aria-hidden />} onClick={() => onChange(addColumn(value))}>
           {t('reports.table.addColumn')}
         </Button>
-        <Button size="xs" variant="light" leftSection={<IconRowInsertBottom size={16} aria-hidden />} onClick={() => onChange(addRow(value))} disabled={value.columns.length === 0}>
+        <Button
+          size="xs"
+          variant="light"
+          leftSection={<IconRowInsertBottom size={16} aria-hidden />}
+          onClick={() => onChange(addRow(value))}
+          disabled={value.columns.length === 0}
+        >
           {t('reports.table.addRow')}
         </Button>
       </Group>

@@ -32,7 +32,14 @@ export default function CeoReportScreen() {
     : { to: href('ceoReports'), label: t('reports.backToList') };
 
   if (!report.data) {
-    return <LoadState query={isAdmin && !enterpriseId ? undefined : report} back={back} title={t('reports.detail.pageTitle')} notFound={t('reports.detail.notFound')} />;
+    return (
+      <LoadState
+        query={isAdmin && !enterpriseId ? undefined : report}
+        back={back}
+        title={t('reports.detail.pageTitle')}
+        notFound={t('reports.detail.notFound')}
+      />
+    );
   }
   return (
     <ReportDetailView report={report.data} back={back} enterpriseId={enterpriseId}>
@@ -101,14 +108,31 @@ function ReviewPanel({ report }: { report: ReportDetail }) {
         />
         <Group gap="sm">
           {choices.includes('reviewed') && (
-            <Button variant="light" color="violet" leftSection={<IconEye size={16} aria-hidden />} onClick={() => act('reviewed')} loading={review.isPending && review.variables?.data.status === 'reviewed'}>
+            <Button
+              variant="light"
+              color="violet"
+              leftSection={<IconEye size={16} aria-hidden />}
+              onClick={() => act('reviewed')}
+              loading={review.isPending && review.variables?.data.status === 'reviewed'}
+            >
               {t('reports.review.markReviewed')}
             </Button>
           )}
-          <Button color="green" leftSection={<IconCheck size={16} aria-hidden />} onClick={() => act('approved')} loading={review.isPending && review.variables?.data.status === 'approved'}>
+          <Button
+            color="green"
+            leftSection={<IconCheck size={16} aria-hidden />}
+            onClick={() => act('approved')}
+            loading={review.isPending && review.variables?.data.status === 'approved'}
+          >
             {t('reports.review.approve')}
           </Button>
-          <Button color="red" variant="light" leftSection={<IconX size={16} aria-hidden />} onClick={() => act('rejected')} loading={review.isPending && review.variables?.data.status === 'rejected'}>
+          <Button
+            color="red"
+            variant="light"
+            leftSection={<IconX size={16} aria-hidden />}
+            onClick={() => act('rejected')}
+            loading={review.isPending && review.variables?.data.status === 'rejected'}
+          >
             {t('reports.review.reject')}
           </Button>
         </Group>

@@ -23,7 +23,11 @@ export default function CeoReportsScreen() {
 
   return (
     <Stack gap="lg">
-      <PageHeader title={t('reports.list.title')} description={t('reports.list.ceoDescription')} back={{ to: href('ceo'), label: t('reports.backToEnterprise') }} />
+      <PageHeader
+        title={t('reports.list.title')}
+        description={t('reports.list.ceoDescription')}
+        back={{ to: href('ceo'), label: t('reports.backToEnterprise') }}
+      />
       <Card withBorder radius="md" padding="lg">
         <Stack gap="md">
           <ReportFilters list={list} statuses={REVIEWABLE_STATUSES} departments={options} busy={reports.isFetching && !reports.isPending} />

@@ -51,7 +51,12 @@ export default function DepartmentHomeScreen() {
         actions={
           <>
             {newReport}
-            <Button component={Link} to={href('departmentReports', { id: departmentId })} variant="default" leftSection={<IconFileText size={18} aria-hidden />}>
+            <Button
+              component={Link}
+              to={href('departmentReports', { id: departmentId })}
+              variant="default"
+              leftSection={<IconFileText size={18} aria-hidden />}
+            >
               {t('reports.department.allReports')}
             </Button>
           </>

@@ -24,7 +24,9 @@ export default function DepartmentReportScreen() {
   const back = { to: href('departmentReports', { id: departmentId }), label: t('reports.backToList') };
 
   if (!own || !report.data || report.data.departmentId !== departmentId) {
-    return <LoadState query={own && !report.data ? report : undefined} back={back} title={t('reports.detail.pageTitle')} notFound={t('reports.detail.notFound')} />;
+    return (
+      <LoadState query={own && !report.data ? report : undefined} back={back} title={t('reports.detail.pageTitle')} notFound={t('reports.detail.notFound')} />
+    );
   }
   const current = report.data;
   const modifiable = canModify(current, user);
@@ -64,7 +66,12 @@ export default function DepartmentReportScreen() {
       actions={
         modifiable && (
           <>
-            <Button component={Link} to={href('departmentReportEdit', { id: departmentId, reportId: current.id })} variant="default" leftSection={<IconPencil size={16} aria-hidden />}>
+            <Button
+              component={Link}
+              to={href('departmentReportEdit', { id: departmentId, reportId: current.id })}
+              variant="default"
+              leftSection={<IconPencil size={16} aria-hidden />}
+            >
               {t('common.edit')}
             </Button>
             <Button leftSection={<IconSend size={16} aria-hidden />} onClick={submit} loading={update.isPending}>

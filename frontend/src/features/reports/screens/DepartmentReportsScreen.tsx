@@ -23,7 +23,13 @@ export default function DepartmentReportsScreen() {
   useDocumentTitle(`${t('reports.list.title')} · ${t('app.name')}`);
 
   if (!own) {
-    return <LoadState back={{ to: href('dashboard'), label: t('reports.backToDashboard') }} title={t('reports.list.title')} notFound={t('reports.department.notFound')} />;
+    return (
+      <LoadState
+        back={{ to: href('dashboard'), label: t('reports.backToDashboard') }}
+        title={t('reports.list.title')}
+        notFound={t('reports.department.notFound')}
+      />
+    );
   }
   const newReport = (
     <Button component={Link} to={href('departmentReportCreate', { id: departmentId })} leftSection={<IconPlus size={18} aria-hidden />}>
@@ -41,7 +47,12 @@ export default function DepartmentReportsScreen() {
       <Card withBorder radius="md" padding="lg">
         <Stack gap="md">
           <ReportFilters list={list} statuses={REPORT_STATUSES} busy={reports.isFetching && !reports.isPending} />
-          <ReportTable query={reports} list={list} linkTo={(report) => href('departmentReport', { id: departmentId, reportId: report.id })} emptyAction={newReport} />
+          <ReportTable
+            query={reports}
+            list={list}
+            linkTo={(report) => href('departmentReport', { id: departmentId, reportId: report.id })}
+            emptyAction={newReport}
+          />
         </Stack>
       </Card>
     </Stack>

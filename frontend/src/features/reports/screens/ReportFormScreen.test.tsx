@@ -65,7 +65,13 @@ describe('the report form', () => {
       periodStart: '2026-03-01',
       periodEnd: '2026-03-31',
       status: 'draft',
-      data: { columns: ['Region', 'Revenue'], rows: [['North', 120.5], ['South', null]] },
+      data: {
+        columns: ['Region', 'Revenue'],
+        rows: [
+          ['North', 120.5],
+          ['South', null],
+        ],
+      },
     });
   });
 
@@ -84,7 +90,10 @@ describe('the report form', () => {
     await user.click(screen.getByRole('button', { name: 'Submit Report' }));
     expect(await screen.findByText('Report updated successfully')).toBeInTheDocument();
     await waitFor(() =>
-      expect(calls.find((call) => call.method === 'PUT')?.body).toMatchObject({ status: 'submitted', data: { columns: ['Region', 'Revenue'], rows: [['North', 130]] } }),
+      expect(calls.find((call) => call.method === 'PUT')?.body).toMatchObject({
+        status: 'submitted',
+        data: { columns: ['Region', 'Revenue'], rows: [['North', 130]] },
+      }),
     );
   });
 

@@ -41,7 +41,14 @@ export default function ReportFormScreen() {
     : { to: href('departmentReports', { id: departmentId }), label: t('reports.backToList') };
 
   if (!own || (editing && !report.data)) {
-    return <LoadState query={own && editing ? report : undefined} back={back} title={t(editing ? 'reports.form.editTitle' : 'reports.form.createTitle')} notFound={t('reports.department.notFound')} />;
+    return (
+      <LoadState
+        query={own && editing ? report : undefined}
+        back={back}
+        title={t(editing ? 'reports.form.editTitle' : 'reports.form.createTitle')}
+        notFound={t('reports.department.notFound')}
+      />
+    );
   }
   if (report.data && (!canModify(report.data, user) || report.data.departmentId !== departmentId)) {
     return <LoadState back={back} title={t('reports.form.editTitle')} notFound={t('reports.form.notEditable')} />;
@@ -157,10 +164,22 @@ function ReportForm({ departmentId, report, back }: { departmentId: string; repo
             </Stack>
           </Card>
           <Group justify="flex-end" gap="sm">
-            <Button type="submit" variant="default" leftSection={<IconDeviceFloppy size={18} aria-hidden />} loading={pending === 'draft'} disabled={pending === 'submitted'}>
+            <Button
+              type="submit"
+              variant="default"
+              leftSection={<IconDeviceFloppy size={18} aria-hidden />}
+              loading={pending === 'draft'}
+              disabled={pending === 'submitted'}
+            >
               {t('reports.form.saveDraft')}
             </Button>
-            <Button type="button" leftSection={<IconSend size={18} aria-hidden />} onClick={() => save('submitted')} loading={pending === 'submitted'} disabled={pending === 'draft'}>
+            <Button
+              type="button"
+              leftSection={<IconSend size={18} aria-hidden />}
+              onClick={() => save('submitted')}
+              loading={pending === 'submitted'}
+              disabled={pending === 'draft'}
+            >
               {t('reports.form.submit')}
             </Button>
           </Group>

@@ -7,7 +7,6 @@ import { jsonResponse, makeDepartments, makeEnterprise, makeUser, page } from '@
 import { renderApp } from '@/testing/render';
 import { optionNames, selectOptions } from '@/testing/select';
 
-
 const enterprise = makeEnterprise({ name: 'Acme Corp' });
 const departments = makeDepartments(enterprise.id);
 

@@ -12,7 +12,14 @@ const enterprise = makeEnterprise({ name: 'Acme Corp' });
 const departments = makeDepartments(enterprise.id);
 const admin = makeUser('PlatformAdmin', { id: 'admin', fullName: 'Ada Admin', enterpriseId: null });
 const ceo = makeUser('EnterpriseCeo', { id: 'ceo', fullName: 'Cora Ceo', enterpriseId: enterprise.id });
-const hal = makeUser('DepartmentUser', { id: 'hal', fullName: 'Hal Jordan', email: 'hal@acme.test', enterpriseId: enterprise.id, departmentId: departments[0].id, lastLogin: '2026-03-01T12:00:00Z' });
+const hal = makeUser('DepartmentUser', {
+  id: 'hal',
+  fullName: 'Hal Jordan',
+  email: 'hal@acme.test',
+  enterpriseId: enterprise.id,
+  departmentId: departments[0].id,
+  lastLogin: '2026-03-01T12:00:00Z',
+});
 
 function mockUsers(users: User[]) {
   return mockApi({

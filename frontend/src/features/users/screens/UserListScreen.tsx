@@ -69,7 +69,8 @@ export default function UserListScreen() {
       },
     );
 
-  const toggleStatus = (user: User) => (user.status === 'active' ? confirmDeactivateUser(user, t, () => setStatus(user, 'inactive')) : setStatus(user, 'active'));
+  const toggleStatus = (user: User) =>
+    user.status === 'active' ? confirmDeactivateUser(user, t, () => setStatus(user, 'inactive')) : setStatus(user, 'active');
 
   const askDelete = (user: User) =>
     confirmDeleteUser(user, t, () =>
@@ -206,11 +207,20 @@ export default function UserListScreen() {
 
   return (
     <Stack gap="lg">
-      <PageHeader title={t('users.list.title')} description={isAdmin ? t('users.list.descriptionAdmin') : t('users.list.descriptionCeo')} actions={createButton} />
+      <PageHeader
+        title={t('users.list.title')}
+        description={isAdmin ? t('users.list.descriptionAdmin') : t('users.list.descriptionCeo')}
+        actions={createButton}
+      />
       <Card withBorder radius="md" padding="lg">
         <Stack gap="md">
           <Group align="flex-end" gap="md" wrap="wrap">
-            <SearchInput value={list.values.q} onSearch={(q) => list.update({ q })} label={t('users.list.search')} placeholder={t('users.list.searchPlaceholder')} />
+            <SearchInput
+              value={list.values.q}
+              onSearch={(q) => list.update({ q })}
+              label={t('users.list.search')}
+              placeholder={t('users.list.searchPlaceholder')}
+            />
             <Select
               label={t('users.fields.role')}
               placeholder={t('users.list.allRoles')}
