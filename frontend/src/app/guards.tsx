@@ -1,4 +1,4 @@
-import { type ReactNode, useRef } from 'react';
+import { type ReactNode, useState } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { type RouteAccess, fallbackPathFor, href, isAllowed } from '@/lib/paths';
 import { useSession } from '@/lib/session';
@@ -16,13 +16,15 @@ export type LoginLocationState = {
 export function RequireAuth({ children }: { children?: ReactNode }) {
   const current = useSession();
   const location = useLocation();
-  const sawSession = useRef(false);
+  // Whether this guard has shown a signed-in page: state adjusted during render, not a ref read
+  // during render (https://react.dev/learn/you-might-not-need-an-effect#adjusting-some-state-when-a-prop-changes).
+  const [sawSession, setSawSession] = useState(false);
+  if (current.status === 'signed_in' && !sawSession) setSawSession(true);
   if (current.status !== 'signed_in') {
-    const signedOutHere = sawSession.current && current.reason === 'signed_out';
+    const signedOutHere = sawSession && current.reason === 'signed_out';
     const state: LoginLocationState = signedOutHere ? { reason: 'signed_out' } : { from: location, reason: current.reason };
     return <Navigate to={href('login')} replace state={state} />;
   }
-  sawSession.current = true;
   return children ?? <Outlet />;
 }
 

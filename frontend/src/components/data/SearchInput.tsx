@@ -1,7 +1,7 @@
 import { TextInput } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 
 type SearchInputProps = {
   /** The search in effect (e.g. from the URL). */
@@ -18,8 +18,13 @@ export function SearchInput({ value, onSearch, label, placeholder, delay = 300 }
   const [text, setText] = useState(value);
   const search = useDebouncedCallback((next: string) => onSearch(next.trim()), delay);
 
-  // Follow changes from outside (back button, "clear filters"), not the echo of our own search.
-  useEffect(() => setText((current) => (current.trim() === value ? current : value)), [value]);
+  // Follow changes from outside (back button, "clear filters"), not the echo of our own search:
+  // state adjusted while rendering, so the box never shows the old text for one frame.
+  const [seenValue, setSeenValue] = useState(value);
+  if (value !== seenValue) {
+    setSeenValue(value);
+    if (text.trim() !== value) setText(value);
+  }
 
   return (
     <TextInput
