@@ -5,7 +5,7 @@ import type { Role } from '@/api/generated/model';
 import { routes } from '@/lib/paths';
 import { session } from '@/lib/session';
 import { jsonResponse, makeUser } from '@/testing/fixtures';
-import { renderApp } from '@/testing/render';
+import { renderApp } from '@/app/testing';
 import { GuestOnly, RequireAuth, RequireRole } from './guards';
 
 function Where() {

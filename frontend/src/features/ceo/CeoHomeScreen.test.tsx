@@ -5,7 +5,7 @@ import type { Department } from '@/api/generated/model';
 import { session } from '@/lib/session';
 import { mockApi } from '@/testing/api-mock';
 import { jsonResponse, makeDepartments, makeEnterpriseDetail, makeUser, page } from '@/testing/fixtures';
-import { renderApp } from '@/testing/render';
+import { renderApp } from '@/app/testing';
 import { selectOptions } from '@/testing/select';
 
 const ceo = makeUser('EnterpriseCeo', { id: 'ceo', fullName: 'Cora Ceo' });

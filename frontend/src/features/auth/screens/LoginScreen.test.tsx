@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { changeLocale } from '@/i18n';
 import { session } from '@/lib/session';
 import { jsonResponse, makeUser } from '@/testing/fixtures';
-import { renderApp } from '@/testing/render';
+import { renderApp } from '@/app/testing';
 
 const fetchMock = vi.fn<typeof fetch>();
 

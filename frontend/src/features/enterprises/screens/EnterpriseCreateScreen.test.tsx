@@ -5,7 +5,7 @@ import { changeLocale } from '@/i18n';
 import { session } from '@/lib/session';
 import { mockApi } from '@/testing/api-mock';
 import { jsonResponse, makeEnterprise, makeEnterpriseDetail, makeUser } from '@/testing/fixtures';
-import { renderApp } from '@/testing/render';
+import { renderApp } from '@/app/testing';
 
 beforeEach(() => session.start('token', makeUser('PlatformAdmin')));
 

@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { session } from '@/lib/session';
 import { mockApi } from '@/testing/api-mock';
 import { jsonResponse, makeEnterpriseDetail, makeUser, page } from '@/testing/fixtures';
-import { renderApp } from '@/testing/render';
+import { renderApp } from '@/app/testing';
 
 const detail = makeEnterpriseDetail({ name: 'Acme Corp', userCount: 3 });
 const base = `/api/v1/enterprises/${detail.id}`;

@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { session } from '@/lib/session';
 import { mockApi } from '@/testing/api-mock';
 import { jsonResponse, makeEnterprise, makeUser } from '@/testing/fixtures';
-import { renderApp } from '@/testing/render';
+import { renderApp } from '@/app/testing';
 
 beforeEach(() => session.start('token', makeUser('PlatformAdmin')));
 

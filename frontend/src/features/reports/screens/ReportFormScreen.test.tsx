@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { session } from '@/lib/session';
 import { mockApi } from '@/testing/api-mock';
 import { jsonResponse, makeUser } from '@/testing/fixtures';
-import { renderApp } from '@/testing/render';
+import { renderApp } from '@/app/testing';
 
 const author = makeUser('DepartmentUser', { id: 'author', fullName: 'Ada Author' });
 const dept = author.departmentId!;

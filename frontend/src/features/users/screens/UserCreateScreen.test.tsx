@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { session } from '@/lib/session';
 import { mockApi } from '@/testing/api-mock';
 import { jsonResponse, makeDepartments, makeEnterprise, makeUser, page } from '@/testing/fixtures';
-import { renderApp } from '@/testing/render';
+import { renderApp } from '@/app/testing';
 import { optionNames, selectOptions } from '@/testing/select';
 
 const enterprise = makeEnterprise({ name: 'Acme Corp' });

@@ -5,7 +5,7 @@ import type { User } from '@/api/generated/model';
 import { session } from '@/lib/session';
 import { mockApi } from '@/testing/api-mock';
 import { jsonResponse, makeDepartments, makeEnterprise, makeUser, page } from '@/testing/fixtures';
-import { renderApp } from '@/testing/render';
+import { renderApp } from '@/app/testing';
 import { optionNames } from '@/testing/select';
 
 const enterprise = makeEnterprise({ name: 'Acme Corp' });
