@@ -1,25 +1,27 @@
 //! The routes: the API, its document and docs page, health checks, and the single-page app.
 
-use std::{future::Future, net::SocketAddr, path::Path, sync::Arc, time::{Duration, Instant}};
+use std::{future::Future, net::SocketAddr, path::Path, time::{Duration, Instant}};
 
 use anyhow::Context;
 use poem::{
     Endpoint, EndpointExt, IntoResponse, Request, Response, Route, Server, get, handler,
     http::{HeaderValue, StatusCode},
     listener::{Acceptor, Listener, TcpListener},
-    endpoint::StaticFilesEndpoint,
     web::Data,
 };
 use uuid::Uuid;
 
-use crate::{api, auth, error::render_poem_error, state::AppState};
+use crate::{api, auth, edge, error::render_poem_error, state::AppState};
 
 /// The whole application as one endpoint.
 pub fn routes(state: AppState) -> impl Endpoint {
     let api = api::service();
+    let spec = api::spec_json();
+    // Swagger UI embeds the document it is given: ours, with the statuses spec_json adds.
+    let docs = api.swagger_ui_html().replace(&api.spec(), &spec);
     let mut route = Route::new()
-        .at("/api/openapi.json", api.spec_endpoint())
-        .at("/api/docs", api_docs(api.swagger_ui_html()))
+        .at("/api/openapi.json", poem::endpoint::make_sync(move |_| Response::builder().content_type("application/json").body(spec.clone())))
+        .at("/api/docs", api_docs(docs))
         .nest("/api/v1", api)
         .at("/api/*", api_not_found)
         .at("/healthz", get(healthz))
@@ -31,12 +33,16 @@ pub fn routes(state: AppState) -> impl Endpoint {
     let trusted = state.config.trusted_proxies.clone();
     let max_body = state.config.max_body_bytes;
     route
+        .around(edge::refuse_nul)
+        .around(move |ep, req| limit_body(ep, req, max_body))
+        .around(edge::compress)
+        .around(edge::head_as_get)
+        .catch_all_error(|err| async move { render_poem_error(err) })
+        .around(edge::security_headers)
         .around(move |ep, req| {
             let trusted = trusted.clone();
             async move { auth::client::attach(ep, req, &trusted).await }
         })
-        .around(move |ep, req| limit_body(ep, req, max_body))
-        .catch_all_error(|err| async move { render_poem_error(err) })
         .around(log_request)
         .data(state)
 }
@@ -78,34 +84,46 @@ async fn shutdown_signal() {
     tracing::info!("shutting down");
 }
 
-/// The built SPA. Client routes (no file extension) fall back to index.html; a missing asset is
-/// a real 404, so a stale bundle fails loudly instead of parsing HTML as JavaScript.
+/// The built SPA, through tower-http's file server: precompressed `.br` / `.gz` files (written by
+/// the frontend build) are served to clients that accept them, with conditional and range
+/// requests. Client routes (no file extension) get index.html, never cached, so a new release is
+/// picked up at once; a missing asset is a real 404, so a stale bundle fails loudly instead of
+/// parsing HTML as JavaScript. Hashed files under /assets never change: cached for a year.
 fn spa(dir: &Path) -> impl Endpoint + use<> {
-    let assets = Arc::new(StaticFilesEndpoint::new(dir));
-    let app = Arc::new(StaticFilesEndpoint::new(dir).index_file("index.html").fallback_to_index());
+    use tower_http::services::{ServeDir, ServeFile};
+    let assets = ServeDir::new(dir).precompressed_br().precompressed_gzip();
+    let index = ServeFile::new(dir.join("index.html")).precompressed_br().precompressed_gzip();
     poem::endpoint::make(move |req: Request| {
-        let is_asset = req.uri().path().rsplit('/').next().is_some_and(|last| last.contains('.'));
-        let (assets, app) = (assets.clone(), app.clone());
+        let path = req.uri().path().to_owned();
+        let is_asset = path.rsplit('/').next().is_some_and(|last| last.contains('.'));
+        let (assets, index) = (assets.clone(), index.clone());
         async move {
-            let resp = if is_asset { assets.call(req).await } else { app.call(req).await };
-            resp.map(|r| with_security_headers(r.into_response()))
+            let mut resp = if is_asset { serve_file(assets, &req).await } else { serve_file(index, &req).await }?;
+            let cache = if is_asset && path.starts_with("/assets/") && resp.status().is_success() {
+                "public, max-age=31536000, immutable"
+            } else {
+                "no-cache"
+            };
+            resp.headers_mut().insert("cache-control", HeaderValue::from_static(cache));
+            Ok::<_, poem::Error>(resp)
         }
     })
 }
 
-fn with_security_headers(mut resp: Response) -> Response {
-    let headers = resp.headers_mut();
-    headers.insert(
-        "content-security-policy",
-        HeaderValue::from_static(
-            "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; \
-             img-src 'self' data: blob:; connect-src 'self' ws: wss:; font-src 'self' data:; \
-             object-src 'none'; base-uri 'self'; frame-ancestors 'none'",
-        ),
-    );
-    headers.insert("x-content-type-options", HeaderValue::from_static("nosniff"));
-    headers.insert("referrer-policy", HeaderValue::from_static("same-origin"));
-    resp
+/// Calls a tower-http file service with the request's method, path and headers.
+async fn serve_file<S, B>(service: S, req: &Request) -> poem::Result<Response>
+where
+    S: tower::Service<poem::http::Request<()>, Response = poem::http::Response<B>, Error = std::convert::Infallible>,
+    B: http_body::Body<Data = bytes::Bytes, Error = std::io::Error> + Send + 'static,
+{
+    use tower::ServiceExt;
+    let mut forwarded = poem::http::Request::builder().method(req.method().clone()).uri(req.uri().clone()).body(()).map_err(poem::error::InternalServerError)?;
+    *forwarded.headers_mut() = req.headers().clone();
+    let Ok(resp) = service.oneshot(forwarded).await;
+    let (parts, body) = resp.into_parts();
+    let mut out = Response::builder().status(parts.status).body(poem::Body::from_bytes_stream(http_body_util::BodyDataStream::new(body)));
+    *out.headers_mut() = parts.headers;
+    Ok(out)
 }
 
 /// Swagger UI, under a policy of its own: it lives on the origin that holds the token, so only

@@ -21,18 +21,23 @@ pub struct Config {
     /// The built single-page app, served for every non-API path.
     pub static_dir: Option<PathBuf>,
     pub session_ttl: Duration,
+    /// How long a device token (auth/rate_limit.rs) vouches for a browser.
+    pub device_token_ttl: Duration,
     pub remember_me_ttl: Duration,
     pub idle_timeouts: IdleTimeouts,
     pub login_limits: LoginLimits,
     pub max_body_bytes: usize,
 }
 
-/// Failed sign-ins allowed per window, per (account, client IP) pair and per client IP. Keyed on
-/// the pair, not the account alone, so nobody can lock a colleague out by guessing wrong.
+/// Sign-in attempts allowed per window (auth/rate_limit.rs): from browsers without a device token
+/// for the account, per (account, client IP), per client IP and per account; from a browser with
+/// one, per device.
 #[derive(Clone, Copy, Debug)]
 pub struct LoginLimits {
     pub per_account_and_ip: u32,
     pub per_ip: u32,
+    pub per_account: u32,
+    pub per_device: u32,
     pub window: Duration,
 }
 
@@ -95,6 +100,7 @@ impl Config {
             trusted_proxies,
             static_dir: var("STATIC_DIR").map(PathBuf::from),
             session_ttl: Duration::from_secs(parse_var("SESSION_TTL_SECS")?.unwrap_or(12 * 3600)),
+            device_token_ttl: Duration::from_secs(parse_var("DEVICE_TOKEN_TTL_SECS")?.unwrap_or(365 * 86400)),
             remember_me_ttl: Duration::from_secs(parse_var("REMEMBER_ME_TTL_SECS")?.unwrap_or(30 * 86400)),
             idle_timeouts: IdleTimeouts {
                 session: Duration::from_secs(parse_var("SESSION_IDLE_TIMEOUT_SECS")?.unwrap_or(2 * 3600)),
@@ -103,6 +109,8 @@ impl Config {
             login_limits: LoginLimits {
                 per_account_and_ip: parse_var("LOGIN_MAX_FAILURES")?.unwrap_or(5),
                 per_ip: parse_var("LOGIN_MAX_FAILURES_PER_IP")?.unwrap_or(50),
+                per_account: parse_var("LOGIN_MAX_FAILURES_PER_ACCOUNT")?.unwrap_or(20),
+                per_device: parse_var("LOGIN_MAX_FAILURES_PER_DEVICE")?.unwrap_or(10),
                 window: Duration::from_secs(parse_var("LOGIN_FAILURE_WINDOW_SECS")?.unwrap_or(900)),
             },
             max_body_bytes: parse_var("MAX_BODY_BYTES")?.unwrap_or(1024 * 1024),

@@ -18,7 +18,7 @@ pub struct ErrorBody {
     pub code: String,
     /// A human-readable explanation in English.
     pub message: String,
-    /// Each refused field and why: `required`, `invalid_email`, `too_short`, `too_long`, `too_weak` (a common or trivial password), `invalid`
+    /// Each refused field and why: `required`, `invalid_email`, `too_short`, `too_long`, `too_weak` (a common or trivial password), `invalid_character` (text holding a NUL), `invalid`
     /// (with `validation_failed`), or `taken` (an e-mail in use, with `conflict`).
     #[oai(skip_serializing_if_is_none)]
     #[serde(skip_serializing_if = "Option::is_none")]

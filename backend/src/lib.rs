@@ -1,4 +1,4 @@
-//! The enterprise platform's server: see ARCHITECTURE.md for the map.
+//! The enterprise platform's server: see docs/architecture.md for the map.
 
 pub mod api;
 pub mod app;
@@ -8,6 +8,7 @@ pub mod cli;
 pub mod config;
 pub mod db;
 pub mod domain;
+pub mod edge;
 pub mod error;
 pub mod export;
 pub mod geoip;

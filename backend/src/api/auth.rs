@@ -23,6 +23,11 @@ pub struct LoginRequest {
     /// Keep the session for 30 days instead of 12 hours.
     #[oai(default)]
     pub remember_me: bool,
+    /// The `deviceToken` an earlier sign-in to this account returned to this browser. Attempts
+    /// with a valid one are limited on their own, so guesses from elsewhere never lock the
+    /// account's owner out of a browser they used before.
+    #[oai(validator(max_length = 2048))]
+    pub device_token: Option<String>,
 }
 
 /// A bearer token and the signed-in user.
@@ -32,6 +37,9 @@ pub struct LoginResponse {
     /// Send as `Authorization: Bearer <token>`; it stops working at logout.
     pub token: String,
     pub user: User,
+    /// Keep it in the browser (long-lived, bound to this account) and send it with later
+    /// sign-ins to this account as `deviceToken`.
+    pub device_token: String,
 }
 
 #[derive(Debug, ApiResponse)]
@@ -86,8 +94,9 @@ api_errors!(SessionError {
 impl AuthApi {
     /// Sign in
     ///
-    /// Checks the e-mail and password and opens a session. Failed attempts are limited per
-    /// account and client, and per client.
+    /// Checks the e-mail and password and opens a session. Attempts are limited per account and
+    /// client, per client and per account; attempts carrying a valid `deviceToken` for the account
+    /// only per device (429 with Retry-After).
     #[oai(path = "/login", method = "post", operation_id = "login")]
     async fn login(
         &self,
@@ -99,9 +108,10 @@ impl AuthApi {
             email: &body.email,
             password: &body.password,
             remember_me: body.remember_me,
+            device_token: body.device_token.as_deref(),
         };
         let signed_in = sign_in::sign_in(&state, creds, &client).await?;
-        Ok(Json(LoginResponse { token: signed_in.token, user: signed_in.user.into() }))
+        Ok(Json(LoginResponse { token: signed_in.token, user: signed_in.user.into(), device_token: signed_in.device_token }))
     }
 
     /// Sign out

@@ -42,9 +42,27 @@ pub fn service() -> OpenApiService<Api, ()> {
         .server("/api/v1")
 }
 
-/// The OpenAPI document as committed in `openapi.json`.
+/// The OpenAPI document as served and committed in `openapi.json`: poem-openapi's, plus the
+/// statuses every operation with a body can answer before it runs (413 over `MAX_BODY_BYTES`,
+/// 415 without a JSON `Content-Type`), which poem raises itself.
 pub fn spec_json() -> String {
-    let mut json = service().spec();
+    let mut spec: serde_json::Value = serde_json::from_str(&service().spec()).expect("poem-openapi writes JSON");
+    let error = |description: &str| {
+        serde_json::json!({
+            "description": description,
+            "content": { "application/json; charset=utf-8": { "schema": { "$ref": "#/components/schemas/ApiError" } } }
+        })
+    };
+    for operation in spec["paths"].as_object_mut().into_iter().flat_map(|paths| paths.values_mut()).flat_map(|p| p.as_object_mut().into_iter().flat_map(|p| p.values_mut())) {
+        if operation.get("requestBody").is_none() {
+            continue;
+        }
+        let responses = operation["responses"].as_object_mut().expect("every operation has responses");
+        responses.entry("413").or_insert_with(|| error("The body is larger than the server accepts (`payload_too_large`)."));
+        responses.entry("415").or_insert_with(|| error("The body is not sent as `application/json` (`unsupported_media_type`)."));
+        responses.sort_keys();
+    }
+    let mut json = serde_json::to_string_pretty(&spec).expect("a JSON value serializes");
     json.push('\n');
     json
 }

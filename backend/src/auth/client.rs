@@ -10,6 +10,8 @@ use poem::{Endpoint, Request, Result, web::RemoteAddr};
 pub struct ClientInfo {
     pub ip: Option<IpAddr>,
     pub user_agent: Option<String>,
+    /// The client reached a trusted proxy over HTTPS (`X-Forwarded-Proto: https` from it).
+    pub https: bool,
 }
 
 /// Middleware body: puts a [`ClientInfo`] into the request's extensions.
@@ -25,7 +27,16 @@ pub async fn attach<E: Endpoint>(next: E, mut req: Request, trusted: &[IpNet]) -
         .map(|v| v.to_str().unwrap_or("invalid"))
         .collect::<Vec<_>>()
         .join(",");
+    let from_trusted_proxy = peer.is_some_and(|p| trusted.iter().any(|net| net.contains(&p)));
+    let https = from_trusted_proxy
+        && req
+            .headers()
+            .get("x-forwarded-proto")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split(',').next())
+            .is_some_and(|proto| proto.trim().eq_ignore_ascii_case("https"));
     let info = ClientInfo {
+        https,
         ip: client_ip(peer, Some(&forwarded).filter(|f| !f.is_empty()).map(String::as_str), trusted),
         user_agent: req
             .headers()

@@ -14,11 +14,15 @@ pub struct Credentials<'a> {
     pub email: &'a str,
     pub password: &'a str,
     pub remember_me: bool,
+    /// A device token from an earlier sign-in of this browser (auth/rate_limit.rs).
+    pub device_token: Option<&'a str>,
 }
 
 pub struct SignedIn {
     pub token: String,
     pub user: UserRecord,
+    /// Marks this browser as one that signed in to this account.
+    pub device_token: String,
 }
 
 #[tracing::instrument(skip_all, fields(ip = ?client.ip))]
@@ -31,7 +35,9 @@ pub async fn sign_in(state: &AppState, creds: Credentials<'_>, client: &ClientIn
     };
 
     let limiter = &state.login_limiter;
-    let attempt = limiter.attempt(&email, client.ip).await.map_err(|retry_after_secs| {
+    let account = email.normalized();
+    let device = creds.device_token.and_then(|t| state.tokens.verify_device(t, &account));
+    let attempt = limiter.attempt(&email, client.ip, device).await.map_err(|retry_after_secs| {
         tracing::warn!(target: "audit", event = "sign_in_refused", account = %email.normalized(), ip = ?client.ip, reason = "rate_limited");
         AppError::RateLimited { retry_after_secs }
     })?;
@@ -81,9 +87,10 @@ pub async fn sign_in(state: &AppState, creds: Credentials<'_>, client: &ClientIn
         iat: now.timestamp(),
         exp: expires_at.timestamp(),
     })?;
+    let device_token = state.tokens.sign_device(&account, chrono::Duration::from_std(state.config.device_token_ttl).unwrap_or(chrono::Duration::days(365)))?;
     user.last_login_at = Some(now);
     tracing::info!(user_id = %user.id, session_id = %session_id, "signed in");
-    Ok(SignedIn { token, user })
+    Ok(SignedIn { token, user, device_token })
 }
 
 pub async fn sign_out(state: &AppState, caller: &Caller) -> Result<(), AppError> {

@@ -21,10 +21,26 @@ pub struct Claims {
     pub exp: i64,
 }
 
+/// A device token (OWASP's device cookie): this browser has signed in to this account before.
+/// Signed like session tokens but with its own audience, so neither passes for the other.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct DeviceClaims {
+    /// The account: its normalized e-mail.
+    pub sub: String,
+    /// The device, random per successful sign-in.
+    pub did: Uuid,
+    pub aud: String,
+    pub iat: i64,
+    pub exp: i64,
+}
+
+const DEVICE_AUDIENCE: &str = "device";
+
 pub struct TokenKeys {
     encoding: EncodingKey,
     decoding: DecodingKey,
     validation: Validation,
+    device_validation: Validation,
 }
 
 impl TokenKeys {
@@ -32,10 +48,14 @@ impl TokenKeys {
         let mut validation = Validation::new(Algorithm::HS256);
         validation.leeway = 0;
         validation.set_required_spec_claims(&["exp", "sub"]);
+        let mut device_validation = validation.clone();
+        device_validation.set_audience(&[DEVICE_AUDIENCE]);
+        device_validation.set_required_spec_claims(&["exp", "sub", "aud"]);
         Self {
             encoding: EncodingKey::from_secret(secret),
             decoding: DecodingKey::from_secret(secret),
             validation,
+            device_validation,
         }
     }
 
@@ -48,6 +68,21 @@ impl TokenKeys {
         jsonwebtoken::decode::<Claims>(token, &self.decoding, &self.validation)
             .ok()
             .map(|d| d.claims)
+    }
+}
+
+impl TokenKeys {
+    /// A device token for `account` (a normalized e-mail), valid for `ttl`.
+    pub fn sign_device(&self, account: &str, ttl: chrono::Duration) -> anyhow::Result<String> {
+        let now = chrono::Utc::now();
+        let claims = DeviceClaims { sub: account.to_owned(), did: Uuid::new_v4(), aud: DEVICE_AUDIENCE.into(), iat: now.timestamp(), exp: (now + ttl).timestamp() };
+        Ok(jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.encoding)?)
+    }
+
+    /// The device id of a device token this server signed for `account`, unexpired.
+    pub fn verify_device(&self, token: &str, account: &str) -> Option<Uuid> {
+        let claims = jsonwebtoken::decode::<DeviceClaims>(token, &self.decoding, &self.device_validation).ok()?.claims;
+        (claims.sub == account).then_some(claims.did)
     }
 }
 
@@ -67,6 +102,19 @@ mod tests {
         let token = keys.sign(&c).unwrap();
         assert_eq!(keys.verify(&token), Some(c));
         assert_eq!(TokenKeys::new(&[8u8; 32]).verify(&token), None);
+    }
+
+    #[test]
+    fn a_device_token_vouches_for_its_account_only_and_is_no_session_token() {
+        let keys = TokenKeys::new(&[7u8; 32]);
+        let device = keys.sign_device("ann@example.com", chrono::Duration::days(1)).unwrap();
+        assert!(keys.verify_device(&device, "ann@example.com").is_some());
+        assert_eq!(keys.verify_device(&device, "bob@example.com"), None);
+        assert_eq!(keys.verify(&device), None, "a device token is not a bearer token");
+        let session = keys.sign(&claims(60)).unwrap();
+        assert_eq!(keys.verify_device(&session, "ann@example.com"), None, "a bearer token is not a device token");
+        assert_eq!(TokenKeys::new(&[8u8; 32]).verify_device(&device, "ann@example.com"), None);
+        assert_eq!(keys.verify_device(&keys.sign_device("ann@example.com", chrono::Duration::seconds(-5)).unwrap(), "ann@example.com"), None);
     }
 
     #[test]

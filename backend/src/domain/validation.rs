@@ -9,6 +9,8 @@ pub enum FieldIssue {
     TooLong,
     /// A common or trivial password.
     TooWeak,
+    /// Text holding a character that cannot be stored (NUL).
+    InvalidCharacter,
     Invalid,
 }
 
@@ -20,6 +22,7 @@ impl FieldIssue {
             Self::TooShort => "too_short",
             Self::TooLong => "too_long",
             Self::TooWeak => "too_weak",
+            Self::InvalidCharacter => "invalid_character",
             Self::Invalid => "invalid",
         }
     }

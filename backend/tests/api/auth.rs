@@ -231,3 +231,77 @@ async fn the_client_address_comes_from_the_socket_unless_a_trusted_proxy_forward
     assert_eq!(rows[0], ("127.0.0.1".into(), None, None, None), "a spoofed header is ignored");
     assert_eq!(rows[1], ("81.2.69.142".into(), Some("London".into()), Some("GB".into()), Some(51.5142)));
 }
+
+async fn login_with_device(app: &TestApp, password: &str, forwarded_for: &str, device: Option<&str>) -> reqwest::Response {
+    app.http
+        .post(app.url("/api/v1/auth/login"))
+        .header("x-forwarded-for", forwarded_for)
+        .json(&json!({ "email": ADMIN_EMAIL, "password": password, "deviceToken": device }))
+        .send()
+        .await
+        .unwrap()
+}
+
+/// OWASP's device cookies: guesses at one account from many addresses hit an account-wide
+/// limit, and the owner's browser, which signed in before, is not locked out by it.
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn one_account_guessed_from_many_addresses_is_stopped_but_its_owners_browser_is_not(db: PgPool) {
+    let app = TestApp::spawn_with(db, |c| {
+        c.login_limits.per_account = 6;
+        c.trusted_proxies = vec!["127.0.0.1/32".parse().unwrap()];
+    })
+    .await;
+    app.admin().await;
+    // The owner signs in once from their browser and keeps its device token.
+    let resp = login_with_device(&app, ADMIN_PASSWORD, "198.51.100.2", None).await;
+    let device = resp.json::<serde_json::Value>().await.unwrap()["deviceToken"].as_str().unwrap().to_owned();
+
+    // An attacker spreads guesses over many addresses: each address stays under its own limit.
+    for i in 0..6 {
+        assert_eq!(login_with_device(&app, "wrong-password", &format!("203.0.113.{i}"), None).await.status(), 401);
+    }
+    let resp = login_with_device(&app, ADMIN_PASSWORD, "203.0.113.99", None).await;
+    assert_eq!(resp.status(), 429, "the account-wide limit stops even a right guess from a new address");
+    // A forged or foreign device token does not help the attacker.
+    assert_eq!(login_with_device(&app, ADMIN_PASSWORD, "203.0.113.98", Some("not-a-token")).await.status(), 429);
+
+    // The owner's browser, with its device token, still signs in.
+    let resp = login_with_device(&app, ADMIN_PASSWORD, "198.51.100.2", Some(&device)).await;
+    assert_eq!(resp.status(), 200);
+    assert!(resp.json::<serde_json::Value>().await.unwrap()["deviceToken"].is_string());
+}
+
+/// Attempts that carry a device token are limited on their own: a stolen device token is no
+/// way around the limit.
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn a_device_has_a_limit_of_its_own(db: PgPool) {
+    let app = TestApp::spawn_with(db, |c| {
+        c.login_limits.per_device = 3;
+        c.trusted_proxies = vec!["127.0.0.1/32".parse().unwrap()];
+    })
+    .await;
+    app.admin().await;
+    let resp = login_with_device(&app, ADMIN_PASSWORD, "198.51.100.2", None).await;
+    let device = resp.json::<serde_json::Value>().await.unwrap()["deviceToken"].as_str().unwrap().to_owned();
+    for i in 0..3 {
+        assert_eq!(login_with_device(&app, "wrong-password", &format!("203.0.113.{i}"), Some(&device)).await.status(), 401);
+    }
+    assert_eq!(login_with_device(&app, ADMIN_PASSWORD, "203.0.113.9", Some(&device)).await.status(), 429);
+}
+
+/// Without Redis each instance still limits sign-in attempts by itself.
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn without_redis_sign_in_attempts_are_limited_by_the_instance(db: PgPool) {
+    let app = TestApp::spawn_with(db, |c| {
+        c.redis_url = "redis://127.0.0.1:1".into();
+        c.login_limits.per_account_and_ip = 3;
+    })
+    .await;
+    app.admin().await;
+    for _ in 0..3 {
+        assert_eq!(app.login(ADMIN_EMAIL, "wrong-password").await.status(), 401);
+    }
+    let resp = app.login(ADMIN_EMAIL, "wrong-password").await;
+    assert_eq!(resp.status(), 429);
+    assert!(resp.headers().contains_key("retry-after"));
+}

@@ -54,3 +54,49 @@ async fn unknown_api_paths_and_methods_are_json_errors(db: PgPool) {
     let (status, json) = parts(app.http.get(app.url("/api/v1/auth/login")).send().await.unwrap()).await;
     assert_eq!((status, json["code"].as_str()), (405, Some("method_not_allowed")));
 }
+
+/// PostgreSQL refuses NUL in text: wherever a client can put one, it is a 400 naming the field,
+/// never a 500.
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn a_nul_character_anywhere_is_a_400_naming_the_field(db: PgPool) {
+    let app = TestApp::spawn(db).await;
+    let admin = app.admin_token().await;
+    let (ent, _) = app.enterprise(&admin, "Acme").await;
+
+    for (path, field) in [("/api/v1/enterprises?q=%00", "q"), ("/api/v1/users?q=ab%00cd", "q"), ("/api/v1/enterprises?page=1&q=x%00", "q")] {
+        let (status, body) = app.get(&admin, path).await;
+        assert_eq!((status, body["code"].as_str()), (400, Some("validation_failed")), "{path}: {body}");
+        assert_eq!(body["fields"][field], "invalid_character", "{path}: {body}");
+    }
+    let (status, body) = app.put(&admin, &format!("/api/v1/enterprises/{ent}"), serde_json::json!({ "description": "a\u{0}b" })).await;
+    assert_eq!((status, body["fields"]["description"].as_str()), (400, Some("invalid_character")), "{body}");
+    let (status, body) = app
+        .post(&admin, "/api/v1/enterprises", serde_json::json!({ "name": "N\u{0}", "ceoFullName": "C", "ceoEmail": "c@n.example", "ceoPassword": "ceo-password" }))
+        .await;
+    assert_eq!((status, body["fields"]["name"].as_str()), (400, Some("invalid_character")), "{body}");
+    let (status, _) = app.get(&admin, "/api/v1/enterprises/%00").await;
+    assert_eq!(status, 400);
+    // Nothing was written.
+    let (_, detail) = app.get(&admin, &format!("/api/v1/enterprises/{ent}")).await;
+    assert_eq!(detail["description"], "Test");
+}
+
+/// poem answers 413 and 415 itself, before an operation runs: every operation with a body
+/// declares them.
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn every_operation_with_a_body_declares_413_and_415(db: PgPool) {
+    let app = TestApp::spawn(db).await;
+    let spec: serde_json::Value = app.http.get(app.url("/api/openapi.json")).send().await.unwrap().json().await.unwrap();
+    let mut with_body = 0;
+    for (path, item) in spec["paths"].as_object().unwrap() {
+        for (method, op) in item.as_object().unwrap() {
+            if op.get("requestBody").is_some() {
+                with_body += 1;
+                for status in ["400", "413", "415"] {
+                    assert!(op["responses"].get(status).is_some(), "{method} {path} does not declare {status}");
+                }
+            }
+        }
+    }
+    assert!(with_body >= 10, "{with_body}");
+}

@@ -34,9 +34,10 @@ pub fn test_config() -> Config {
         trusted_proxies: Vec::new(),
         static_dir: None,
         session_ttl: Duration::from_secs(12 * 3600),
+        device_token_ttl: Duration::from_secs(365 * 86400),
         remember_me_ttl: Duration::from_secs(30 * 86400),
         idle_timeouts: IdleTimeouts { session: Duration::from_secs(2 * 3600), remembered: Duration::from_secs(14 * 86400) },
-        login_limits: LoginLimits { per_account_and_ip: 5, per_ip: 50, window: Duration::from_secs(900) },
+        login_limits: LoginLimits { per_account_and_ip: 5, per_ip: 50, per_account: 20, per_device: 10, window: Duration::from_secs(900) },
         max_body_bytes: 64 * 1024,
     }
 }

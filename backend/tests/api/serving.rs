@@ -10,6 +10,85 @@ fn spa_dir() -> std::path::PathBuf {
     dir
 }
 
+/// A built asset and its precompressed copies, as the frontend build writes them.
+fn precompressed(dir: &std::path::Path) -> Vec<u8> {
+    let js = "export const answer = 42;\n".repeat(200);
+    std::fs::write(dir.join("assets/big-abc123.js"), &js).unwrap();
+    std::fs::write(dir.join("assets/big-abc123.js.br"), b"brotli bytes").unwrap();
+    std::fs::write(dir.join("assets/big-abc123.js.gz"), b"gzip bytes").unwrap();
+    js.into_bytes()
+}
+
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn assets_are_served_precompressed_and_cached_by_their_hash(db: PgPool) {
+    let dir = spa_dir();
+    let js = precompressed(&dir);
+    let app = TestApp::spawn_with(db, |c| c.static_dir = Some(dir.clone())).await;
+    let get = |p: &str, encodings: &str| app.http.get(app.url(p)).header("accept-encoding", encodings).send();
+
+    let resp = get("/assets/big-abc123.js", "gzip, deflate, br").await.unwrap();
+    assert_eq!(resp.headers()["content-encoding"], "br");
+    assert!(resp.headers()["content-type"].to_str().unwrap().contains("javascript"));
+    assert_eq!(resp.headers()["cache-control"], "public, max-age=31536000, immutable");
+    assert_eq!(resp.bytes().await.unwrap().as_ref(), b"brotli bytes");
+    let resp = get("/assets/big-abc123.js", "gzip").await.unwrap();
+    assert_eq!(resp.headers()["content-encoding"], "gzip");
+    let resp = get("/assets/big-abc123.js", "identity").await.unwrap();
+    assert!(resp.headers().get("content-encoding").is_none());
+    assert_eq!(resp.bytes().await.unwrap().as_ref(), js.as_slice());
+
+    let index = get("/login", "br").await.unwrap();
+    assert_eq!(index.headers()["cache-control"], "no-cache", "index.html is revalidated, so a release is seen at once");
+    let missing = get("/assets/gone-123.js", "br").await.unwrap();
+    assert_eq!(missing.status(), 404);
+    assert_ne!(missing.headers().get("cache-control").map(|v| v.to_str().unwrap()), Some("public, max-age=31536000, immutable"));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn head_is_answered_wherever_get_is(db: PgPool) {
+    let dir = spa_dir();
+    let app = TestApp::spawn_with(db, |c| c.static_dir = Some(dir.clone())).await;
+    for path in ["/login", "/assets/app.js", "/healthz", "/api/openapi.json"] {
+        let resp = app.http.head(app.url(path)).send().await.unwrap();
+        assert_eq!(resp.status(), 200, "HEAD {path}");
+        assert!(resp.bytes().await.unwrap().is_empty(), "HEAD {path} has no body");
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn json_is_compressed_when_the_client_accepts_it(db: PgPool) {
+    let app = TestApp::spawn(db).await;
+    let plain = app.http.get(app.url("/api/openapi.json")).send().await.unwrap();
+    assert!(plain.headers().get("content-encoding").is_none());
+    let plain_len = plain.bytes().await.unwrap().len();
+    for (accept, coding) in [("br, gzip", "br"), ("gzip", "gzip")] {
+        let resp = app.http.get(app.url("/api/openapi.json")).header("accept-encoding", accept).send().await.unwrap();
+        assert_eq!(resp.headers()["content-encoding"], coding);
+        assert!(resp.headers()["vary"].to_str().unwrap().contains("accept-encoding"));
+        let len = resp.bytes().await.unwrap().len();
+        assert!(len * 4 < plain_len, "{coding}: {len} bytes of {plain_len}");
+    }
+    // Small answers are not worth it.
+    let resp = app.http.get(app.url("/healthz")).header("accept-encoding", "br").send().await.unwrap();
+    assert!(resp.headers().get("content-encoding").is_none());
+}
+
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn every_response_carries_the_security_headers_and_hsts_behind_a_https_proxy(db: PgPool) {
+    let app = TestApp::spawn_with(db, |c| c.trusted_proxies = vec!["127.0.0.1/32".parse().unwrap()]).await;
+    for path in ["/api/v1/auth/me", "/api/v1/nope", "/healthz"] {
+        let resp = app.http.get(app.url(path)).send().await.unwrap();
+        let csp = resp.headers()["content-security-policy"].to_str().unwrap();
+        assert!(csp.contains("connect-src 'self';"), "{path}: {csp}");
+        assert_eq!(resp.headers()["x-content-type-options"], "nosniff", "{path}");
+        assert!(resp.headers().get("strict-transport-security").is_none(), "{path}: plain HTTP gets no HSTS");
+    }
+    let resp = app.http.get(app.url("/healthz")).header("x-forwarded-proto", "https").send().await.unwrap();
+    assert_eq!(resp.headers()["strict-transport-security"], "max-age=31536000; includeSubDomains");
+}
+
 #[sqlx::test(migrator = "backend::db::MIGRATOR")]
 async fn the_spa_is_served_with_a_fallback_for_client_routes(db: PgPool) {
     let dir = spa_dir();

@@ -1,5 +1,9 @@
-/** The only storage keys the app uses (SPEC §9). */
-export const STORAGE_KEYS = { token: 'token', user: 'user', locale: 'locale' } as const;
+/**
+ * The only storage keys the app uses (SPEC §9), and `device`: the device token the server gave
+ * this browser at its last sign-in, sent with the next one (the server's sign-in limits treat a
+ * browser that signed in before apart from strangers). It outlives signing out.
+ */
+export const STORAGE_KEYS = { token: 'token', user: 'user', locale: 'locale', device: 'device' } as const;
 
 type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS];
 

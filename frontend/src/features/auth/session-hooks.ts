@@ -5,12 +5,16 @@ import { getMe, useLogin, useLogout } from '@/api/generated/auth/auth';
 import { isApiRequestError } from '@/api/mutator';
 import { errorMessage } from '@/lib/errors';
 import { session } from '@/lib/session';
+import { STORAGE_KEYS, writeItem } from '@/lib/storage';
 
 /** Sign in: on success the token and user are stored and the guards take the user on. */
 export function useSignIn() {
   return useLogin({
     mutation: {
-      onSuccess: ({ token, user }, { data }) => session.start(token, user, data.rememberMe === true),
+      onSuccess: ({ token, user, deviceToken }, { data }) => {
+        writeItem(STORAGE_KEYS.device, deviceToken, 'local');
+        session.start(token, user, data.rememberMe === true);
+      },
     },
   });
 }

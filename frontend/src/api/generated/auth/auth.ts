@@ -40,8 +40,9 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 
 /**
- * Checks the e-mail and password and opens a session. Failed attempts are limited per
-account and client, and per client.
+ * Checks the e-mail and password and opens a session. Attempts are limited per account and
+client, per client and per account; attempts carrying a valid `deviceToken` for the account
+only per device (429 with Retry-After).
  * @summary Sign in
  */
 export const getLoginUrl = () => {
@@ -67,7 +68,7 @@ export const login = async (loginRequest: LoginRequest, options?: RequestInit): 
 
 
 
-export const getLoginMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const getLoginMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof login>>, TError,{data: BodyType<LoginRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof login>>, TError,{data: BodyType<LoginRequest>}, TContext> => {
 
@@ -94,12 +95,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type LoginMutationResult = NonNullable<Awaited<ReturnType<typeof login>>>
     export type LoginMutationBody = BodyType<LoginRequest>
-    export type LoginMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>
+    export type LoginMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
 
     /**
  * @summary Sign in
  */
-export const useLogin = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const useLogin = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof login>>, TError,{data: BodyType<LoginRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof login>>,

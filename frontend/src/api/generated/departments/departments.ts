@@ -177,7 +177,7 @@ export const updateDepartment = async (id: string,
 
 
 
-export const getUpdateDepartmentMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const getUpdateDepartmentMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateDepartment>>, TError,{id: string;deptId: string;data: BodyType<UpdateDepartment>}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof updateDepartment>>, TError,{id: string;deptId: string;data: BodyType<UpdateDepartment>}, TContext> => {
 
@@ -204,12 +204,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type UpdateDepartmentMutationResult = NonNullable<Awaited<ReturnType<typeof updateDepartment>>>
     export type UpdateDepartmentMutationBody = BodyType<UpdateDepartment>
-    export type UpdateDepartmentMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>
+    export type UpdateDepartmentMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
 
     /**
  * @summary Update a department
  */
-export const useUpdateDepartment = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const useUpdateDepartment = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateDepartment>>, TError,{id: string;deptId: string;data: BodyType<UpdateDepartment>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof updateDepartment>>,
@@ -252,7 +252,7 @@ export const assignDepartmentUser = async (id: string,
 
 
 
-export const getAssignDepartmentUserMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const getAssignDepartmentUserMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof assignDepartmentUser>>, TError,{id: string;deptId: string;data: BodyType<AssignUser>}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof assignDepartmentUser>>, TError,{id: string;deptId: string;data: BodyType<AssignUser>}, TContext> => {
 
@@ -279,12 +279,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type AssignDepartmentUserMutationResult = NonNullable<Awaited<ReturnType<typeof assignDepartmentUser>>>
     export type AssignDepartmentUserMutationBody = BodyType<AssignUser>
-    export type AssignDepartmentUserMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>
+    export type AssignDepartmentUserMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
 
     /**
  * @summary Assign a user to a department
  */
-export const useAssignDepartmentUser = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const useAssignDepartmentUser = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof assignDepartmentUser>>, TError,{id: string;deptId: string;data: BodyType<AssignUser>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof assignDepartmentUser>>,

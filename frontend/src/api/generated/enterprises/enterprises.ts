@@ -179,7 +179,7 @@ export const createEnterprise = async (createEnterprise: CreateEnterprise, optio
 
 
 
-export const getCreateEnterpriseMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const getCreateEnterpriseMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createEnterprise>>, TError,{data: BodyType<CreateEnterprise>}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof createEnterprise>>, TError,{data: BodyType<CreateEnterprise>}, TContext> => {
 
@@ -206,12 +206,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type CreateEnterpriseMutationResult = NonNullable<Awaited<ReturnType<typeof createEnterprise>>>
     export type CreateEnterpriseMutationBody = BodyType<CreateEnterprise>
-    export type CreateEnterpriseMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>
+    export type CreateEnterpriseMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
 
     /**
  * @summary Create an enterprise
  */
-export const useCreateEnterprise = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const useCreateEnterprise = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createEnterprise>>, TError,{data: BodyType<CreateEnterprise>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof createEnterprise>>,
@@ -352,7 +352,7 @@ export const updateEnterprise = async (id: string,
 
 
 
-export const getUpdateEnterpriseMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const getUpdateEnterpriseMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateEnterprise>>, TError,{id: string;data: BodyType<UpdateEnterprise>}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof updateEnterprise>>, TError,{id: string;data: BodyType<UpdateEnterprise>}, TContext> => {
 
@@ -379,12 +379,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type UpdateEnterpriseMutationResult = NonNullable<Awaited<ReturnType<typeof updateEnterprise>>>
     export type UpdateEnterpriseMutationBody = BodyType<UpdateEnterprise>
-    export type UpdateEnterpriseMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>
+    export type UpdateEnterpriseMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
 
     /**
  * @summary Update an enterprise
  */
-export const useUpdateEnterprise = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const useUpdateEnterprise = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateEnterprise>>, TError,{id: string;data: BodyType<UpdateEnterprise>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof updateEnterprise>>,

@@ -15,7 +15,7 @@ export interface ApiError {
   code: string;
   /** A human-readable explanation in English. */
   message: string;
-  /** Each refused field and why: `required`, `invalid_email`, `too_short`, `too_long`, `too_weak` (a common or trivial password), `invalid`
+  /** Each refused field and why: `required`, `invalid_email`, `too_short`, `too_long`, `too_weak` (a common or trivial password), `invalid_character` (text holding a NUL), `invalid`
 (with `validation_failed`), or `taken` (an e-mail in use, with `conflict`). */
   fields?: ApiErrorFields;
   /** With `conflict`: why, so clients can explain it in their own words (`own_account`: you

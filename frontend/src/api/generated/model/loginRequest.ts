@@ -16,4 +16,11 @@ export interface LoginRequest {
   password: string;
   /** Keep the session for 30 days instead of 12 hours. */
   rememberMe?: boolean;
+  /**
+   * The `deviceToken` an earlier sign-in to this account returned to this browser. Attempts
+with a valid one are limited on their own, so guesses from elsewhere never lock the
+account's owner out of a browser they used before.
+   * @maxLength 2048
+   */
+  deviceToken?: string;
 }

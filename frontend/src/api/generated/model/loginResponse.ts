@@ -14,4 +14,7 @@ export interface LoginResponse {
   /** Send as `Authorization: Bearer <token>`; it stops working at logout. */
   token: string;
   user: User;
+  /** Keep it in the browser (long-lived, bound to this account) and send it with later
+sign-ins to this account as `deviceToken`. */
+  deviceToken: string;
 }

@@ -73,7 +73,7 @@ export const createDepartmentReport = async (id: string,
 
 
 
-export const getCreateDepartmentReportMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const getCreateDepartmentReportMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createDepartmentReport>>, TError,{id: string;data: BodyType<CreateReport>}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof createDepartmentReport>>, TError,{id: string;data: BodyType<CreateReport>}, TContext> => {
 
@@ -100,12 +100,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type CreateDepartmentReportMutationResult = NonNullable<Awaited<ReturnType<typeof createDepartmentReport>>>
     export type CreateDepartmentReportMutationBody = BodyType<CreateReport>
-    export type CreateDepartmentReportMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+    export type CreateDepartmentReportMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
 
     /**
  * @summary Create a report
  */
-export const useCreateDepartmentReport = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const useCreateDepartmentReport = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createDepartmentReport>>, TError,{id: string;data: BodyType<CreateReport>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof createDepartmentReport>>,
@@ -377,7 +377,7 @@ export const updateReport = async (id: string,
 
 
 
-export const getUpdateReportMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const getUpdateReportMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateReport>>, TError,{id: string;data: BodyType<UpdateReport>}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof updateReport>>, TError,{id: string;data: BodyType<UpdateReport>}, TContext> => {
 
@@ -404,12 +404,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type UpdateReportMutationResult = NonNullable<Awaited<ReturnType<typeof updateReport>>>
     export type UpdateReportMutationBody = BodyType<UpdateReport>
-    export type UpdateReportMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+    export type UpdateReportMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
 
     /**
  * @summary Update a report
  */
-export const useUpdateReport = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const useUpdateReport = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateReport>>, TError,{id: string;data: BodyType<UpdateReport>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof updateReport>>,
@@ -521,7 +521,7 @@ export const reviewReport = async (id: string,
 
 
 
-export const getReviewReportMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const getReviewReportMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof reviewReport>>, TError,{id: string;data: BodyType<ReviewReport>}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof reviewReport>>, TError,{id: string;data: BodyType<ReviewReport>}, TContext> => {
 
@@ -548,12 +548,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type ReviewReportMutationResult = NonNullable<Awaited<ReturnType<typeof reviewReport>>>
     export type ReviewReportMutationBody = BodyType<ReviewReport>
-    export type ReviewReportMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+    export type ReviewReportMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
 
     /**
  * @summary Review a report
  */
-export const useReviewReport = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const useReviewReport = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof reviewReport>>, TError,{id: string;data: BodyType<ReviewReport>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof reviewReport>>,

@@ -25,7 +25,7 @@ async function fillAndSubmit(email: string, password: string) {
 describe('LoginScreen', () => {
   it('signs in, keeps token and user for this browser session only, and shows the dashboard', async () => {
     const admin = makeUser('PlatformAdmin', { fullName: 'Root Admin' });
-    fetchMock.mockResolvedValue(jsonResponse(200, { token: 'tok', user: admin }));
+    fetchMock.mockResolvedValue(jsonResponse(200, { token: 'tok', user: admin, deviceToken: 'dev-1' }));
     const { router } = renderApp('/login');
 
     await fillAndSubmit('admin@example.com', 'correct horse');
@@ -39,9 +39,22 @@ describe('LoginScreen', () => {
     expect(JSON.parse(init!.body as string)).toEqual({ email: 'admin@example.com', password: 'correct horse', rememberMe: false });
   });
 
+  it('keeps the device token in localStorage and sends it with the next sign-in', async () => {
+    const admin = makeUser('PlatformAdmin', { fullName: 'Root Admin' });
+    localStorage.setItem('device', 'dev-earlier');
+    fetchMock.mockResolvedValue(jsonResponse(200, { token: 'tok', user: admin, deviceToken: 'dev-new' }));
+    renderApp('/login');
+    await fillAndSubmit('admin@example.com', 'correct horse');
+
+    expect(await screen.findByRole('heading', { name: 'Welcome, Root Admin' })).toBeInTheDocument();
+    const [, init] = fetchMock.mock.calls[0]!;
+    expect(JSON.parse(init!.body as string)).toMatchObject({ deviceToken: 'dev-earlier' });
+    expect(localStorage.getItem('device')).toBe('dev-new');
+  });
+
   it('keeps a remembered sign-in in localStorage, where it outlives the browser', async () => {
     const admin = makeUser('PlatformAdmin', { fullName: 'Root Admin' });
-    fetchMock.mockResolvedValue(jsonResponse(200, { token: 'tok', user: admin }));
+    fetchMock.mockResolvedValue(jsonResponse(200, { token: 'tok', user: admin, deviceToken: 'dev-1' }));
     renderApp('/login');
     const user = userEvent.setup();
     await user.click(await screen.findByRole('checkbox', { name: 'Remember me' }));

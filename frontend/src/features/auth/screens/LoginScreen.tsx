@@ -9,6 +9,7 @@ import { isApiRequestError } from '@/api/mutator';
 import { AuthLayout } from '@/components/layouts/AuthLayout';
 import { errorMessage, fieldErrorMessage } from '@/lib/errors';
 import { href } from '@/lib/paths';
+import { STORAGE_KEYS, readItem } from '@/lib/storage';
 import { useSignIn } from '../session-hooks';
 
 type LoginValues = { email: string; password: string; rememberMe: boolean };
@@ -44,7 +45,14 @@ export default function LoginScreen() {
   const submit = form.onSubmit(
     (values) => {
       signIn.mutate(
-        { data: { email: values.email.trim(), password: values.password, rememberMe: values.rememberMe } },
+        {
+          data: {
+            email: values.email.trim(),
+            password: values.password,
+            rememberMe: values.rememberMe,
+            deviceToken: readItem(STORAGE_KEYS.device) ?? undefined,
+          },
+        },
         {
           onError: (error) => {
             if (!isApiRequestError(error)) return;

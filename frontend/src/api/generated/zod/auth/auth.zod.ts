@@ -9,16 +9,18 @@ import * as zod from 'zod';
 
 
 /**
- * Checks the e-mail and password and opens a session. Failed attempts are limited per
-account and client, and per client.
+ * Checks the e-mail and password and opens a session. Attempts are limited per account and
+client, per client and per account; attempts carrying a valid `deviceToken` for the account
+only per device (429 with Retry-After).
  * @summary Sign in
  */
-export const loginBodyEmailMax = 320;export const loginBodyPasswordMax = 1024;export const loginBodyRememberMeDefault = false;
+export const loginBodyEmailMax = 320;export const loginBodyPasswordMax = 1024;export const loginBodyRememberMeDefault = false;export const loginBodyDeviceTokenMax = 2048;
 
 export const loginBody = zod.object({
   "email": zod.string().max(loginBodyEmailMax),
   "password": zod.string().max(loginBodyPasswordMax),
-  "rememberMe": zod.boolean().optional().describe('Keep the session for 30 days instead of 12 hours.')
+  "rememberMe": zod.boolean().optional().describe('Keep the session for 30 days instead of 12 hours.'),
+  "deviceToken": zod.string().max(loginBodyDeviceTokenMax).optional().describe('The `deviceToken` an earlier sign-in to this account returned to this browser. Attempts\nwith a valid one are limited on their own, so guesses from elsewhere never lock the\naccount\'s owner out of a browser they used before.')
 }).describe('E-mail and password.')
 
 export const loginResponse = zod.object({
@@ -34,7 +36,8 @@ export const loginResponse = zod.object({
   "enterpriseId": zod.uuid().nullish().describe('The user\'s enterprise; null for platform administrators.'),
   "enterpriseName": zod.string().nullish().describe('The enterprise\'s name; null for platform administrators.'),
   "createdAt": zod.iso.datetime({})
-}).describe('A person with an account on the platform.')
+}).describe('A person with an account on the platform.'),
+  "deviceToken": zod.string().describe('Keep it in the browser (long-lived, bound to this account) and send it with later\nsign-ins to this account as `deviceToken`.')
 }).describe('A bearer token and the signed-in user.')
 
 /**

@@ -1,0 +1,200 @@
+//! Rules every request and response passes at the edge, whatever route serves it: text that
+//! PostgreSQL cannot store is refused, HEAD is answered wherever GET is, responses are compressed
+//! when the client accepts it, and every response carries the security headers.
+
+use poem::{
+    Body, Endpoint, IntoResponse, Request, Response,
+    http::{HeaderValue, Method, StatusCode, header},
+    web::{Compress, CompressionAlgo},
+};
+use serde_json::Value;
+
+use crate::{
+    auth::ClientInfo,
+    domain::{FieldErrors, FieldIssue},
+    error::AppError,
+};
+
+/// PostgreSQL refuses the NUL character in text, so a NUL anywhere a client can put one (a path,
+/// a query parameter, a JSON string or key) is refused here with 400 `validation_failed` naming
+/// the field, before any handler could pass it to the database.
+pub async fn refuse_nul<E: Endpoint>(ep: E, mut req: Request) -> poem::Result<Response> {
+    if let Some(field) = nul_in_uri(&req) {
+        return Ok(refused(&field));
+    }
+    let is_json = req
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|ct| ct.starts_with("application/json"));
+    if is_json {
+        // The body limit (app::limit_body) has already refused anything larger than allowed.
+        let bytes = req.take_body().into_vec().await?;
+        if let Some(field) = nul_in_json(&bytes) {
+            return Ok(refused(&field));
+        }
+        req.set_body(bytes);
+    }
+    Ok(ep.call(req).await?.into_response())
+}
+
+fn refused(field: &str) -> Response {
+    let mut errors = FieldErrors::new();
+    errors.check::<()>(field, Err(FieldIssue::InvalidCharacter));
+    poem::error::ResponseError::as_response(&AppError::from(errors))
+}
+
+/// The query parameter (or `path`) whose decoded text holds a NUL.
+fn nul_in_uri(req: &Request) -> Option<String> {
+    let path = req.uri().path();
+    if path.contains('\0') || path.to_ascii_lowercase().contains("%00") {
+        return Some("path".to_owned());
+    }
+    let query = req.uri().query()?;
+    form_urlencoded::parse(query.as_bytes())
+        .find(|(k, v)| k.contains('\0') || v.contains('\0'))
+        .map(|(k, _)| k.replace('\0', ""))
+}
+
+/// The dotted path (`data.rows.3.1`) of the first JSON string or key holding a NUL. Only bodies
+/// whose bytes hold the escape `\u0000` (JSON has no other way to write it) are parsed.
+fn nul_in_json(bytes: &[u8]) -> Option<String> {
+    if !bytes.windows(6).any(|w| w == b"\\u0000") {
+        return None;
+    }
+    // Not JSON: the operation's own parser answers 400.
+    let value: Value = serde_json::from_slice(bytes).ok()?;
+    fn walk(v: &Value, path: &mut Vec<String>) -> Option<String> {
+        match v {
+            Value::String(s) if s.contains('\0') => Some(path.join(".")),
+            Value::Array(items) => items.iter().enumerate().find_map(|(i, item)| {
+                path.push(i.to_string());
+                let found = walk(item, path);
+                path.pop();
+                found
+            }),
+            Value::Object(map) => map.iter().find_map(|(k, item)| {
+                path.push(k.replace('\0', ""));
+                let found = if k.contains('\0') { Some(path.join(".")) } else { walk(item, path) };
+                path.pop();
+                found
+            }),
+            _ => None,
+        }
+    }
+    walk(&value, &mut Vec::new()).map(|p| if p.is_empty() { "body".to_owned() } else { p })
+}
+
+/// HEAD is answered wherever GET is: the request is routed as a GET, and the server sends the
+/// GET's headers without its body (hyper drops the body of a response to HEAD).
+pub async fn head_as_get<E: Endpoint>(ep: E, mut req: Request) -> poem::Result<E::Output> {
+    if req.method() == Method::HEAD {
+        req.set_method(Method::GET);
+    }
+    ep.call(req).await
+}
+
+/// Compresses responses (brotli or gzip, as the client prefers) that are worth it: a body of
+/// text (JSON, JavaScript, CSS, HTML, SVG, plain text) of 1 KiB or more that is not already
+/// encoded. Files, empty answers and precompressed assets pass as they are. Request bodies are
+/// never decompressed: a compressed upload could expand past the body limit.
+pub async fn compress<E: Endpoint>(ep: E, req: Request) -> poem::Result<Response> {
+    let algo = negotiate(req.headers().get(header::ACCEPT_ENCODING).and_then(|v| v.to_str().ok()).unwrap_or(""));
+    let mut resp = ep.call(req).await?.into_response();
+    let Some(algo) = algo else { return Ok(resp) };
+    let headers = resp.headers();
+    let compressible = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).is_some_and(|ct| {
+        ["application/json", "text/", "application/javascript", "image/svg+xml"].iter().any(|t| ct.starts_with(t))
+    });
+    let encoded = headers.contains_key(header::CONTENT_ENCODING);
+    let attachment = headers.contains_key(header::CONTENT_DISPOSITION);
+    let big_enough = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok())
+        .map_or(true, |len| len >= 1024);
+    if !compressible || encoded || attachment || !big_enough || resp.status() == StatusCode::NO_CONTENT {
+        return Ok(resp);
+    }
+    let body = resp.take_body().into_bytes().await?;
+    if body.len() < 1024 {
+        resp.set_body(body);
+        return Ok(resp);
+    }
+    resp.headers_mut().append(header::VARY, HeaderValue::from_static("accept-encoding"));
+    resp.set_body(Body::from(body));
+    Ok(Compress::new(resp, algo).into_response())
+}
+
+/// The coding to use for an `Accept-Encoding` value: brotli, else gzip, among those the client
+/// accepts with a non-zero weight (`identity` and others are served uncompressed).
+fn negotiate(accept: &str) -> Option<CompressionAlgo> {
+    let accepted = |name: &str| {
+        accept.split(',').any(|item| {
+            let mut parts = item.split(';').map(str::trim);
+            let coding = parts.next().unwrap_or("");
+            let weight = parts.find_map(|p| p.strip_prefix("q=")).map_or(Some(1.0), |q| q.trim().parse::<f32>().ok());
+            (coding.eq_ignore_ascii_case(name) || coding == "*") && weight.is_some_and(|q| q > 0.0)
+        })
+    };
+    if accepted("br") {
+        Some(CompressionAlgo::BR)
+    } else if accepted("gzip") {
+        Some(CompressionAlgo::GZIP)
+    } else {
+        None
+    }
+}
+
+/// The security headers of every response (the app, the API, errors). Swagger UI sets a stricter
+/// policy of its own first, which is kept. `connect-src 'self'` also covers the same origin's
+/// WebSocket (CSP 3). HSTS is sent when a trusted proxy says the client used HTTPS.
+pub async fn security_headers<E: Endpoint>(ep: E, req: Request) -> poem::Result<Response> {
+    let https = req.extensions().get::<ClientInfo>().is_some_and(|c| c.https);
+    let mut resp = ep.call(req).await?.into_response();
+    let headers = resp.headers_mut();
+    let defaults = [
+        (
+            header::CONTENT_SECURITY_POLICY,
+            "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; \
+             img-src 'self' data: blob:; connect-src 'self'; font-src 'self' data:; worker-src 'self' blob:; \
+             object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'",
+        ),
+        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        (header::REFERRER_POLICY, "same-origin"),
+        (header::X_FRAME_OPTIONS, "DENY"),
+    ];
+    for (name, value) in defaults {
+        if !headers.contains_key(&name) {
+            headers.insert(name, HeaderValue::from_static(value));
+        }
+    }
+    if https {
+        headers.insert(header::STRICT_TRANSPORT_SECURITY, HeaderValue::from_static("max-age=31536000; includeSubDomains"));
+    }
+    Ok(resp)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_nul_in_json_is_found_by_its_field_path() {
+        assert_eq!(nul_in_json(br#"{"description":"a\u0000b"}"#).as_deref(), Some("description"));
+        assert_eq!(nul_in_json(br#"{"data":{"rows":[["x","\u0000"]]}}"#).as_deref(), Some("data.rows.0.1"));
+        assert_eq!(nul_in_json(br#"{"a\u0000":1}"#).as_deref(), Some("a"));
+        assert_eq!(nul_in_json(br#"{"description":"a\\u0000b"}"#), None, "an escaped backslash is not a NUL");
+        assert_eq!(nul_in_json(br#"{"description":"plain"}"#), None);
+    }
+
+    #[test]
+    fn accept_encoding_prefers_brotli_and_honours_zero_weights() {
+        assert!(matches!(negotiate("gzip, deflate, br, zstd"), Some(CompressionAlgo::BR)));
+        assert!(matches!(negotiate("gzip"), Some(CompressionAlgo::GZIP)));
+        assert!(matches!(negotiate("br;q=0, gzip;q=0.5"), Some(CompressionAlgo::GZIP)));
+        assert!(negotiate("identity").is_none());
+        assert!(negotiate("").is_none());
+        assert!(negotiate("gzip;q=0").is_none());
+    }
+}
