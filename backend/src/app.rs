@@ -1,6 +1,11 @@
 //! The routes: the API, its document and docs page, health checks, and the single-page app.
 
-use std::{future::Future, net::SocketAddr, path::Path, time::{Duration, Instant}};
+use std::{
+    future::Future,
+    net::SocketAddr,
+    path::Path,
+    time::{Duration, Instant},
+};
 
 use anyhow::Context;
 use poem::{
@@ -48,16 +53,10 @@ pub fn routes(state: AppState) -> impl Endpoint {
 }
 
 /// Binds the configured address and returns where it listens and the server to await.
-pub async fn listen(
-    state: AppState,
-) -> anyhow::Result<(SocketAddr, impl Future<Output = anyhow::Result<()>> + Send + use<>)> {
+pub async fn listen(state: AppState) -> anyhow::Result<(SocketAddr, impl Future<Output = anyhow::Result<()>> + Send + use<>)> {
     let addr = state.config.bind_addr;
     let acceptor = TcpListener::bind(addr).into_acceptor().await.with_context(|| format!("cannot listen on {addr}"))?;
-    let local = acceptor
-        .local_addr()
-        .into_iter()
-        .find_map(|a| a.as_socket_addr().copied())
-        .context("no local address")?;
+    let local = acceptor.local_addr().into_iter().find_map(|a| a.as_socket_addr().copied()).context("no local address")?;
     let server = async move {
         Server::new_with_acceptor(acceptor)
             .run_with_graceful_shutdown(routes(state), shutdown_signal(), Some(Duration::from_secs(10)))
@@ -117,7 +116,8 @@ where
     B: http_body::Body<Data = bytes::Bytes, Error = std::io::Error> + Send + 'static,
 {
     use tower::ServiceExt;
-    let mut forwarded = poem::http::Request::builder().method(req.method().clone()).uri(req.uri().clone()).body(()).map_err(poem::error::InternalServerError)?;
+    let mut forwarded =
+        poem::http::Request::builder().method(req.method().clone()).uri(req.uri().clone()).body(()).map_err(poem::error::InternalServerError)?;
     *forwarded.headers_mut() = req.headers().clone();
     let Ok(resp) = service.oneshot(forwarded).await;
     let (parts, body) = resp.into_parts();
@@ -188,11 +188,7 @@ async fn readyz(state: Data<&AppState>) -> (StatusCode, String) {
 
 /// Refuses bodies over `max` bytes with 413, whether or not they announce their length.
 async fn limit_body<E: Endpoint>(ep: E, mut req: Request, max: usize) -> poem::Result<E::Output> {
-    let declared = req
-        .headers()
-        .get("content-length")
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<usize>().ok());
+    let declared = req.headers().get("content-length").and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<usize>().ok());
     if declared.is_some_and(|len| len > max) {
         return Err(poem::Error::from_status(StatusCode::PAYLOAD_TOO_LARGE));
     }

@@ -17,11 +17,8 @@ impl Cache {
         let mut cfg = PoolConfig::from_url(url);
         let mut pool_cfg = deadpool_redis::PoolConfig::new(32);
         // A dead Redis must cost a request milliseconds, not seconds.
-        pool_cfg.timeouts = Timeouts {
-            wait: Some(Duration::from_millis(500)),
-            create: Some(Duration::from_millis(500)),
-            recycle: Some(Duration::from_millis(500)),
-        };
+        pool_cfg.timeouts =
+            Timeouts { wait: Some(Duration::from_millis(500)), create: Some(Duration::from_millis(500)), recycle: Some(Duration::from_millis(500)) };
         cfg.pool = Some(pool_cfg);
         let pool = cfg.create_pool(Some(Runtime::Tokio1))?;
         Ok(Self { pool, prefix: prefix.to_owned() })

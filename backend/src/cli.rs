@@ -6,7 +6,10 @@ use anyhow::Context;
 use clap::{Parser, Subcommand};
 
 use crate::{
-    app, auth::password, config::Config, db,
+    app,
+    auth::password,
+    config::Config,
+    db,
     domain::{Email, FieldErrors, Password, Role},
     state::AppState,
     store,

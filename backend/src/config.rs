@@ -140,16 +140,12 @@ fn parse_var<T: FromStr>(name: &str) -> anyhow::Result<Option<T>>
 where
     T::Err: fmt::Display,
 {
-    var(name)
-        .map(|v| v.trim().parse::<T>().map_err(|e| anyhow::anyhow!("{name}={v:?} is invalid: {e}")))
-        .transpose()
+    var(name).map(|v| v.trim().parse::<T>().map_err(|e| anyhow::anyhow!("{name}={v:?} is invalid: {e}"))).transpose()
 }
 
 /// Accepts `10.0.0.0/8` or a bare address (`10.0.0.1`, a /32 or /128).
 fn parse_cidr(s: &str) -> anyhow::Result<IpNet> {
-    s.parse::<IpNet>()
-        .or_else(|_| s.parse::<std::net::IpAddr>().map(IpNet::from))
-        .with_context(|| format!("{s:?} is not a CIDR"))
+    s.parse::<IpNet>().or_else(|_| s.parse::<std::net::IpAddr>().map(IpNet::from)).with_context(|| format!("{s:?} is not a CIDR"))
 }
 
 #[cfg(test)]

@@ -19,10 +19,7 @@ pub fn pool(url: &str) -> anyhow::Result<PgPool> {
 pub const TENANT_DDL_CONNECTIONS: u32 = 4;
 
 pub fn pool_with(options: PgConnectOptions, max_connections: u32) -> PgPool {
-    PgPoolOptions::new()
-        .max_connections(max_connections)
-        .acquire_timeout(Duration::from_secs(5))
-        .connect_lazy_with(options)
+    PgPoolOptions::new().max_connections(max_connections).acquire_timeout(Duration::from_secs(5)).connect_lazy_with(options)
 }
 
 /// Creates the database when it does not exist yet, then applies pending public-schema

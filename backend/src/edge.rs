@@ -22,11 +22,7 @@ pub async fn refuse_nul<E: Endpoint>(ep: E, mut req: Request) -> poem::Result<Re
     if let Some(field) = nul_in_uri(&req) {
         return Ok(refused(&field));
     }
-    let is_json = req
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|ct| ct.starts_with("application/json"));
+    let is_json = req.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).is_some_and(|ct| ct.starts_with("application/json"));
     if is_json {
         // The body limit (app::limit_body) has already refused anything larger than allowed.
         let bytes = req.take_body().into_vec().await?;
@@ -51,9 +47,7 @@ fn nul_in_uri(req: &Request) -> Option<String> {
         return Some("path".to_owned());
     }
     let query = req.uri().query()?;
-    form_urlencoded::parse(query.as_bytes())
-        .find(|(k, v)| k.contains('\0') || v.contains('\0'))
-        .map(|(k, _)| k.replace('\0', ""))
+    form_urlencoded::parse(query.as_bytes()).find(|(k, v)| k.contains('\0') || v.contains('\0')).map(|(k, _)| k.replace('\0', ""))
 }
 
 /// The dotted path (`data.rows.3.1`) of the first JSON string or key holding a NUL. Only bodies
@@ -103,16 +97,14 @@ pub async fn compress<E: Endpoint>(ep: E, req: Request) -> poem::Result<Response
     let mut resp = ep.call(req).await?.into_response();
     let Some(algo) = algo else { return Ok(resp) };
     let headers = resp.headers();
-    let compressible = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).is_some_and(|ct| {
-        ["application/json", "text/", "application/javascript", "image/svg+xml"].iter().any(|t| ct.starts_with(t))
-    });
+    let compressible = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|ct| ["application/json", "text/", "application/javascript", "image/svg+xml"].iter().any(|t| ct.starts_with(t)));
     let encoded = headers.contains_key(header::CONTENT_ENCODING);
     let attachment = headers.contains_key(header::CONTENT_DISPOSITION);
-    let big_enough = headers
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok())
-        .map_or(true, |len| len >= 1024);
+    let big_enough =
+        headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<u64>().ok()).map_or(true, |len| len >= 1024);
     if !compressible || encoded || attachment || !big_enough || resp.status() == StatusCode::NO_CONTENT {
         return Ok(resp);
     }

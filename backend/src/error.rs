@@ -202,10 +202,7 @@ impl ResponseError for AppError {
 }
 
 fn json_response(status: StatusCode, body: &ErrorBody) -> Response {
-    Response::builder()
-        .status(status)
-        .content_type("application/json; charset=utf-8")
-        .body(serde_json::to_vec(body).unwrap_or_default())
+    Response::builder().status(status).content_type("application/json; charset=utf-8").body(serde_json::to_vec(body).unwrap_or_default())
 }
 
 /// Renders any error that escaped an operation. Errors that already carry a JSON body (ours)
@@ -214,11 +211,7 @@ pub fn render_poem_error(err: poem::Error) -> Response {
     let status = err.status();
     let message = err.to_string();
     let resp = err.into_response();
-    let is_json = resp
-        .headers()
-        .get("content-type")
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|ct| ct.starts_with("application/json"));
+    let is_json = resp.headers().get("content-type").and_then(|v| v.to_str().ok()).is_some_and(|ct| ct.starts_with("application/json"));
     if is_json {
         return resp;
     }

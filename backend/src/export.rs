@@ -4,10 +4,10 @@
 use std::{sync::LazyLock, time::Duration};
 
 use chrono::{DateTime, NaiveDate, Utc};
-use tokio::sync::{Semaphore, SemaphorePermit};
 use printpdf::{BuiltinFont, Mm, Op, PdfDocument, PdfFontHandle, PdfPage, PdfSaveOptions, Point, Pt, TextItem};
 use rust_xlsxwriter::{Chart, ChartType, Format, Workbook};
 use serde_json::Value;
+use tokio::sync::{Semaphore, SemaphorePermit};
 
 use crate::domain::{DepartmentType, ReportStatus};
 

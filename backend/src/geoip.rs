@@ -20,8 +20,7 @@ pub struct GeoIp {
 
 impl GeoIp {
     pub fn open(path: &Path) -> anyhow::Result<Self> {
-        let reader = Reader::open_readfile(path)
-            .with_context(|| format!("cannot open GeoIP database {}", path.display()))?;
+        let reader = Reader::open_readfile(path).with_context(|| format!("cannot open GeoIP database {}", path.display()))?;
         Ok(Self { reader })
     }
 

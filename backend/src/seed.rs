@@ -70,7 +70,14 @@ pub async fn seed_demo(pool: &PgPool) -> anyhow::Result<()> {
             let email = Email::parse(&format!("{local}@{}", demo.domain)).expect("valid demo e-mail");
             let user_id = store::users::insert(
                 &mut *tx,
-                store::users::NewUser { enterprise_id: Some(id), department_id: Some(department.id), role: *role, full_name, email: &email, password_hash: &hash },
+                store::users::NewUser {
+                    enterprise_id: Some(id),
+                    department_id: Some(department.id),
+                    role: *role,
+                    full_name,
+                    email: &email,
+                    password_hash: &hash,
+                },
             )
             .await?;
             if *role == Role::DepartmentHead {

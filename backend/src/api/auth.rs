@@ -98,12 +98,7 @@ impl AuthApi {
     /// client, per client and per account; attempts carrying a valid `deviceToken` for the account
     /// only per device (429 with Retry-After).
     #[oai(path = "/login", method = "post", operation_id = "login")]
-    async fn login(
-        &self,
-        state: Data<&AppState>,
-        client: Data<&ClientInfo>,
-        body: Json<LoginRequest>,
-    ) -> Result<Json<LoginResponse>, LoginError> {
+    async fn login(&self, state: Data<&AppState>, client: Data<&ClientInfo>, body: Json<LoginRequest>) -> Result<Json<LoginResponse>, LoginError> {
         let creds = sign_in::Credentials {
             email: &body.email,
             password: &body.password,
@@ -126,10 +121,7 @@ impl AuthApi {
     /// The current user
     #[oai(path = "/me", method = "get", operation_id = "getMe")]
     async fn me(&self, state: Data<&AppState>, auth: BearerAuth) -> Result<Json<User>, SessionError> {
-        let user = store::users::find_by_id(&state.db, auth.0.user_id)
-            .await
-            ?
-            .ok_or(AppError::SessionExpired)?;
+        let user = store::users::find_by_id(&state.db, auth.0.user_id).await?.ok_or(AppError::SessionExpired)?;
         Ok(Json(user.into()))
     }
 }

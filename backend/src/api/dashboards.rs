@@ -14,7 +14,10 @@ use crate::{
     domain::{DepartmentType, ReportStatus, Role},
     error::AppError,
     state::AppState,
-    store::{self, reports::{ReportFilter, ReportSort}},
+    store::{
+        self,
+        reports::{ReportFilter, ReportSort},
+    },
     tenancy::{self, SchemaName},
 };
 

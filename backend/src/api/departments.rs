@@ -99,7 +99,13 @@ impl DepartmentsApi {
     ///
     /// The platform admin, the enterprise's CEO, or the department's own staff.
     #[oai(path = "/:id/departments/:deptId", method = "get", operation_id = "getDepartment")]
-    async fn get(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>, #[oai(name = "deptId")] dept_id: Path<Uuid>) -> Result<Json<Department>, DepartmentError> {
+    async fn get(
+        &self,
+        state: Data<&AppState>,
+        auth: BearerAuth,
+        id: Path<Uuid>,
+        #[oai(name = "deptId")] dept_id: Path<Uuid>,
+    ) -> Result<Json<Department>, DepartmentError> {
         let caller = &auth.0;
         let own_department = if caller.role.is_tenant_role() && !matches!(caller.role, Role::EnterpriseCeo) {
             store::users::find_by_id(&state.db, caller.user_id).await?.and_then(|u| u.department_id)
@@ -148,16 +154,18 @@ impl DepartmentsApi {
                 if let Some(previous) = user.department_id.filter(|d| *d != dept_id.0) {
                     store::departments::clear_head(&mut tx, previous, user.id).await?;
                 }
-                let changes = store::users::UserChanges { role: Some(Role::DepartmentHead), department_id: Some(Some(dept_id.0)), ..Default::default() };
+                let changes =
+                    store::users::UserChanges { role: Some(Role::DepartmentHead), department_id: Some(Some(dept_id.0)), ..Default::default() };
                 ended.extend(store::users::update(&mut tx, user.id, &changes).await?);
                 Some(Some(user.id))
             }
         };
         // The head being replaced or removed becomes a department user (their sessions end).
         if let Some(previous) = replaced
-            && store::users::find_for_update(&mut tx, previous).await?.is_some() {
-                ended.extend(end_headship(&mut tx, dept_id.0, previous).await?);
-            }
+            && store::users::find_for_update(&mut tx, previous).await?.is_some()
+        {
+            ended.extend(end_headship(&mut tx, dept_id.0, previous).await?);
+        }
         let description = body.description.as_deref().map(str::trim);
         store::departments::update(&mut tx, dept_id.0, description, head).await.map_err(AppError::gone_is_not_found)?;
         let department = load_departments(&mut tx, enterprise.id, Some(dept_id.0)).await?.pop().ok_or(AppError::NotFound)?;

@@ -1,6 +1,10 @@
 use chrono::{DateTime, Utc};
 use poem::web::Data;
-use poem_openapi::{ApiResponse, Object, OpenApi, param::{Path, Query}, payload::Json};
+use poem_openapi::{
+    ApiResponse, Object, OpenApi,
+    param::{Path, Query},
+    payload::Json,
+};
 use uuid::Uuid;
 
 use super::{
@@ -150,9 +154,7 @@ impl EnterprisesApi {
     ) -> Result<Json<Page<Enterprise>>, ListError> {
         auth.0.require_admin()?;
         let paging = paging(page.0, page_size.0);
-        let (rows, total) = store::enterprises::list(&state.db, &EnterpriseFilter { q: q.0, active: active.0 }, paging)
-            .await
-            ?;
+        let (rows, total) = store::enterprises::list(&state.db, &EnterpriseFilter { q: q.0, active: active.0 }, paging).await?;
         Ok(Json(Page::new(rows.into_iter().map(Enterprise::from).collect(), total, paging)))
     }
 
@@ -204,7 +206,13 @@ impl EnterprisesApi {
     ///
     /// Platform admin only. `isActive: false` ends every session of its people at once.
     #[oai(path = "/:id", method = "put", operation_id = "updateEnterprise")]
-    async fn update(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>, body: Json<UpdateEnterprise>) -> Result<Json<Enterprise>, ItemError> {
+    async fn update(
+        &self,
+        state: Data<&AppState>,
+        auth: BearerAuth,
+        id: Path<Uuid>,
+        body: Json<UpdateEnterprise>,
+    ) -> Result<Json<Enterprise>, ItemError> {
         auth.0.require_admin()?;
         let mut errors = FieldErrors::new();
         let name = body.name.as_deref().and_then(|n| errors.check("name", required(n)));

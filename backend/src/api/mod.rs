@@ -29,17 +29,22 @@ pub enum ApiTags {
     Dashboards,
 }
 
-pub type Api = (auth::AuthApi, enterprises::EnterprisesApi, departments::DepartmentsApi, users::UsersApi, reports::ReportsApi, dashboards::DashboardsApi);
+pub type Api =
+    (auth::AuthApi, enterprises::EnterprisesApi, departments::DepartmentsApi, users::UsersApi, reports::ReportsApi, dashboards::DashboardsApi);
 
 /// The API service; `base` is where it is mounted (written into the document's `servers`).
 pub fn service() -> OpenApiService<Api, ()> {
-    OpenApiService::new((auth::AuthApi, enterprises::EnterprisesApi, departments::DepartmentsApi, users::UsersApi, reports::ReportsApi, dashboards::DashboardsApi), "Enterprise Platform API", env!("CARGO_PKG_VERSION"))
-        .description(
-            "Multi-tenant enterprise management platform. Every error is `{ code, message, fields? }` \
+    OpenApiService::new(
+        (auth::AuthApi, enterprises::EnterprisesApi, departments::DepartmentsApi, users::UsersApi, reports::ReportsApi, dashboards::DashboardsApi),
+        "Enterprise Platform API",
+        env!("CARGO_PKG_VERSION"),
+    )
+    .description(
+        "Multi-tenant enterprise management platform. Every error is `{ code, message, fields? }` \
              with a stable `code`. Lists are pages `{ items, total, page, pageSize }`. Authenticate \
              with `Authorization: Bearer <token>` from `POST /auth/login`.",
-        )
-        .server("/api/v1")
+    )
+    .server("/api/v1")
 }
 
 /// The OpenAPI document as served and committed in `openapi.json`: poem-openapi's, plus the
@@ -53,7 +58,12 @@ pub fn spec_json() -> String {
             "content": { "application/json; charset=utf-8": { "schema": { "$ref": "#/components/schemas/ApiError" } } }
         })
     };
-    for operation in spec["paths"].as_object_mut().into_iter().flat_map(|paths| paths.values_mut()).flat_map(|p| p.as_object_mut().into_iter().flat_map(|p| p.values_mut())) {
+    for operation in spec["paths"]
+        .as_object_mut()
+        .into_iter()
+        .flat_map(|paths| paths.values_mut())
+        .flat_map(|p| p.as_object_mut().into_iter().flat_map(|p| p.values_mut()))
+    {
         if operation.get("requestBody").is_none() {
             continue;
         }

@@ -1,7 +1,12 @@
 use crate::error::ErrorBody;
 use chrono::{DateTime, NaiveDate, Utc};
 use poem::web::Data;
-use poem_openapi::{ApiResponse, Object, OpenApi, param::{Path, Query}, payload::Json, types::MaybeUndefined};
+use poem_openapi::{
+    ApiResponse, Object, OpenApi,
+    param::{Path, Query},
+    payload::Json,
+    types::MaybeUndefined,
+};
 use sqlx::PgConnection;
 use uuid::Uuid;
 
@@ -16,7 +21,10 @@ use crate::{
     domain::{FieldErrors, FieldIssue, ReportStatus, Role},
     error::AppError,
     state::AppState,
-    store::{self, reports::{EventRecord, NewReport, ReportChanges, ReportFilter, ReportRecord, ReportSort}},
+    store::{
+        self,
+        reports::{EventRecord, NewReport, ReportChanges, ReportFilter, ReportRecord, ReportSort},
+    },
     tenancy::{self, SchemaName},
 };
 
@@ -165,10 +173,7 @@ impl ExportFormat {
 pub enum ExportedReport {
     /// The file, named after the department, title and period.
     #[oai(status = 200)]
-    File(
-        poem_openapi::payload::Attachment<Vec<u8>>,
-        #[oai(header = "Content-Type")] String,
-    ),
+    File(poem_openapi::payload::Attachment<Vec<u8>>, #[oai(header = "Content-Type")] String),
 }
 
 /// The export's errors: a report's, and 503 when every export slot is busy.
@@ -275,9 +280,10 @@ pub async fn report_page(
 ) -> Result<Page<Report>, AppError> {
     let mut tx = tenancy::begin(&state.db, schema).await?;
     if let Some(department) = filter.department_id
-        && !store::departments::exists(&mut tx, department).await? {
-            return Err(AppError::NotFound);
-        }
+        && !store::departments::exists(&mut tx, department).await?
+    {
+        return Err(AppError::NotFound);
+    }
     let (rows, total) = store::reports::list(&mut tx, filter, sort.unwrap_or_default(), paging).await?;
     tx.commit().await?;
     Ok(Page::new(rows.into_iter().map(Report::from).collect(), total, paging))
@@ -306,7 +312,6 @@ async fn scope(state: &AppState, caller: &Caller, enterprise_id: Option<Uuid>) -
     };
     Ok(Scope { enterprise_id: own, schema, department, heads_department })
 }
-
 
 impl From<ReportRecord> for Report {
     fn from(r: ReportRecord) -> Self {
@@ -509,7 +514,13 @@ impl ReportsApi {
     ///
     /// Its author or department head, while it is a draft or rejected.
     #[oai(path = "/reports/:id", method = "put", operation_id = "updateReport")]
-    async fn update(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>, body: Json<UpdateReport>) -> Result<Json<ReportDetail>, ReportError> {
+    async fn update(
+        &self,
+        state: Data<&AppState>,
+        auth: BearerAuth,
+        id: Path<Uuid>,
+        body: Json<UpdateReport>,
+    ) -> Result<Json<ReportDetail>, ReportError> {
         let caller = &auth.0;
         let scope = scope(&state, caller, None).await?;
         let mut tx = tenancy::begin(&state.db, &scope.schema).await?;
@@ -576,7 +587,13 @@ impl ReportsApi {
     ///
     /// The enterprise's CEO marks it reviewed, approves it, or rejects it with notes.
     #[oai(path = "/reports/:id/review", method = "post", operation_id = "reviewReport")]
-    async fn review(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>, body: Json<ReviewReport>) -> Result<Json<ReportDetail>, ReportError> {
+    async fn review(
+        &self,
+        state: Data<&AppState>,
+        auth: BearerAuth,
+        id: Path<Uuid>,
+        body: Json<ReviewReport>,
+    ) -> Result<Json<ReportDetail>, ReportError> {
         let caller = &auth.0;
         if caller.role != Role::EnterpriseCeo {
             return Err(AppError::Forbidden.into());
@@ -620,9 +637,8 @@ impl ReportsApi {
         let department = store::departments::find(&mut tx, report.department_id).await?.ok_or(AppError::NotFound)?;
         tx.commit().await?;
         let format = format.0;
-        let (name, bytes) = tokio::task::spawn_blocking(move || render(report, &department.kind, format))
-            .await
-            .map_err(|e| AppError::Unexpected(e.into()))??;
+        let (name, bytes) =
+            tokio::task::spawn_blocking(move || render(report, &department.kind, format)).await.map_err(|e| AppError::Unexpected(e.into()))??;
         let file = poem_openapi::payload::Attachment::new(bytes).filename(name);
         Ok(ExportedReport::File(file, format.media_type().to_owned()))
     }

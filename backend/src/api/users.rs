@@ -1,5 +1,10 @@
 use poem::web::Data;
-use poem_openapi::{ApiResponse, Object, OpenApi, param::{Path, Query}, payload::Json, types::MaybeUndefined};
+use poem_openapi::{
+    ApiResponse, Object, OpenApi,
+    param::{Path, Query},
+    payload::Json,
+    types::MaybeUndefined,
+};
 use uuid::Uuid;
 
 use super::{
@@ -13,7 +18,10 @@ use crate::{
     domain::{Email, FieldErrors, FieldIssue, Password, Role, UserStatus},
     error::{AppError, Conflict},
     state::AppState,
-    store::{self, users::{DeleteError, UserChanges, UserFilter, UserRecord}},
+    store::{
+        self,
+        users::{DeleteError, UserChanges, UserFilter, UserRecord},
+    },
     tenancy,
 };
 
@@ -166,7 +174,8 @@ impl UsersApi {
     ) -> Result<Json<Page<User>>, UserReadError> {
         let caller = &auth.0;
         caller.require_admin_or_ceo()?;
-        let mut filter = UserFilter { role: role.0, status: status.0, enterprise_id: enterprise_id.0, department_id: department_id.0, q: q.0, roles_in: None };
+        let mut filter =
+            UserFilter { role: role.0, status: status.0, enterprise_id: enterprise_id.0, department_id: department_id.0, q: q.0, roles_in: None };
         if !caller.is_admin() {
             if filter.enterprise_id.is_some_and(|id| Some(id) != caller.enterprise_id) {
                 return Err(AppError::NotFound.into());
@@ -226,17 +235,19 @@ impl UsersApi {
         if user.enterprise_id.is_some() {
             tenancy::set_search_path(&mut tx, &user.realm()).await?;
             if let Some(Some(department_id)) = new_department
-                && !store::departments::exists(&mut tx, department_id).await? {
-                    return Err(AppError::NotFound.into());
-                }
+                && !store::departments::exists(&mut tx, department_id).await?
+            {
+                return Err(AppError::NotFound.into());
+            }
             // Leaving a department, or no longer a head, ends the headship; unless a role is
             // given, the former head becomes a department user.
             if let Some(current) = user.department_id
                 && (new_department.is_some_and(|d| d != Some(current)) || final_role != Role::DepartmentHead)
                 && store::departments::clear_head(&mut tx, current, user.id).await?
-                && body.role.is_none() {
-                    demoted = Some(Role::DepartmentUser);
-                }
+                && body.role.is_none()
+            {
+                demoted = Some(Role::DepartmentUser);
+            }
         }
         let changes = UserChanges {
             full_name,
@@ -281,17 +292,9 @@ impl UsersApi {
 async fn find_manageable(state: &AppState, caller: &Caller, id: Uuid) -> Result<UserRecord, AppError> {
     caller.require_admin_or_ceo()?;
     let user = store::users::find_by_id(&state.db, id).await?.ok_or(AppError::NotFound)?;
-    if caller.is_admin() || (user.enterprise_id == caller.enterprise_id && STAFF.contains(&user.role())) {
-        Ok(user)
-    } else {
-        Err(AppError::NotFound)
-    }
+    if caller.is_admin() || (user.enterprise_id == caller.enterprise_id && STAFF.contains(&user.role())) { Ok(user) } else { Err(AppError::NotFound) }
 }
 
 fn duplicate_email(e: sqlx::Error) -> AppError {
-    if store::users::is_duplicate_email(&e) {
-        AppError::EmailTaken { field: "email" }
-    } else {
-        e.into()
-    }
+    if store::users::is_duplicate_email(&e) { AppError::EmailTaken { field: "email" } } else { e.into() }
 }

@@ -20,13 +20,7 @@ pub async fn attach<E: Endpoint>(next: E, mut req: Request, trusted: &[IpNet]) -
     // Several header lines are one comma-separated list (RFC 9110, 5.3): the last line is the
     // nearest proxy's. A line that is not text is a bad hop where it stands: the walk from the
     // right stops there, as it does at any garbage.
-    let forwarded = req
-        .headers()
-        .get_all("x-forwarded-for")
-        .iter()
-        .map(|v| v.to_str().unwrap_or("invalid"))
-        .collect::<Vec<_>>()
-        .join(",");
+    let forwarded = req.headers().get_all("x-forwarded-for").iter().map(|v| v.to_str().unwrap_or("invalid")).collect::<Vec<_>>().join(",");
     let from_trusted_proxy = peer.is_some_and(|p| trusted.iter().any(|net| net.contains(&p)));
     let https = from_trusted_proxy
         && req
@@ -38,11 +32,7 @@ pub async fn attach<E: Endpoint>(next: E, mut req: Request, trusted: &[IpNet]) -
     let info = ClientInfo {
         https,
         ip: client_ip(peer, Some(&forwarded).filter(|f| !f.is_empty()).map(String::as_str), trusted),
-        user_agent: req
-            .headers()
-            .get("user-agent")
-            .and_then(|v| v.to_str().ok())
-            .map(|ua| ua.chars().take(512).collect()),
+        user_agent: req.headers().get("user-agent").and_then(|v| v.to_str().ok()).map(|ua| ua.chars().take(512).collect()),
     };
     req.extensions_mut().insert(info);
     next.call(req).await

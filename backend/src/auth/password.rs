@@ -15,13 +15,8 @@ use crate::domain::Password;
 
 pub async fn hash(password: &Password) -> anyhow::Result<String> {
     let plain = password.expose().to_owned();
-    run_blocking(move || {
-        ARGON2
-            .hash_password(plain.as_bytes())
-            .map(|h| h.to_string())
-            .map_err(|e| anyhow::anyhow!("argon2 hashing failed: {e}"))
-    })
-    .await
+    run_blocking(move || ARGON2.hash_password(plain.as_bytes()).map(|h| h.to_string()).map_err(|e| anyhow::anyhow!("argon2 hashing failed: {e}")))
+        .await
 }
 
 /// Whether `plain` matches `stored`. With no stored hash (unknown account) it still does the
@@ -43,12 +38,8 @@ static ARGON2: LazyLock<Argon2<'static>> = LazyLock::new(|| {
     Argon2::new(Algorithm::Argon2id, Version::V0x13, params)
 });
 
-static DUMMY_HASH: LazyLock<String> = LazyLock::new(|| {
-    ARGON2
-        .hash_password(b"dummy password for unknown accounts")
-        .expect("argon2 hashes a constant")
-        .to_string()
-});
+static DUMMY_HASH: LazyLock<String> =
+    LazyLock::new(|| ARGON2.hash_password(b"dummy password for unknown accounts").expect("argon2 hashes a constant").to_string());
 
 /// At most two hashes per core run at once; the rest wait their turn. Each takes ~19 MiB, so
 /// without this a burst of sign-ins could fill the blocking pool (512 threads, ~10 GiB).
@@ -60,10 +51,7 @@ static HASHING_SLOTS: LazyLock<Semaphore> = LazyLock::new(|| {
 async fn run_blocking<T: Send + 'static>(f: impl FnOnce() -> anyhow::Result<T> + Send + 'static) -> anyhow::Result<T> {
     let _slot = HASHING_SLOTS.acquire().await.context("hashing semaphore closed")?;
     let span = tracing::Span::current();
-    tokio::task::spawn_blocking(move || span.in_scope(f))
-        .in_current_span()
-        .await
-        .context("password hashing task failed")?
+    tokio::task::spawn_blocking(move || span.in_scope(f)).in_current_span().await.context("password hashing task failed")?
 }
 
 #[cfg(test)]

@@ -38,8 +38,9 @@ impl Caller {
     /// Reading one department: managers of the enterprise, or its own staff.
     pub fn may_read_department(&self, enterprise_id: Uuid, department_id: Uuid, own_department: Option<Uuid>) -> Result<(), AppError> {
         match self.role {
-            Role::DepartmentHead | Role::DepartmentUser
-                if self.enterprise_id == Some(enterprise_id) && own_department == Some(department_id) => Ok(()),
+            Role::DepartmentHead | Role::DepartmentUser if self.enterprise_id == Some(enterprise_id) && own_department == Some(department_id) => {
+                Ok(())
+            }
             _ => self.require_enterprise_manager(enterprise_id).map_err(|_| AppError::NotFound),
         }
     }

@@ -67,7 +67,12 @@ impl SessionGuard {
             // One round trip: the cached answer, and whether `last_seen_at` is due a write.
             let (value, due): (Option<String>, Option<String>) = redis::pipe()
                 .get(self.key(id))
-                .cmd("SET").arg(&seen_key).arg("1").arg("NX").arg("EX").arg(self.seen_every_secs())
+                .cmd("SET")
+                .arg(&seen_key)
+                .arg("1")
+                .arg("NX")
+                .arg("EX")
+                .arg(self.seen_every_secs())
                 .query_async(&mut conn)
                 .await?;
             anyhow::Ok((value, due.is_some()))

@@ -3,7 +3,7 @@
 use chrono::Utc;
 
 use crate::{
-    auth::{ClientInfo, Caller, password, token::Claims},
+    auth::{Caller, ClientInfo, password, token::Claims},
     domain::{Email, FieldErrors, FieldIssue},
     error::AppError,
     state::AppState,
@@ -87,7 +87,8 @@ pub async fn sign_in(state: &AppState, creds: Credentials<'_>, client: &ClientIn
         iat: now.timestamp(),
         exp: expires_at.timestamp(),
     })?;
-    let device_token = state.tokens.sign_device(&account, chrono::Duration::from_std(state.config.device_token_ttl).unwrap_or(chrono::Duration::days(365)))?;
+    let device_token =
+        state.tokens.sign_device(&account, chrono::Duration::from_std(state.config.device_token_ttl).unwrap_or(chrono::Duration::days(365)))?;
     user.last_login_at = Some(now);
     tracing::info!(user_id = %user.id, session_id = %session_id, "signed in");
     Ok(SignedIn { token, user, device_token })

@@ -51,12 +51,7 @@ impl TokenKeys {
         let mut device_validation = validation.clone();
         device_validation.set_audience(&[DEVICE_AUDIENCE]);
         device_validation.set_required_spec_claims(&["exp", "sub", "aud"]);
-        Self {
-            encoding: EncodingKey::from_secret(secret),
-            decoding: DecodingKey::from_secret(secret),
-            validation,
-            device_validation,
-        }
+        Self { encoding: EncodingKey::from_secret(secret), decoding: DecodingKey::from_secret(secret), validation, device_validation }
     }
 
     pub fn sign(&self, claims: &Claims) -> anyhow::Result<String> {
@@ -65,9 +60,7 @@ impl TokenKeys {
 
     /// The claims of a token this server signed and that has not expired.
     pub fn verify(&self, token: &str) -> Option<Claims> {
-        jsonwebtoken::decode::<Claims>(token, &self.decoding, &self.validation)
-            .ok()
-            .map(|d| d.claims)
+        jsonwebtoken::decode::<Claims>(token, &self.decoding, &self.validation).ok().map(|d| d.claims)
     }
 }
 
@@ -75,7 +68,13 @@ impl TokenKeys {
     /// A device token for `account` (a normalized e-mail), valid for `ttl`.
     pub fn sign_device(&self, account: &str, ttl: chrono::Duration) -> anyhow::Result<String> {
         let now = chrono::Utc::now();
-        let claims = DeviceClaims { sub: account.to_owned(), did: Uuid::new_v4(), aud: DEVICE_AUDIENCE.into(), iat: now.timestamp(), exp: (now + ttl).timestamp() };
+        let claims = DeviceClaims {
+            sub: account.to_owned(),
+            did: Uuid::new_v4(),
+            aud: DEVICE_AUDIENCE.into(),
+            iat: now.timestamp(),
+            exp: (now + ttl).timestamp(),
+        };
         Ok(jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.encoding)?)
     }
 

@@ -14,8 +14,7 @@ pub enum DepartmentType {
 }
 
 impl DepartmentType {
-    pub const ALL: [Self; 5] =
-        [Self::Finance, Self::Operations, Self::SalesMarketing, Self::HumanResources, Self::InformationTechnology];
+    pub const ALL: [Self; 5] = [Self::Finance, Self::Operations, Self::SalesMarketing, Self::HumanResources, Self::InformationTechnology];
 
     pub fn as_str(self) -> &'static str {
         match self {

@@ -20,8 +20,7 @@ impl Email {
         }
         // RFC 5322 parsing by a maintained crate; we additionally insist on a dotted domain,
         // which every address a person types into a business platform has.
-        let parsed: email_address::EmailAddress =
-            trimmed.parse().map_err(|_| FieldIssue::InvalidEmail)?;
+        let parsed: email_address::EmailAddress = trimmed.parse().map_err(|_| FieldIssue::InvalidEmail)?;
         if !parsed.domain().contains('.') || parsed.domain().starts_with('[') {
             return Err(FieldIssue::InvalidEmail);
         }

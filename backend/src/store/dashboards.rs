@@ -16,9 +16,7 @@ pub struct DepartmentRow {
 
 /// (department id, status, count) for every report but drafts.
 pub async fn report_counts(tx: &mut PgConnection) -> sqlx::Result<Vec<(Uuid, String, i64)>> {
-    sqlx::query_as("select department_id, status, count(*) from reports where status <> 'draft' group by 1, 2")
-        .fetch_all(tx)
-        .await
+    sqlx::query_as("select department_id, status, count(*) from reports where status <> 'draft' group by 1, 2").fetch_all(tx).await
 }
 
 pub async fn departments(tx: &mut PgConnection) -> sqlx::Result<Vec<DepartmentRow>> {

@@ -62,11 +62,7 @@ pub async fn create_with_tenant(
     tenancy::set_search_path(&mut tx, &schema).await?;
     let types: Vec<&str> = DepartmentType::ALL.iter().map(|t| t.as_str()).collect();
     let ids: Vec<Uuid> = types.iter().map(|_| Uuid::now_v7()).collect();
-    sqlx::query("insert into departments (id, type) select * from unnest($1::uuid[], $2::text[])")
-        .bind(&ids)
-        .bind(&types)
-        .execute(&mut *tx)
-        .await?;
+    sqlx::query("insert into departments (id, type) select * from unnest($1::uuid[], $2::text[])").bind(&ids).bind(&types).execute(&mut *tx).await?;
     let hash = ceo_password_hash.await?;
     super::users::insert(
         &mut *tx,
@@ -143,11 +139,8 @@ pub async fn update(pool: &PgPool, id: Uuid, changes: EnterpriseChanges<'_>) -> 
     if found == 0 {
         return Ok(None);
     }
-    let ended = if changes.is_active == Some(false) {
-        sessions::end_for_enterprise(&mut tx, id, "enterprise_deactivated").await?
-    } else {
-        Vec::new()
-    };
+    let ended =
+        if changes.is_active == Some(false) { sessions::end_for_enterprise(&mut tx, id, "enterprise_deactivated").await? } else { Vec::new() };
     tx.commit().await?;
     Ok(Some(ended))
 }
@@ -157,10 +150,7 @@ pub async fn update(pool: &PgPool, id: Uuid, changes: EnterpriseChanges<'_>) -> 
 pub async fn delete(pool: &PgPool, id: Uuid) -> sqlx::Result<Option<Vec<Uuid>>> {
     let mut tx = pool.begin().await?;
     let Some(schema_name): Option<String> =
-        sqlx::query_scalar("select schema_name from public.enterprises where id = $1 for update")
-            .bind(id)
-            .fetch_optional(&mut *tx)
-            .await?
+        sqlx::query_scalar("select schema_name from public.enterprises where id = $1 for update").bind(id).fetch_optional(&mut *tx).await?
     else {
         return Ok(None);
     };

@@ -73,13 +73,11 @@ pub async fn touch(pool: &PgPool, id: Uuid, min_gap_secs: u64) -> sqlx::Result<(
 
 /// Ends a live session; returns whether it was live.
 pub async fn end(pool: &PgPool, id: Uuid, reason: &str) -> sqlx::Result<bool> {
-    let done = sqlx::query(
-        "update public.sessions set ended_at = now(), end_reason = $2 where id = $1 and ended_at is null",
-    )
-    .bind(id)
-    .bind(reason)
-    .execute(pool)
-    .await?;
+    let done = sqlx::query("update public.sessions set ended_at = now(), end_reason = $2 where id = $1 and ended_at is null")
+        .bind(id)
+        .bind(reason)
+        .execute(pool)
+        .await?;
     Ok(done.rows_affected() == 1)
 }
 
@@ -97,11 +95,9 @@ pub async fn end_for_enterprise(tx: &mut sqlx::PgConnection, enterprise_id: Uuid
 
 /// Ends every live session of one user; returns their ids.
 pub async fn end_for_user(tx: &mut sqlx::PgConnection, user_id: Uuid, reason: &str) -> sqlx::Result<Vec<Uuid>> {
-    sqlx::query_scalar(
-        "update public.sessions set ended_at = now(), end_reason = $2 where user_id = $1 and ended_at is null returning id",
-    )
-    .bind(user_id)
-    .bind(reason)
-    .fetch_all(tx)
-    .await
+    sqlx::query_scalar("update public.sessions set ended_at = now(), end_reason = $2 where user_id = $1 and ended_at is null returning id")
+        .bind(user_id)
+        .bind(reason)
+        .fetch_all(tx)
+        .await
 }

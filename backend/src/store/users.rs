@@ -74,17 +74,11 @@ const SELECT_USER: &str = "select u.id, u.enterprise_id, u.department_id, u.role
      from public.users u left join public.enterprises e on e.id = u.enterprise_id";
 
 pub async fn find_by_email(pool: &PgPool, email: &Email) -> sqlx::Result<Option<UserRecord>> {
-    sqlx::query_as(sqlx::AssertSqlSafe(format!("{SELECT_USER} where lower(u.email) = lower($1)")))
-        .bind(email.as_str())
-        .fetch_optional(pool)
-        .await
+    sqlx::query_as(sqlx::AssertSqlSafe(format!("{SELECT_USER} where lower(u.email) = lower($1)"))).bind(email.as_str()).fetch_optional(pool).await
 }
 
 pub async fn find_by_id(db: impl PgExecutor<'_>, id: Uuid) -> sqlx::Result<Option<UserRecord>> {
-    sqlx::query_as(sqlx::AssertSqlSafe(format!("{SELECT_USER} where u.id = $1")))
-        .bind(id)
-        .fetch_optional(db)
-        .await
+    sqlx::query_as(sqlx::AssertSqlSafe(format!("{SELECT_USER} where u.id = $1"))).bind(id).fetch_optional(db).await
 }
 
 /// The user, locked against other changes until the transaction ends. Every transaction that
@@ -92,20 +86,13 @@ pub async fn find_by_id(db: impl PgExecutor<'_>, id: Uuid) -> sqlx::Result<Optio
 /// deletion does: one lock order, so they queue instead of deadlocking, and each sees the
 /// other's result.
 pub async fn find_for_update(tx: &mut sqlx::PgConnection, id: Uuid) -> sqlx::Result<Option<UserRecord>> {
-    sqlx::query_as(sqlx::AssertSqlSafe(format!("{SELECT_USER} where u.id = $1 for no key update of u")))
-        .bind(id)
-        .fetch_optional(tx)
-        .await
+    sqlx::query_as(sqlx::AssertSqlSafe(format!("{SELECT_USER} where u.id = $1 for no key update of u"))).bind(id).fetch_optional(tx).await
 }
 
 /// Locks several users' rows, in id order so that two transactions locking the same people
 /// cannot deadlock.
 pub async fn lock_all(tx: &mut sqlx::PgConnection, ids: &[Uuid]) -> sqlx::Result<()> {
-    sqlx::query("select 1 from public.users where id = any($1) order by id for no key update")
-        .bind(ids)
-        .execute(tx)
-        .await
-        .map(drop)
+    sqlx::query("select 1 from public.users where id = any($1) order by id for no key update").bind(ids).execute(tx).await.map(drop)
 }
 
 /// A staff member's department and whether they are its head, read live on every request: head
@@ -148,17 +135,11 @@ pub async fn insert(db: impl PgExecutor<'_>, user: NewUser<'_>) -> sqlx::Result<
 }
 
 pub async fn any_platform_admin(pool: &PgPool) -> sqlx::Result<bool> {
-    sqlx::query_scalar("select exists (select 1 from public.users where role = 'PlatformAdmin')")
-        .fetch_one(pool)
-        .await
+    sqlx::query_scalar("select exists (select 1 from public.users where role = 'PlatformAdmin')").fetch_one(pool).await
 }
 
 pub async fn record_login(pool: &PgPool, id: Uuid) -> sqlx::Result<()> {
-    sqlx::query("update public.users set last_login_at = now() where id = $1")
-        .bind(id)
-        .execute(pool)
-        .await
-        .map(drop)
+    sqlx::query("update public.users set last_login_at = now() where id = $1").bind(id).execute(pool).await.map(drop)
 }
 
 /// True when `err` is the violation of the unique e-mail index.
@@ -285,10 +266,8 @@ pub async fn delete(tx: &mut sqlx::PgConnection, user: &UserRecord) -> Result<Ve
     let id = user.id;
     // An enterprise being deleted holds its row until its schema is gone: wait for it, then 404.
     if let Some(enterprise) = user.enterprise_id {
-        let held: Option<i32> = sqlx::query_scalar("select 1 from public.enterprises where id = $1 for key share")
-            .bind(enterprise)
-            .fetch_optional(&mut *tx)
-            .await?;
+        let held: Option<i32> =
+            sqlx::query_scalar("select 1 from public.enterprises where id = $1 for key share").bind(enterprise).fetch_optional(&mut *tx).await?;
         if held.is_none() {
             return Err(DeleteError::Gone);
         }
@@ -296,10 +275,7 @@ pub async fn delete(tx: &mut sqlx::PgConnection, user: &UserRecord) -> Result<Ve
     let live = super::sessions::end_for_user(&mut *tx, id, "deleted").await?;
     // Deleting first waits for writers holding the row (`hold`), so their reports are seen below.
     sqlx::query("delete from public.users where id = $1").bind(id).execute(&mut *tx).await?;
-    let wrote: bool = sqlx::query_scalar("select exists (select 1 from reports where created_by = $1)")
-        .bind(id)
-        .fetch_one(&mut *tx)
-        .await?;
+    let wrote: bool = sqlx::query_scalar("select exists (select 1 from reports where created_by = $1)").bind(id).fetch_one(&mut *tx).await?;
     if wrote {
         return Err(DeleteError::HasReports);
     }

@@ -49,9 +49,7 @@ pub fn newest(migrations: &Migrator) -> i64 {
 }
 
 /// Every tenant migration as one script: a new tenant is built in one round trip.
-static BASELINE: LazyLock<String> = LazyLock::new(|| {
-    TENANT_MIGRATIONS.iter().map(|m| m.sql.as_ref()).collect::<Vec<&str>>().join("\n;\n")
-});
+static BASELINE: LazyLock<String> = LazyLock::new(|| TENANT_MIGRATIONS.iter().map(|m| m.sql.as_ref()).collect::<Vec<&str>>().join("\n;\n"));
 
 /// Points the transaction at `schema` alone; the setting dies with the transaction, so a pooled
 /// connection never carries it into another request.
@@ -68,11 +66,7 @@ pub async fn begin(pool: &PgPool, schema: &SchemaName) -> sqlx::Result<Transacti
 
 /// Creates the schema, applies the baseline and records its version, inside the caller's
 /// transaction: if anything later fails, no schema is left behind.
-pub async fn create_schema(
-    tx: &mut Transaction<'_, Postgres>,
-    schema: &SchemaName,
-    enterprise_id: Option<Uuid>,
-) -> sqlx::Result<()> {
+pub async fn create_schema(tx: &mut Transaction<'_, Postgres>, schema: &SchemaName, enterprise_id: Option<Uuid>) -> sqlx::Result<()> {
     sqlx::query(sqlx::AssertSqlSafe(format!("create schema \"{}\"", schema.as_str()))).execute(&mut **tx).await?;
     set_search_path(tx, schema).await?;
     sqlx::raw_sql(sqlx::AssertSqlSafe(BASELINE.as_str())).execute(&mut **tx).await?;
@@ -88,9 +82,7 @@ pub async fn create_schema(
 
 /// Drops a tenant schema inside the caller's transaction.
 pub async fn drop_schema(tx: &mut Transaction<'_, Postgres>, schema: &SchemaName) -> sqlx::Result<()> {
-    sqlx::query(sqlx::AssertSqlSafe(format!("drop schema if exists \"{}\" cascade", schema.as_str())))
-        .execute(&mut **tx)
-        .await?;
+    sqlx::query(sqlx::AssertSqlSafe(format!("drop schema if exists \"{}\" cascade", schema.as_str()))).execute(&mut **tx).await?;
     sqlx::query("delete from public.tenant_schemas where schema_name = $1").bind(schema.as_str()).execute(&mut **tx).await?;
     Ok(())
 }

@@ -121,10 +121,7 @@ async fn logout_kills_the_token_at_once(db: PgPool) {
     assert_eq!(app.logout(&token).await.status(), 401);
     // Only that session ended.
     assert_eq!(app.me(&other_session).await.status(), 200);
-    let reason: String = sqlx::query_scalar("select end_reason from sessions where ended_at is not null")
-        .fetch_one(&app.db)
-        .await
-        .unwrap();
+    let reason: String = sqlx::query_scalar("select end_reason from sessions where ended_at is not null").fetch_one(&app.db).await.unwrap();
     assert_eq!(reason, "logout");
 }
 
@@ -142,12 +139,10 @@ async fn remember_me_gives_a_longer_session(db: PgPool) {
             .unwrap();
         assert_eq!(resp.status(), 200);
     }
-    let hours: Vec<f64> = sqlx::query_scalar(
-        "select extract(epoch from expires_at - created_at)::float8 / 3600 from sessions order by remember_me",
-    )
-    .fetch_all(&app.db)
-    .await
-    .unwrap();
+    let hours: Vec<f64> = sqlx::query_scalar("select extract(epoch from expires_at - created_at)::float8 / 3600 from sessions order by remember_me")
+        .fetch_all(&app.db)
+        .await
+        .unwrap();
     assert!((hours[0] - 12.0).abs() < 0.1, "{hours:?}");
     assert!((hours[1] - 720.0).abs() < 0.1, "{hours:?}");
 }
@@ -222,12 +217,8 @@ async fn the_client_address_comes_from_the_socket_unless_a_trusted_proxy_forward
     let proxied = TestApp::spawn_with(db, |c| c.trusted_proxies = vec!["127.0.0.1/32".parse().unwrap()]).await;
     assert_eq!(proxied.login_from(ADMIN_EMAIL, ADMIN_PASSWORD, Some("81.2.69.142")).await.status(), 200);
 
-    let rows: Vec<(String, Option<String>, Option<String>, Option<f64>)> = sqlx::query_as(
-        "select host(ip_address), city, country, latitude from sessions order by created_at",
-    )
-    .fetch_all(&direct.db)
-    .await
-    .unwrap();
+    let rows: Vec<(String, Option<String>, Option<String>, Option<f64>)> =
+        sqlx::query_as("select host(ip_address), city, country, latitude from sessions order by created_at").fetch_all(&direct.db).await.unwrap();
     assert_eq!(rows[0], ("127.0.0.1".into(), None, None, None), "a spoofed header is ignored");
     assert_eq!(rows[1], ("81.2.69.142".into(), Some("London".into()), Some("GB".into()), Some(51.5142)));
 }

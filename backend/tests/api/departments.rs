@@ -108,8 +108,11 @@ async fn racing_head_assignments_leave_one_head_who_is_a_member(db: PgPool) {
     let finance = app.department(&ceo, &ent, "finance").await;
     let sales = app.department(&ceo, &ent, "sales_marketing").await;
     let ann = app.staff(&ceo, &ent, "ann@acme.example", "DepartmentUser", None).await;
-    let (finance_path, sales_path, ann_path) =
-        (format!("/api/v1/enterprises/{ent}/departments/{finance}"), format!("/api/v1/enterprises/{ent}/departments/{sales}"), format!("/api/v1/users/{ann}"));
+    let (finance_path, sales_path, ann_path) = (
+        format!("/api/v1/enterprises/{ent}/departments/{finance}"),
+        format!("/api/v1/enterprises/{ent}/departments/{sales}"),
+        format!("/api/v1/users/{ann}"),
+    );
     for _ in 0..10 {
         let (a, b, c) = tokio::join!(
             app.put(&ceo, &finance_path, json!({ "headId": ann })),
@@ -119,14 +122,13 @@ async fn racing_head_assignments_leave_one_head_who_is_a_member(db: PgPool) {
         assert_eq!((a.0, b.0, c.0), (200, 200, 200), "{a:?} {b:?} {c:?}");
         let (_, departments) = app.get(&ceo, &format!("/api/v1/enterprises/{ent}/departments")).await;
         let (_, user) = app.get(&ceo, &format!("/api/v1/users/{ann}")).await;
-        let headed: Vec<&str> = departments.as_array().unwrap().iter().filter(|d| d["head"]["id"] == ann.as_str()).map(|d| d["id"].as_str().unwrap()).collect();
-        let heads_in_db: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
-            "select count(*) from t_{}.departments where head_id = '{ann}'",
-            ent.replace('-', "")
-        )))
-        .fetch_one(&app.db)
-        .await
-        .unwrap();
+        let headed: Vec<&str> =
+            departments.as_array().unwrap().iter().filter(|d| d["head"]["id"] == ann.as_str()).map(|d| d["id"].as_str().unwrap()).collect();
+        let heads_in_db: i64 =
+            sqlx::query_scalar(sqlx::AssertSqlSafe(format!("select count(*) from t_{}.departments where head_id = '{ann}'", ent.replace('-', ""))))
+                .fetch_one(&app.db)
+                .await
+                .unwrap();
         assert!(heads_in_db <= 1, "{heads_in_db} departments name them as head");
         assert_eq!(heads_in_db as usize, headed.len(), "a head the API does not show");
         if let Some(headed) = headed.first() {

@@ -16,10 +16,14 @@ async fn creating_an_enterprise_makes_its_ceo_schema_and_five_departments(db: Pg
     let admin = app.admin_token().await;
 
     let (status, body) = app
-        .post(&admin, "/api/v1/enterprises", json!({
-            "name": "Acme", "description": "Anvils", "ceoFullName": "Ada CEO",
-            "ceoEmail": "ada@acme.example", "ceoPassword": "ceo-password"
-        }))
+        .post(
+            &admin,
+            "/api/v1/enterprises",
+            json!({
+                "name": "Acme", "description": "Anvils", "ceoFullName": "Ada CEO",
+                "ceoEmail": "ada@acme.example", "ceoPassword": "ceo-password"
+            }),
+        )
         .await;
 
     assert_eq!(status, 201, "{body}");
@@ -29,11 +33,8 @@ async fn creating_an_enterprise_makes_its_ceo_schema_and_five_departments(db: Pg
     assert_eq!(body["ceo"]["role"], "EnterpriseCeo");
     let id = body["id"].as_str().unwrap();
     assert_eq!(schemas(&app).await, vec![format!("t_{}", id.replace('-', ""))]);
-    let version: i64 = sqlx::query_scalar("select version from tenant_schemas where enterprise_id = $1::uuid")
-        .bind(id)
-        .fetch_one(&app.db)
-        .await
-        .unwrap();
+    let version: i64 =
+        sqlx::query_scalar("select version from tenant_schemas where enterprise_id = $1::uuid").bind(id).fetch_one(&app.db).await.unwrap();
     assert_eq!(version, backend::tenancy::latest_version());
 
     let (status, detail) = app.get(&admin, &format!("/api/v1/enterprises/{id}")).await;
@@ -51,14 +52,10 @@ async fn creating_an_enterprise_makes_its_ceo_schema_and_five_departments(db: Pg
 async fn invalid_input_names_every_field(db: PgPool) {
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
-    let (status, body) = app
-        .post(&admin, "/api/v1/enterprises", json!({ "name": " ", "ceoFullName": "", "ceoEmail": "nope", "ceoPassword": "short" }))
-        .await;
+    let (status, body) =
+        app.post(&admin, "/api/v1/enterprises", json!({ "name": " ", "ceoFullName": "", "ceoEmail": "nope", "ceoPassword": "short" })).await;
     assert_eq!(status, 400);
-    assert_eq!(
-        body["fields"],
-        json!({ "name": "required", "ceoFullName": "required", "ceoEmail": "invalid_email", "ceoPassword": "too_short" })
-    );
+    assert_eq!(body["fields"], json!({ "name": "required", "ceoFullName": "required", "ceoEmail": "invalid_email", "ceoPassword": "too_short" }));
 }
 
 #[sqlx::test(migrator = "backend::db::MIGRATOR")]
@@ -68,9 +65,13 @@ async fn a_taken_ceo_email_is_409_and_leaves_nothing(db: PgPool) {
     app.enterprise(&admin, "Acme").await;
 
     let (status, body) = app
-        .post(&admin, "/api/v1/enterprises", json!({
-            "name": "Copycat", "ceoFullName": "Other", "ceoEmail": "CEO@acme.example", "ceoPassword": "ceo-password"
-        }))
+        .post(
+            &admin,
+            "/api/v1/enterprises",
+            json!({
+                "name": "Copycat", "ceoFullName": "Other", "ceoEmail": "CEO@acme.example", "ceoPassword": "ceo-password"
+            }),
+        )
         .await;
 
     assert_eq!((status, body["code"].as_str()), (409, Some("conflict")));
@@ -94,9 +95,13 @@ async fn a_failure_after_the_schema_is_created_leaves_no_row_and_no_schema(db: P
     .unwrap();
 
     let (status, body) = app
-        .post(&admin, "/api/v1/enterprises", json!({
-            "name": "Doomed", "ceoFullName": "Nobody", "ceoEmail": "ceo@doomed.example", "ceoPassword": "ceo-password"
-        }))
+        .post(
+            &admin,
+            "/api/v1/enterprises",
+            json!({
+                "name": "Doomed", "ceoFullName": "Nobody", "ceoEmail": "ceo@doomed.example", "ceoPassword": "ceo-password"
+            }),
+        )
         .await;
 
     assert_eq!((status, body["code"].as_str()), (500, Some("internal")));

@@ -3,14 +3,7 @@ use sqlx::PgPool;
 use crate::helpers::{TestApp, parts};
 
 async fn post_raw(app: &TestApp, content_type: &str, body: impl Into<reqwest::Body>) -> (u16, serde_json::Value) {
-    let resp = app
-        .http
-        .post(app.url("/api/v1/auth/login"))
-        .header("content-type", content_type)
-        .body(body)
-        .send()
-        .await
-        .unwrap();
+    let resp = app.http.post(app.url("/api/v1/auth/login")).header("content-type", content_type).body(body).send().await.unwrap();
     parts(resp).await
 }
 
@@ -71,7 +64,11 @@ async fn a_nul_character_anywhere_is_a_400_naming_the_field(db: PgPool) {
     let (status, body) = app.put(&admin, &format!("/api/v1/enterprises/{ent}"), serde_json::json!({ "description": "a\u{0}b" })).await;
     assert_eq!((status, body["fields"]["description"].as_str()), (400, Some("invalid_character")), "{body}");
     let (status, body) = app
-        .post(&admin, "/api/v1/enterprises", serde_json::json!({ "name": "N\u{0}", "ceoFullName": "C", "ceoEmail": "c@n.example", "ceoPassword": "ceo-password" }))
+        .post(
+            &admin,
+            "/api/v1/enterprises",
+            serde_json::json!({ "name": "N\u{0}", "ceoFullName": "C", "ceoEmail": "c@n.example", "ceoPassword": "ceo-password" }),
+        )
         .await;
     assert_eq!((status, body["fields"]["name"].as_str()), (400, Some("invalid_character")), "{body}");
     let (status, _) = app.get(&admin, "/api/v1/enterprises/%00").await;

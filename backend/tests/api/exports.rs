@@ -75,7 +75,18 @@ async fn the_pdf_reads_as_the_report(db: PgPool) {
     std::fs::write(&path, &bytes).unwrap();
     let out = std::process::Command::new("pdftotext").arg("-layout").arg(&path).arg("-").output().expect("pdftotext (poppler-utils)");
     let text = String::from_utf8_lossy(&out.stdout);
-    for expected in ["Q1 Budget", "Department: Finance", "Period: 2026-01-01 to 2026-03-31", "Status: rejected", "Revenue grew.", "Costs fell.", "January", "80.5", "Review notes", "Explain February"] {
+    for expected in [
+        "Q1 Budget",
+        "Department: Finance",
+        "Period: 2026-01-01 to 2026-03-31",
+        "Status: rejected",
+        "Revenue grew.",
+        "Costs fell.",
+        "January",
+        "80.5",
+        "Review notes",
+        "Explain February",
+    ] {
         assert!(text.contains(expected), "{expected:?} missing from:\n{text}");
     }
     std::fs::remove_file(path).unwrap();

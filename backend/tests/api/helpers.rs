@@ -166,10 +166,14 @@ impl TestApp {
     pub async fn enterprise(&self, admin: &str, name: &str) -> (String, String) {
         let ceo_email = format!("ceo@{}.example", name.to_lowercase().replace(' ', "-"));
         let (status, body) = self
-            .post(admin, "/api/v1/enterprises", json!({
-                "name": name, "description": "Test", "ceoFullName": format!("{name} CEO"),
-                "ceoEmail": ceo_email, "ceoPassword": "ceo-password"
-            }))
+            .post(
+                admin,
+                "/api/v1/enterprises",
+                json!({
+                    "name": name, "description": "Test", "ceoFullName": format!("{name} CEO"),
+                    "ceoEmail": ceo_email, "ceoPassword": "ceo-password"
+                }),
+            )
             .await;
         assert_eq!(status, 201, "{body}");
         (body["id"].as_str().unwrap().to_owned(), self.token(&ceo_email, "ceo-password").await)
@@ -185,10 +189,14 @@ impl TestApp {
     /// Creates a tenant user through the API; returns their id.
     pub async fn staff(&self, token: &str, enterprise: &str, email: &str, role: &str, department: Option<&str>) -> String {
         let (status, body) = self
-            .post(token, "/api/v1/users", json!({
-                "fullName": "Staff Member", "email": email, "password": "staff-password",
-                "role": role, "enterpriseId": enterprise, "departmentId": department
-            }))
+            .post(
+                token,
+                "/api/v1/users",
+                json!({
+                    "fullName": "Staff Member", "email": email, "password": "staff-password",
+                    "role": role, "enterpriseId": enterprise, "departmentId": department
+                }),
+            )
             .await;
         assert_eq!(status, 201, "{body}");
         body["id"].as_str().unwrap().to_owned()

@@ -1,6 +1,9 @@
 use sqlx::PgPool;
 
-use backend::tenancy::{TENANT_MIGRATIONS as M, migrate::{Applied, migrate_all, pending}};
+use backend::tenancy::{
+    TENANT_MIGRATIONS as M,
+    migrate::{Applied, migrate_all, pending},
+};
 
 use crate::helpers::TestApp;
 
@@ -51,10 +54,7 @@ async fn migrate_reports_a_failed_tenant_goes_on_and_resumes(db: PgPool) {
         .await
         .unwrap();
     assert_eq!(tables, 3, "the three tenants have reports again");
-    assert_eq!(
-        backend::tenancy::migrate::migrate_one(&app.db, &M, &format!("t_{}", ids[0])).await.unwrap(),
-        Applied::UpToDate
-    );
+    assert_eq!(backend::tenancy::migrate::migrate_one(&app.db, &M, &format!("t_{}", ids[0])).await.unwrap(), Applied::UpToDate);
 }
 
 /// A schema built while tenant tables still had foreign keys to public.users loses them when

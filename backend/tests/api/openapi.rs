@@ -4,10 +4,7 @@ fn committed_openapi_json_matches_the_code() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../openapi.json");
     let committed = std::fs::read_to_string(path).expect("openapi.json is committed");
     let generated = backend::api::spec_json();
-    assert!(
-        committed == generated,
-        "openapi.json is stale: run `cargo run -p backend -- openapi > openapi.json` and regenerate the frontend hooks"
-    );
+    assert!(committed == generated, "openapi.json is stale: run `cargo run -p backend -- openapi > openapi.json` and regenerate the frontend hooks");
 }
 
 #[test]

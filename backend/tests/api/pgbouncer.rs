@@ -3,7 +3,11 @@
 //! its transaction would show one tenant another's rows, and a request that relied on one set by
 //! an earlier transaction would read the wrong tenant.
 
-use std::{net::TcpListener, process::{Child, Command, Stdio}, time::Duration};
+use std::{
+    net::TcpListener,
+    process::{Child, Command, Stdio},
+    time::Duration,
+};
 
 use serde_json::json;
 use sqlx::{PgPool, postgres::PgConnectOptions};
@@ -86,8 +90,11 @@ async fn interleaved_tenant_requests_through_one_pooled_connection_never_mix(db:
 
     let mut tasks = Vec::new();
     for i in 0..40 {
-        let (token, ent, mine, theirs) =
-            if i % 2 == 0 { (ceo_a.clone(), a.clone(), "alpha-secret", "beta-secret") } else { (ceo_b.clone(), b.clone(), "beta-secret", "alpha-secret") };
+        let (token, ent, mine, theirs) = if i % 2 == 0 {
+            (ceo_a.clone(), a.clone(), "alpha-secret", "beta-secret")
+        } else {
+            (ceo_b.clone(), b.clone(), "beta-secret", "alpha-secret")
+        };
         let http = app.http.clone();
         let url = app.url(&format!("/api/v1/enterprises/{ent}/departments"));
         tasks.push(tokio::spawn(async move {

@@ -171,7 +171,8 @@ async fn lists_filter_sort_and_page(db: PgPool) {
         r["periodEnd"] = json!(end);
         assert_eq!(app.post(&w.user, &create, r).await.0, 201);
     }
-    let titles = |page: &Value| -> Vec<String> { page["items"].as_array().unwrap().iter().map(|r| r["title"].as_str().unwrap().to_owned()).collect() };
+    let titles =
+        |page: &Value| -> Vec<String> { page["items"].as_array().unwrap().iter().map(|r| r["title"].as_str().unwrap().to_owned()).collect() };
 
     let (_, staff) = app.get(&w.user, &format!("{create}?sort=title")).await;
     assert_eq!(titles(&staff), ["Audit", "Budget Q1", "Budget Q2", "Payroll notes"]);

@@ -27,9 +27,15 @@ async fn a_demoted_ceo_loses_their_powers_on_the_next_request(db: PgPool) {
     let finance = app.department(&ceo, &ent, "finance").await;
     app.staff(&ceo, &ent, "author@acme.example", "DepartmentUser", Some(&finance)).await;
     let author = app.token("author@acme.example", "staff-password").await;
-    let (_, report) = app.post(&author, &format!("/api/v1/departments/{finance}/reports"), json!({
-        "title": "Q1", "content": "Figures", "periodStart": "2026-01-01", "periodEnd": "2026-03-31", "status": "submitted"
-    })).await;
+    let (_, report) = app
+        .post(
+            &author,
+            &format!("/api/v1/departments/{finance}/reports"),
+            json!({
+                "title": "Q1", "content": "Figures", "periodStart": "2026-01-01", "periodEnd": "2026-03-31", "status": "submitted"
+            }),
+        )
+        .await;
     let review = format!("/api/v1/reports/{}/review", report["id"].as_str().unwrap());
     assert_eq!(app.get(&ceo, "/api/v1/dashboard/ceo").await.0, 200);
 
@@ -180,9 +186,13 @@ async fn common_and_trivial_passwords_are_refused_everywhere_one_is_set(db: PgPo
     let admin = app.admin_token().await;
     for weak in ["12345678", "aaaaaaaa", "        "] {
         let (status, body) = app
-            .post(&admin, "/api/v1/enterprises", json!({
-                "name": "Weak", "ceoFullName": "C", "ceoEmail": "c@weak.example", "ceoPassword": weak
-            }))
+            .post(
+                &admin,
+                "/api/v1/enterprises",
+                json!({
+                    "name": "Weak", "ceoFullName": "C", "ceoEmail": "c@weak.example", "ceoPassword": weak
+                }),
+            )
             .await;
         assert_eq!((status, body["fields"]["ceoPassword"].as_str()), (400, Some("too_weak")), "{weak:?}: {body}");
     }

@@ -12,29 +12,34 @@ async fn a_ceo_creates_department_staff_in_their_own_enterprise_only(db: PgPool)
     let finance = app.department(&ceo, &mine, "finance").await;
 
     let (status, user) = app
-        .post(&ceo, "/api/v1/users", json!({
-            "fullName": "Hana Head", "email": "hana@mine.example", "password": "head-password",
-            "role": "DepartmentHead", "departmentId": finance
-        }))
+        .post(
+            &ceo,
+            "/api/v1/users",
+            json!({
+                "fullName": "Hana Head", "email": "hana@mine.example", "password": "head-password",
+                "role": "DepartmentHead", "departmentId": finance
+            }),
+        )
         .await;
     assert_eq!(status, 201, "{user}");
     assert_eq!((user["enterpriseId"].as_str(), user["departmentId"].as_str()), (Some(mine.as_str()), Some(finance.as_str())));
     assert_eq!(user["status"], "active");
     assert_eq!(app.login("hana@mine.example", "head-password").await.status(), 200);
 
-    let person = |role: &str, enterprise: Option<&str>| json!({
-        "fullName": "X", "email": format!("{role}@x.example"), "password": "person-password-1", "role": role, "enterpriseId": enterprise
-    });
+    let person = |role: &str, enterprise: Option<&str>| {
+        json!({
+            "fullName": "X", "email": format!("{role}@x.example"), "password": "person-password-1", "role": role, "enterpriseId": enterprise
+        })
+    };
     assert_eq!(app.post(&ceo, "/api/v1/users", person("EnterpriseCeo", None)).await.0, 403);
     assert_eq!(app.post(&ceo, "/api/v1/users", person("PlatformAdmin", None)).await.0, 403);
     assert_eq!(app.post(&ceo, "/api/v1/users", person("DepartmentUser", Some(&other))).await.0, 404);
     // A department of another enterprise is not found in this one.
-    let other_finance: String = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
-        "select id::text from t_{}.departments where type = 'finance'", other.replace('-', "")
-    )))
-    .fetch_one(&app.db)
-    .await
-    .unwrap();
+    let other_finance: String =
+        sqlx::query_scalar(sqlx::AssertSqlSafe(format!("select id::text from t_{}.departments where type = 'finance'", other.replace('-', ""))))
+            .fetch_one(&app.db)
+            .await
+            .unwrap();
     let mut body = person("DepartmentUser", None);
     body["departmentId"] = json!(other_finance);
     assert_eq!(app.post(&ceo, "/api/v1/users", body).await.0, 404);
@@ -44,21 +49,20 @@ async fn a_ceo_creates_department_staff_in_their_own_enterprise_only(db: PgPool)
 async fn user_input_is_validated_field_by_field(db: PgPool) {
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
-    let (status, body) = app
-        .post(&admin, "/api/v1/users", json!({ "fullName": "", "email": "bad", "password": "123", "role": "DepartmentUser" }))
-        .await;
+    let (status, body) =
+        app.post(&admin, "/api/v1/users", json!({ "fullName": "", "email": "bad", "password": "123", "role": "DepartmentUser" })).await;
     assert_eq!(status, 400);
-    assert_eq!(
-        body["fields"],
-        json!({ "fullName": "required", "email": "invalid_email", "password": "too_short", "enterpriseId": "required" })
-    );
+    assert_eq!(body["fields"], json!({ "fullName": "required", "email": "invalid_email", "password": "too_short", "enterpriseId": "required" }));
     let (status, body) = app
-        .post(&admin, "/api/v1/users", json!({ "fullName": "A", "email": "admin@example.com", "password": "person-password-1", "role": "PlatformAdmin" }))
+        .post(
+            &admin,
+            "/api/v1/users",
+            json!({ "fullName": "A", "email": "admin@example.com", "password": "person-password-1", "role": "PlatformAdmin" }),
+        )
         .await;
     assert_eq!((status, body["code"].as_str(), &body["fields"]), (409, Some("conflict"), &json!({ "email": "taken" })));
-    let (status, _) = app
-        .post(&admin, "/api/v1/users", json!({ "fullName": "A", "email": "a@x.example", "password": "person-password-1", "role": "Boss" }))
-        .await;
+    let (status, _) =
+        app.post(&admin, "/api/v1/users", json!({ "fullName": "A", "email": "a@x.example", "password": "person-password-1", "role": "Boss" })).await;
     assert_eq!(status, 400);
 }
 
@@ -151,9 +155,13 @@ async fn deleting_a_user_forgets_them_in_their_tenant_but_never_orphans_a_report
     assert_eq!(app.put(&ceo, &department, json!({ "headId": head })).await.0, 200);
     let author_token = app.token("author@acme.example", "staff-password").await;
     let (status, report) = app
-        .post(&author_token, &format!("/api/v1/departments/{finance}/reports"), json!({
-            "title": "Q1", "content": "Figures", "periodStart": "2026-01-01", "periodEnd": "2026-03-31", "status": "submitted"
-        }))
+        .post(
+            &author_token,
+            &format!("/api/v1/departments/{finance}/reports"),
+            json!({
+                "title": "Q1", "content": "Figures", "periodStart": "2026-01-01", "periodEnd": "2026-03-31", "status": "submitted"
+            }),
+        )
         .await;
     assert_eq!(status, 201, "{report}");
     let report_path = format!("/api/v1/reports/{}", report["id"].as_str().unwrap());
@@ -186,9 +194,13 @@ async fn an_admin_deletes_another_admin_but_not_themselves(db: PgPool) {
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let (status, other) = app
-        .post(&admin, "/api/v1/users", json!({
-            "fullName": "Second Admin", "email": "second@example.com", "password": "admin-password-2", "role": "PlatformAdmin"
-        }))
+        .post(
+            &admin,
+            "/api/v1/users",
+            json!({
+                "fullName": "Second Admin", "email": "second@example.com", "password": "admin-password-2", "role": "PlatformAdmin"
+            }),
+        )
         .await;
     assert_eq!(status, 201, "{other}");
     let second = app.token("second@example.com", "admin-password-2").await;
