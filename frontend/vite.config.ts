@@ -8,6 +8,10 @@ export default defineConfig({
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },
+  build: {
+    // dist/.vite/manifest.json: the chunk graph that scripts/bundle-budget.mjs follows.
+    manifest: true,
+  },
   server: {
     proxy: {
       '/api': { target: 'http://127.0.0.1:8080', changeOrigin: true, ws: true },
