@@ -2,11 +2,9 @@ import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 
 import { MantineProvider } from '@mantine/core';
-import { ModalsProvider } from '@mantine/modals';
-import { Notifications } from '@mantine/notifications';
+import { useNotifications } from '@mantine/notifications';
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { type ReactNode, useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { type ReactNode, Suspense, lazy, useEffect, useState } from 'react';
 import { session } from '@/lib/session';
 import { createQueryClient } from './query-client';
 import { theme } from './theme';
@@ -18,10 +16,29 @@ type AppProviderProps = {
   env?: 'default' | 'test';
 };
 
-/** Every provider the screens rely on; tests render through it too. */
+const Toasts = lazy(() => import('./Toasts'));
+
+/**
+ * The notification toasts, loaded with the first notification: most pages never show one. The
+ * store (`notifications.show`) is always there; shown notifications wait in it for the toasts.
+ */
+function LazyNotifications() {
+  const { notifications, queue } = useNotifications();
+  const [needed, setNeeded] = useState(false);
+  if (!needed && notifications.length + queue.length > 0) setNeeded(true);
+  return needed ? (
+    <Suspense fallback={null}>
+      <Toasts />
+    </Suspense>
+  ) : null;
+}
+
+/**
+ * Every provider the screens rely on; tests render through it too. The modals' provider is in the
+ * signed-in frame (layout/AppLayout.tsx): only signed-in screens open modals.
+ */
 export function AppProvider({ children, queryClient, env = 'default' }: AppProviderProps) {
   const [client] = useState(() => queryClient ?? createQueryClient());
-  const { t } = useTranslation();
 
   // Nothing cached for one user may leak to the next one.
   useEffect(() => session.onEnd(() => client.clear()), [client]);
@@ -29,10 +46,8 @@ export function AppProvider({ children, queryClient, env = 'default' }: AppProvi
   return (
     <MantineProvider theme={theme} defaultColorScheme="light" env={env}>
       <QueryClientProvider client={client}>
-        <ModalsProvider labels={{ confirm: t('modals.confirm'), cancel: t('modals.cancel') }}>
-          <Notifications position="top-right" />
-          {children}
-        </ModalsProvider>
+        <LazyNotifications />
+        {children}
       </QueryClientProvider>
     </MantineProvider>
   );

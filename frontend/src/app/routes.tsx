@@ -4,7 +4,6 @@ import { PageLoader } from '@/components/PageLoader';
 import { type ReadyRouteKey, href, routes } from '@/lib/paths';
 import { useSession } from '@/lib/session';
 import { GuestOnly, RequireAuth, RequireRole } from './guards';
-import { AppLayout } from './layout/AppLayout';
 import { RouteErrorScreen } from './RouteErrorScreen';
 
 type Screen = LazyExoticComponent<ComponentType>;
@@ -35,6 +34,9 @@ const screens = {
   departmentReportEdit: reportForm,
 } satisfies Record<Exclude<ReadyRouteKey, 'home'>, Screen>;
 
+/** The signed-in frame (sidebar, menus): not needed, so not loaded, on the signed-out pages. */
+const AppLayout = lazy(() => import('./layout/AppLayout').then((module) => ({ default: module.AppLayout })));
+
 const NotFoundScreen = lazy(() => import('@/features/misc/NotFoundScreen'));
 
 type ScreenKey = keyof typeof screens;
@@ -45,9 +47,11 @@ const SIGNED_IN_SCREENS = (Object.keys(screens) as ScreenKey[]).filter((key) => 
 function NotFoundRoute() {
   const signedIn = useSession().status === 'signed_in';
   return signedIn ? (
-    <AppLayout>
-      <NotFoundScreen />
-    </AppLayout>
+    <Suspense fallback={<PageLoader fullScreen />}>
+      <AppLayout>
+        <NotFoundScreen />
+      </AppLayout>
+    </Suspense>
   ) : (
     <Suspense fallback={<PageLoader fullScreen />}>
       <main id="main-content">
@@ -76,7 +80,9 @@ export const appRoutes: RouteObject[] = [
       {
         element: (
           <RequireAuth>
-            <AppLayout />
+            <Suspense fallback={<PageLoader fullScreen />}>
+              <AppLayout />
+            </Suspense>
           </RequireAuth>
         ),
         children: SIGNED_IN_SCREENS.map((key) => {

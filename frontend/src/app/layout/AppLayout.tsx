@@ -1,5 +1,6 @@
 import { Anchor, AppShell, Burger, Group, NavLink, ScrollArea } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
+import { ModalsProvider } from '@mantine/modals';
 import { type ReactNode, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation } from 'react-router-dom';
@@ -27,49 +28,59 @@ export function AppLayout({ children }: { children?: ReactNode }) {
   useEffect(close, [pathname, close]);
 
   return (
-    <AppShell header={{ height: 60 }} navbar={{ width: 260, breakpoint: 'md', collapsed: { mobile: !opened, desktop: false } }} padding="lg">
-      <a href="#main-content" className={classes.skipLink}>
-        {t('app.skipToContent')}
-      </a>
-      <AppShell.Header>
-        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-          <Group gap="sm" wrap="nowrap">
-            <Burger opened={opened} onClick={toggle} hiddenFrom="md" size="sm" aria-label={t('nav.toggle')} aria-expanded={opened} aria-controls="app-navbar" />
-            <Anchor component={Link} to={href('dashboard')} underline="never" c="inherit">
-              <Logo />
-            </Anchor>
-          </Group>
-          <Group gap="xs" wrap="nowrap">
-            <LanguageSwitch />
-            <UserMenu />
-          </Group>
-        </Group>
-      </AppShell.Header>
-
-      <AppShell.Navbar id="app-navbar" component="nav" aria-label={t('nav.label')} className={classes.navbar} data-closed={opened ? undefined : true} p="sm">
-        <AppShell.Section grow component={ScrollArea}>
-          {navItemsFor(user).map(({ key, label, icon: Icon, to }) => {
-            const active = isActive(pathname, to);
-            return (
-              <NavLink
-                key={key}
-                component={Link}
-                to={to}
-                label={t(label)}
-                leftSection={<Icon size={18} stroke={1.6} aria-hidden />}
-                active={active}
-                aria-current={active ? 'page' : undefined}
-                variant="light"
-                onClick={close}
+    <ModalsProvider labels={{ confirm: t('modals.confirm'), cancel: t('modals.cancel') }}>
+      <AppShell header={{ height: 60 }} navbar={{ width: 260, breakpoint: 'md', collapsed: { mobile: !opened, desktop: false } }} padding="lg">
+        <a href="#main-content" className={classes.skipLink}>
+          {t('app.skipToContent')}
+        </a>
+        <AppShell.Header>
+          <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+            <Group gap="sm" wrap="nowrap">
+              <Burger
+                opened={opened}
+                onClick={toggle}
+                hiddenFrom="md"
+                size="sm"
+                aria-label={t('nav.toggle')}
+                aria-expanded={opened}
+                aria-controls="app-navbar"
               />
-            );
-          })}
-        </AppShell.Section>
-      </AppShell.Navbar>
+              <Anchor component={Link} to={href('dashboard')} underline="never" c="inherit">
+                <Logo />
+              </Anchor>
+            </Group>
+            <Group gap="xs" wrap="nowrap">
+              <LanguageSwitch />
+              <UserMenu />
+            </Group>
+          </Group>
+        </AppShell.Header>
 
-      <AppShell.Main id="main-content" tabIndex={-1}>
-        <Suspense fallback={<PageLoader />}>{children ?? <Outlet />}</Suspense>
-      </AppShell.Main>
-    </AppShell>
+        <AppShell.Navbar id="app-navbar" component="nav" aria-label={t('nav.label')} className={classes.navbar} data-closed={opened ? undefined : true} p="sm">
+          <AppShell.Section grow component={ScrollArea}>
+            {navItemsFor(user).map(({ key, label, icon: Icon, to }) => {
+              const active = isActive(pathname, to);
+              return (
+                <NavLink
+                  key={key}
+                  component={Link}
+                  to={to}
+                  label={t(label)}
+                  leftSection={<Icon size={18} stroke={1.6} aria-hidden />}
+                  active={active}
+                  aria-current={active ? 'page' : undefined}
+                  variant="light"
+                  onClick={close}
+                />
+              );
+            })}
+          </AppShell.Section>
+        </AppShell.Navbar>
+
+        <AppShell.Main id="main-content" tabIndex={-1}>
+          <Suspense fallback={<PageLoader />}>{children ?? <Outlet />}</Suspense>
+        </AppShell.Main>
+      </AppShell>
+    </ModalsProvider>
   );
 }
