@@ -1,39 +1,45 @@
-import { Button, Menu } from '@mantine/core';
-import { IconCheck, IconChevronDown, IconLanguage } from '@tabler/icons-react';
+import { Button, type ButtonProps } from '@mantine/core';
+import { IconChevronDown, IconLanguage } from '@tabler/icons-react';
+import { type ComponentPropsWithRef, Suspense, lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LOCALES, changeLocale, currentLocale } from '@/i18n';
+import { currentLocale } from '@/i18n';
 
-export function LanguageSwitch() {
+const loadMenu = () => import('./LanguageMenu');
+const LanguageMenu = lazy(loadMenu);
+
+/** The button that opens the language menu; LanguageMenu makes it the menu's target. */
+export function LanguageButton(props: ButtonProps & ComponentPropsWithRef<'button'>) {
   const { t } = useTranslation();
   const active = currentLocale();
-  const activeName = t(`language.${active}`);
-
   return (
-    <Menu position="bottom-end" withinPortal>
-      <Menu.Target>
-        <Button
-          variant="subtle"
-          color="gray"
-          size="compact-sm"
-          leftSection={<IconLanguage size={16} aria-hidden />}
-          rightSection={<IconChevronDown size={14} aria-hidden />}
-          aria-label={t('language.label', { language: activeName })}
-        >
-          {active.toUpperCase()}
-        </Button>
-      </Menu.Target>
-      <Menu.Dropdown>
-        {LOCALES.map((locale) => (
-          <Menu.Item
-            key={locale}
-            lang={locale}
-            onClick={() => void changeLocale(locale)}
-            rightSection={locale === active ? <IconCheck size={14} aria-hidden /> : null}
-          >
-            {t(`language.${locale}`)}
-          </Menu.Item>
-        ))}
-      </Menu.Dropdown>
-    </Menu>
+    <Button
+      variant="subtle"
+      color="gray"
+      size="compact-sm"
+      leftSection={<IconLanguage size={16} aria-hidden />}
+      rightSection={<IconChevronDown size={14} aria-hidden />}
+      aria-label={t('language.label', { language: t(`language.${active}`) })}
+      aria-haspopup="menu"
+      aria-expanded={false}
+      {...props}
+    >
+      {active.toUpperCase()}
+    </Button>
+  );
+}
+
+/**
+ * The language switch. Its menu (Mantine's Menu, which brings Floating UI) is a chunk of its own,
+ * fetched when the pointer or the focus reaches the button and shown on the first click: the
+ * sign-in page does not load it for visitors who never change the language.
+ */
+export function LanguageSwitch() {
+  const [wanted, setWanted] = useState(false);
+  const button = <LanguageButton onPointerEnter={() => void loadMenu()} onFocus={() => void loadMenu()} onClick={() => setWanted(true)} />;
+  if (!wanted) return button;
+  return (
+    <Suspense fallback={button}>
+      <LanguageMenu openOnMount />
+    </Suspense>
   );
 }
