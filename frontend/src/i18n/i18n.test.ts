@@ -22,6 +22,7 @@ describe('locale', () => {
 
     vi.resetModules();
     const fresh = await import('.');
+    await fresh.localeReady;
     expect(fresh.currentLocale()).toBe('fr');
     expect(fresh.i18n.t('errors.invalidCredentials')).toBe('E-mail ou mot de passe invalide');
   });

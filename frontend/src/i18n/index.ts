@@ -1,8 +1,7 @@
-import i18n from 'i18next';
+import i18n, { type BackendModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { STORAGE_KEYS, readItem, writeItem } from '@/lib/storage';
 import en from './locales/en.json';
-import fr from './locales/fr.json';
 
 export const LOCALES = ['en', 'fr'] as const;
 export type Locale = (typeof LOCALES)[number];
@@ -32,13 +31,35 @@ export function currentLocale(): Locale {
 
 i18n.on('languageChanged', applyToDocument);
 
-void i18n.use(initReactI18next).init({
-  resources: { en: { translation: en }, fr: { translation: fr } },
-  lng: storedLocale(),
-  fallbackLng: DEFAULT_LOCALE,
-  supportedLngs: LOCALES,
-  interpolation: { escapeValue: false }, // React escapes
-  initAsync: false,
-});
+/**
+ * English (the default and the fallback) is in the main bundle; French is a chunk of its own,
+ * fetched on start when it is the stored locale and on the switch to it otherwise. i18next loads
+ * a language before it changes to it, so no screen renders with missing French strings.
+ */
+const lazyLocales: BackendModule = {
+  type: 'backend',
+  init: () => {},
+  read(language, _namespace, callback) {
+    if (language !== 'fr') return callback(null, language === DEFAULT_LOCALE ? en : {});
+    import('./locales/fr.json').then(
+      (module) => callback(null, module.default),
+      (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), false),
+    );
+  },
+};
+
+/** Settles once the start-up language is loaded (at once for English); main.tsx renders after it. */
+export const localeReady: Promise<unknown> = i18n
+  .use(lazyLocales)
+  .use(initReactI18next)
+  .init({
+    resources: { en: { translation: en } },
+    partialBundledLanguages: true,
+    lng: storedLocale(),
+    fallbackLng: DEFAULT_LOCALE,
+    supportedLngs: LOCALES,
+    interpolation: { escapeValue: false }, // React escapes
+    initAsync: false,
+  });
 
 export { i18n };
