@@ -12,6 +12,10 @@ command -v pdftotext >/dev/null || apt_install poppler-utils
 # Each #[sqlx::test] makes (and drops) its own database through this server.
 export DATABASE_URL="$PG_BASE_URL/postgres"
 
+say "backend: format and lints"
+cargo fmt --check
+cargo clippy --workspace --all-targets --locked -- -D warnings
+
 say "backend: unit and integration tests (includes the openapi.json drift check)"
 cargo test --workspace --locked
 
@@ -42,3 +46,6 @@ export E2E_BACKEND_BIN="${CARGO_TARGET_DIR:-$PWD/target}/debug/backend"
 export E2E_ADMIN_EMAIL="admin@e2e.test" E2E_ADMIN_PASSWORD="e2e-admin-password"
 "$E2E_BACKEND_BIN" create-admin --email "$E2E_ADMIN_EMAIL" --password "$E2E_ADMIN_PASSWORD" --full-name "E2E Admin"
 (cd frontend && npm run e2e)
+
+say "API fuzzing: schemathesis against the served openapi.json, as each role"
+bash scripts/fuzz/run.sh

@@ -136,7 +136,7 @@ fn api_docs(html: String) -> impl Endpoint {
     while let Some(start) = rest.find("<script") {
         let Some(open_end) = rest[start..].find('>').map(|i| start + i + 1) else { break };
         let Some(close) = rest[open_end..].find("</script>").map(|i| open_end + i) else { break };
-        let digest = sha2::Sha256::digest(rest[open_end..close].as_bytes());
+        let digest = sha2::Sha256::digest(&rest.as_bytes()[open_end..close]);
         hashes.push(format!("'sha256-{}'", base64::engine::general_purpose::STANDARD.encode(digest)));
         rest = &rest[close..];
     }

@@ -104,7 +104,7 @@ pub async fn compress<E: Endpoint>(ep: E, req: Request) -> poem::Result<Response
     let encoded = headers.contains_key(header::CONTENT_ENCODING);
     let attachment = headers.contains_key(header::CONTENT_DISPOSITION);
     let big_enough =
-        headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<u64>().ok()).map_or(true, |len| len >= 1024);
+        headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<u64>().ok()).is_none_or(|len| len >= 1024);
     if !compressible || encoded || attachment || !big_enough || resp.status() == StatusCode::NO_CONTENT {
         return Ok(resp);
     }

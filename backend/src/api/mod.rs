@@ -47,9 +47,10 @@ pub fn service() -> OpenApiService<Api, ()> {
     .server("/api/v1")
 }
 
-/// The OpenAPI document as served and committed in `openapi.json`: poem-openapi's, plus the
-/// statuses every operation with a body can answer before it runs (413 over `MAX_BODY_BYTES`,
-/// 415 without a JSON `Content-Type`), which poem raises itself.
+/// The OpenAPI document as served and committed in `openapi.json`: poem-openapi's, plus what it
+/// cannot say itself: the statuses every operation with a body can answer before it runs (413
+/// over `MAX_BODY_BYTES`, 415 without a JSON `Content-Type`), which poem raises itself, and the
+/// media types of a report download (poem-openapi declares an attachment as one type).
 pub fn spec_json() -> String {
     let mut spec: serde_json::Value = serde_json::from_str(&service().spec()).expect("poem-openapi writes JSON");
     let error = |description: &str| {
@@ -64,6 +65,13 @@ pub fn spec_json() -> String {
         .flat_map(|paths| paths.values_mut())
         .flat_map(|p| p.as_object_mut().into_iter().flat_map(|p| p.values_mut()))
     {
+        if operation["operationId"] == "exportReport" {
+            let files: serde_json::Map<String, serde_json::Value> = reports::ExportFormat::ALL
+                .iter()
+                .map(|f| (f.media_type().to_owned(), serde_json::json!({ "schema": { "type": "string", "format": "binary" } })))
+                .collect();
+            operation["responses"]["200"]["content"] = serde_json::Value::Object(files);
+        }
         if operation.get("requestBody").is_none() {
             continue;
         }

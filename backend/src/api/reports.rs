@@ -152,7 +152,9 @@ pub enum ExportFormat {
 }
 
 impl ExportFormat {
-    fn media_type(self) -> &'static str {
+    pub const ALL: [Self; 3] = [Self::Xlsx, Self::Csv, Self::Pdf];
+
+    pub fn media_type(self) -> &'static str {
         match self {
             Self::Xlsx => "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
             Self::Csv => "text/csv; charset=utf-8",

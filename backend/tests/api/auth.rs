@@ -217,7 +217,8 @@ async fn the_client_address_comes_from_the_socket_unless_a_trusted_proxy_forward
     let proxied = TestApp::spawn_with(db, |c| c.trusted_proxies = vec!["127.0.0.1/32".parse().unwrap()]).await;
     assert_eq!(proxied.login_from(ADMIN_EMAIL, ADMIN_PASSWORD, Some("81.2.69.142")).await.status(), 200);
 
-    let rows: Vec<(String, Option<String>, Option<String>, Option<f64>)> =
+    type Row = (String, Option<String>, Option<String>, Option<f64>);
+    let rows: Vec<Row> =
         sqlx::query_as("select host(ip_address), city, country, latitude from sessions order by created_at").fetch_all(&direct.db).await.unwrap();
     assert_eq!(rows[0], ("127.0.0.1".into(), None, None, None), "a spoofed header is ignored");
     assert_eq!(rows[1], ("81.2.69.142".into(), Some("London".into()), Some("GB".into()), Some(51.5142)));

@@ -55,13 +55,16 @@ fn start_pgbouncer(target: &PgConnectOptions) -> PgBouncer {
         .stderr(Stdio::null())
         .spawn()
         .expect("pgbouncer is installed (make test installs Debian's package)");
+    let log = dir.join("pgbouncer.log");
+    // Dropped on every path, which kills and waits for the process.
+    let bouncer = PgBouncer { child, port, _dir: dir };
     for _ in 0..100 {
         if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-            return PgBouncer { child, port, _dir: dir };
+            return bouncer;
         }
         std::thread::sleep(Duration::from_millis(50));
     }
-    panic!("pgbouncer did not start; see {}", dir.join("pgbouncer.log").display());
+    panic!("pgbouncer did not start; see {}", log.display());
 }
 
 fn nix_is_root() -> bool {

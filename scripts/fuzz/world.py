@@ -1,0 +1,93 @@
+"""Builds the world the API fuzzer runs in, through the API itself, and writes one schemathesis
+config per role (admin, CEO, department head, department user) whose path parameters are real
+ids, so every operation is reached past its 404s.
+
+Destructive operations get ids of their own (a spare enterprise, a spare user, a spare draft),
+so they cannot take the rest of the world away mid-run. Usage: world.py BASE_URL OUT_DIR
+"""
+
+import json
+import os
+import sys
+import urllib.error
+import urllib.request
+
+BASE, OUT = sys.argv[1], sys.argv[2]
+ADMIN = (os.environ["FUZZ_ADMIN_EMAIL"], os.environ["FUZZ_ADMIN_PASSWORD"])
+
+
+def call(method, path, token=None, body=None):
+    req = urllib.request.Request(BASE + "/api/v1" + path, data=json.dumps(body).encode() if body is not None else None, method=method)
+    req.add_header("content-type", "application/json")
+    if token:
+        req.add_header("authorization", f"Bearer {token}")
+    try:
+        with urllib.request.urlopen(req) as resp:
+            text = resp.read()
+            return json.loads(text) if text else None
+    except urllib.error.HTTPError as e:
+        sys.exit(f"{method} {path}: {e.code} {e.read().decode()}")
+
+
+def login(email, password):
+    return call("POST", "/auth/login", body={"email": email, "password": password})["token"]
+
+
+def enterprise(admin, name):
+    slug = name.lower()
+    ent = call("POST", "/enterprises", admin, {"name": name, "description": "Fuzzed", "ceoFullName": f"{name} CEO",
+                                               "ceoEmail": f"ceo@{slug}.fuzz", "ceoPassword": "fuzz-ceo-password"})
+    return ent["id"], login(f"ceo@{slug}.fuzz", "fuzz-ceo-password")
+
+
+def staff(ceo, email, role, department):
+    return call("POST", "/users", ceo, {"fullName": email.split("@")[0].title(), "email": email, "password": "fuzz-staff-password",
+                                        "role": role, "departmentId": department})["id"]
+
+
+def report(token, department, title, status):
+    return call("POST", f"/departments/{department}/reports", token, {
+        "title": title, "content": "Figures", "periodStart": "2026-01-01", "periodEnd": "2026-03-31", "status": status,
+        "data": {"columns": ["Month", "Revenue"], "rows": [["Jan", 1], ["Feb", 2]]}})["id"]
+
+
+admin = login(*ADMIN)
+ent, ceo = enterprise(admin, "Acme")
+spare_ent, _ = enterprise(admin, "Spare")
+departments = call("GET", f"/enterprises/{ent}/departments", ceo)
+finance = next(d["id"] for d in departments if d["type"] == "finance")
+head_id = staff(ceo, "head@acme.fuzz", "DepartmentHead", finance)
+call("PUT", f"/enterprises/{ent}/departments/{finance}", ceo, {"headId": head_id})
+staff(ceo, "user@acme.fuzz", "DepartmentUser", finance)
+spare_user = staff(ceo, "spare@acme.fuzz", "DepartmentUser", finance)
+head = login("head@acme.fuzz", "fuzz-staff-password")
+user = login("user@acme.fuzz", "fuzz-staff-password")
+submitted = report(user, finance, "Submitted", "submitted")
+draft = report(user, finance, "Draft", "draft")
+spare_draft = report(user, finance, "Spare draft", "draft")
+
+# Operation id -> its path parameters. Deleting and changing people or enterprises uses spares.
+ids = {
+    "getEnterprise": {"id": ent}, "updateEnterprise": {"id": spare_ent}, "deleteEnterprise": {"id": spare_ent},
+    "listEnterpriseUsers": {"id": ent}, "listEnterpriseDepartments": {"id": ent}, "listEnterpriseReports": {"id": ent},
+    "getDepartment": {"id": ent, "deptId": finance}, "updateDepartment": {"id": ent, "deptId": finance},
+    "assignDepartmentUser": {"id": ent, "deptId": finance},
+    "removeDepartmentUser": {"id": ent, "deptId": finance, "userId": spare_user},
+    "getUser": {"id": spare_user}, "updateUser": {"id": spare_user}, "deleteUser": {"id": spare_user},
+    "createDepartmentReport": {"id": finance}, "listDepartmentReports": {"id": finance},
+    "getReport": {"id": submitted}, "updateReport": {"id": draft}, "deleteReport": {"id": spare_draft},
+    "reviewReport": {"id": submitted}, "exportReport": {"id": submitted},
+}
+tokens = {"admin": admin, "ceo": ceo, "head": head, "user": user}
+os.makedirs(OUT, exist_ok=True)
+for role, token in tokens.items():
+    lines = [f'headers = {{ Authorization = "Bearer {token}" }}', ""]
+    if role == "admin":
+        # The admin names the enterprise of tenant-scoped reads.
+        lines += ['[parameters]', f'"query.enterpriseId" = "{ent}"', ""]
+    for operation, params in ids.items():
+        lines += ["[[operations]]", f'include-operation-id = "{operation}"']
+        lines += ["parameters = { " + ", ".join(f'"path.{k}" = "{v}"' for k, v in params.items()) + " }", ""]
+    with open(os.path.join(OUT, f"{role}.toml"), "w") as f:
+        f.write("\n".join(lines))
+print(" ".join(tokens))
