@@ -1,4 +1,4 @@
-//! Every error leaves the server as `{ code, message, fields? }` (API.md). `AppError` is what the
+//! Every error leaves the server as `{ code, message, fields? }` (the API contract). `AppError` is what the
 //! code raises; each operation declares which statuses it can answer with (`api_errors!`), so the
 //! OpenAPI document lists them; `render_poem_error` turns what poem itself rejects (malformed JSON,
 //! a missing token, an unknown path) into the same shape.

@@ -1,4 +1,4 @@
-//! Shapes shared by several tags (API.md, Shared shapes).
+//! Shapes shared by several tags.
 
 use chrono::{DateTime, Utc};
 use poem_openapi::Object;

@@ -1,4 +1,4 @@
-//! Who may touch what (SPEC.md §6, API.md). The server decides; the frontend only mirrors it.
+//! Who may touch what (the roles of docs/architecture.md). The server decides; the frontend only mirrors it.
 //! Another tenant's ids answer 404, as if they did not exist.
 
 use uuid::Uuid;

@@ -7,7 +7,7 @@ use super::FieldIssue;
 pub struct Password(String);
 
 impl Password {
-    /// SPEC.md §9: minimum password length.
+    /// The product's minimum password length.
     pub const MIN_CHARS: usize = 8;
     /// Bounds the work argon2 does for one request.
     pub const MAX_BYTES: usize = 1024;

@@ -4,7 +4,7 @@ use poem_openapi::Enum;
 
 use super::Role;
 
-/// Where a report is in its review (API.md, Transitions).
+/// Where a report is in its review: draft, submitted, reviewed, approved, rejected.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Enum)]
 #[oai(rename_all = "lowercase")]
 pub enum ReportStatus {

@@ -2,7 +2,7 @@ use std::str::FromStr;
 
 use poem_openapi::Enum;
 
-/// What a user may do on the platform (SPEC.md §6). Spelled exactly as the API shows it.
+/// What a user may do on the platform. Spelled exactly as the API shows it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Enum, serde::Serialize, serde::Deserialize)]
 #[oai(rename_all = "PascalCase")]
 pub enum Role {

@@ -26,7 +26,7 @@ pub struct MemberRecord {
 }
 
 const SELECT: &str = "select id, type, description, head_id, created_at, updated_at from departments";
-/// The order of SPEC.md: finance, operations, sales and marketing, human resources, IT.
+/// The product's order: finance, operations, sales and marketing, human resources, IT.
 pub const ORDER: &str = "array_position(array['finance', 'operations', 'sales_marketing', 'human_resources', 'information_technology'], type)";
 
 pub async fn list(tx: &mut PgConnection) -> sqlx::Result<Vec<DepartmentRecord>> {

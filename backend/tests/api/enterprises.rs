@@ -40,7 +40,7 @@ async fn creating_an_enterprise_makes_its_ceo_schema_and_five_departments(db: Pg
     let (status, detail) = app.get(&admin, &format!("/api/v1/enterprises/{id}")).await;
     assert_eq!(status, 200);
     let types: Vec<&str> = detail["departments"].as_array().unwrap().iter().map(|d| d["type"].as_str().unwrap()).collect();
-    assert_eq!(types, ["finance", "operations", "sales_marketing", "human_resources", "information_technology"], "in SPEC order");
+    assert_eq!(types, ["finance", "operations", "sales_marketing", "human_resources", "information_technology"], "in the product's order");
     assert_eq!(detail["userCount"], 1);
     assert_eq!(detail["reportCount"], 0);
     // The CEO can sign in and sees their enterprise.

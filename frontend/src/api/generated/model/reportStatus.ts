@@ -7,7 +7,7 @@
  */
 
 /**
- * Where a report is in its review (API.md, Transitions).
+ * Where a report is in its review: draft, submitted, reviewed, approved, rejected.
  */
 export type ReportStatus = typeof ReportStatus[keyof typeof ReportStatus];
 

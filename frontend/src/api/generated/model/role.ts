@@ -7,7 +7,7 @@
  */
 
 /**
- * What a user may do on the platform (SPEC.md §6). Spelled exactly as the API shows it.
+ * What a user may do on the platform. Spelled exactly as the API shows it.
  */
 export type Role = typeof Role[keyof typeof Role];
 

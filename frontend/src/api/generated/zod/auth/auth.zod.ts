@@ -27,7 +27,7 @@ export const loginResponse = zod.object({
   "token": zod.string().describe('Send as `Authorization: Bearer <token>`; it stops working at logout.'),
   "user": zod.object({
   "id": zod.uuid(),
-  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform (SPEC.md §6). Spelled exactly as the API shows it.'),
+  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.'),
   "fullName": zod.string(),
   "email": zod.string(),
   "status": zod.enum(['active', 'inactive']).describe('Whether an account may sign in.'),
@@ -45,7 +45,7 @@ export const loginResponse = zod.object({
  */
 export const getMeResponse = zod.object({
   "id": zod.uuid(),
-  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform (SPEC.md §6). Spelled exactly as the API shows it.'),
+  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.'),
   "fullName": zod.string(),
   "email": zod.string(),
   "status": zod.enum(['active', 'inactive']).describe('Whether an account may sign in.'),

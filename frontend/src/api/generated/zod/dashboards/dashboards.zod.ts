@@ -21,7 +21,7 @@ export const getCeoDashboardResponse = zod.object({
   "id": zod.uuid(),
   "fullName": zod.string(),
   "email": zod.string(),
-  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform (SPEC.md §6). Spelled exactly as the API shows it.')
+  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.')
 }).describe('Who someone is, in lists and references.').and(zod.any().nullable()).nullish(),
   "memberCount": zod.number(),
   "reports": zod.object({
@@ -46,10 +46,10 @@ export const getCeoDashboardResponse = zod.object({
   "id": zod.uuid(),
   "fullName": zod.string(),
   "email": zod.string(),
-  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform (SPEC.md §6). Spelled exactly as the API shows it.')
+  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.')
 }).describe('Who someone is, in lists and references.').and(zod.any().nullable()).nullish(),
-  "fromStatus": zod.enum(['draft', 'submitted', 'reviewed', 'approved', 'rejected']).describe('Where a report is in its review (API.md, Transitions).').and(zod.any().nullable()).nullish(),
-  "toStatus": zod.enum(['draft', 'submitted', 'reviewed', 'approved', 'rejected']).describe('Where a report is in its review (API.md, Transitions).'),
+  "fromStatus": zod.enum(['draft', 'submitted', 'reviewed', 'approved', 'rejected']).describe('Where a report is in its review: draft, submitted, reviewed, approved, rejected.').and(zod.any().nullable()).nullish(),
+  "toStatus": zod.enum(['draft', 'submitted', 'reviewed', 'approved', 'rejected']).describe('Where a report is in its review: draft, submitted, reviewed, approved, rejected.'),
   "notes": zod.string().nullish(),
   "at": zod.iso.datetime({})
 }).describe('A status change on the CEO\'s dashboard.'))
@@ -82,7 +82,7 @@ export const listCeoReportsResponse = zod.object({
   "content": zod.string(),
   "periodStart": zod.string(),
   "periodEnd": zod.string(),
-  "status": zod.enum(['draft', 'submitted', 'reviewed', 'approved', 'rejected']).describe('Where a report is in its review (API.md, Transitions).'),
+  "status": zod.enum(['draft', 'submitted', 'reviewed', 'approved', 'rejected']).describe('Where a report is in its review: draft, submitted, reviewed, approved, rejected.'),
   "data": zod.object({
   "columns": zod.array(zod.string()).max(listCeoReportsResponseItemsItemDataColumnsMax),
   "rows": zod.array(zod.array(zod.any())).max(listCeoReportsResponseItemsItemDataRowsMax).describe('Cells are strings, numbers or null.')
@@ -91,7 +91,7 @@ export const listCeoReportsResponse = zod.object({
   "id": zod.uuid(),
   "fullName": zod.string(),
   "email": zod.string(),
-  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform (SPEC.md §6). Spelled exactly as the API shows it.')
+  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.')
 }).describe('Who someone is, in lists and references.'),
   "createdAt": zod.iso.datetime({}),
   "updatedAt": zod.iso.datetime({}),
@@ -100,7 +100,7 @@ export const listCeoReportsResponse = zod.object({
   "id": zod.uuid(),
   "fullName": zod.string(),
   "email": zod.string(),
-  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform (SPEC.md §6). Spelled exactly as the API shows it.')
+  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.')
 }).describe('Who someone is, in lists and references.').and(zod.any().nullable()).nullish(),
   "reviewedAt": zod.iso.datetime({}).nullish(),
   "reviewNotes": zod.string().nullish()

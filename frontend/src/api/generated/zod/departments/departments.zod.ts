@@ -26,13 +26,13 @@ export const getDepartmentResponse = zod.object({
   "id": zod.uuid(),
   "fullName": zod.string(),
   "email": zod.string(),
-  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform (SPEC.md §6). Spelled exactly as the API shows it.')
+  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.')
 }).describe('Who someone is, in lists and references.').and(zod.any().nullable().describe('Null when the department has no head.')).nullish().describe('Null when the department has no head.'),
   "members": zod.array(zod.object({
   "id": zod.uuid(),
   "fullName": zod.string(),
   "email": zod.string(),
-  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform (SPEC.md §6). Spelled exactly as the API shows it.')
+  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.')
 }).describe('Who someone is, in lists and references.'))
 }).describe('One of an enterprise\'s five departments.')
 
@@ -61,13 +61,13 @@ export const updateDepartmentResponse = zod.object({
   "id": zod.uuid(),
   "fullName": zod.string(),
   "email": zod.string(),
-  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform (SPEC.md §6). Spelled exactly as the API shows it.')
+  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.')
 }).describe('Who someone is, in lists and references.').and(zod.any().nullable().describe('Null when the department has no head.')).nullish().describe('Null when the department has no head.'),
   "members": zod.array(zod.object({
   "id": zod.uuid(),
   "fullName": zod.string(),
   "email": zod.string(),
-  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform (SPEC.md §6). Spelled exactly as the API shows it.')
+  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.')
 }).describe('Who someone is, in lists and references.'))
 }).describe('One of an enterprise\'s five departments.')
 

@@ -33,7 +33,7 @@ export const listEnterprisesResponse = zod.object({
   "id": zod.uuid(),
   "fullName": zod.string(),
   "email": zod.string(),
-  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform (SPEC.md §6). Spelled exactly as the API shows it.')
+  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.')
 }).describe('Who someone is, in lists and references.').and(zod.any().nullable().describe('Null if the CEO\'s account was deleted.')).nullish().describe('Null if the CEO\'s account was deleted.')
 }).describe('A tenant of the platform.')),
   "total": zod.number().describe('How many items match the filters, over all pages.'),
@@ -74,7 +74,7 @@ export const getEnterpriseResponse = zod.object({
   "id": zod.uuid(),
   "fullName": zod.string(),
   "email": zod.string(),
-  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform (SPEC.md §6). Spelled exactly as the API shows it.')
+  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.')
 }).describe('Who someone is, in lists and references.').and(zod.any().nullable().describe('Null if the CEO\'s account was deleted.')).nullish().describe('Null if the CEO\'s account was deleted.'),
   "departments": zod.array(zod.object({
   "id": zod.uuid(),
@@ -85,13 +85,13 @@ export const getEnterpriseResponse = zod.object({
   "id": zod.uuid(),
   "fullName": zod.string(),
   "email": zod.string(),
-  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform (SPEC.md §6). Spelled exactly as the API shows it.')
+  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.')
 }).describe('Who someone is, in lists and references.').and(zod.any().nullable().describe('Null when the department has no head.')).nullish().describe('Null when the department has no head.'),
   "members": zod.array(zod.object({
   "id": zod.uuid(),
   "fullName": zod.string(),
   "email": zod.string(),
-  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform (SPEC.md §6). Spelled exactly as the API shows it.')
+  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.')
 }).describe('Who someone is, in lists and references.'))
 }).describe('One of an enterprise\'s five departments.')),
   "userCount": zod.number(),
@@ -125,7 +125,7 @@ export const updateEnterpriseResponse = zod.object({
   "id": zod.uuid(),
   "fullName": zod.string(),
   "email": zod.string(),
-  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform (SPEC.md §6). Spelled exactly as the API shows it.')
+  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.')
 }).describe('Who someone is, in lists and references.').and(zod.any().nullable().describe('Null if the CEO\'s account was deleted.')).nullish().describe('Null if the CEO\'s account was deleted.')
 }).describe('A tenant of the platform.')
 
@@ -150,7 +150,7 @@ export const listEnterpriseUsersParams = zod.object({
 export const listEnterpriseUsersQueryPageSizeMax = 100;
 
 export const listEnterpriseUsersQueryParams = zod.object({
-  "role": zod.array(zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform (SPEC.md §6). Spelled exactly as the API shows it.')).optional(),
+  "role": zod.array(zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.')).optional(),
   "q": zod.string().optional(),
   "page": zod.number().min(1).optional(),
   "pageSize": zod.number().min(1).max(listEnterpriseUsersQueryPageSizeMax).optional()
@@ -159,7 +159,7 @@ export const listEnterpriseUsersQueryParams = zod.object({
 export const listEnterpriseUsersResponse = zod.object({
   "items": zod.array(zod.object({
   "id": zod.uuid(),
-  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform (SPEC.md §6). Spelled exactly as the API shows it.'),
+  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.'),
   "fullName": zod.string(),
   "email": zod.string(),
   "status": zod.enum(['active', 'inactive']).describe('Whether an account may sign in.'),
@@ -190,13 +190,13 @@ export const listEnterpriseDepartmentsResponseItem = zod.object({
   "id": zod.uuid(),
   "fullName": zod.string(),
   "email": zod.string(),
-  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform (SPEC.md §6). Spelled exactly as the API shows it.')
+  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.')
 }).describe('Who someone is, in lists and references.').and(zod.any().nullable().describe('Null when the department has no head.')).nullish().describe('Null when the department has no head.'),
   "members": zod.array(zod.object({
   "id": zod.uuid(),
   "fullName": zod.string(),
   "email": zod.string(),
-  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform (SPEC.md §6). Spelled exactly as the API shows it.')
+  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.')
 }).describe('Who someone is, in lists and references.'))
 }).describe('One of an enterprise\'s five departments.')
 export const listEnterpriseDepartmentsResponse = zod.array(listEnterpriseDepartmentsResponseItem)

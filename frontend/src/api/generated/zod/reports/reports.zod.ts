@@ -23,7 +23,7 @@ export const createDepartmentReportBody = zod.object({
   "content": zod.string().max(createDepartmentReportBodyContentMax),
   "periodStart": zod.string(),
   "periodEnd": zod.string(),
-  "status": zod.enum(['draft', 'submitted', 'reviewed', 'approved', 'rejected']).optional().describe('Where a report is in its review (API.md, Transitions).'),
+  "status": zod.enum(['draft', 'submitted', 'reviewed', 'approved', 'rejected']).optional().describe('Where a report is in its review: draft, submitted, reviewed, approved, rejected.'),
   "data": zod.object({
   "columns": zod.array(zod.string()).max(createDepartmentReportBodyDataColumnsMax),
   "rows": zod.array(zod.array(zod.any())).max(createDepartmentReportBodyDataRowsMax).describe('Cells are strings, numbers or null.')
@@ -62,7 +62,7 @@ export const listDepartmentReportsResponse = zod.object({
   "content": zod.string(),
   "periodStart": zod.string(),
   "periodEnd": zod.string(),
-  "status": zod.enum(['draft', 'submitted', 'reviewed', 'approved', 'rejected']).describe('Where a report is in its review (API.md, Transitions).'),
+  "status": zod.enum(['draft', 'submitted', 'reviewed', 'approved', 'rejected']).describe('Where a report is in its review: draft, submitted, reviewed, approved, rejected.'),
   "data": zod.object({
   "columns": zod.array(zod.string()).max(listDepartmentReportsResponseItemsItemDataColumnsMax),
   "rows": zod.array(zod.array(zod.any())).max(listDepartmentReportsResponseItemsItemDataRowsMax).describe('Cells are strings, numbers or null.')
@@ -71,7 +71,7 @@ export const listDepartmentReportsResponse = zod.object({
   "id": zod.uuid(),
   "fullName": zod.string(),
   "email": zod.string(),
-  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform (SPEC.md §6). Spelled exactly as the API shows it.')
+  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.')
 }).describe('Who someone is, in lists and references.'),
   "createdAt": zod.iso.datetime({}),
   "updatedAt": zod.iso.datetime({}),
@@ -80,7 +80,7 @@ export const listDepartmentReportsResponse = zod.object({
   "id": zod.uuid(),
   "fullName": zod.string(),
   "email": zod.string(),
-  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform (SPEC.md §6). Spelled exactly as the API shows it.')
+  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.')
 }).describe('Who someone is, in lists and references.').and(zod.any().nullable()).nullish(),
   "reviewedAt": zod.iso.datetime({}).nullish(),
   "reviewNotes": zod.string().nullish()
@@ -111,7 +111,7 @@ export const getReportResponse = zod.object({
   "content": zod.string(),
   "periodStart": zod.string(),
   "periodEnd": zod.string(),
-  "status": zod.enum(['draft', 'submitted', 'reviewed', 'approved', 'rejected']).describe('Where a report is in its review (API.md, Transitions).'),
+  "status": zod.enum(['draft', 'submitted', 'reviewed', 'approved', 'rejected']).describe('Where a report is in its review: draft, submitted, reviewed, approved, rejected.'),
   "data": zod.object({
   "columns": zod.array(zod.string()).max(getReportResponseDataColumnsMax),
   "rows": zod.array(zod.array(zod.any())).max(getReportResponseDataRowsMax).describe('Cells are strings, numbers or null.')
@@ -120,7 +120,7 @@ export const getReportResponse = zod.object({
   "id": zod.uuid(),
   "fullName": zod.string(),
   "email": zod.string(),
-  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform (SPEC.md §6). Spelled exactly as the API shows it.')
+  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.')
 }).describe('Who someone is, in lists and references.'),
   "createdAt": zod.iso.datetime({}),
   "updatedAt": zod.iso.datetime({}),
@@ -129,7 +129,7 @@ export const getReportResponse = zod.object({
   "id": zod.uuid(),
   "fullName": zod.string(),
   "email": zod.string(),
-  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform (SPEC.md §6). Spelled exactly as the API shows it.')
+  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.')
 }).describe('Who someone is, in lists and references.').and(zod.any().nullable()).nullish(),
   "reviewedAt": zod.iso.datetime({}).nullish(),
   "reviewNotes": zod.string().nullish(),
@@ -139,10 +139,10 @@ export const getReportResponse = zod.object({
   "id": zod.uuid(),
   "fullName": zod.string(),
   "email": zod.string(),
-  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform (SPEC.md §6). Spelled exactly as the API shows it.')
+  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.')
 }).describe('Who someone is, in lists and references.').and(zod.any().nullable().describe('Null if that person\'s account was deleted since.')).nullish().describe('Null if that person\'s account was deleted since.'),
-  "fromStatus": zod.enum(['draft', 'submitted', 'reviewed', 'approved', 'rejected']).describe('Where a report is in its review (API.md, Transitions).').and(zod.any().nullable().describe('Null for the report\'s creation.')).nullish().describe('Null for the report\'s creation.'),
-  "toStatus": zod.enum(['draft', 'submitted', 'reviewed', 'approved', 'rejected']).describe('Where a report is in its review (API.md, Transitions).'),
+  "fromStatus": zod.enum(['draft', 'submitted', 'reviewed', 'approved', 'rejected']).describe('Where a report is in its review: draft, submitted, reviewed, approved, rejected.').and(zod.any().nullable().describe('Null for the report\'s creation.')).nullish().describe('Null for the report\'s creation.'),
+  "toStatus": zod.enum(['draft', 'submitted', 'reviewed', 'approved', 'rejected']).describe('Where a report is in its review: draft, submitted, reviewed, approved, rejected.'),
   "notes": zod.string().nullish(),
   "createdAt": zod.iso.datetime({})
 }).describe('One status change in a report\'s audit trail.'))
@@ -163,7 +163,7 @@ export const updateReportBody = zod.object({
   "content": zod.string().max(updateReportBodyContentMax).optional(),
   "periodStart": zod.string().optional(),
   "periodEnd": zod.string().optional(),
-  "status": zod.enum(['draft', 'submitted', 'reviewed', 'approved', 'rejected']).optional().describe('Where a report is in its review (API.md, Transitions).'),
+  "status": zod.enum(['draft', 'submitted', 'reviewed', 'approved', 'rejected']).optional().describe('Where a report is in its review: draft, submitted, reviewed, approved, rejected.'),
   "data": zod.object({
   "columns": zod.array(zod.string()).max(updateReportBodyDataColumnsMax),
   "rows": zod.array(zod.array(zod.any())).max(updateReportBodyDataRowsMax).describe('Cells are strings, numbers or null.')
@@ -179,7 +179,7 @@ export const updateReportResponse = zod.object({
   "content": zod.string(),
   "periodStart": zod.string(),
   "periodEnd": zod.string(),
-  "status": zod.enum(['draft', 'submitted', 'reviewed', 'approved', 'rejected']).describe('Where a report is in its review (API.md, Transitions).'),
+  "status": zod.enum(['draft', 'submitted', 'reviewed', 'approved', 'rejected']).describe('Where a report is in its review: draft, submitted, reviewed, approved, rejected.'),
   "data": zod.object({
   "columns": zod.array(zod.string()).max(updateReportResponseDataColumnsMax),
   "rows": zod.array(zod.array(zod.any())).max(updateReportResponseDataRowsMax).describe('Cells are strings, numbers or null.')
@@ -188,7 +188,7 @@ export const updateReportResponse = zod.object({
   "id": zod.uuid(),
   "fullName": zod.string(),
   "email": zod.string(),
-  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform (SPEC.md §6). Spelled exactly as the API shows it.')
+  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.')
 }).describe('Who someone is, in lists and references.'),
   "createdAt": zod.iso.datetime({}),
   "updatedAt": zod.iso.datetime({}),
@@ -197,7 +197,7 @@ export const updateReportResponse = zod.object({
   "id": zod.uuid(),
   "fullName": zod.string(),
   "email": zod.string(),
-  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform (SPEC.md §6). Spelled exactly as the API shows it.')
+  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.')
 }).describe('Who someone is, in lists and references.').and(zod.any().nullable()).nullish(),
   "reviewedAt": zod.iso.datetime({}).nullish(),
   "reviewNotes": zod.string().nullish(),
@@ -207,10 +207,10 @@ export const updateReportResponse = zod.object({
   "id": zod.uuid(),
   "fullName": zod.string(),
   "email": zod.string(),
-  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform (SPEC.md §6). Spelled exactly as the API shows it.')
+  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.')
 }).describe('Who someone is, in lists and references.').and(zod.any().nullable().describe('Null if that person\'s account was deleted since.')).nullish().describe('Null if that person\'s account was deleted since.'),
-  "fromStatus": zod.enum(['draft', 'submitted', 'reviewed', 'approved', 'rejected']).describe('Where a report is in its review (API.md, Transitions).').and(zod.any().nullable().describe('Null for the report\'s creation.')).nullish().describe('Null for the report\'s creation.'),
-  "toStatus": zod.enum(['draft', 'submitted', 'reviewed', 'approved', 'rejected']).describe('Where a report is in its review (API.md, Transitions).'),
+  "fromStatus": zod.enum(['draft', 'submitted', 'reviewed', 'approved', 'rejected']).describe('Where a report is in its review: draft, submitted, reviewed, approved, rejected.').and(zod.any().nullable().describe('Null for the report\'s creation.')).nullish().describe('Null for the report\'s creation.'),
+  "toStatus": zod.enum(['draft', 'submitted', 'reviewed', 'approved', 'rejected']).describe('Where a report is in its review: draft, submitted, reviewed, approved, rejected.'),
   "notes": zod.string().nullish(),
   "createdAt": zod.iso.datetime({})
 }).describe('One status change in a report\'s audit trail.'))
@@ -235,7 +235,7 @@ export const reviewReportParams = zod.object({
 export const reviewReportBodyReviewNotesMax = 10000;
 
 export const reviewReportBody = zod.object({
-  "status": zod.enum(['draft', 'submitted', 'reviewed', 'approved', 'rejected']).describe('Where a report is in its review (API.md, Transitions).'),
+  "status": zod.enum(['draft', 'submitted', 'reviewed', 'approved', 'rejected']).describe('Where a report is in its review: draft, submitted, reviewed, approved, rejected.'),
   "reviewNotes": zod.string().max(reviewReportBodyReviewNotesMax).optional()
 }).describe('The CEO\'s verdict: `reviewed`, `approved` or `rejected` (notes required to reject).')
 
@@ -248,7 +248,7 @@ export const reviewReportResponse = zod.object({
   "content": zod.string(),
   "periodStart": zod.string(),
   "periodEnd": zod.string(),
-  "status": zod.enum(['draft', 'submitted', 'reviewed', 'approved', 'rejected']).describe('Where a report is in its review (API.md, Transitions).'),
+  "status": zod.enum(['draft', 'submitted', 'reviewed', 'approved', 'rejected']).describe('Where a report is in its review: draft, submitted, reviewed, approved, rejected.'),
   "data": zod.object({
   "columns": zod.array(zod.string()).max(reviewReportResponseDataColumnsMax),
   "rows": zod.array(zod.array(zod.any())).max(reviewReportResponseDataRowsMax).describe('Cells are strings, numbers or null.')
@@ -257,7 +257,7 @@ export const reviewReportResponse = zod.object({
   "id": zod.uuid(),
   "fullName": zod.string(),
   "email": zod.string(),
-  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform (SPEC.md §6). Spelled exactly as the API shows it.')
+  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.')
 }).describe('Who someone is, in lists and references.'),
   "createdAt": zod.iso.datetime({}),
   "updatedAt": zod.iso.datetime({}),
@@ -266,7 +266,7 @@ export const reviewReportResponse = zod.object({
   "id": zod.uuid(),
   "fullName": zod.string(),
   "email": zod.string(),
-  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform (SPEC.md §6). Spelled exactly as the API shows it.')
+  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.')
 }).describe('Who someone is, in lists and references.').and(zod.any().nullable()).nullish(),
   "reviewedAt": zod.iso.datetime({}).nullish(),
   "reviewNotes": zod.string().nullish(),
@@ -276,10 +276,10 @@ export const reviewReportResponse = zod.object({
   "id": zod.uuid(),
   "fullName": zod.string(),
   "email": zod.string(),
-  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform (SPEC.md §6). Spelled exactly as the API shows it.')
+  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.')
 }).describe('Who someone is, in lists and references.').and(zod.any().nullable().describe('Null if that person\'s account was deleted since.')).nullish().describe('Null if that person\'s account was deleted since.'),
-  "fromStatus": zod.enum(['draft', 'submitted', 'reviewed', 'approved', 'rejected']).describe('Where a report is in its review (API.md, Transitions).').and(zod.any().nullable().describe('Null for the report\'s creation.')).nullish().describe('Null for the report\'s creation.'),
-  "toStatus": zod.enum(['draft', 'submitted', 'reviewed', 'approved', 'rejected']).describe('Where a report is in its review (API.md, Transitions).'),
+  "fromStatus": zod.enum(['draft', 'submitted', 'reviewed', 'approved', 'rejected']).describe('Where a report is in its review: draft, submitted, reviewed, approved, rejected.').and(zod.any().nullable().describe('Null for the report\'s creation.')).nullish().describe('Null for the report\'s creation.'),
+  "toStatus": zod.enum(['draft', 'submitted', 'reviewed', 'approved', 'rejected']).describe('Where a report is in its review: draft, submitted, reviewed, approved, rejected.'),
   "notes": zod.string().nullish(),
   "createdAt": zod.iso.datetime({})
 }).describe('One status change in a report\'s audit trail.'))
@@ -329,7 +329,7 @@ export const listEnterpriseReportsResponse = zod.object({
   "content": zod.string(),
   "periodStart": zod.string(),
   "periodEnd": zod.string(),
-  "status": zod.enum(['draft', 'submitted', 'reviewed', 'approved', 'rejected']).describe('Where a report is in its review (API.md, Transitions).'),
+  "status": zod.enum(['draft', 'submitted', 'reviewed', 'approved', 'rejected']).describe('Where a report is in its review: draft, submitted, reviewed, approved, rejected.'),
   "data": zod.object({
   "columns": zod.array(zod.string()).max(listEnterpriseReportsResponseItemsItemDataColumnsMax),
   "rows": zod.array(zod.array(zod.any())).max(listEnterpriseReportsResponseItemsItemDataRowsMax).describe('Cells are strings, numbers or null.')
@@ -338,7 +338,7 @@ export const listEnterpriseReportsResponse = zod.object({
   "id": zod.uuid(),
   "fullName": zod.string(),
   "email": zod.string(),
-  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform (SPEC.md §6). Spelled exactly as the API shows it.')
+  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.')
 }).describe('Who someone is, in lists and references.'),
   "createdAt": zod.iso.datetime({}),
   "updatedAt": zod.iso.datetime({}),
@@ -347,7 +347,7 @@ export const listEnterpriseReportsResponse = zod.object({
   "id": zod.uuid(),
   "fullName": zod.string(),
   "email": zod.string(),
-  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform (SPEC.md §6). Spelled exactly as the API shows it.')
+  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.')
 }).describe('Who someone is, in lists and references.').and(zod.any().nullable()).nullish(),
   "reviewedAt": zod.iso.datetime({}).nullish(),
   "reviewNotes": zod.string().nullish()

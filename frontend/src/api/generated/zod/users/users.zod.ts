@@ -17,7 +17,7 @@ export const createUserBody = zod.object({
   "fullName": zod.string().max(createUserBodyFullNameMax),
   "email": zod.string().max(createUserBodyEmailMax),
   "password": zod.string().max(createUserBodyPasswordMax),
-  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform (SPEC.md §6). Spelled exactly as the API shows it.'),
+  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.'),
   "enterpriseId": zod.uuid().optional(),
   "departmentId": zod.uuid().optional()
 }).describe('A new account. The platform admin creates any role (`enterpriseId` required for tenant\nroles); a CEO creates department heads and users in their own enterprise.')
@@ -42,7 +42,7 @@ export const listUsersQueryParams = zod.object({
 export const listUsersResponse = zod.object({
   "items": zod.array(zod.object({
   "id": zod.uuid(),
-  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform (SPEC.md §6). Spelled exactly as the API shows it.'),
+  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.'),
   "fullName": zod.string(),
   "email": zod.string(),
   "status": zod.enum(['active', 'inactive']).describe('Whether an account may sign in.'),
@@ -66,7 +66,7 @@ export const getUserParams = zod.object({
 
 export const getUserResponse = zod.object({
   "id": zod.uuid(),
-  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform (SPEC.md §6). Spelled exactly as the API shows it.'),
+  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.'),
   "fullName": zod.string(),
   "email": zod.string(),
   "status": zod.enum(['active', 'inactive']).describe('Whether an account may sign in.'),
@@ -89,7 +89,7 @@ export const updateUserBodyFullNameMax = 200;export const updateUserBodyEmailMax
 export const updateUserBody = zod.object({
   "fullName": zod.string().max(updateUserBodyFullNameMax).optional(),
   "email": zod.string().max(updateUserBodyEmailMax).optional(),
-  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).optional().describe('What a user may do on the platform (SPEC.md §6). Spelled exactly as the API shows it.'),
+  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).optional().describe('What a user may do on the platform. Spelled exactly as the API shows it.'),
   "status": zod.enum(['active', 'inactive']).optional().describe('Whether an account may sign in.'),
   "departmentId": zod.uuid().nullish(),
   "password": zod.string().max(updateUserBodyPasswordMax).optional()
@@ -97,7 +97,7 @@ export const updateUserBody = zod.object({
 
 export const updateUserResponse = zod.object({
   "id": zod.uuid(),
-  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform (SPEC.md §6). Spelled exactly as the API shows it.'),
+  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.'),
   "fullName": zod.string(),
   "email": zod.string(),
   "status": zod.enum(['active', 'inactive']).describe('Whether an account may sign in.'),
