@@ -114,6 +114,7 @@ impl AuthApi {
     /// Ends the caller's session at once: the token gets 401 `session_expired` afterwards.
     #[oai(path = "/logout", method = "post", operation_id = "logout")]
     async fn logout(&self, state: Data<&AppState>, auth: BearerAuth) -> Result<LogoutResponse, SessionError> {
+        auth.0.require("logout")?;
         sign_in::sign_out(&state, &auth.0).await?;
         Ok(LogoutResponse::LoggedOut)
     }
@@ -121,6 +122,7 @@ impl AuthApi {
     /// The current user
     #[oai(path = "/me", method = "get", operation_id = "getMe")]
     async fn me(&self, state: Data<&AppState>, auth: BearerAuth) -> Result<Json<User>, SessionError> {
+        auth.0.require("getMe")?;
         let user = store::users::find_by_id(&state.db, auth.0.user_id).await?.ok_or(AppError::SessionExpired)?;
         Ok(Json(user.into()))
     }

@@ -161,6 +161,7 @@ impl DashboardsApi {
     /// The CEO's dashboard
     #[oai(path = "/dashboard/ceo", method = "get", operation_id = "getCeoDashboard")]
     async fn ceo(&self, state: Data<&AppState>, auth: BearerAuth) -> Result<Json<CeoDashboard>, DashboardError> {
+        auth.0.require("getCeoDashboard")?;
         let caller = &auth.0;
         let (Role::EnterpriseCeo, Some(enterprise_id)) = (caller.role, caller.enterprise_id) else {
             return Err(AppError::Forbidden.into());
@@ -232,6 +233,7 @@ impl DashboardsApi {
         #[oai(validator(minimum(value = "1")))] page: Query<Option<u32>>,
         #[oai(name = "pageSize", validator(minimum(value = "1"), maximum(value = "100")))] page_size: Query<Option<u32>>,
     ) -> Result<Json<Page<Report>>, DashboardReportsError> {
+        auth.0.require("listCeoReports")?;
         let caller = &auth.0;
         let (Role::EnterpriseCeo, Some(enterprise_id)) = (caller.role, caller.enterprise_id) else {
             return Err(AppError::Forbidden.into());
@@ -244,7 +246,7 @@ impl DashboardsApi {
     /// The platform admin's dashboard
     #[oai(path = "/admin/dashboard", method = "get", operation_id = "getAdminDashboard")]
     async fn admin(&self, state: Data<&AppState>, auth: BearerAuth) -> Result<Json<AdminDashboard>, DashboardError> {
-        auth.0.require_admin()?;
+        auth.0.require("getAdminDashboard")?;
         let counts = store::dashboards::platform_counts(&state.db).await?;
         let mut users_by_role = RoleCounts::default();
         for (role, n) in store::dashboards::users_by_role(&state.db).await? {
@@ -278,7 +280,7 @@ impl DashboardsApi {
         auth: BearerAuth,
         #[oai(validator(minimum(value = "1"), maximum(value = "365")))] days: Query<Option<i32>>,
     ) -> Result<Json<AdminStatistics>, DashboardError> {
-        auth.0.require_admin()?;
+        auth.0.require("getAdminStatistics")?;
         let rows = store::dashboards::daily(&state.db, days.0.unwrap_or(30)).await?;
         Ok(Json(AdminStatistics {
             days: rows

@@ -106,6 +106,7 @@ impl DepartmentsApi {
         id: Path<Uuid>,
         #[oai(name = "deptId")] dept_id: Path<Uuid>,
     ) -> Result<Json<Department>, DepartmentError> {
+        auth.0.require("getDepartment")?;
         let caller = &auth.0;
         let own_department = if caller.role.is_tenant_role() && !matches!(caller.role, Role::EnterpriseCeo) {
             store::users::find_by_id(&state.db, caller.user_id).await?.and_then(|u| u.department_id)
@@ -132,6 +133,7 @@ impl DepartmentsApi {
         #[oai(name = "deptId")] dept_id: Path<Uuid>,
         body: Json<UpdateDepartment>,
     ) -> Result<Json<Department>, DepartmentError> {
+        auth.0.require("updateDepartment")?;
         let enterprise = managed_tenant(&state, &auth, id.0).await?;
         let mut tx = tenancy::begin(&state.db, &enterprise.schema).await?;
         let Some(department) = store::departments::find(&mut tx, dept_id.0).await? else {
@@ -186,6 +188,7 @@ impl DepartmentsApi {
         #[oai(name = "deptId")] dept_id: Path<Uuid>,
         body: Json<AssignUser>,
     ) -> Result<MembershipChanged, DepartmentError> {
+        auth.0.require("assignDepartmentUser")?;
         let enterprise = managed_tenant(&state, &auth, id.0).await?;
         let mut tx = tenancy::begin(&state.db, &enterprise.schema).await?;
         if !store::departments::exists(&mut tx, dept_id.0).await? {
@@ -213,6 +216,7 @@ impl DepartmentsApi {
         #[oai(name = "deptId")] dept_id: Path<Uuid>,
         #[oai(name = "userId")] user_id: Path<Uuid>,
     ) -> Result<MembershipChanged, DepartmentError> {
+        auth.0.require("removeDepartmentUser")?;
         let enterprise = managed_tenant(&state, &auth, id.0).await?;
         let mut tx = tenancy::begin(&state.db, &enterprise.schema).await?;
         let user = store::users::find_for_update(&mut tx, user_id.0).await?;

@@ -152,7 +152,7 @@ impl EnterprisesApi {
         #[oai(validator(minimum(value = "1")))] page: Query<Option<u32>>,
         #[oai(name = "pageSize", validator(minimum(value = "1"), maximum(value = "100")))] page_size: Query<Option<u32>>,
     ) -> Result<Json<Page<Enterprise>>, ListError> {
-        auth.0.require_admin()?;
+        auth.0.require("listEnterprises")?;
         let paging = paging(page.0, page_size.0);
         let (rows, total) = store::enterprises::list(&state.db, &EnterpriseFilter { q: q.0, active: active.0 }, paging).await?;
         Ok(Json(Page::new(rows.into_iter().map(Enterprise::from).collect(), total, paging)))
@@ -163,7 +163,7 @@ impl EnterprisesApi {
     /// In one transaction: the enterprise, its CEO, its own schema and its five departments.
     #[oai(path = "/", method = "post", operation_id = "createEnterprise")]
     async fn create(&self, state: Data<&AppState>, auth: BearerAuth, body: Json<CreateEnterprise>) -> Result<CreatedEnterprise, CreateError> {
-        auth.0.require_admin()?;
+        auth.0.require("createEnterprise")?;
         let mut errors = FieldErrors::new();
         let name = errors.check("name", required(&body.name));
         let ceo_full_name = errors.check("ceoFullName", required(&body.ceo_full_name));
@@ -193,6 +193,7 @@ impl EnterprisesApi {
     /// With its departments and counts. The platform admin, or the enterprise's own CEO.
     #[oai(path = "/:id", method = "get", operation_id = "getEnterprise")]
     async fn get(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>) -> Result<Json<EnterpriseDetail>, ItemError> {
+        auth.0.require("getEnterprise")?;
         let enterprise = find_managed(&state, &auth, id.0).await?;
         let mut tx = tenancy::begin(&state.db, &enterprise.schema()).await?;
         let departments = load_departments(&mut tx, enterprise.id, None).await?;
@@ -213,7 +214,7 @@ impl EnterprisesApi {
         id: Path<Uuid>,
         body: Json<UpdateEnterprise>,
     ) -> Result<Json<Enterprise>, ItemError> {
-        auth.0.require_admin()?;
+        auth.0.require("updateEnterprise")?;
         let mut errors = FieldErrors::new();
         let name = body.name.as_deref().and_then(|n| errors.check("name", required(n)));
         errors.into_result()?;
@@ -230,7 +231,7 @@ impl EnterprisesApi {
     /// their tokens stop working at once. Cannot be undone.
     #[oai(path = "/:id", method = "delete", operation_id = "deleteEnterprise")]
     async fn delete(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>) -> Result<Deleted, ItemError> {
-        auth.0.require_admin()?;
+        auth.0.require("deleteEnterprise")?;
         let ended = store::enterprises::delete(&state.tenant_ddl, id.0).await?.ok_or(AppError::NotFound)?;
         state.sessions.ended(&ended).await;
         tracing::info!(enterprise_id = %id.0, "enterprise deleted");
@@ -253,6 +254,7 @@ impl EnterprisesApi {
         #[oai(validator(minimum(value = "1")))] page: Query<Option<u32>>,
         #[oai(name = "pageSize", validator(minimum(value = "1"), maximum(value = "100")))] page_size: Query<Option<u32>>,
     ) -> Result<Json<Page<User>>, ItemError> {
+        auth.0.require("listEnterpriseUsers")?;
         let enterprise = managed_tenant(&state, &auth, id.0).await?;
         let paging = paging(page.0, page_size.0);
         let roles_in = role.0.clone().filter(|roles| !roles.is_empty());
@@ -264,6 +266,7 @@ impl EnterprisesApi {
     /// List an enterprise's departments
     #[oai(path = "/:id/departments", method = "get", operation_id = "listEnterpriseDepartments")]
     async fn departments(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>) -> Result<Json<Vec<Department>>, ItemError> {
+        auth.0.require("listEnterpriseDepartments")?;
         let enterprise = managed_tenant(&state, &auth, id.0).await?;
         let mut tx = tenancy::begin(&state.db, &enterprise.schema).await?;
         let departments = load_departments(&mut tx, enterprise.id, None).await?;

@@ -423,10 +423,8 @@ impl ReportsApi {
     /// By a department head or user, in their own department.
     #[oai(path = "/departments/:id/reports", method = "post", operation_id = "createDepartmentReport")]
     async fn create(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>, body: Json<CreateReport>) -> Result<CreatedReport, ReportError> {
+        auth.0.require("createDepartmentReport")?;
         let caller = &auth.0;
-        if !matches!(caller.role, Role::DepartmentHead | Role::DepartmentUser) {
-            return Err(AppError::Forbidden.into());
-        }
         let scope = scope(&state, caller, None).await?;
         if scope.department != Some(id.0) {
             return Err(AppError::NotFound.into());
@@ -483,6 +481,7 @@ impl ReportsApi {
         #[oai(validator(minimum(value = "1")))] page: Query<Option<u32>>,
         #[oai(name = "pageSize", validator(minimum(value = "1"), maximum(value = "100")))] page_size: Query<Option<u32>>,
     ) -> Result<Json<Page<Report>>, ReportError> {
+        auth.0.require("listDepartmentReports")?;
         let caller = &auth.0;
         let scope = scope(&state, caller, enterprise_id.0).await?;
         let staff = matches!(caller.role, Role::DepartmentHead | Role::DepartmentUser);
@@ -504,6 +503,7 @@ impl ReportsApi {
         id: Path<Uuid>,
         #[oai(name = "enterpriseId")] enterprise_id: Query<Option<Uuid>>,
     ) -> Result<Json<ReportDetail>, ReportError> {
+        auth.0.require("getReport")?;
         let scope = scope(&state, &auth.0, enterprise_id.0).await?;
         let mut tx = tenancy::begin(&state.db, &scope.schema).await?;
         scope.readable(&mut tx, &auth.0, id.0).await?;
@@ -523,6 +523,7 @@ impl ReportsApi {
         id: Path<Uuid>,
         body: Json<UpdateReport>,
     ) -> Result<Json<ReportDetail>, ReportError> {
+        auth.0.require("updateReport")?;
         let caller = &auth.0;
         let scope = scope(&state, caller, None).await?;
         let mut tx = tenancy::begin(&state.db, &scope.schema).await?;
@@ -573,6 +574,7 @@ impl ReportsApi {
     /// Its author or department head, while it is a draft or rejected.
     #[oai(path = "/reports/:id", method = "delete", operation_id = "deleteReport")]
     async fn delete(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>) -> Result<Deleted, ReportError> {
+        auth.0.require("deleteReport")?;
         let caller = &auth.0;
         let scope = scope(&state, caller, None).await?;
         let mut tx = tenancy::begin(&state.db, &scope.schema).await?;
@@ -596,10 +598,8 @@ impl ReportsApi {
         id: Path<Uuid>,
         body: Json<ReviewReport>,
     ) -> Result<Json<ReportDetail>, ReportError> {
+        auth.0.require("reviewReport")?;
         let caller = &auth.0;
-        if caller.role != Role::EnterpriseCeo {
-            return Err(AppError::Forbidden.into());
-        }
         let notes = body.review_notes.as_deref().map(str::trim).filter(|n| !n.is_empty());
         if body.status == ReportStatus::Rejected && notes.is_none() {
             let mut errors = FieldErrors::new();
@@ -631,6 +631,7 @@ impl ReportsApi {
         format: Query<ExportFormat>,
         #[oai(name = "enterpriseId")] enterprise_id: Query<Option<Uuid>>,
     ) -> Result<ExportedReport, ExportError> {
+        auth.0.require("exportReport")?;
         let scope = scope(&state, &auth.0, enterprise_id.0).await?;
         // Taken before the report is read: waiting exports hold no report data.
         let _slot = crate::export::slot().await.ok_or(AppError::Busy { retry_after_secs: 5 })?;
@@ -664,6 +665,7 @@ impl ReportsApi {
         #[oai(validator(minimum(value = "1")))] page: Query<Option<u32>>,
         #[oai(name = "pageSize", validator(minimum(value = "1"), maximum(value = "100")))] page_size: Query<Option<u32>>,
     ) -> Result<Json<Page<Report>>, ReportError> {
+        auth.0.require("listEnterpriseReports")?;
         let enterprise = super::enterprises::managed_tenant(&state, &auth, id.0).await?;
         let filter = ReportFilter { department_id: department_id.0, status: status.0, hide_drafts: true, q: q.0, from: from.0, to: to.0 };
         Ok(Json(report_page(&state, &enterprise.schema, &filter, sort.0, paging(page.0, page_size.0)).await?))

@@ -98,8 +98,8 @@ impl UsersApi {
     /// Create a user
     #[oai(path = "/", method = "post", operation_id = "createUser")]
     async fn create(&self, state: Data<&AppState>, auth: BearerAuth, body: Json<CreateUser>) -> Result<CreatedUser, UserError> {
+        auth.0.require("createUser")?;
         let caller = &auth.0;
-        caller.require_admin_or_ceo()?;
         let mut errors = FieldErrors::new();
         let full_name = errors.check("fullName", required(&body.full_name));
         let email = errors.check("email", Email::parse(&body.email));
@@ -172,8 +172,8 @@ impl UsersApi {
         #[oai(validator(minimum(value = "1")))] page: Query<Option<u32>>,
         #[oai(name = "pageSize", validator(minimum(value = "1"), maximum(value = "100")))] page_size: Query<Option<u32>>,
     ) -> Result<Json<Page<User>>, UserReadError> {
+        auth.0.require("listUsers")?;
         let caller = &auth.0;
-        caller.require_admin_or_ceo()?;
         let mut filter =
             UserFilter { role: role.0, status: status.0, enterprise_id: enterprise_id.0, department_id: department_id.0, q: q.0, roles_in: None };
         if !caller.is_admin() {
@@ -191,12 +191,14 @@ impl UsersApi {
     /// Get a user
     #[oai(path = "/:id", method = "get", operation_id = "getUser")]
     async fn get(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>) -> Result<Json<User>, UserReadError> {
+        auth.0.require("getUser")?;
         Ok(Json(find_manageable(&state, &auth.0, id.0).await?.into()))
     }
 
     /// Update a user
     #[oai(path = "/:id", method = "put", operation_id = "updateUser")]
     async fn update(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>, body: Json<UpdateUser>) -> Result<Json<User>, UserError> {
+        auth.0.require("updateUser")?;
         let caller = &auth.0;
         let user = find_manageable(&state, caller, id.0).await?;
         let mut errors = FieldErrors::new();
@@ -269,6 +271,7 @@ impl UsersApi {
     /// Their sessions end at once. Cannot be undone.
     #[oai(path = "/:id", method = "delete", operation_id = "deleteUser")]
     async fn delete(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>) -> Result<Deleted, UserError> {
+        auth.0.require("deleteUser")?;
         let caller = &auth.0;
         let user = find_manageable(&state, caller, id.0).await?;
         if user.id == caller.user_id {
@@ -290,7 +293,6 @@ impl UsersApi {
 /// The user, if the caller may manage them: the admin anyone; a CEO their own enterprise's
 /// department staff (anyone else is 404); staff nobody (403).
 async fn find_manageable(state: &AppState, caller: &Caller, id: Uuid) -> Result<UserRecord, AppError> {
-    caller.require_admin_or_ceo()?;
     let user = store::users::find_by_id(&state.db, id).await?.ok_or(AppError::NotFound)?;
     if caller.is_admin() || (user.enterprise_id == caller.enterprise_id && STAFF.contains(&user.role())) { Ok(user) } else { Err(AppError::NotFound) }
 }

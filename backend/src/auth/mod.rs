@@ -2,6 +2,7 @@
 
 pub mod client;
 pub mod password;
+pub mod permissions;
 pub mod policy;
 pub mod rate_limit;
 pub mod security;

@@ -1,4 +1,5 @@
-//! Who may touch what (the roles of docs/architecture.md). The server decides; the frontend only mirrors it.
+//! Which rows a caller reaches: their tenant, their department (the role gate of each operation is
+//! the table in `permissions.rs`). The server decides; the frontend only mirrors it.
 //! Another tenant's ids answer 404, as if they did not exist.
 
 use uuid::Uuid;
@@ -9,18 +10,6 @@ use crate::{domain::Role, error::AppError};
 impl Caller {
     pub fn is_admin(&self) -> bool {
         self.role == Role::PlatformAdmin
-    }
-
-    pub fn require_admin(&self) -> Result<(), AppError> {
-        if self.is_admin() { Ok(()) } else { Err(AppError::Forbidden) }
-    }
-
-    /// Platform admins and CEOs manage people; department staff do not.
-    pub fn require_admin_or_ceo(&self) -> Result<(), AppError> {
-        match self.role {
-            Role::PlatformAdmin | Role::EnterpriseCeo => Ok(()),
-            _ => Err(AppError::Forbidden),
-        }
     }
 
     /// The admin reaches every enterprise; a CEO only their own (another is 404); staff get 403

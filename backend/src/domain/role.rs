@@ -30,16 +30,15 @@ impl Role {
     pub fn is_tenant_role(self) -> bool {
         self != Self::PlatformAdmin
     }
+
+    pub const ALL: [Self; 4] = [Self::PlatformAdmin, Self::EnterpriseCeo, Self::DepartmentHead, Self::DepartmentUser];
 }
 
 impl FromStr for Role {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        [Self::PlatformAdmin, Self::EnterpriseCeo, Self::DepartmentHead, Self::DepartmentUser]
-            .into_iter()
-            .find(|r| r.as_str() == s)
-            .ok_or_else(|| format!("unknown role {s:?}"))
+        Self::ALL.into_iter().find(|r| r.as_str() == s).ok_or_else(|| format!("unknown role {s:?}"))
     }
 }
 

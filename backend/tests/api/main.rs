@@ -10,6 +10,7 @@ mod exports;
 mod helpers;
 mod migrations;
 mod openapi;
+mod permissions;
 mod pgbouncer;
 mod reports;
 mod security;

@@ -1,0 +1,154 @@
+//! Who may call what: one row per API operation, one column per role, read by the handlers
+//! (`Caller::require`, the role gate every operation passes first) and walked by one test
+//! (`tests/api/permissions.rs`) that calls every operation in openapi.json without a token, with a
+//! dead token, and as each role on its own tenant's ids and on another tenant's. An operation
+//! without a row fails that test. A new feature adds its rows here.
+//!
+//! For tenant roles a cell says what happens with ids of their own enterprise (for department
+//! staff: their own department) and with another enterprise's ids, which never exist for them
+//! (404). A role that may never call an operation gets 403 whatever the ids (the gate runs first,
+//! and says nothing about whether they exist). The platform admin has one realm: every
+//! enterprise.
+
+use super::Caller;
+use crate::{domain::Role, error::AppError};
+
+/// What one role gets from one operation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// The call does what it says (2xx).
+    Allowed,
+    /// The role may never do this: 403 `forbidden`.
+    Forbidden,
+    /// The target does not exist for this caller: 404 `not_found`.
+    Hidden,
+}
+
+use Access::{Allowed as A, Forbidden as F, Hidden as H};
+
+/// One operation's row: the admin's access, then (own tenant, another tenant) for the CEO, a
+/// department head and a department user.
+#[derive(Debug, Clone, Copy)]
+pub struct Permission {
+    pub operation: &'static str,
+    pub admin: Access,
+    pub ceo: (Access, Access),
+    pub head: (Access, Access),
+    pub user: (Access, Access),
+}
+
+const fn row(operation: &'static str, admin: Access, ceo: [Access; 2], head: [Access; 2], user: [Access; 2]) -> Permission {
+    Permission { operation, admin, ceo: (ceo[0], ceo[1]), head: (head[0], head[1]), user: (user[0], user[1]) }
+}
+
+/// Operations anyone may call, signed in or not.
+pub const PUBLIC: &[&str] = &["login"];
+
+/// Every signed-in role, on anything.
+const ALL: [Access; 2] = [A, A];
+/// Never this role.
+const NEVER: [Access; 2] = [F, F];
+/// Their own enterprise's (or department's) only.
+const OWN: [Access; 2] = [A, H];
+
+pub const PERMISSIONS: &[Permission] = &[
+    // Auth
+    row("logout", A, ALL, ALL, ALL),
+    row("getMe", A, ALL, ALL, ALL),
+    // Enterprises: the admin's; a CEO reads their own.
+    row("listEnterprises", A, NEVER, NEVER, NEVER),
+    row("createEnterprise", A, NEVER, NEVER, NEVER),
+    row("getEnterprise", A, OWN, NEVER, NEVER),
+    row("updateEnterprise", A, NEVER, NEVER, NEVER),
+    row("deleteEnterprise", A, NEVER, NEVER, NEVER),
+    row("listEnterpriseUsers", A, OWN, NEVER, NEVER),
+    row("listEnterpriseReports", A, OWN, NEVER, NEVER),
+    // Departments: managed by the admin and the CEO; staff read their own department.
+    row("listEnterpriseDepartments", A, OWN, NEVER, NEVER),
+    row("getDepartment", A, OWN, OWN, OWN),
+    row("updateDepartment", A, OWN, NEVER, NEVER),
+    row("assignDepartmentUser", A, OWN, NEVER, NEVER),
+    row("removeDepartmentUser", A, OWN, NEVER, NEVER),
+    // Users: the admin everyone; a CEO their enterprise's department staff.
+    row("createUser", A, OWN, NEVER, NEVER),
+    row("listUsers", A, OWN, NEVER, NEVER),
+    row("getUser", A, OWN, NEVER, NEVER),
+    row("updateUser", A, OWN, NEVER, NEVER),
+    row("deleteUser", A, OWN, NEVER, NEVER),
+    // Reports: staff write in their department; the CEO reviews; the admin reads.
+    row("createDepartmentReport", F, NEVER, OWN, OWN),
+    row("listDepartmentReports", A, OWN, OWN, OWN),
+    row("getReport", A, OWN, OWN, OWN),
+    row("updateReport", F, NEVER, OWN, OWN),
+    row("deleteReport", F, NEVER, OWN, OWN),
+    row("reviewReport", F, OWN, NEVER, NEVER),
+    row("exportReport", A, OWN, OWN, OWN),
+    // Dashboards
+    row("getCeoDashboard", F, ALL, NEVER, NEVER),
+    row("listCeoReports", F, OWN, NEVER, NEVER),
+    row("getAdminDashboard", A, NEVER, NEVER, NEVER),
+    row("getAdminStatistics", A, NEVER, NEVER, NEVER),
+];
+
+/// The row of an operation.
+pub fn permission(operation: &str) -> Option<&'static Permission> {
+    PERMISSIONS.iter().find(|p| p.operation == operation)
+}
+
+impl Permission {
+    /// What `role` gets with ids of its own realm.
+    pub fn own(&self, role: Role) -> Access {
+        match role {
+            Role::PlatformAdmin => self.admin,
+            Role::EnterpriseCeo => self.ceo.0,
+            Role::DepartmentHead => self.head.0,
+            Role::DepartmentUser => self.user.0,
+        }
+    }
+
+    /// What `role` gets with another enterprise's ids (the admin has no other).
+    pub fn other_tenant(&self, role: Role) -> Access {
+        match role {
+            Role::PlatformAdmin => self.admin,
+            Role::EnterpriseCeo => self.ceo.1,
+            Role::DepartmentHead => self.head.1,
+            Role::DepartmentUser => self.user.1,
+        }
+    }
+}
+
+impl Caller {
+    /// The role gate of `operation`: 403 when the table says this role may never call it.
+    /// Which rows the caller reaches (their tenant, their department) the handler decides.
+    pub fn require(&self, operation: &str) -> Result<(), AppError> {
+        let Some(permission) = permission(operation) else {
+            return Err(AppError::Unexpected(anyhow::anyhow!("no permission row for {operation}")));
+        };
+        if permission.own(self.role) == Access::Forbidden { Err(AppError::Forbidden) } else { Ok(()) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_operation_has_one_row() {
+        let mut names: Vec<&str> = PERMISSIONS.iter().map(|p| p.operation).collect();
+        names.sort_unstable();
+        let before = names.len();
+        names.dedup();
+        assert_eq!(before, names.len(), "an operation has two rows");
+        assert!(PUBLIC.iter().all(|p| permission(p).is_none()), "a public operation has a row");
+    }
+
+    #[test]
+    fn the_gate_refuses_what_the_table_forbids() {
+        let caller = |role| Caller { user_id: uuid::Uuid::now_v7(), role, enterprise_id: None, session_id: uuid::Uuid::now_v7() };
+        assert!(caller(Role::PlatformAdmin).require("createEnterprise").is_ok());
+        assert!(matches!(caller(Role::EnterpriseCeo).require("createEnterprise"), Err(AppError::Forbidden)));
+        assert!(matches!(caller(Role::PlatformAdmin).require("updateReport"), Err(AppError::Forbidden)));
+        assert!(caller(Role::DepartmentUser).require("updateReport").is_ok());
+        assert!(matches!(caller(Role::DepartmentUser).require("nope"), Err(AppError::Unexpected(_))));
+    }
+}
