@@ -199,14 +199,36 @@ async fn sessions_are_still_checked_when_redis_is_down(db: PgPool) {
     assert_eq!((status, body["code"].as_str()), (401, Some("session_expired")));
 }
 
+/// The session check is served from Redis (the hot path is one round trip), and ending a session
+/// still wins over whatever the cache holds.
 #[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn a_session_ended_while_redis_had_it_cached_is_refused(db: PgPool) {
+async fn session_checks_are_served_from_the_redis_cache_and_an_end_wins_over_it(db: PgPool) {
     let app = TestApp::spawn(db).await;
     app.admin().await;
     let token = app.token(ADMIN_EMAIL, ADMIN_PASSWORD).await;
-    assert_eq!(app.me(&token).await.status(), 200); // cached as live
+    assert_eq!(app.me(&token).await.status(), 200);
+    let sid: uuid::Uuid = sqlx::query_scalar("select id from sessions").fetch_one(&app.db).await.unwrap();
+    let cache = backend::cache::Cache::new(&app.config.redis_url, &app.config.redis_prefix).unwrap();
+    let cached = || async {
+        let mut conn = cache.conn().await.unwrap();
+        deadpool_redis::redis::cmd("GET").arg(cache.key(&["session", &sid.to_string()])).query_async::<Option<String>>(&mut conn).await.unwrap()
+    };
+    assert_eq!(cached().await.as_deref(), Some("1"));
+
+    // Ended behind the server's back (PostgreSQL only): the cached answer is what requests see.
+    sqlx::query("update sessions set ended_at = now(), end_reason = 'revoked' where id = $1").bind(sid).execute(&app.db).await.unwrap();
+    assert_eq!(app.me(&token).await.status(), 200, "served from the cache, not PostgreSQL");
+
+    // Ended through the server: refused at once, whatever was cached.
     assert_eq!(app.logout(&token).await.status(), 204);
+    assert_eq!(cached().await.as_deref(), Some("0"));
     assert_eq!(app.me(&token).await.status(), 401);
+
+    // A check that read "live" before the end and caches it late cannot undo the end.
+    let guard = backend::auth::sessions::SessionGuard::new(app.db.clone(), cache.clone(), app.config.idle_timeouts);
+    guard.started(sid, chrono::Utc::now() + chrono::Duration::hours(1), false).await;
+    assert_eq!(cached().await.as_deref(), Some("0"));
+    assert!(!guard.is_live(sid).await.unwrap());
 }
 
 #[sqlx::test(migrator = "backend::db::MIGRATOR")]

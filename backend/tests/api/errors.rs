@@ -97,3 +97,71 @@ async fn every_operation_with_a_body_declares_413_and_415(db: PgPool) {
     }
     assert!(with_body >= 10, "{with_body}");
 }
+
+/// A path id that is not a UUID is a 400, on every kind of resource.
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn a_path_id_that_is_not_a_uuid_is_400(db: PgPool) {
+    let app = TestApp::spawn(db).await;
+    let admin = app.admin_token().await;
+    for path in ["/api/v1/enterprises/42", "/api/v1/users/not-a-uuid", "/api/v1/reports/1234/export?format=pdf", "/api/v1/departments/x/reports"] {
+        let (status, body) = app.get(&admin, path).await;
+        assert_eq!((status, body["code"].as_str()), (400, Some("bad_request")), "{path}: {body}");
+    }
+}
+
+/// Updates are validated like creations: every bad field named, nothing written.
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn updates_are_validated_and_a_taken_email_is_409(db: PgPool) {
+    let app = TestApp::spawn(db).await;
+    let admin = app.admin_token().await;
+    let (ent, ceo) = app.enterprise(&admin, "Acme").await;
+    let finance = app.department(&ceo, &ent, "finance").await;
+    let ann = app.staff(&ceo, &ent, "ann@acme.example", "DepartmentUser", Some(&finance)).await;
+    app.staff(&ceo, &ent, "bob@acme.example", "DepartmentUser", Some(&finance)).await;
+
+    let (status, body) = app.put(&admin, &format!("/api/v1/enterprises/{ent}"), serde_json::json!({ "name": "  " })).await;
+    assert_eq!((status, body["fields"]["name"].as_str()), (400, Some("required")), "{body}");
+
+    let user = format!("/api/v1/users/{ann}");
+    let (status, body) = app.put(&ceo, &user, serde_json::json!({ "fullName": "", "email": "nope", "password": "short" })).await;
+    assert_eq!(status, 400, "{body}");
+    assert_eq!(body["fields"], serde_json::json!({ "fullName": "required", "email": "invalid_email", "password": "too_short" }));
+    let (status, body) = app.put(&ceo, &user, serde_json::json!({ "email": "BOB@acme.example" })).await;
+    assert_eq!((status, body["code"].as_str(), body["fields"]["email"].as_str()), (409, Some("conflict"), Some("taken")), "{body}");
+    let (_, unchanged) = app.get(&ceo, &user).await;
+    assert_eq!((unchanged["fullName"].as_str(), unchanged["email"].as_str()), (Some("Staff Member"), Some("ann@acme.example")));
+
+    let ann_token = app.token("ann@acme.example", "staff-password").await;
+    let (_, draft) = app
+        .post(
+            &ann_token,
+            &format!("/api/v1/departments/{finance}/reports"),
+            serde_json::json!({
+                "title": "Q1", "content": "", "periodStart": "2026-01-01", "periodEnd": "2026-03-31"
+            }),
+        )
+        .await;
+    let report = format!("/api/v1/reports/{}", draft["id"].as_str().unwrap());
+    let (status, body) = app.put(&ann_token, &report, serde_json::json!({ "title": " ", "periodEnd": "2025-12-31" })).await;
+    assert_eq!(status, 400, "{body}");
+    assert_eq!(body["fields"], serde_json::json!({ "title": "required", "periodEnd": "invalid" }));
+    let (status, body) = app.put(&ann_token, &report, serde_json::json!({ "data": { "columns": ["A"], "rows": [[1, 2]] } })).await;
+    assert_eq!((status, body["fields"]["data"].as_str()), (400, Some("invalid")), "a row wider than its columns: {body}");
+}
+
+/// A new password works at once, the old one no longer does, and the sessions opened with the
+/// old one end.
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn a_password_change_takes_effect_and_ends_the_old_sessions(db: PgPool) {
+    let app = TestApp::spawn(db).await;
+    let admin = app.admin_token().await;
+    let (ent, ceo) = app.enterprise(&admin, "Acme").await;
+    let ann = app.staff(&ceo, &ent, "ann@acme.example", "DepartmentUser", None).await;
+    let old_session = app.token("ann@acme.example", "staff-password").await;
+
+    let (status, _) = app.put(&ceo, &format!("/api/v1/users/{ann}"), serde_json::json!({ "password": "a-brand-new-passphrase" })).await;
+    assert_eq!(status, 200);
+    assert_eq!(app.me(&old_session).await.status(), 401);
+    assert_eq!(app.login("ann@acme.example", "staff-password").await.status(), 401);
+    assert_eq!(app.login("ann@acme.example", "a-brand-new-passphrase").await.status(), 200);
+}

@@ -126,8 +126,13 @@ async fn who_may_touch_a_report(db: PgPool) {
     assert_eq!(app.get(&peer, &path).await.0, 200);
     assert_eq!(app.put(&peer, &path, json!({ "title": "Hijack" })).await.0, 403);
     assert_eq!(app.delete(&peer, &path).await.0, 403);
-    // Only the CEO reviews; nobody reviews a draft.
-    app.put(&w.user, &path, json!({ "status": "submitted" })).await;
+    // Nobody reviews a draft: the CEO does not even see it.
+    let (status, body) = app.post(&w.ceo, &format!("{path}/review"), json!({ "status": "approved" })).await;
+    assert_eq!((status, body["code"].as_str()), (404, Some("not_found")), "{body}");
+    assert_eq!(app.get(&w.ceo, &format!("{path}/export?format=pdf")).await.0, 404, "nor exports it");
+    // Only the CEO reviews.
+    let (status, body) = app.put(&w.user, &path, json!({ "status": "submitted" })).await;
+    assert_eq!((status, body["status"].as_str()), (200, Some("submitted")), "{body}");
     assert_eq!(app.post(&w.head, &format!("{path}/review"), json!({ "status": "approved" })).await.0, 403);
     assert_eq!(app.post(&w.admin, &format!("{path}/review"), json!({ "status": "approved" })).await.0, 403);
     // The platform admin reads it with the enterprise named.
@@ -211,4 +216,31 @@ async fn another_tenants_reports_are_404(db: PgPool) {
     }
     assert_eq!(app.post(&other_ceo, &format!("/api/v1/reports/{id}/review"), json!({ "status": "approved" })).await.0, 404);
     assert_eq!(app.get(&w.admin, &format!("/api/v1/reports/{id}?enterpriseId={other}")).await.0, 404);
+}
+
+/// The state machine's refusals, through the API: a submitted or reviewed report cannot be
+/// edited or deleted, an approved one is final, and a report cannot be reviewed twice into the
+/// same state.
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn the_review_workflow_refuses_what_the_state_machine_forbids(db: PgPool) {
+    let w = world(db).await;
+    let app = &w.app;
+    let (_, r) = app.post(&w.user, &format!("/api/v1/departments/{}/reports", w.finance), report("Locked", "submitted")).await;
+    let path = format!("/api/v1/reports/{}", r["id"].as_str().unwrap());
+
+    let refused = |(status, body): (u16, Value)| {
+        assert_eq!((status, body["code"].as_str()), (409, Some("invalid_transition")), "{body}");
+    };
+    refused(app.put(&w.user, &path, json!({ "title": "Edited while submitted" })).await);
+    refused(app.delete(&w.user, &path).await);
+    refused(app.post(&w.ceo, &format!("{path}/review"), json!({ "status": "submitted" })).await);
+    assert_eq!(app.post(&w.ceo, &format!("{path}/review"), json!({ "status": "reviewed" })).await.0, 200);
+    refused(app.put(&w.head, &path, json!({ "title": "Edited while reviewed" })).await);
+    refused(app.post(&w.ceo, &format!("{path}/review"), json!({ "status": "reviewed" })).await);
+    assert_eq!(app.post(&w.ceo, &format!("{path}/review"), json!({ "status": "approved" })).await.0, 200);
+    refused(app.put(&w.user, &path, json!({ "title": "Edited while approved" })).await);
+    refused(app.delete(&w.head, &path).await);
+    refused(app.post(&w.ceo, &format!("{path}/review"), json!({ "status": "rejected", "reviewNotes": "Too late" })).await);
+    let (_, detail) = app.get(&w.user, &path).await;
+    assert_eq!((detail["title"].as_str(), detail["status"].as_str()), (Some("Locked"), Some("approved")));
 }
