@@ -18,7 +18,7 @@ export function LanguageButton(props: ButtonProps & ComponentPropsWithRef<'butto
       size="compact-sm"
       leftSection={<IconLanguage size={16} aria-hidden />}
       rightSection={<IconChevronDown size={14} aria-hidden />}
-      aria-label={t('language.label', { language: t(`language.${active}`) })}
+      aria-label={t('language.label', { language: t(`language.${active}`), code: active.toUpperCase() })}
       aria-haspopup="menu"
       aria-expanded={false}
       {...props}

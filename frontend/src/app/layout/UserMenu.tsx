@@ -1,4 +1,4 @@
-import { Avatar, Group, Menu, Text, UnstyledButton } from '@mantine/core';
+import { Avatar, Group, Menu, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { IconChevronDown, IconLogout } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useSignOut } from '@/features/auth';
@@ -21,12 +21,16 @@ export function UserMenu() {
   return (
     <Menu position="bottom-end" width={240} withinPortal>
       <Menu.Target>
-        <UnstyledButton aria-label={t('userMenu.label', { name: user.fullName })} p={4} style={{ borderRadius: 'var(--mantine-radius-md)' }}>
+        {/* The name, "Account menu for <name>, <role>", comes from the hidden text: it contains the
+            visible name and role in their order (WCAG 2.5.3), also when they are hidden on small
+            screens, and the avatar's initials stay out of it. */}
+        <UnstyledButton p={4} style={{ borderRadius: 'var(--mantine-radius-md)' }}>
           <Group gap="xs" wrap="nowrap">
             <Avatar color="blue" radius="xl" size={34} aria-hidden>
               {initials(user.fullName)}
             </Avatar>
-            <div style={{ lineHeight: 1.2 }}>
+            <VisuallyHidden>{t('userMenu.label', { name: user.fullName, role })}</VisuallyHidden>
+            <div style={{ lineHeight: 1.2 }} aria-hidden>
               <Text size="sm" fw={600} lineClamp={1} visibleFrom="sm" data-testid="user-menu-name">
                 {user.fullName}
               </Text>

@@ -72,7 +72,7 @@ describe('sign out', () => {
     const user = userEvent.setup();
     const { router } = renderApp('/dashboard');
 
-    await user.click(await screen.findByRole('button', { name: 'Account menu for Dee User' }));
+    await user.click(await screen.findByRole('button', { name: /^Account menu for Dee User,/ }));
     await user.click(await screen.findByRole('menuitem', { name: 'Sign out' }));
 
     await screen.findByRole('button', { name: 'Sign in' });
@@ -89,7 +89,7 @@ describe('sign out', () => {
     const user = userEvent.setup();
     const { router } = renderApp('/dashboard');
 
-    await user.click(await screen.findByRole('button', { name: 'Account menu for Dee User' }));
+    await user.click(await screen.findByRole('button', { name: /^Account menu for Dee User,/ }));
     await user.click(await screen.findByRole('menuitem', { name: 'Sign out' }));
 
     await screen.findByRole('button', { name: 'Sign in' });
