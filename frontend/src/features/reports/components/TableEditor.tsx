@@ -1,4 +1,4 @@
-import { ActionIcon, Button, Group, Stack, Table, Text, TextInput } from '@mantine/core';
+import { ActionIcon, Button, Group, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import { IconColumnInsertRight, IconRowInsertBottom, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { type TableDraft, addColumn, addRow, removeColumn, removeRow, renameColumn, setCell } from '@/lib/report-table';
@@ -49,7 +49,9 @@ export function TableEditor({ value, onChange, missingNames = [] }: Props) {
                     </Group>
                   </Table.Th>
                 ))}
-                <Table.Th w={40} />
+                <Table.Th w={40}>
+                  <VisuallyHidden>{t('common.actions')}</VisuallyHidden>
+                </Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
