@@ -1,0 +1,172 @@
+import { readFileSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
+import { type APIRequestContext, type Page, expect, test } from '@playwright/test';
+import { admin } from './support';
+
+/**
+ * axe-core on every main screen, in English and in French, signed in as the role that sees it.
+ * A violation of impact "serious" or "critical" fails the test; no rule is disabled.
+ */
+
+type Messages = { [key: string]: string | Messages };
+type Locale = 'en' | 'fr';
+type Credentials = { email: string; password: string };
+
+const messages = (locale: Locale) => JSON.parse(readFileSync(new URL(`../src/i18n/locales/${locale}.json`, import.meta.url), 'utf8')) as Messages;
+const text = (locale: Locale, key: string) => key.split('.').reduce<string | Messages>((node, part) => (node as Messages)[part], messages(locale)) as string;
+
+/** Unique per run, so the suite can run again against the same database. */
+const runId = `${Date.now()}-${Math.random().toString(36).slice(2, 6)}`;
+const ceo = { email: `a11y-ceo-${runId}@e2e.test`, password: 'ceo-password-1' };
+const head = { name: `Hana Head ${runId}`, email: `a11y-head-${runId}@e2e.test`, password: 'head-password-1' };
+const member = { name: `Milo Member ${runId}`, email: `a11y-member-${runId}@e2e.test`, password: 'member-password-1' };
+
+/** What beforeAll creates: an enterprise, its CEO, the head of Finance and a member, and two reports. */
+const ids = { enterprise: '', finance: '', submittedReport: '', draftReport: '' };
+
+async function apiHeaders(request: APIRequestContext, credentials: Credentials) {
+  const response = await request.post('/api/v1/auth/login', { data: credentials });
+  expect(response.status()).toBe(200);
+  return { Authorization: `Bearer ${((await response.json()) as { token: string }).token}` };
+}
+
+async function created(response: Awaited<ReturnType<APIRequestContext['post']>>): Promise<string> {
+  expect(response.status(), await response.text()).toBe(201);
+  return ((await response.json()) as { id: string }).id;
+}
+
+test.beforeAll(async ({ request }) => {
+  const adminHeaders = await apiHeaders(request, admin);
+  ids.enterprise = await created(
+    await request.post('/api/v1/enterprises', {
+      headers: adminHeaders,
+      data: {
+        name: `Accessible ${runId}`,
+        description: 'Made by the accessibility suite',
+        ceoFullName: `Cleo Ceo ${runId}`,
+        ceoEmail: ceo.email,
+        ceoPassword: ceo.password,
+      },
+    }),
+  );
+
+  const ceoHeaders = await apiHeaders(request, ceo);
+  const departments = (await (await request.get(`/api/v1/enterprises/${ids.enterprise}/departments`, { headers: ceoHeaders })).json()) as {
+    id: string;
+    type: string;
+  }[];
+  ids.finance = departments.find((department) => department.type === 'finance')!.id;
+  const headId = await created(
+    await request.post('/api/v1/users', {
+      headers: ceoHeaders,
+      data: { fullName: head.name, email: head.email, password: head.password, role: 'DepartmentHead', departmentId: ids.finance },
+    }),
+  );
+  const madeHead = await request.put(`/api/v1/enterprises/${ids.enterprise}/departments/${ids.finance}`, { headers: ceoHeaders, data: { headId } });
+  expect(madeHead.status(), await madeHead.text()).toBe(200);
+  await created(
+    await request.post('/api/v1/users', {
+      headers: ceoHeaders,
+      data: { fullName: member.name, email: member.email, password: member.password, role: 'DepartmentUser', departmentId: ids.finance },
+    }),
+  );
+
+  const headHeaders = await apiHeaders(request, head);
+  const report = (title: string, status: 'draft' | 'submitted') => ({
+    title,
+    content: 'Revenue went up in the North and down in the South.',
+    periodStart: '2026-01-01',
+    periodEnd: '2026-03-31',
+    status,
+    data: {
+      columns: ['Region', 'Revenue'],
+      rows: [
+        ['North', 120],
+        ['South', 80],
+        ['East', 95.5],
+      ],
+    },
+  });
+  ids.submittedReport = await created(
+    await request.post(`/api/v1/departments/${ids.finance}/reports`, { headers: headHeaders, data: report(`Quarterly figures ${runId}`, 'submitted') }),
+  );
+  ids.draftReport = await created(
+    await request.post(`/api/v1/departments/${ids.finance}/reports`, { headers: headHeaders, data: report(`Draft figures ${runId}`, 'draft') }),
+  );
+});
+
+/** Waits until the screen has its heading and nothing is loading any more (lazy chunks, queries, charts). */
+async function settle(page: Page) {
+  await expect(page.locator('h1').first()).toBeVisible();
+  await expect(page.locator('.mantine-Skeleton-root')).toHaveCount(0);
+  await expect(page.locator('.mantine-Loader-root')).toHaveCount(0);
+}
+
+/** Scans the page with axe; every serious or critical violation is reported, with the elements at fault. */
+async function expectNoSeriousViolations(page: Page, screen: string) {
+  await settle(page);
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  const serious = violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => ({
+      rule: violation.id,
+      impact: violation.impact,
+      help: violation.help,
+      nodes: violation.nodes.map((node) => `${node.target.join(' ')}: ${node.failureSummary?.replace(/\s+/g, ' ')}`),
+    }));
+  expect.soft(serious, `${screen}: serious or critical axe violations`).toEqual([]);
+}
+
+async function signIn(page: Page, locale: Locale, credentials: Credentials) {
+  await page.goto('/login');
+  await page.getByLabel(new RegExp(`^${text(locale, 'auth.email')}`)).fill(credentials.email);
+  await page.getByLabel(new RegExp(`^${text(locale, 'auth.password')}`)).fill(credentials.password);
+  await page.getByRole('button', { name: text(locale, 'auth.login.submit') }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+}
+
+async function scan(page: Page, paths: string[]) {
+  for (const path of paths) {
+    await test.step(path, async () => {
+      await page.goto(path);
+      await expectNoSeriousViolations(page, path);
+      // The screen itself was scanned, not the page a guard or an error sent the user to.
+      expect(new URL(page.url()).pathname).toBe(path);
+    });
+  }
+}
+
+for (const locale of ['en', 'fr'] as const) {
+  test.describe(`accessibility (${locale})`, () => {
+    test.beforeEach(async ({ page }) => {
+      await page.addInitScript((value) => window.localStorage.setItem('locale', value), locale);
+    });
+
+    test('signed-out screens', async ({ page }) => {
+      await scan(page, ['/login', '/forgot-password', '/no-such-page']);
+    });
+
+    test("the admin's screens", async ({ page }) => {
+      await signIn(page, locale, admin);
+      await scan(page, ['/dashboard', '/admin', '/admin/enterprises', `/admin/enterprises/${ids.enterprise}`, '/admin/users', '/no-such-page']);
+    });
+
+    test("the CEO's screens", async ({ page }) => {
+      await signIn(page, locale, ceo);
+      await scan(page, ['/dashboard', '/ceo', '/ceo/reports', `/ceo/reports/${ids.submittedReport}`, '/admin/users']);
+    });
+
+    test("a department head's screens", async ({ page }) => {
+      await signIn(page, locale, head);
+      const department = `/department/${ids.finance}`;
+      await scan(page, [
+        '/dashboard',
+        department,
+        `${department}/reports`,
+        `${department}/reports/${ids.submittedReport}`,
+        `${department}/reports/create`,
+        `${department}/reports/${ids.draftReport}/edit`,
+      ]);
+    });
+  });
+}
