@@ -5,6 +5,9 @@ const input = '../openapi.json';
 
 type Spec = { paths?: Record<string, Record<string, unknown>> };
 
+/** package.json with the versions behind its npm aliases, which orval cannot parse (scripts/orval-package.mjs). */
+const packageJson = './scripts/orval-package.mjs';
+
 /**
  * poem-openapi declares JSON bodies as `application/json; charset=utf-8`; orval's zod generator
  * only reads `application/json`. Rename the media type (same schema) for the zod output only.
@@ -20,6 +23,7 @@ export default defineConfig({
       httpClient: 'fetch',
       clean: true,
       target: 'src/api/generated/endpoints.ts',
+      packageJson,
       schemas: 'src/api/generated/model',
       baseUrl: '/api/v1',
       override: {
@@ -36,6 +40,7 @@ export default defineConfig({
       client: 'zod',
       clean: true,
       target: 'src/api/generated/zod/endpoints.ts',
+      packageJson,
       fileExtension: '.zod.ts',
     },
   },
