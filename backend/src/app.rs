@@ -27,6 +27,7 @@ pub fn routes(state: AppState) -> impl Endpoint {
     let mut route = Route::new()
         .at("/api/openapi.json", poem::endpoint::make_sync(move |_| Response::builder().content_type("application/json").body(spec.clone())))
         .at("/api/docs", api_docs(docs))
+        .at("/api/v1/ws", get(crate::realtime::socket::ws))
         .nest("/api/v1", api)
         .at("/api/*", api_not_found)
         .at("/healthz", get(healthz))
@@ -55,6 +56,7 @@ pub fn routes(state: AppState) -> impl Endpoint {
 /// Binds the configured address and returns where it listens and the server to await.
 pub async fn listen(state: AppState) -> anyhow::Result<(SocketAddr, impl Future<Output = anyhow::Result<()>> + Send + use<>)> {
     let addr = state.config.bind_addr;
+    crate::realtime::tasks::spawn(&state);
     let acceptor = TcpListener::bind(addr).into_acceptor().await.with_context(|| format!("cannot listen on {addr}"))?;
     let local = acceptor.local_addr().into_iter().find_map(|a| a.as_socket_addr().copied()).context("no local address")?;
     let server = async move {

@@ -5,7 +5,7 @@ use std::{env, fmt, net::SocketAddr, path::PathBuf, str::FromStr, time::Duration
 use anyhow::{Context, bail};
 use ipnet::IpNet;
 
-pub use crate::auth::sessions::IdleTimeouts;
+pub use crate::{auth::sessions::IdleTimeouts, realtime::tasks::Intervals};
 
 #[derive(Clone)]
 pub struct Config {
@@ -25,6 +25,7 @@ pub struct Config {
     pub device_token_ttl: Duration,
     pub remember_me_ttl: Duration,
     pub idle_timeouts: IdleTimeouts,
+    pub intervals: Intervals,
     pub login_limits: LoginLimits,
     pub max_body_bytes: usize,
 }
@@ -105,6 +106,10 @@ impl Config {
             idle_timeouts: IdleTimeouts {
                 session: Duration::from_secs(parse_var("SESSION_IDLE_TIMEOUT_SECS")?.unwrap_or(2 * 3600)),
                 remembered: Duration::from_secs(parse_var("REMEMBER_ME_IDLE_TIMEOUT_SECS")?.unwrap_or(14 * 86400)),
+            },
+            intervals: Intervals {
+                heartbeat_flush: Duration::from_secs(parse_var("HEARTBEAT_FLUSH_SECS")?.unwrap_or(5)),
+                sweep: Duration::from_secs(parse_var("SESSION_SWEEP_SECS")?.unwrap_or(30)),
             },
             login_limits: LoginLimits {
                 per_account_and_ip: parse_var("LOGIN_MAX_FAILURES")?.unwrap_or(5),

@@ -11,6 +11,7 @@ use crate::{
     config::Config,
     db,
     geoip::GeoIp,
+    realtime::Hub,
 };
 
 #[derive(Clone)]
@@ -26,6 +27,8 @@ pub struct Inner {
     pub tenant_ddl: PgPool,
     pub cache: Cache,
     pub sessions: SessionGuard,
+    /// This instance's sockets and the channel shared with the other instances.
+    pub realtime: Hub,
     pub login_limiter: LoginLimiter,
     pub tokens: TokenKeys,
     pub geoip: Option<GeoIp>,
@@ -53,9 +56,11 @@ impl AppState {
     fn with_pools(config: Config, db: PgPool, tenant_ddl: PgPool) -> anyhow::Result<Self> {
         let cache = Cache::new(&config.redis_url, &config.redis_prefix).context("invalid REDIS_URL")?;
         let geoip = config.geoip_database.as_deref().map(GeoIp::open).transpose()?;
+        let realtime = Hub::new(cache.clone(), &config.redis_url);
         Ok(Self(Arc::new(Inner {
             tenant_ddl,
-            sessions: SessionGuard::new(db.clone(), cache.clone(), config.idle_timeouts),
+            sessions: SessionGuard::new(db.clone(), cache.clone(), config.idle_timeouts, realtime.clone()),
+            realtime,
             login_limiter: LoginLimiter::new(cache.clone(), config.login_limits),
             tokens: TokenKeys::new(&config.jwt_secret),
             geoip,

@@ -235,7 +235,7 @@ impl DepartmentsApi {
 /// Ends `user_id`'s headship of the department, if they hold it: the department has no head and
 /// they become a department user, so their sessions end (docs/architecture.md, Roles). The caller
 /// has locked the user's row. Returns the ended sessions, to forget in the cache after commit.
-pub async fn end_headship(tx: &mut PgConnection, department_id: Uuid, user_id: Uuid) -> Result<Vec<Uuid>, AppError> {
+pub async fn end_headship(tx: &mut PgConnection, department_id: Uuid, user_id: Uuid) -> Result<Vec<store::sessions::EndedSession>, AppError> {
     if !store::departments::clear_head(&mut *tx, department_id, user_id).await? {
         return Ok(Vec::new());
     }

@@ -11,13 +11,21 @@
 //! PostgreSQL at most once a minute per session, and a cached "live" never outlasts the idle
 //! deadline it was computed from.
 
-use std::time::Duration;
+use std::{
+    collections::HashSet,
+    sync::{Arc, Mutex},
+    time::Duration,
+};
 
 use chrono::{DateTime, Utc};
 use deadpool_redis::redis;
 use uuid::Uuid;
 
-use crate::{cache::Cache, store};
+use crate::{
+    cache::Cache,
+    realtime::{Audience, Event, Hub},
+    store::{self, sessions::EndedSession},
+};
 
 /// How long a "live" answer may be cached: it bounds how stale a cache can be if Redis missed an
 /// end (it was down at that moment).
@@ -40,11 +48,18 @@ pub struct SessionGuard {
     db: sqlx::PgPool,
     cache: Cache,
     idle: IdleTimeouts,
+    hub: Hub,
+    /// Sessions seen since the last flush (`flush_seen`): `last_seen_at` is written in batches.
+    seen: Arc<Mutex<HashSet<Uuid>>>,
 }
 
 impl SessionGuard {
-    pub fn new(db: sqlx::PgPool, cache: Cache, idle: IdleTimeouts) -> Self {
-        Self { db, cache, idle }
+    pub fn new(db: sqlx::PgPool, cache: Cache, idle: IdleTimeouts, hub: Hub) -> Self {
+        Self { db, cache, idle, hub, seen: Arc::default() }
+    }
+
+    pub fn idle(&self) -> IdleTimeouts {
+        self.idle
     }
 
     fn seen_every_secs(&self) -> u64 {
@@ -98,8 +113,7 @@ impl SessionGuard {
         };
         let idle_deadline = live.last_seen_at + self.idle_timeout(live.remember_me);
         if idle_deadline <= Utc::now() {
-            store::sessions::end(&self.db, id, "idle").await?;
-            self.remember(id, None).await;
+            self.end(id, "idle").await?;
             return Ok(false);
         }
         // Without Redis nothing spaces the writes out: they happen in line, at most one a minute
@@ -113,13 +127,24 @@ impl SessionGuard {
         Ok(true)
     }
 
+    /// Queues the session for the next batched write of `last_seen_at`.
     fn touch_later(&self, id: Uuid) {
-        let db = self.db.clone();
-        tokio::spawn(async move {
-            if let Err(err) = store::sessions::touch(&db, id, 0).await {
-                tracing::warn!(error = %err, "could not record session activity");
-            }
-        });
+        self.seen.lock().expect("seen lock").insert(id);
+    }
+
+    /// Writes `last_seen_at` for the sessions seen since the last flush, in one statement, and
+    /// tells their monitors. Run every few seconds (`realtime::tasks`) and at shutdown.
+    pub async fn flush_seen(&self) -> anyhow::Result<usize> {
+        let ids: Vec<Uuid> = std::mem::take(&mut *self.seen.lock().expect("seen lock")).into_iter().collect();
+        if ids.is_empty() {
+            return Ok(0);
+        }
+        let touched = store::sessions::touch_many(&self.db, &ids).await?;
+        for (session_id, enterprise_id, last_seen_at) in &touched {
+            let event = Event::MonitoringSessionUpdated { session_id: *session_id, enterprise_id: *enterprise_id, last_seen_at: *last_seen_at };
+            self.hub.publish(Audience::Monitors { enterprise: *enterprise_id }, event).await;
+        }
+        Ok(touched.len())
     }
 
     /// Marks a just-created session live in the cache.
@@ -127,18 +152,25 @@ impl SessionGuard {
         self.remember(id, Some(expires_at.min(Utc::now() + self.idle_timeout(remember_me)))).await;
     }
 
-    /// Ends the session in PostgreSQL, then in the cache. Returns whether it was live.
+    /// Ends the session in PostgreSQL, then in the cache and on every socket. Returns whether it
+    /// was live.
     pub async fn end(&self, id: Uuid, reason: &str) -> anyhow::Result<bool> {
-        let was_live = store::sessions::end(&self.db, id, reason).await?;
+        let ended = store::sessions::end(&self.db, id, reason).await?;
         self.remember(id, None).await;
+        let was_live = ended.is_some();
+        self.ended(&ended.into_iter().collect::<Vec<_>>()).await;
         Ok(was_live)
     }
 
-    /// Marks sessions already ended in PostgreSQL (deactivation, deletion, a change of role) as
-    /// ended in the cache, after the transaction that ended them has committed.
-    pub async fn ended(&self, ids: &[Uuid]) {
-        for id in ids {
-            self.remember(*id, None).await;
+    /// Announces sessions ended in PostgreSQL (logout, deactivation, deletion, a change of role,
+    /// expiry): marks them ended in the cache, closes their sockets on every instance (4401) and
+    /// tells their monitors. Called after the transaction that ended them has committed.
+    pub async fn ended(&self, sessions: &[EndedSession]) {
+        for s in sessions {
+            self.remember(s.id, None).await;
+            self.hub.publish(Audience::Session(s.id), Event::SessionEnded { session_id: s.id, reason: s.end_reason.clone() }).await;
+            let ended = Event::MonitoringSessionEnded { session_id: s.id, enterprise_id: s.enterprise_id, reason: s.end_reason.clone() };
+            self.hub.publish(Audience::Monitors { enterprise: s.enterprise_id }, ended).await;
         }
     }
 

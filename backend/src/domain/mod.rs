@@ -5,6 +5,7 @@ mod email;
 mod password;
 mod report;
 mod role;
+pub mod session;
 mod validation;
 
 pub use department::DepartmentType;

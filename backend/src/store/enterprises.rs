@@ -123,7 +123,7 @@ pub struct EnterpriseChanges<'a> {
 
 /// Applies the changes; deactivating ends every live session of the enterprise in the same
 /// transaction. Returns the ended session ids, or `None` when there is no such enterprise.
-pub async fn update(pool: &PgPool, id: Uuid, changes: EnterpriseChanges<'_>) -> sqlx::Result<Option<Vec<Uuid>>> {
+pub async fn update(pool: &PgPool, id: Uuid, changes: EnterpriseChanges<'_>) -> sqlx::Result<Option<Vec<sessions::EndedSession>>> {
     let mut tx = pool.begin().await?;
     let found = sqlx::query(
         "update public.enterprises set name = coalesce($2, name), description = coalesce($3, description), \
@@ -147,7 +147,7 @@ pub async fn update(pool: &PgPool, id: Uuid, changes: EnterpriseChanges<'_>) -> 
 
 /// Drops the schema, the users and the sessions in one transaction. Returns the sessions that
 /// were live (so the caller can revoke them in the cache), or `None` when absent.
-pub async fn delete(pool: &PgPool, id: Uuid) -> sqlx::Result<Option<Vec<Uuid>>> {
+pub async fn delete(pool: &PgPool, id: Uuid) -> sqlx::Result<Option<Vec<sessions::EndedSession>>> {
     let mut tx = pool.begin().await?;
     let Some(schema_name): Option<String> =
         sqlx::query_scalar("select schema_name from public.enterprises where id = $1 for update").bind(id).fetch_optional(&mut *tx).await?

@@ -71,21 +71,31 @@ pub async fn touch(pool: &PgPool, id: Uuid, min_gap_secs: u64) -> sqlx::Result<(
     .map(drop)
 }
 
-/// Ends a live session; returns whether it was live.
-pub async fn end(pool: &PgPool, id: Uuid, reason: &str) -> sqlx::Result<bool> {
-    let done = sqlx::query("update public.sessions set ended_at = now(), end_reason = $2 where id = $1 and ended_at is null")
-        .bind(id)
-        .bind(reason)
-        .execute(pool)
-        .await?;
-    Ok(done.rows_affected() == 1)
+/// A session that just ended, for the cache and the real-time announcements.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct EndedSession {
+    pub id: Uuid,
+    pub enterprise_id: Option<Uuid>,
+    pub end_reason: String,
 }
 
-/// Ends every live session of the enterprise's users; returns their ids.
-pub async fn end_for_enterprise(tx: &mut sqlx::PgConnection, enterprise_id: Uuid, reason: &str) -> sqlx::Result<Vec<Uuid>> {
-    sqlx::query_scalar(
+/// Ends a live session; `None` when it was not live.
+pub async fn end(pool: &PgPool, id: Uuid, reason: &str) -> sqlx::Result<Option<EndedSession>> {
+    sqlx::query_as(
+        "update public.sessions set ended_at = now(), end_reason = $2 where id = $1 and ended_at is null \
+         returning id, enterprise_id, end_reason",
+    )
+    .bind(id)
+    .bind(reason)
+    .fetch_optional(pool)
+    .await
+}
+
+/// Ends every live session of the enterprise's users.
+pub async fn end_for_enterprise(tx: &mut sqlx::PgConnection, enterprise_id: Uuid, reason: &str) -> sqlx::Result<Vec<EndedSession>> {
+    sqlx::query_as(
         "update public.sessions set ended_at = now(), end_reason = $2 \
-         where enterprise_id = $1 and ended_at is null returning id",
+         where enterprise_id = $1 and ended_at is null returning id, enterprise_id, end_reason",
     )
     .bind(enterprise_id)
     .bind(reason)
@@ -93,11 +103,40 @@ pub async fn end_for_enterprise(tx: &mut sqlx::PgConnection, enterprise_id: Uuid
     .await
 }
 
-/// Ends every live session of one user; returns their ids.
-pub async fn end_for_user(tx: &mut sqlx::PgConnection, user_id: Uuid, reason: &str) -> sqlx::Result<Vec<Uuid>> {
-    sqlx::query_scalar("update public.sessions set ended_at = now(), end_reason = $2 where user_id = $1 and ended_at is null returning id")
-        .bind(user_id)
-        .bind(reason)
-        .fetch_all(tx)
-        .await
+/// Ends every live session of one user.
+pub async fn end_for_user(tx: &mut sqlx::PgConnection, user_id: Uuid, reason: &str) -> sqlx::Result<Vec<EndedSession>> {
+    sqlx::query_as(
+        "update public.sessions set ended_at = now(), end_reason = $2 where user_id = $1 and ended_at is null \
+         returning id, enterprise_id, end_reason",
+    )
+    .bind(user_id)
+    .bind(reason)
+    .fetch_all(tx)
+    .await
+}
+
+/// Ends the live sessions that expired or sat unused past their idle timeout (the sweep).
+pub async fn end_stale(pool: &PgPool, idle_secs: f64, remembered_idle_secs: f64) -> sqlx::Result<Vec<EndedSession>> {
+    sqlx::query_as(
+        "update public.sessions set ended_at = now(), \
+           end_reason = case when expires_at <= now() then 'expired' else 'idle' end \
+         where ended_at is null and (expires_at <= now() \
+           or last_seen_at < now() - make_interval(secs => case when remember_me then $2 else $1 end)) \
+         returning id, enterprise_id, end_reason",
+    )
+    .bind(idle_secs)
+    .bind(remembered_idle_secs)
+    .fetch_all(pool)
+    .await
+}
+
+/// Moves `last_seen_at` of these live sessions to now (the batched heartbeats).
+pub async fn touch_many(pool: &PgPool, ids: &[Uuid]) -> sqlx::Result<Vec<(Uuid, Option<Uuid>, DateTime<Utc>)>> {
+    sqlx::query_as(
+        "update public.sessions set last_seen_at = now() where id = any($1) and ended_at is null \
+         returning id, enterprise_id, last_seen_at",
+    )
+    .bind(ids)
+    .fetch_all(pool)
+    .await
 }

@@ -201,7 +201,7 @@ pub struct UserChanges<'a> {
 /// Applies the changes. Deactivating a user, changing their password or changing their role ends
 /// their live sessions in the same transaction: the token carries the role, so a new role must
 /// sign in again and no old token keeps the old powers. Returns the ended session ids.
-pub async fn update(tx: &mut sqlx::PgConnection, id: Uuid, c: &UserChanges<'_>) -> sqlx::Result<Vec<Uuid>> {
+pub async fn update(tx: &mut sqlx::PgConnection, id: Uuid, c: &UserChanges<'_>) -> sqlx::Result<Vec<super::sessions::EndedSession>> {
     let previous_role: Option<String> = sqlx::query_scalar(
         "with previous as (select role from public.users where id = $1) \
          update public.users set full_name = coalesce($2, full_name), email = coalesce($3, email), \
@@ -262,7 +262,7 @@ impl From<sqlx::Error> for DeleteError {
 /// (`UserRecord::realm`), and does there what foreign keys would: refuses when they wrote
 /// reports, and forgets them as a department head, a reviewer and an actor of the audit trail.
 /// Returns the sessions that were live.
-pub async fn delete(tx: &mut sqlx::PgConnection, user: &UserRecord) -> Result<Vec<Uuid>, DeleteError> {
+pub async fn delete(tx: &mut sqlx::PgConnection, user: &UserRecord) -> Result<Vec<super::sessions::EndedSession>, DeleteError> {
     let id = user.id;
     // An enterprise being deleted holds its row until its schema is gone: wait for it, then 404.
     if let Some(enterprise) = user.enterprise_id {

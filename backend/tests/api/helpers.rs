@@ -2,7 +2,7 @@ use std::{net::SocketAddr, path::PathBuf, time::Duration};
 
 use backend::{
     auth::password,
-    config::{Config, IdleTimeouts, LoginLimits},
+    config::{Config, IdleTimeouts, Intervals, LoginLimits},
     domain::{Email, Password, Role},
     state::AppState,
     store,
@@ -37,6 +37,7 @@ pub fn test_config() -> Config {
         device_token_ttl: Duration::from_secs(365 * 86400),
         remember_me_ttl: Duration::from_secs(30 * 86400),
         idle_timeouts: IdleTimeouts { session: Duration::from_secs(2 * 3600), remembered: Duration::from_secs(14 * 86400) },
+        intervals: Intervals { heartbeat_flush: Duration::from_millis(200), sweep: Duration::from_millis(500) },
         login_limits: LoginLimits { per_account_and_ip: 5, per_ip: 50, per_account: 20, per_device: 10, window: Duration::from_secs(900) },
         max_body_bytes: 64 * 1024,
     }

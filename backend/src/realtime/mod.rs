@@ -1,0 +1,292 @@
+//! Real time: one WebSocket per signed-in tab (`socket.rs`), and the hub that delivers events to
+//! them on every instance.
+//!
+//! An event is raised once, anywhere in the server, with its audience (`Hub::publish`). It is
+//! published on a Redis channel that every instance subscribes to, and each instance delivers it
+//! to its own sockets whose caller belongs to the audience, never across tenants. When Redis is
+//! unreachable the event is delivered on the raising instance only, and clients stay correct by
+//! refetching when they reconnect. Events carry ids and small fields; clients refetch the rest.
+//!
+//! Each socket has a bounded queue: a client too slow to read it is disconnected (it reconnects
+//! and refetches), so a slow client never makes the server's memory grow.
+
+pub mod socket;
+pub mod tasks;
+
+use std::{
+    collections::HashMap,
+    sync::{
+        Arc, Mutex,
+        atomic::{AtomicU64, Ordering},
+    },
+};
+
+use chrono::{DateTime, Utc};
+use deadpool_redis::redis;
+use futures_util::StreamExt;
+use serde::{Deserialize, Serialize};
+use tokio::sync::{mpsc, watch};
+use uuid::Uuid;
+
+use crate::{cache::Cache, domain::Role};
+
+/// Every event a socket can receive. Serialized as `{"type": "...", ...camelCase fields}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all_fields = "camelCase")]
+pub enum Event {
+    /// The session of this socket has ended; the socket is then closed with code 4401.
+    #[serde(rename = "session.ended")]
+    SessionEnded { session_id: Uuid, reason: String },
+    /// A session started that the monitor may see.
+    #[serde(rename = "monitoring.session_started")]
+    MonitoringSessionStarted { session_id: Uuid, user_id: Uuid, enterprise_id: Option<Uuid> },
+    /// A watched session was seen again (at most once a minute per session).
+    #[serde(rename = "monitoring.session_updated")]
+    MonitoringSessionUpdated { session_id: Uuid, enterprise_id: Option<Uuid>, last_seen_at: DateTime<Utc> },
+    /// A watched session ended.
+    #[serde(rename = "monitoring.session_ended")]
+    MonitoringSessionEnded { session_id: Uuid, enterprise_id: Option<Uuid>, reason: String },
+    /// A report moved in its review; sent to its author, its department's head and the CEO.
+    #[serde(rename = "report.status_changed")]
+    ReportStatusChanged { report_id: Uuid, department_id: Uuid, title: String, from_status: Option<String>, status: String },
+}
+
+/// Who receives an event. Every audience but the admins' is inside one tenant.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Audience {
+    /// The sockets of one session.
+    Session(Uuid),
+    /// Monitors whose scope includes a session of `enterprise` (none: the platform realm):
+    /// platform admins always, and that enterprise's CEO.
+    Monitors { enterprise: Option<Uuid> },
+    /// These users of `enterprise`, and its CEO when `ceo` is set.
+    Tenant { enterprise: Uuid, users: Vec<Uuid>, ceo: bool },
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct Envelope {
+    audience: Audience,
+    event: Event,
+}
+
+/// Who is on the other end of a socket.
+#[derive(Debug, Clone, Copy)]
+pub struct Listener {
+    pub session_id: Uuid,
+    pub user_id: Uuid,
+    pub enterprise_id: Option<Uuid>,
+    pub role: Role,
+}
+
+impl Audience {
+    fn includes(&self, l: &Listener) -> bool {
+        match self {
+            Self::Session(id) => l.session_id == *id,
+            Self::Monitors { enterprise } => {
+                l.role == Role::PlatformAdmin || (l.role == Role::EnterpriseCeo && enterprise.is_some() && l.enterprise_id == *enterprise)
+            }
+            Self::Tenant { enterprise, users, ceo } => {
+                l.enterprise_id == Some(*enterprise) && (users.contains(&l.user_id) || (*ceo && l.role == Role::EnterpriseCeo))
+            }
+        }
+    }
+}
+
+/// Why the server closes a socket.
+pub mod close {
+    /// The session is missing, bad or has ended.
+    pub const SESSION_ENDED: u16 = 4401;
+    /// The client did not keep up with its events; it reconnects and refetches.
+    pub const TOO_SLOW: u16 = 4408;
+    /// The server is going away (shutdown); reconnect to another instance.
+    pub const GOING_AWAY: u16 = 1001;
+}
+
+/// How many events may wait for one socket before it is dropped as too slow.
+pub const QUEUE: usize = 256;
+
+struct Connection {
+    listener: Listener,
+    events: mpsc::Sender<Arc<str>>,
+    close: watch::Sender<Option<u16>>,
+}
+
+/// One per instance: its sockets, and the Redis channel shared with the other instances.
+#[derive(Clone)]
+pub struct Hub(Arc<HubInner>);
+
+struct HubInner {
+    cache: Cache,
+    redis_url: String,
+    channel: String,
+    next_id: AtomicU64,
+    connections: Mutex<HashMap<u64, Connection>>,
+}
+
+/// A registered socket: its queue, its close signal, and its place in the hub until dropped.
+pub struct Registration {
+    hub: Hub,
+    id: u64,
+    pub events: mpsc::Receiver<Arc<str>>,
+    pub close: watch::Receiver<Option<u16>>,
+}
+
+impl Drop for Registration {
+    fn drop(&mut self) {
+        self.hub.0.connections.lock().expect("hub lock").remove(&self.id);
+    }
+}
+
+impl Hub {
+    pub fn new(cache: Cache, redis_url: &str) -> Self {
+        let channel = cache.key(&["realtime"]);
+        Self(Arc::new(HubInner {
+            cache,
+            redis_url: redis_url.to_owned(),
+            channel,
+            next_id: AtomicU64::new(1),
+            connections: Mutex::new(HashMap::new()),
+        }))
+    }
+
+    pub fn register(&self, listener: Listener) -> Registration {
+        let (events_tx, events) = mpsc::channel(QUEUE);
+        let (close_tx, close) = watch::channel(None);
+        let id = self.0.next_id.fetch_add(1, Ordering::Relaxed);
+        self.0.connections.lock().expect("hub lock").insert(id, Connection { listener, events: events_tx, close: close_tx });
+        Registration { hub: self.clone(), id, events, close }
+    }
+
+    /// Open sockets on this instance.
+    pub fn connections(&self) -> usize {
+        self.0.connections.lock().expect("hub lock").len()
+    }
+
+    /// Raises an event: through Redis to every instance, or on this one alone without Redis.
+    pub async fn publish(&self, audience: Audience, event: Event) {
+        let envelope = Envelope { audience, event };
+        let json = serde_json::to_string(&envelope).expect("events serialize");
+        let published = async {
+            let mut conn = self.0.cache.conn().await?;
+            redis::cmd("PUBLISH").arg(&self.0.channel).arg(&json).query_async::<i64>(&mut conn).await?;
+            anyhow::Ok(())
+        }
+        .await;
+        if let Err(err) = published {
+            tracing::warn!(error = %err, "redis unavailable; event delivered on this instance only");
+            self.deliver(&envelope);
+        }
+    }
+
+    /// Tells this instance's sockets in the audience; ends the session's sockets on
+    /// `session.ended`.
+    fn deliver(&self, envelope: &Envelope) {
+        let json: Arc<str> = serde_json::to_string(&envelope.event).expect("events serialize").into();
+        let ends_session = matches!(envelope.event, Event::SessionEnded { .. });
+        let mut connections = self.0.connections.lock().expect("hub lock");
+        connections.retain(|_, conn| {
+            if !envelope.audience.includes(&conn.listener) {
+                return true;
+            }
+            let delivered = conn.events.try_send(json.clone()).is_ok();
+            if ends_session {
+                conn.close.send_replace(Some(close::SESSION_ENDED));
+            } else if !delivered {
+                conn.close.send_replace(Some(close::TOO_SLOW));
+                tracing::warn!(session_id = %conn.listener.session_id, "socket too slow for its events; closing it");
+            }
+            delivered || ends_session
+        });
+    }
+
+    /// Closes every socket (shutdown): clients reconnect elsewhere.
+    pub fn close_all(&self, code: u16) {
+        for conn in self.0.connections.lock().expect("hub lock").values() {
+            conn.close.send_replace(Some(code));
+        }
+    }
+
+    /// Receives the other instances' events (and its own) until the process ends, reconnecting
+    /// to Redis with backoff.
+    pub async fn subscribe_forever(self) {
+        let mut backoff = std::time::Duration::from_millis(250);
+        loop {
+            match self.subscribe_once().await {
+                Ok(()) => backoff = std::time::Duration::from_millis(250),
+                Err(err) => tracing::warn!(error = %err, "realtime: redis subscription lost; retrying"),
+            }
+            tokio::time::sleep(backoff).await;
+            backoff = (backoff * 2).min(std::time::Duration::from_secs(5));
+        }
+    }
+
+    async fn subscribe_once(&self) -> anyhow::Result<()> {
+        let client = redis::Client::open(self.0.redis_url.as_str())?;
+        let mut pubsub = client.get_async_pubsub().await?;
+        pubsub.subscribe(&self.0.channel).await?;
+        let mut messages = pubsub.on_message();
+        while let Some(message) = messages.next().await {
+            let payload: String = message.get_payload()?;
+            match serde_json::from_str::<Envelope>(&payload) {
+                Ok(envelope) => self.deliver(&envelope),
+                Err(err) => tracing::warn!(error = %err, "realtime: unreadable event"),
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn listener(role: Role, enterprise: Option<Uuid>) -> Listener {
+        Listener { session_id: Uuid::now_v7(), user_id: Uuid::now_v7(), enterprise_id: enterprise, role }
+    }
+
+    #[test]
+    fn events_are_json_with_a_type_and_camel_case_ids() {
+        let id = Uuid::nil();
+        let json = serde_json::to_value(Event::SessionEnded { session_id: id, reason: "logout".into() }).unwrap();
+        assert_eq!(json, serde_json::json!({ "type": "session.ended", "sessionId": id, "reason": "logout" }));
+    }
+
+    #[test]
+    fn audiences_never_cross_tenants() {
+        let (a, b) = (Uuid::now_v7(), Uuid::now_v7());
+        let admin = listener(Role::PlatformAdmin, None);
+        let ceo_a = listener(Role::EnterpriseCeo, Some(a));
+        let ceo_b = listener(Role::EnterpriseCeo, Some(b));
+        let staff_a = listener(Role::DepartmentUser, Some(a));
+        let monitors_a = Audience::Monitors { enterprise: Some(a) };
+        assert!(monitors_a.includes(&admin) && monitors_a.includes(&ceo_a));
+        assert!(!monitors_a.includes(&ceo_b) && !monitors_a.includes(&staff_a));
+        assert!(!Audience::Monitors { enterprise: None }.includes(&ceo_a), "the platform realm is the admins' alone");
+        let report = Audience::Tenant { enterprise: a, users: vec![staff_a.user_id], ceo: true };
+        assert!(report.includes(&staff_a) && report.includes(&ceo_a));
+        assert!(!report.includes(&ceo_b) && !report.includes(&admin));
+        // A user id of another tenant in the list does not reach across.
+        let mixed = Audience::Tenant { enterprise: b, users: vec![staff_a.user_id], ceo: false };
+        assert!(!mixed.includes(&staff_a));
+    }
+
+    #[tokio::test]
+    async fn a_socket_that_does_not_read_is_closed_not_buffered_forever() {
+        let cache = Cache::new("redis://127.0.0.1:1", "t:").unwrap();
+        let hub = Hub::new(cache, "redis://127.0.0.1:1");
+        let me = listener(Role::PlatformAdmin, None);
+        let registration = hub.register(me);
+        let envelope = Envelope {
+            audience: Audience::Session(me.session_id),
+            event: Event::MonitoringSessionStarted { session_id: me.session_id, user_id: me.user_id, enterprise_id: None },
+        };
+        for _ in 0..QUEUE {
+            hub.deliver(&envelope);
+        }
+        assert_eq!(*registration.close.borrow(), None);
+        hub.deliver(&envelope);
+        assert_eq!(*registration.close.borrow(), Some(close::TOO_SLOW));
+        assert_eq!(hub.connections(), 0, "dropped from the hub");
+    }
+}

@@ -1,0 +1,103 @@
+//! `GET /api/v1/ws`: the WebSocket of one tab.
+//!
+//! The token never travels in the URL (query strings end up in logs): the client's first message
+//! is `{"type":"auth","token":"<token>"}`, within 5 seconds; the server answers
+//! `{"type":"ready"}` and then sends events (`realtime::Event`). A missing, bad or dead token,
+//! and any later end of the session, closes the socket with code 4401. The socket also re-checks
+//! its session every 30 seconds, so an end that no event announced (Redis was down) still closes
+//! it.
+
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use poem::{
+    IntoResponse, handler,
+    web::{
+        Data,
+        websocket::{Message, WebSocket},
+    },
+};
+use serde::Deserialize;
+
+use super::{Listener, close};
+use crate::state::AppState;
+
+const AUTH_WAIT: Duration = Duration::from_secs(5);
+const RECHECK: Duration = Duration::from_secs(30);
+
+#[derive(Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+enum ClientMessage {
+    Auth { token: String },
+}
+
+#[handler]
+pub fn ws(ws: WebSocket, state: Data<&AppState>) -> impl IntoResponse {
+    let state = state.clone();
+    ws.on_upgrade(move |socket| async move {
+        let (mut sink, mut stream) = socket.split();
+        let Some(listener) = authenticate(&state, &mut stream).await else {
+            let _ = sink.send(Message::close_with(close::SESSION_ENDED, "session expired")).await;
+            return;
+        };
+        let mut registration = state.realtime.register(listener);
+        if sink.send(Message::text(r#"{"type":"ready"}"#)).await.is_err() {
+            return;
+        }
+        let mut recheck = tokio::time::interval(RECHECK);
+        recheck.tick().await;
+        let code = loop {
+            tokio::select! {
+                incoming = stream.next() => match incoming {
+                    Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break None,
+                    Some(Ok(_)) => {}
+                },
+                event = registration.events.recv() => match event {
+                    Some(json) => {
+                        if sink.send(Message::text(json.to_string())).await.is_err() {
+                            break None;
+                        }
+                    }
+                    None => break Some(close::TOO_SLOW),
+                },
+                changed = registration.close.changed() => {
+                    if changed.is_err() {
+                        break Some(close::TOO_SLOW);
+                    }
+                    let code = *registration.close.borrow();
+                    if let Some(code) = code {
+                        // Whatever was queued before the close (the session.ended event) goes first.
+                        while let Ok(json) = registration.events.try_recv() {
+                            let _ = sink.send(Message::text(json.to_string())).await;
+                        }
+                        break Some(code);
+                    }
+                }
+                _ = recheck.tick() => {
+                    if !state.sessions.is_live(listener.session_id).await.unwrap_or(true) {
+                        break Some(close::SESSION_ENDED);
+                    }
+                }
+            }
+        };
+        if let Some(code) = code {
+            let reason = if code == close::SESSION_ENDED { "session expired" } else { "reconnect" };
+            let _ = sink.send(Message::close_with(code, reason)).await;
+        }
+    })
+}
+
+/// The caller of the socket's first message, if it carries a live session's token in time.
+async fn authenticate<S>(state: &AppState, stream: &mut S) -> Option<Listener>
+where
+    S: futures_util::Stream<Item = std::io::Result<Message>> + Unpin,
+{
+    let first = tokio::time::timeout(AUTH_WAIT, stream.next()).await.ok()??.ok()?;
+    let Message::Text(text) = first else { return None };
+    let ClientMessage::Auth { token } = serde_json::from_str(&text).ok()?;
+    let claims = state.tokens.verify(&token)?;
+    if !state.sessions.is_live(claims.sid).await.ok()? {
+        return None;
+    }
+    Some(Listener { session_id: claims.sid, user_id: claims.sub, enterprise_id: claims.ent, role: claims.role })
+}
