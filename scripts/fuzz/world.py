@@ -65,6 +65,9 @@ user = login("user@acme.fuzz", "fuzz-staff-password")
 submitted = report(user, finance, "Submitted", "submitted")
 draft = report(user, finance, "Draft", "draft")
 spare_draft = report(user, finance, "Spare draft", "draft")
+# A session nobody's fuzzing token depends on: the spare user's.
+spare_token = login("spare@acme.fuzz", "fuzz-staff-password")
+spare_session = call("GET", "/auth/sessions", spare_token)["items"][0]["id"]
 
 # Operation id -> its path parameters. Deleting and changing people or enterprises uses spares.
 ids = {
@@ -77,6 +80,7 @@ ids = {
     "createDepartmentReport": {"id": finance}, "listDepartmentReports": {"id": finance},
     "getReport": {"id": submitted}, "updateReport": {"id": draft}, "deleteReport": {"id": spare_draft},
     "reviewReport": {"id": submitted}, "exportReport": {"id": submitted},
+    "logoutSession": {"id": spare_session}, "logoutOtherSessions": {"id": spare_session}, "logoutMySession": {"id": spare_session},
 }
 tokens = {"admin": admin, "ceo": ceo, "head": head, "user": user}
 os.makedirs(OUT, exist_ok=True)

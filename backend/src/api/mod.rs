@@ -5,6 +5,7 @@ mod auth;
 mod dashboards;
 mod departments;
 mod enterprises;
+mod monitoring;
 mod reports;
 mod types;
 mod users;
@@ -27,15 +28,34 @@ pub enum ApiTags {
     Reports,
     /// What each role sees first: counts, pending work, time series.
     Dashboards,
+    /// Live sessions: who is signed in, from where, on what; ending sessions.
+    Monitoring,
 }
 
-pub type Api =
-    (auth::AuthApi, enterprises::EnterprisesApi, departments::DepartmentsApi, users::UsersApi, reports::ReportsApi, dashboards::DashboardsApi);
+pub type Api = (
+    auth::AuthApi,
+    monitoring::OwnSessionsApi,
+    enterprises::EnterprisesApi,
+    departments::DepartmentsApi,
+    users::UsersApi,
+    reports::ReportsApi,
+    dashboards::DashboardsApi,
+    monitoring::MonitoringApi,
+);
 
 /// The API service; `base` is where it is mounted (written into the document's `servers`).
 pub fn service() -> OpenApiService<Api, ()> {
     OpenApiService::new(
-        (auth::AuthApi, enterprises::EnterprisesApi, departments::DepartmentsApi, users::UsersApi, reports::ReportsApi, dashboards::DashboardsApi),
+        (
+            auth::AuthApi,
+            monitoring::OwnSessionsApi,
+            enterprises::EnterprisesApi,
+            departments::DepartmentsApi,
+            users::UsersApi,
+            reports::ReportsApi,
+            dashboards::DashboardsApi,
+            monitoring::MonitoringApi,
+        ),
         "Enterprise Platform API",
         env!("CARGO_PKG_VERSION"),
     )

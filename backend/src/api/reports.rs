@@ -1,4 +1,7 @@
-use crate::error::ErrorBody;
+use crate::{
+    error::ErrorBody,
+    realtime::{Audience, Event},
+};
 use chrono::{DateTime, NaiveDate, Utc};
 use poem::web::Data;
 use poem_openapi::{
@@ -362,6 +365,40 @@ async fn detail(tx: &mut PgConnection, id: Uuid) -> Result<ReportDetail, AppErro
     Ok(ReportDetail { report: report.into(), history })
 }
 
+/// The event of a report that moved from `from` to its current status, and who hears it: its
+/// author, its department's head and, unless it is a draft (the CEO never sees drafts), the CEO.
+/// Computed inside the transaction, announced after it commits (`announce`).
+async fn status_changed(
+    tx: &mut PgConnection,
+    enterprise_id: Uuid,
+    report: &Report,
+    from: ReportStatus,
+) -> Result<Option<(Audience, Event)>, AppError> {
+    if report.status == from {
+        return Ok(None);
+    }
+    let head = store::departments::find(tx, report.department_id).await?.and_then(|d| d.head_id);
+    let audience = Audience::Tenant {
+        enterprise: enterprise_id,
+        users: std::iter::once(report.created_by.id).chain(head).collect(),
+        ceo: report.status != ReportStatus::Draft,
+    };
+    let event = Event::ReportStatusChanged {
+        report_id: report.id,
+        department_id: report.department_id,
+        title: report.title.chars().take(200).collect(),
+        from_status: Some(from.as_str().to_owned()),
+        status: report.status.as_str().to_owned(),
+    };
+    Ok(Some((audience, event)))
+}
+
+async fn announce(state: &AppState, announcement: Option<(Audience, Event)>) {
+    if let Some((audience, event)) = announcement {
+        state.realtime.publish(audience, event).await;
+    }
+}
+
 /// Checks a data table: one cell per column, cells are strings, numbers or null.
 fn check_data(errors: &mut FieldErrors, data: &ReportData) {
     let columns_ok = data.columns.iter().all(|c| !c.trim().is_empty() && c.chars().count() <= 100);
@@ -559,13 +596,15 @@ impl ReportsApi {
                 .map_err(AppError::gone_is_not_found)?;
         }
         if body.status == Some(ReportStatus::Submitted) {
-            let next = edited.submit()?;
-            store::reports::transition(&mut tx, scope.enterprise_id, report.id, caller.user_id, edited, next, None)
+            let submitted = edited.submit()?;
+            store::reports::transition(&mut tx, scope.enterprise_id, report.id, caller.user_id, edited, submitted, None)
                 .await
                 .map_err(AppError::gone_is_not_found)?;
         }
         let updated = detail(&mut tx, report.id).await?;
+        let announcement = status_changed(&mut tx, scope.enterprise_id, &updated.report, current).await?;
         tx.commit().await?;
+        announce(&state, announcement).await;
         Ok(Json(updated))
     }
 
@@ -615,7 +654,9 @@ impl ReportsApi {
             .await
             .map_err(AppError::gone_is_not_found)?;
         let reviewed = detail(&mut tx, report.id).await?;
+        let announcement = status_changed(&mut tx, scope.enterprise_id, &reviewed.report, from).await?;
         tx.commit().await?;
+        announce(&state, announcement).await;
         Ok(Json(reviewed))
     }
 

@@ -55,6 +55,8 @@ pub const PERMISSIONS: &[Permission] = &[
     // Auth
     row("logout", A, ALL, ALL, ALL),
     row("getMe", A, ALL, ALL, ALL),
+    row("listMySessions", A, ALL, ALL, ALL),
+    row("logoutMySession", A, OWN, OWN, OWN),
     // Enterprises: the admin's; a CEO reads their own.
     row("listEnterprises", A, NEVER, NEVER, NEVER),
     row("createEnterprise", A, NEVER, NEVER, NEVER),
@@ -88,6 +90,12 @@ pub const PERMISSIONS: &[Permission] = &[
     row("listCeoReports", F, OWN, NEVER, NEVER),
     row("getAdminDashboard", A, NEVER, NEVER, NEVER),
     row("getAdminStatistics", A, NEVER, NEVER, NEVER),
+    // Monitoring: the admin every session, a CEO their enterprise's; everyone sends heartbeats.
+    row("listSessions", A, OWN, NEVER, NEVER),
+    row("listUserActivity", A, OWN, NEVER, NEVER),
+    row("logoutSession", A, OWN, NEVER, NEVER),
+    row("logoutOtherSessions", A, OWN, NEVER, NEVER),
+    row("recordActivity", A, ALL, ALL, ALL),
 ];
 
 /// The row of an operation.

@@ -4,8 +4,12 @@ use chrono::Utc;
 
 use crate::{
     auth::{Caller, ClientInfo, password, token::Claims},
-    domain::{Email, FieldErrors, FieldIssue},
+    domain::{
+        Email, FieldErrors, FieldIssue,
+        session::{self, Device},
+    },
     error::AppError,
+    realtime::{Audience, Event},
     state::AppState,
     store::{self, users::UserRecord},
 };
@@ -63,6 +67,10 @@ pub async fn sign_in(state: &AppState, creds: Credentials<'_>, client: &ClientIn
     let now = Utc::now();
     let expires_at = now + ttl;
     let location = client.ip.and_then(|ip| state.geoip.as_ref()?.locate(ip));
+    let device = Device::from_user_agent(client.user_agent.as_deref().unwrap_or(""));
+    let history = store::sessions::history(&state.db, user.id, location.as_ref().and_then(|l| l.country.as_deref())).await?;
+    let place = location.as_ref().map(|l| (l.latitude, l.longitude, l.country.as_deref().unwrap_or("")));
+    let flags = session::flags(&history, place, now);
     let session_id = store::sessions::insert(
         &state.db,
         store::sessions::NewSession {
@@ -70,13 +78,17 @@ pub async fn sign_in(state: &AppState, creds: Credentials<'_>, client: &ClientIn
             enterprise_id: user.enterprise_id,
             ip: client.ip,
             user_agent: client.user_agent.as_deref(),
+            device: &device,
             location: location.as_ref(),
+            flags: &flags,
             remember_me: creds.remember_me,
             expires_at,
         },
     )
     .await?;
     state.sessions.started(session_id, expires_at, creds.remember_me).await;
+    let started = Event::MonitoringSessionStarted { session_id, user_id: user.id, enterprise_id: user.enterprise_id };
+    state.realtime.publish(Audience::Monitors { enterprise: user.enterprise_id }, started).await;
     store::users::record_login(&state.db, user.id).await?;
 
     let token = state.tokens.sign(&Claims {

@@ -4,24 +4,49 @@ use chrono::{DateTime, Utc};
 use sqlx::PgPool;
 use uuid::Uuid;
 
-use crate::geoip::Location;
+use crate::{
+    domain::session::{Device, History},
+    geoip::Location,
+};
 
 pub struct NewSession<'a> {
     pub user_id: Uuid,
     pub enterprise_id: Option<Uuid>,
     pub ip: Option<IpAddr>,
     pub user_agent: Option<&'a str>,
+    pub device: &'a Device,
     pub location: Option<&'a Location>,
+    pub flags: &'a [&'static str],
     pub remember_me: bool,
     pub expires_at: DateTime<Utc>,
+}
+
+/// What the user's earlier sessions say about a new one at `country` (for its anomaly flags).
+pub async fn history(pool: &PgPool, user_id: Uuid, country: Option<&str>) -> sqlx::Result<History> {
+    let (had_sessions, country_seen_before): (bool, bool) = sqlx::query_as(
+        "select exists (select 1 from public.sessions where user_id = $1), \
+                exists (select 1 from public.sessions where user_id = $1 and country = $2)",
+    )
+    .bind(user_id)
+    .bind(country)
+    .fetch_one(pool)
+    .await?;
+    let previous_place = sqlx::query_as::<_, (f64, f64, DateTime<Utc>)>(
+        "select latitude, longitude, coalesce(ended_at, last_seen_at) from public.sessions \
+         where user_id = $1 and latitude is not null and longitude is not null order by created_at desc limit 1",
+    )
+    .bind(user_id)
+    .fetch_optional(pool)
+    .await?;
+    Ok(History { had_sessions, country_seen_before, previous_place })
 }
 
 pub async fn insert(pool: &PgPool, s: NewSession<'_>) -> sqlx::Result<Uuid> {
     let id = Uuid::now_v7();
     sqlx::query(
         "insert into public.sessions (id, user_id, enterprise_id, ip_address, user_agent, city, country, \
-         latitude, longitude, remember_me, expires_at) \
-         values ($1, $2, $3, $4::inet, $5, $6, $7, $8, $9, $10, $11)",
+         latitude, longitude, remember_me, expires_at, browser, os, device_type, flags) \
+         values ($1, $2, $3, $4::inet, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
     )
     .bind(id)
     .bind(s.user_id)
@@ -34,6 +59,10 @@ pub async fn insert(pool: &PgPool, s: NewSession<'_>) -> sqlx::Result<Uuid> {
     .bind(s.location.map(|l| l.longitude))
     .bind(s.remember_me)
     .bind(s.expires_at)
+    .bind(s.device.browser.as_deref())
+    .bind(s.device.os.as_deref())
+    .bind(s.device.device_type)
+    .bind(s.flags)
     .execute(pool)
     .await?;
     Ok(id)
@@ -137,6 +166,163 @@ pub async fn touch_many(pool: &PgPool, ids: &[Uuid]) -> sqlx::Result<Vec<(Uuid, 
          returning id, enterprise_id, last_seen_at",
     )
     .bind(ids)
+    .fetch_all(pool)
+    .await
+}
+
+/// A session as the monitors see it, with its user.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct SessionRecord {
+    pub id: Uuid,
+    pub user_id: Uuid,
+    pub user_name: String,
+    pub user_email: String,
+    pub user_role: String,
+    pub enterprise_id: Option<Uuid>,
+    pub ip_address: Option<String>,
+    pub user_agent: Option<String>,
+    pub browser: Option<String>,
+    pub os: Option<String>,
+    pub device_type: Option<String>,
+    pub city: Option<String>,
+    pub country: Option<String>,
+    pub latitude: Option<f64>,
+    pub longitude: Option<f64>,
+    pub created_at: DateTime<Utc>,
+    pub last_seen_at: DateTime<Utc>,
+    pub expires_at: DateTime<Utc>,
+    pub ended_at: Option<DateTime<Utc>>,
+    pub end_reason: Option<String>,
+    pub flags: Vec<String>,
+}
+
+const SELECT_SESSION: &str = "select s.id, s.user_id, u.full_name as user_name, u.email as user_email, u.role as user_role, \
+     s.enterprise_id, host(s.ip_address) as ip_address, s.user_agent, s.browser, s.os, s.device_type, s.city, s.country, \
+     s.latitude, s.longitude, s.created_at, s.last_seen_at, s.expires_at, s.ended_at, s.end_reason, s.flags \
+     from public.sessions s join public.users u on u.id = s.user_id";
+
+/// Which sessions a list shows. `enterprise`: `Some(None)` is the platform realm (admins'
+/// sessions), `None` every realm.
+#[derive(Debug, Default, Clone)]
+pub struct SessionFilter {
+    pub enterprise: Option<Option<Uuid>>,
+    pub user_id: Option<Uuid>,
+    /// Live (neither ended nor expired) or not.
+    pub active: Option<bool>,
+    /// Sessions active at some point in `[from, to)`.
+    pub from: Option<DateTime<Utc>>,
+    pub to: Option<DateTime<Utc>>,
+    pub q: Option<String>,
+    pub flagged: Option<bool>,
+}
+
+fn filtered(head: &str, f: &SessionFilter) -> sqlx::QueryBuilder<sqlx::Postgres> {
+    let mut qb = sqlx::QueryBuilder::<sqlx::Postgres>::new(format!("{head} where true"));
+    match f.enterprise {
+        Some(Some(id)) => {
+            qb.push(" and s.enterprise_id = ").push_bind(id);
+        }
+        Some(None) => {
+            qb.push(" and s.enterprise_id is null");
+        }
+        None => {}
+    }
+    if let Some(id) = f.user_id {
+        qb.push(" and s.user_id = ").push_bind(id);
+    }
+    match f.active {
+        Some(true) => {
+            qb.push(" and s.ended_at is null and s.expires_at > now()");
+        }
+        Some(false) => {
+            qb.push(" and (s.ended_at is not null or s.expires_at <= now())");
+        }
+        None => {}
+    }
+    if let Some(from) = f.from {
+        qb.push(" and coalesce(s.ended_at, s.last_seen_at) >= ").push_bind(from);
+    }
+    if let Some(to) = f.to {
+        qb.push(" and s.created_at < ").push_bind(to);
+    }
+    if let Some(q) = f.q.as_deref().map(str::trim).filter(|q| !q.is_empty()) {
+        let pattern = format!("%{}%", super::enterprises::escape_like(q));
+        qb.push(" and (u.full_name ilike ").push_bind(pattern.clone()).push(" or u.email ilike ").push_bind(pattern.clone());
+        qb.push(" or s.city ilike ").push_bind(pattern).push(")");
+    }
+    match f.flagged {
+        Some(true) => {
+            qb.push(" and cardinality(s.flags) > 0");
+        }
+        Some(false) => {
+            qb.push(" and cardinality(s.flags) = 0");
+        }
+        None => {}
+    }
+    qb
+}
+
+/// A page of sessions, the most recently active first.
+pub async fn list(pool: &PgPool, f: &SessionFilter, paging: super::Paging) -> sqlx::Result<(Vec<SessionRecord>, i64)> {
+    let total: i64 =
+        filtered("select count(*) from public.sessions s join public.users u on u.id = s.user_id", f).build_query_scalar().fetch_one(pool).await?;
+    let mut qb = filtered(SELECT_SESSION, f);
+    qb.push(" order by s.last_seen_at desc, s.id desc limit ").push_bind(paging.limit()).push(" offset ").push_bind(paging.offset());
+    Ok((qb.build_query_as().fetch_all(pool).await?, total))
+}
+
+pub async fn find(pool: &PgPool, id: Uuid) -> sqlx::Result<Option<SessionRecord>> {
+    sqlx::query_as(sqlx::AssertSqlSafe(format!("{SELECT_SESSION} where s.id = $1"))).bind(id).fetch_optional(pool).await
+}
+
+/// One user's sessions in a list's scope, summed up.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct ActivityRecord {
+    pub user_id: Uuid,
+    pub user_name: String,
+    pub user_email: String,
+    pub user_role: String,
+    pub session_count: i64,
+    pub active_sessions: i64,
+    pub last_seen_at: DateTime<Utc>,
+    /// Seconds between each session's start and its last activity, summed.
+    pub active_seconds: f64,
+    /// "City|CC" of every place seen, most recent first.
+    pub places: Vec<String>,
+}
+
+/// Per user, the sessions a list would show, the most recently seen users first.
+pub async fn activity(pool: &PgPool, f: &SessionFilter, paging: super::Paging) -> sqlx::Result<(Vec<ActivityRecord>, i64)> {
+    let total: i64 = filtered("select count(distinct s.user_id) from public.sessions s join public.users u on u.id = s.user_id", f)
+        .build_query_scalar()
+        .fetch_one(pool)
+        .await?;
+    let mut qb = filtered(
+        "select s.user_id, min(u.full_name) as user_name, min(u.email) as user_email, min(u.role) as user_role, \
+         count(*) as session_count, \
+         count(*) filter (where s.ended_at is null and s.expires_at > now()) as active_sessions, \
+         max(coalesce(s.ended_at, s.last_seen_at)) as last_seen_at, \
+         coalesce(sum(extract(epoch from greatest(coalesce(s.ended_at, s.last_seen_at) - s.created_at, interval '0'))), 0)::float8 as active_seconds, \
+         coalesce(array_agg(distinct coalesce(s.city, '') || '|' || s.country) filter (where s.country is not null), '{}') as places \
+         from public.sessions s join public.users u on u.id = s.user_id",
+        f,
+    );
+    qb.push(" group by s.user_id order by max(coalesce(s.ended_at, s.last_seen_at)) desc, s.user_id limit ")
+        .push_bind(paging.limit())
+        .push(" offset ")
+        .push_bind(paging.offset());
+    Ok((qb.build_query_as().fetch_all(pool).await?, total))
+}
+
+/// Ends every live session of the user but `keep`.
+pub async fn end_others(pool: &PgPool, user_id: Uuid, keep: Uuid, reason: &str) -> sqlx::Result<Vec<EndedSession>> {
+    sqlx::query_as(
+        "update public.sessions set ended_at = now(), end_reason = $3 where user_id = $1 and id <> $2 and ended_at is null \
+         returning id, enterprise_id, end_reason",
+    )
+    .bind(user_id)
+    .bind(keep)
+    .bind(reason)
     .fetch_all(pool)
     .await
 }

@@ -9,6 +9,7 @@ mod errors;
 mod exports;
 mod helpers;
 mod migrations;
+mod monitoring;
 mod openapi;
 mod permissions;
 mod pgbouncer;

@@ -63,9 +63,19 @@ impl World {
         self.app.staff(&t.ceo, &t.id, &email, "DepartmentUser", in_finance.then_some(t.finance.as_str())).await
     }
 
-    /// The path and body of one call of `operation` on the tenant's ids. Operations that change
-    /// or remove something get a target of their own.
-    async fn request(&self, operation: &str, t: &Tenant) -> (Method, String, Option<Value>) {
+    /// A fresh session of the tenant's member (a user nobody else's token depends on).
+    async fn fresh_member_session(&self, t: &Tenant) -> String {
+        let token = self.app.token(&format!("member@{}.example", t.name), PASSWORD).await;
+        self.session_of(&token)
+    }
+
+    fn session_of(&self, token: &str) -> String {
+        backend::auth::token::TokenKeys::new(&self.app.config.jwt_secret).verify(token).expect("a token we signed").sid.to_string()
+    }
+
+    /// The path and body of one call of `operation` by `role` (of `home`) on the ids of `t`.
+    /// Operations that change or remove something get a target of their own.
+    async fn request(&self, operation: &str, t: &Tenant, role: Role, home: &Tenant) -> (Method, String, Option<Value>) {
         let (ent, dept) = (&t.id, &t.finance);
         let get = |path: String| (Method::GET, path, None);
         match operation {
@@ -122,6 +132,20 @@ impl World {
             "listCeoReports" => get(format!("/api/v1/dashboard/reports?departmentId={dept}")),
             "getAdminDashboard" => get("/api/v1/admin/dashboard".into()),
             "getAdminStatistics" => get("/api/v1/admin/statistics".into()),
+            "listMySessions" => get("/api/v1/auth/sessions".into()),
+            "logoutMySession" => {
+                // Their own other session, or (another tenant) somebody else's.
+                let session =
+                    if std::ptr::eq(t, home) { self.session_of(&self.token(role, home, "logout").await) } else { self.fresh_member_session(t).await };
+                (Method::POST, format!("/api/v1/auth/sessions/{session}/logout"), None)
+            }
+            "listSessions" => get(format!("/api/v1/monitoring/sessions?enterpriseId={ent}")),
+            "listUserActivity" => get(format!("/api/v1/monitoring/user-activity?enterpriseId={ent}")),
+            "logoutSession" => (Method::POST, format!("/api/v1/monitoring/sessions/{}/logout", self.fresh_member_session(t).await), None),
+            "logoutOtherSessions" => {
+                (Method::POST, format!("/api/v1/monitoring/sessions/{}/logout-others", self.fresh_member_session(t).await), None)
+            }
+            "recordActivity" => (Method::POST, "/api/v1/monitoring/sessions/activity".into(), None),
             other => panic!("{other} has no request in tests/api/permissions.rs: add one, and its row in src/auth/permissions.rs"),
         }
     }
@@ -208,7 +232,7 @@ async fn every_operation_answers_each_role_as_the_permission_table_says(db: PgPo
         }
         let row = permission(operation).unwrap_or_else(|| panic!("{operation} has no row in src/auth/permissions.rs"));
         for (who, token) in [("no token", None), ("a dead token", Some(dead.as_str()))] {
-            let status = world.call(token, world.request(operation, &world.a).await).await;
+            let status = world.call(token, world.request(operation, &world.a, Role::DepartmentUser, &world.a).await).await;
             calls += 1;
             if status != 401 {
                 wrong.push(format!("{operation} with {who}: {status}, expected 401"));
@@ -230,7 +254,7 @@ async fn every_operation_answers_each_role_as_the_permission_table_says(db: PgPo
                     target
                 };
                 let token = world.token(role, &world.a, operation).await;
-                let status = world.call(Some(&token), world.request(operation, target).await).await;
+                let status = world.call(Some(&token), world.request(operation, target, role, &world.a).await).await;
                 calls += 1;
                 if !matches(*expected, status) {
                     wrong.push(format!("{operation} as {} on {whose}: {status}, expected {expected:?}", role.as_str()));

@@ -26,8 +26,10 @@ import type {
 
 import type {
   ApiError,
+  ListMySessionsParams,
   LoginRequest,
   LoginResponse,
+  PageSession,
   User
 } from '.././model';
 
@@ -283,3 +285,181 @@ export function useGetMe<TData = Awaited<ReturnType<typeof getMe>>, TError = Err
 
 
 
+/**
+ * The caller's sessions, live first, then the most recently active; `current` marks this one.
+ * @summary My sessions
+ */
+export const getListMySessionsUrl = (params?: ListMySessionsParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/api/v1/auth/sessions?${stringifiedParams}` : `/api/v1/auth/sessions`
+}
+
+export const listMySessions = async (params?: ListMySessionsParams, options?: RequestInit): Promise<PageSession> => {
+  
+  return customFetch<PageSession>(getListMySessionsUrl(params),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListMySessionsQueryKey = (params?: ListMySessionsParams,) => {
+    return [
+    `/api/v1/auth/sessions`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getListMySessionsQueryOptions = <TData = Awaited<ReturnType<typeof listMySessions>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(params?: ListMySessionsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMySessions>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListMySessionsQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listMySessions>>> = ({ signal }) => listMySessions(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listMySessions>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListMySessionsQueryResult = NonNullable<Awaited<ReturnType<typeof listMySessions>>>
+export type ListMySessionsQueryError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>
+
+
+export function useListMySessions<TData = Awaited<ReturnType<typeof listMySessions>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(
+ params: undefined |  ListMySessionsParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMySessions>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listMySessions>>,
+          TError,
+          Awaited<ReturnType<typeof listMySessions>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListMySessions<TData = Awaited<ReturnType<typeof listMySessions>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(
+ params?: ListMySessionsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMySessions>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listMySessions>>,
+          TError,
+          Awaited<ReturnType<typeof listMySessions>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListMySessions<TData = Awaited<ReturnType<typeof listMySessions>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(
+ params?: ListMySessionsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMySessions>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary My sessions
+ */
+
+export function useListMySessions<TData = Awaited<ReturnType<typeof listMySessions>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(
+ params?: ListMySessionsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMySessions>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getListMySessionsQueryOptions(params,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
+ * @summary End one of my sessions
+ */
+export const getLogoutMySessionUrl = (id: string,) => {
+
+
+  
+
+  return `/api/v1/auth/sessions/${id}/logout`
+}
+
+export const logoutMySession = async (id: string, options?: RequestInit): Promise<void> => {
+  
+  return customFetch<void>(getLogoutMySessionUrl(id),
+  {      
+    ...options,
+    method: 'POST'
+    
+    
+  }
+);}
+
+
+
+
+export const getLogoutMySessionMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof logoutMySession>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof logoutMySession>>, TError,{id: string}, TContext> => {
+
+const mutationKey = ['logoutMySession'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof logoutMySession>>, {id: string}> = (props) => {
+          const {id} = props ?? {};
+
+          return  logoutMySession(id,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type LogoutMySessionMutationResult = NonNullable<Awaited<ReturnType<typeof logoutMySession>>>
+    
+    export type LogoutMySessionMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>
+
+    /**
+ * @summary End one of my sessions
+ */
+export const useLogoutMySession = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof logoutMySession>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof logoutMySession>>,
+        TError,
+        {id: string},
+        TContext
+      > => {
+
+      const mutationOptions = getLogoutMySessionMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    

@@ -56,3 +56,55 @@ export const getMeResponse = zod.object({
   "createdAt": zod.iso.datetime({})
 }).describe('A person with an account on the platform.')
 
+/**
+ * The caller's sessions, live first, then the most recently active; `current` marks this one.
+ * @summary My sessions
+ */
+export const listMySessionsQueryPageSizeMax = 100;
+
+export const listMySessionsQueryParams = zod.object({
+  "active": zod.boolean().optional(),
+  "page": zod.number().min(1).optional(),
+  "pageSize": zod.number().min(1).max(listMySessionsQueryPageSizeMax).optional()
+})
+
+export const listMySessionsResponse = zod.object({
+  "items": zod.array(zod.object({
+  "id": zod.uuid(),
+  "user": zod.object({
+  "id": zod.uuid(),
+  "fullName": zod.string(),
+  "email": zod.string(),
+  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.')
+}).describe('Who someone is, in lists and references.'),
+  "enterpriseId": zod.uuid().nullish().describe('Null for the platform admins\' sessions.'),
+  "ipAddress": zod.string().nullish(),
+  "userAgent": zod.string().nullish(),
+  "browser": zod.string().nullish().describe('\"Chrome 120.0.0.0\"; null when the user agent does not say.'),
+  "os": zod.string().nullish(),
+  "deviceType": zod.string().nullish().describe('`desktop`, `mobile`, `bot` or `other`.'),
+  "city": zod.string().nullish(),
+  "country": zod.string().nullish().describe('ISO 3166-1 alpha-2.'),
+  "latitude": zod.number().nullish(),
+  "longitude": zod.number().nullish(),
+  "createdAt": zod.iso.datetime({}),
+  "lastSeenAt": zod.iso.datetime({}).describe('Moves with the session\'s requests and heartbeats, at most once a minute.'),
+  "expiresAt": zod.iso.datetime({}),
+  "endedAt": zod.iso.datetime({}).nullish(),
+  "endReason": zod.string().nullish().describe('`logout`, `revoked`, `user_deactivated`, `enterprise_deactivated`, `deleted`,\n`role_changed`, `idle` or `expired`.'),
+  "active": zod.boolean().describe('Neither ended nor expired.'),
+  "current": zod.boolean().describe('The caller\'s own session.'),
+  "flags": zod.array(zod.string()).describe('`new_country`: the user\'s first sign-in from this country (not their first ever);\n`impossible_travel`: farther from the previous session\'s place than 900 km/h allows.')
+}).describe('A signed-in session: who, from where, on what, and since when.')),
+  "total": zod.number().describe('How many items match the filters, over all pages.'),
+  "page": zod.number(),
+  "pageSize": zod.number()
+}).describe('One page of a list.')
+
+/**
+ * @summary End one of my sessions
+ */
+export const logoutMySessionParams = zod.object({
+  "id": zod.uuid()
+})
+

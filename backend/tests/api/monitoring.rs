@@ -1,0 +1,259 @@
+//! Live sessions: the monitors' lists, heartbeats, anomaly flags, ending sessions, and the
+//! real-time socket, on one instance and across two.
+
+use std::time::{Duration, Instant};
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use sqlx::PgPool;
+use tokio_tungstenite::tungstenite::{Message, protocol::frame::coding::CloseCode};
+
+use crate::helpers::{ADMIN_EMAIL, ADMIN_PASSWORD, TestApp};
+
+const CHROME: &str = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36";
+
+type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+async fn sign_in_from(app: &TestApp, email: &str, password: &str, ip: &str) -> String {
+    let resp = app
+        .http
+        .post(app.url("/api/v1/auth/login"))
+        .header("x-forwarded-for", ip)
+        .header("user-agent", CHROME)
+        .json(&json!({ "email": email, "password": password }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 200);
+    resp.json::<Value>().await.unwrap()["token"].as_str().unwrap().to_owned()
+}
+
+fn trusting_loopback(c: &mut backend::config::Config) {
+    c.trusted_proxies = vec!["127.0.0.1/32".parse().unwrap()];
+}
+
+/// A socket past its first message: `ready`.
+async fn socket(app: &TestApp, token: &str) -> Socket {
+    let (mut ws, _) = tokio_tungstenite::connect_async(app.base.replace("http", "ws") + "/api/v1/ws").await.unwrap();
+    ws.send(Message::text(json!({ "type": "auth", "token": token }).to_string())).await.unwrap();
+    assert_eq!(next_json(&mut ws).await, json!({ "type": "ready" }));
+    ws
+}
+
+async fn next_json(ws: &mut Socket) -> Value {
+    loop {
+        match tokio::time::timeout(Duration::from_secs(5), ws.next()).await.expect("a message within 5 s").expect("open").unwrap() {
+            Message::Text(text) => return serde_json::from_str(&text).unwrap(),
+            Message::Close(frame) => panic!("closed: {frame:?}"),
+            _ => {}
+        }
+    }
+}
+
+/// The next event of this type, past others (activity updates arrive at any time).
+async fn next_of_type(ws: &mut Socket, kind: &str) -> Value {
+    loop {
+        let event = next_json(ws).await;
+        if event["type"] == kind {
+            return event;
+        }
+    }
+}
+
+/// Reads until the server closes the socket; returns the close code and how long it took.
+async fn closed_with(ws: &mut Socket) -> (u16, Duration, Vec<Value>) {
+    let start = Instant::now();
+    let mut events = Vec::new();
+    loop {
+        match tokio::time::timeout(Duration::from_secs(5), ws.next()).await.expect("closed within 5 s") {
+            Some(Ok(Message::Close(Some(frame)))) => return (u16::from(frame.code), start.elapsed(), events),
+            Some(Ok(Message::Text(text))) => events.push(serde_json::from_str(&text).unwrap()),
+            Some(Ok(_)) => {}
+            other => panic!("closed without a code: {other:?}"),
+        }
+    }
+}
+
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn monitors_see_where_and_on_what_sessions_run_and_the_anomalies(db: PgPool) {
+    let app = TestApp::spawn_with(db, trusting_loopback).await;
+    let admin = app.admin_token().await;
+    let (acme, ceo) = app.enterprise(&admin, "Acme").await;
+    let (_, other_ceo) = app.enterprise(&admin, "Globex").await;
+    app.staff(&ceo, &acme, "ann@acme.example", "DepartmentUser", None).await;
+    // Ann's first sign-in ever, in London; then Linköping (Sweden) moments later: a new country,
+    // faster than a plane; then Linköping again: nothing new.
+    sign_in_from(&app, "ann@acme.example", "staff-password", "81.2.69.142").await;
+    sign_in_from(&app, "ann@acme.example", "staff-password", "89.160.20.112").await;
+    sign_in_from(&app, "ann@acme.example", "staff-password", "89.160.20.128").await;
+
+    let (status, page) = app.get(&ceo, "/api/v1/monitoring/sessions?q=ann").await;
+    assert_eq!(status, 200, "{page}");
+    let sessions = page["items"].as_array().unwrap();
+    assert_eq!(page["total"], 3, "{page}");
+    let (again, sweden, london) = (&sessions[0], &sessions[1], &sessions[2]);
+    assert_eq!((sweden["city"].as_str(), sweden["country"].as_str()), (Some("Linköping"), Some("SE")));
+    assert_eq!(sweden["flags"], json!(["new_country", "impossible_travel"]));
+    assert_eq!(again["flags"], json!([]));
+    assert_eq!(
+        (sweden["browser"].as_str(), sweden["os"].as_str(), sweden["deviceType"].as_str()),
+        (Some("Chrome 120.0.0.0"), Some("Windows 10"), Some("desktop"))
+    );
+    assert_eq!(sweden["ipAddress"], "89.160.20.112");
+    assert_eq!((london["city"].as_str(), london["latitude"].as_f64()), (Some("London"), Some(51.5142)));
+    assert_eq!(london["flags"], json!([]), "no flag on a first sign-in");
+    assert!(sessions.iter().all(|s| s["user"]["email"] == "ann@acme.example" && s["current"] == false));
+    let (_, own) = app.get(&ceo, "/api/v1/monitoring/sessions").await;
+    assert_eq!(own["total"], 4, "Ann's three and the CEO's own: {own}");
+    assert_eq!(own["items"].as_array().unwrap().iter().filter(|s| s["current"] == true).count(), 1);
+
+    let (_, flagged) = app.get(&ceo, "/api/v1/monitoring/sessions?flagged=true").await;
+    assert_eq!(flagged["total"], 1);
+    let (_, activity) = app.get(&ceo, "/api/v1/monitoring/user-activity").await;
+    assert_eq!(activity["total"], 2, "{activity}");
+    let ann = activity["items"].as_array().unwrap().iter().find(|a| a["user"]["email"] == "ann@acme.example").unwrap();
+    assert_eq!((ann["sessionCount"].as_i64(), ann["activeSessions"].as_i64()), (Some(3), Some(3)));
+    let mut places: Vec<String> = ann["places"].as_array().unwrap().iter().map(|p| p["country"].as_str().unwrap().to_owned()).collect();
+    places.sort();
+    assert_eq!(places, ["GB", "SE"]);
+
+    // The admin sees every enterprise's; another CEO only theirs.
+    let (_, all) = app.get(&admin, "/api/v1/monitoring/sessions").await;
+    assert_eq!(all["total"], 6, "the admin's, both CEOs' and Ann's three: {all}");
+    let (_, theirs) = app.get(&other_ceo, "/api/v1/monitoring/sessions").await;
+    assert_eq!(theirs["total"], 1);
+    let acme_session = sweden["id"].as_str().unwrap();
+    assert_eq!(app.post(&other_ceo, &format!("/api/v1/monitoring/sessions/{acme_session}/logout"), json!({})).await.0, 404);
+}
+
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn a_heartbeat_moves_last_seen_and_a_monitor_ends_a_session_everywhere(db: PgPool) {
+    let app = TestApp::spawn(db).await;
+    let admin = app.admin_token().await;
+    let (_, ceo) = app.enterprise(&admin, "Acme").await;
+    let token = app.token(ADMIN_EMAIL, ADMIN_PASSWORD).await;
+    let (_, page) = app.get(&token, "/api/v1/auth/sessions?active=true").await;
+    let mine = page["items"].as_array().unwrap().iter().find(|s| s["current"] == true).unwrap().clone();
+    let started: chrono::DateTime<chrono::Utc> = mine["lastSeenAt"].as_str().unwrap().parse().unwrap();
+
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    assert_eq!(app.post(&token, "/api/v1/monitoring/sessions/activity", json!({})).await.0, 204);
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let (_, page) = app.get(&admin, &format!("/api/v1/monitoring/sessions?userId={}", mine["user"]["id"].as_str().unwrap())).await;
+        let seen: chrono::DateTime<chrono::Utc> =
+            page["items"].as_array().unwrap().iter().find(|s| s["id"] == mine["id"]).unwrap()["lastSeenAt"].as_str().unwrap().parse().unwrap();
+        if seen > started {
+            break;
+        }
+        assert!(Instant::now() < deadline, "lastSeenAt never moved");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+
+    // The admin ends that session: its token is dead and its socket closes with 4401.
+    let mut ws = socket(&app, &token).await;
+    let id = mine["id"].as_str().unwrap();
+    assert_eq!(app.post(&admin, &format!("/api/v1/monitoring/sessions/{id}/logout"), json!({})).await.0, 204);
+    let (code, took, events) = closed_with(&mut ws).await;
+    assert_eq!(code, 4401);
+    assert!(took < Duration::from_secs(1), "{took:?}");
+    assert!(events.iter().any(|e| e["type"] == "session.ended" && e["sessionId"] == id), "{events:?}");
+    assert_eq!(app.me(&token).await.status(), 401);
+    assert_eq!(app.post(&token, "/api/v1/monitoring/sessions/activity", json!({})).await.0, 401);
+    let _ = ceo;
+}
+
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn the_socket_wants_a_live_token_first_and_never_in_the_url(db: PgPool) {
+    let app = TestApp::spawn(db).await;
+    app.admin().await;
+    let url = app.base.replace("http", "ws") + "/api/v1/ws";
+    for first in [json!({ "type": "auth", "token": "not-a-token" }).to_string(), "hello".to_owned()] {
+        let (mut ws, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
+        ws.send(Message::text(first)).await.unwrap();
+        assert_eq!(closed_with(&mut ws).await.0, 4401);
+    }
+    let dead = app.token(ADMIN_EMAIL, ADMIN_PASSWORD).await;
+    app.logout(&dead).await;
+    let (mut ws, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
+    ws.send(Message::text(json!({ "type": "auth", "token": dead }).to_string())).await.unwrap();
+    assert_eq!(closed_with(&mut ws).await.0, 4401);
+    // Silence: closed after the 5 s the client has to authenticate.
+    let (mut silent, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
+    let start = Instant::now();
+    let frame = tokio::time::timeout(Duration::from_secs(7), silent.next()).await.unwrap();
+    assert!(matches!(frame, Some(Ok(Message::Close(Some(ref f)))) if f.code == CloseCode::from(4401)), "{frame:?}");
+    assert!(start.elapsed() >= Duration::from_secs(4));
+}
+
+/// Two instances sharing PostgreSQL and Redis: a session ended through one is refused by the
+/// other and its socket there closes within a second; events reach sockets on the other
+/// instance, but never another tenant's.
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn events_cross_instances_but_never_tenants(db: PgPool) {
+    let one = TestApp::spawn(db.clone()).await;
+    let two = TestApp::spawn_like(&one, db).await;
+    let admin = one.admin_token().await;
+    let (acme, acme_ceo) = one.enterprise(&admin, "Acme").await;
+    let (_, globex_ceo) = one.enterprise(&admin, "Globex").await;
+    let finance = one.department(&acme_ceo, &acme, "finance").await;
+    one.staff(&acme_ceo, &acme, "author@acme.example", "DepartmentUser", Some(&finance)).await;
+
+    let mut acme_monitor = socket(&two, &acme_ceo).await;
+    let mut globex_monitor = socket(&two, &globex_ceo).await;
+    let author = one.token("author@acme.example", "staff-password").await;
+    let started = next_of_type(&mut acme_monitor, "monitoring.session_started").await;
+    assert_eq!((started["type"].as_str(), started["enterpriseId"].as_str()), (Some("monitoring.session_started"), Some(acme.as_str())));
+
+    // A report reviewed through instance one reaches its author's socket on instance two.
+    let mut author_socket = socket(&two, &author).await;
+    let (_, report) = one
+        .post(
+            &author,
+            &format!("/api/v1/departments/{finance}/reports"),
+            json!({
+                "title": "Q1", "content": "", "periodStart": "2026-01-01", "periodEnd": "2026-03-31", "status": "submitted"
+            }),
+        )
+        .await;
+    let report_id = report["id"].as_str().unwrap();
+    assert_eq!(one.post(&acme_ceo, &format!("/api/v1/reports/{report_id}/review"), json!({ "status": "approved" })).await.0, 200);
+    let changed = next_of_type(&mut author_socket, "report.status_changed").await;
+    assert_eq!(
+        (changed["type"].as_str(), changed["reportId"].as_str(), changed["status"].as_str(), changed["title"].as_str()),
+        (Some("report.status_changed"), Some(report_id), Some("approved"), Some("Q1"))
+    );
+
+    // Signed out through instance one: dead on two, and its socket on two closes at once.
+    let start = Instant::now();
+    assert_eq!(one.logout(&author).await.status(), 204);
+    let (code, _, _) = closed_with(&mut author_socket).await;
+    assert_eq!(code, 4401);
+    assert!(start.elapsed() < Duration::from_secs(1), "{:?}", start.elapsed());
+    assert_eq!(two.me(&author).await.status(), 401);
+
+    // Globex's CEO heard nothing of Acme's sessions or reports (only of Globex's own).
+    while let Ok(Some(Ok(Message::Text(text)))) = tokio::time::timeout(Duration::from_millis(500), globex_monitor.next()).await {
+        let event: Value = serde_json::from_str(&text).unwrap();
+        assert!(event["type"].as_str().unwrap().starts_with("monitoring.") && event["enterpriseId"] != acme.as_str(), "{event}");
+    }
+    let mut heard_the_logout = false;
+    while let Ok(Some(Ok(Message::Text(text)))) = tokio::time::timeout(Duration::from_millis(500), acme_monitor.next()).await {
+        let event: Value = serde_json::from_str(&text).unwrap();
+        heard_the_logout |= event["type"] == "monitoring.session_ended" && event["reason"] == "logout";
+    }
+    assert!(heard_the_logout, "Acme's CEO sees the author's session end");
+}
+
+/// Expired sessions are ended by the sweep, which closes their sockets.
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn the_sweep_ends_expired_sessions_and_closes_their_sockets(db: PgPool) {
+    let app = TestApp::spawn_with(db, |c| c.session_ttl = Duration::from_secs(2)).await;
+    app.admin().await;
+    let token = app.token(ADMIN_EMAIL, ADMIN_PASSWORD).await;
+    let mut ws = socket(&app, &token).await;
+    let (code, _, _) = closed_with(&mut ws).await;
+    assert_eq!(code, 4401);
+    let reason: Option<String> = sqlx::query_scalar("select end_reason from sessions").fetch_one(&app.db).await.unwrap();
+    assert_eq!(reason.as_deref(), Some("expired"));
+}
