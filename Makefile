@@ -21,3 +21,4 @@ bench:
 	@bash bench/reports.sh
 	@bash bench/foreign_keys.sh
 	@bash bench/exports.sh
+	@bash bench/realtime.sh
