@@ -99,15 +99,15 @@ describe('guards', () => {
 
 describe('the app routes', () => {
   it('shows the sign-in screen for /dashboard without a session', async () => {
-    const { router } = renderApp('/dashboard');
+    const { location } = renderApp('/dashboard');
     expect(await screen.findByRole('heading', { name: 'Sign in to Enterprise Platform' })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/login');
+    expect(location().pathname).toBe('/login');
   });
 
   it('redirects / to /login via /dashboard without a session', async () => {
-    const { router } = renderApp('/');
+    const { location } = renderApp('/');
     await screen.findByRole('textbox', { name: 'Email' });
-    expect(router.state.location.pathname).toBe('/login');
+    expect(location().pathname).toBe('/login');
   });
 
   it('takes a signed-in user from /login to the dashboard', async () => {
@@ -116,9 +116,9 @@ describe('the app routes', () => {
       vi.fn(async () => jsonResponse(200, makeUser())),
     );
     session.start('t', makeUser('EnterpriseCeo', { fullName: 'Grace Hopper' }));
-    const { router } = renderApp('/login');
+    const { location } = renderApp('/login');
     expect(await screen.findByRole('heading', { name: 'Welcome, Grace Hopper' })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/dashboard');
+    expect(location().pathname).toBe('/dashboard');
   });
 
   it('sends a CEO who opens an admin screen to their own home', async () => {
@@ -127,8 +127,8 @@ describe('the app routes', () => {
       vi.fn(async () => jsonResponse(404, { code: 'not_found', message: 'Not found' })),
     );
     session.start('t', makeUser('EnterpriseCeo'));
-    const { router } = renderApp('/admin/enterprises');
-    await waitFor(() => expect(router.state.location.pathname).toBe('/ceo'));
+    const { location } = renderApp('/admin/enterprises');
+    await waitFor(() => expect(location().pathname).toBe('/ceo'));
   });
 
   it('sends an admin who opens the CEO home to a screen that exists, without looping', async () => {
@@ -137,9 +137,9 @@ describe('the app routes', () => {
       vi.fn(async () => jsonResponse(404, { code: 'not_found', message: 'Not found' })),
     );
     session.start('t', makeUser('PlatformAdmin', { fullName: 'Ada Admin' }));
-    const { router } = renderApp('/ceo');
+    const { location } = renderApp('/ceo');
     expect(await screen.findByRole('heading', { level: 1, name: 'Administration' })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/admin');
+    expect(location().pathname).toBe('/admin');
   });
 
   it('shows the not-found screen for an unknown path', async () => {
@@ -149,10 +149,10 @@ describe('the app routes', () => {
   });
 
   it('after sign-in goes back to the page the guard bounced from', async () => {
-    const { router } = renderApp('/dashboard?tab=1');
+    const { location } = renderApp('/dashboard?tab=1');
     await screen.findByRole('textbox', { name: 'Email' });
     act(() => session.start('t', makeUser('DepartmentHead', { fullName: 'Alan Turing' })));
     expect(await screen.findByRole('heading', { name: 'Welcome, Alan Turing' })).toBeInTheDocument();
-    expect(router.state.location.pathname + router.state.location.search).toBe('/dashboard?tab=1');
+    expect(location().pathname + location().search).toBe('/dashboard?tab=1');
   });
 });

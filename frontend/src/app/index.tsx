@@ -1,27 +1,28 @@
-import { useEffect, useState } from 'react';
-import { RouterProvider, createBrowserRouter } from 'react-router-dom';
+import { useEffect } from 'react';
+import { BrowserRouter, useNavigate } from 'react-router-dom';
 import { useVerifyRestoredSession } from '@/features/auth';
 import { setNavigator } from '@/lib/navigation';
 import { AppProvider } from './provider';
-import { appRoutes } from './routes';
+import { AppRoutes } from './routes';
 
-function Router() {
-  const [router] = useState(() => createBrowserRouter(appRoutes));
+/** Checks a restored session, and lets the API client send the user to /login after a 401 without a page load. */
+function Startup() {
   useVerifyRestoredSession();
-
-  // Lets the API client send the user to /login after a 401 without a page load.
+  const navigate = useNavigate();
   useEffect(() => {
-    setNavigator((to, state) => void router.navigate(to, { replace: true, state }));
+    setNavigator((to, state) => void navigate(to, { replace: true, state }));
     return () => setNavigator(null);
-  }, [router]);
-
-  return <RouterProvider router={router} />;
+  }, [navigate]);
+  return null;
 }
 
 export function App() {
   return (
     <AppProvider>
-      <Router />
+      <BrowserRouter>
+        <Startup />
+        <AppRoutes />
+      </BrowserRouter>
     </AppProvider>
   );
 }

@@ -3,14 +3,15 @@ import '@mantine/notifications/styles.css';
 
 import { MantineProvider } from '@mantine/core';
 import { useNotifications } from '@mantine/notifications';
-import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import type { QueryClient } from '@tanstack/react-query';
 import { type ReactNode, Suspense, lazy, useEffect, useState } from 'react';
 import { session } from '@/lib/session';
-import { createQueryClient } from './query-client';
+import { ProvidedQueryClient } from './query-context';
 import { cssVariablesResolver, theme } from './theme';
 
 type AppProviderProps = {
   children: ReactNode;
+  /** The query cache of the signed-in screens; by default the app's own (query-client.ts). */
   queryClient?: QueryClient;
   /** `test`: Mantine without transitions or portals (jsdom screen tests). */
   env?: 'default' | 'test';
@@ -34,21 +35,20 @@ function LazyNotifications() {
 }
 
 /**
- * Every provider the screens rely on; tests render through it too. The modals' provider is in the
- * signed-in frame (layout/AppLayout.tsx): only signed-in screens open modals.
+ * Every provider the screens rely on; tests render through it too. The query client's and the
+ * modals' providers are in the signed-in frame (layout/AppLayout.tsx): only signed-in screens
+ * query the API through react-query or open modals, and the sign-in page loads neither.
  */
 export function AppProvider({ children, queryClient, env = 'default' }: AppProviderProps) {
-  const [client] = useState(() => queryClient ?? createQueryClient());
-
-  // Nothing cached for one user may leak to the next one.
-  useEffect(() => session.onEnd(() => client.clear()), [client]);
+  // Nothing cached for one user may leak to the next one (the app's own client sees to it too).
+  useEffect(() => (queryClient ? session.onEnd(() => queryClient.clear()) : undefined), [queryClient]);
 
   return (
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light" env={env}>
-      <QueryClientProvider client={client}>
+      <ProvidedQueryClient.Provider value={queryClient ?? null}>
         <LazyNotifications />
         {children}
-      </QueryClientProvider>
+      </ProvidedQueryClient.Provider>
     </MantineProvider>
   );
 }

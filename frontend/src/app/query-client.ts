@@ -1,5 +1,6 @@
 import { QueryClient } from '@tanstack/react-query';
 import { isApiRequestError } from '@/api/mutator';
+import { session } from '@/lib/session';
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({
@@ -12,4 +13,20 @@ export function createQueryClient(): QueryClient {
       },
     },
   });
+}
+
+let shared: QueryClient | undefined;
+
+/**
+ * The app's query cache, made when the signed-in frame first needs it (react-query loads with
+ * that frame, not with the sign-in page). Nothing cached for one user may leak to the next one:
+ * it is emptied whenever a session ends.
+ */
+export function appQueryClient(): QueryClient {
+  if (!shared) {
+    const client = createQueryClient();
+    session.onEnd(() => client.clear());
+    shared = client;
+  }
+  return shared;
 }

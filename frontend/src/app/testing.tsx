@@ -1,20 +1,44 @@
-import { render } from '@testing-library/react';
+import { act, render } from '@testing-library/react';
 import { QueryClient } from '@tanstack/react-query';
-import { RouterProvider, createMemoryRouter } from 'react-router-dom';
+import { useLayoutEffect } from 'react';
+import { type Location, MemoryRouter, type NavigateFunction, useLocation, useNavigate } from 'react-router-dom';
 import { AppProvider } from './provider';
-import { appRoutes } from './routes';
+import { AppRoutes } from './routes';
+
+type Seen = { location: Location; navigate: NavigateFunction };
+
+/** Tells the test where the app is, and lends it the router's navigate. */
+function RouterProbe({ onRender }: { onRender: (seen: Seen) => void }) {
+  const location = useLocation();
+  const navigate = useNavigate();
+  useLayoutEffect(() => onRender({ location, navigate }), [onRender, location, navigate]);
+  return null;
+}
 
 /**
  * Renders the real app (providers, routes, guards) at `path`. A test harness that lives in the app
  * because it mounts the app; screen tests in the features go through it (see eslint.config.js).
+ * `location()` is where the app is now; `navigate(to)` goes elsewhere as a link would.
  */
 export function renderApp(path: string) {
-  const router = createMemoryRouter(appRoutes, { initialEntries: [path] });
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  let seen: Seen | undefined;
+  const onRender = (latest: Seen) => {
+    seen = latest;
+  };
   const result = render(
     <AppProvider queryClient={queryClient} env="test">
-      <RouterProvider router={router} />
+      <MemoryRouter initialEntries={[path]}>
+        <RouterProbe onRender={onRender} />
+        <AppRoutes />
+      </MemoryRouter>
     </AppProvider>,
   );
-  return { ...result, router };
+  const current = (): Seen => {
+    if (!seen) throw new Error('renderApp: the router has not rendered yet');
+    return seen;
+  };
+  const location = (): Location => current().location;
+  const navigate = (to: string) => act(() => void current().navigate(to));
+  return { ...result, location, navigate, queryClient };
 }

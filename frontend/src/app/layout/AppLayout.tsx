@@ -1,7 +1,8 @@
 import { Anchor, AppShell, Burger, Group, NavLink, ScrollArea } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { ModalsProvider } from '@mantine/modals';
-import { type ReactNode, Suspense, useEffect } from 'react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { type ReactNode, Suspense, useContext, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation } from 'react-router-dom';
 import { LanguageSwitch } from '@/components/LanguageSwitch';
@@ -10,14 +11,17 @@ import { PageLoader } from '@/components/PageLoader';
 import { navItemsFor } from '@/lib/navigation-items';
 import { href } from '@/lib/paths';
 import { useCurrentUser } from '@/lib/session';
+import { appQueryClient } from '../query-client';
+import { ProvidedQueryClient } from '../query-context';
 import classes from './AppLayout.module.css';
 import { UserMenu } from './UserMenu';
 
 const isActive = (pathname: string, to: string) => pathname === to || pathname.startsWith(`${to}/`);
 
 /**
- * The signed-in frame. The sidebar is always open from 1024 px (so it opens by itself when the
- * window grows past it); below that it is a drawer toggled by the burger and closed on navigation.
+ * The signed-in frame, with the providers of the signed-in screens (query cache, modals). The
+ * sidebar is always open from 1024 px (so it opens by itself when the window grows past it);
+ * below that it is a drawer toggled by the burger and closed on navigation.
  */
 export function AppLayout({ children }: { children?: ReactNode }) {
   const { t } = useTranslation();
@@ -25,62 +29,73 @@ export function AppLayout({ children }: { children?: ReactNode }) {
   const { pathname } = useLocation();
   const [opened, { toggle, close }] = useDisclosure(false);
 
+  const queryClient = useContext(ProvidedQueryClient) ?? appQueryClient();
+
   useEffect(close, [pathname, close]);
 
   return (
-    <ModalsProvider labels={{ confirm: t('modals.confirm'), cancel: t('modals.cancel') }}>
-      <AppShell header={{ height: 60 }} navbar={{ width: 260, breakpoint: 'md', collapsed: { mobile: !opened, desktop: false } }} padding="lg">
-        <a href="#main-content" className={classes.skipLink}>
-          {t('app.skipToContent')}
-        </a>
-        <AppShell.Header>
-          <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-            <Group gap="sm" wrap="nowrap">
-              <Burger
-                opened={opened}
-                onClick={toggle}
-                hiddenFrom="md"
-                size="sm"
-                aria-label={t('nav.toggle')}
-                aria-expanded={opened}
-                aria-controls="app-navbar"
-              />
-              <Anchor component={Link} to={href('dashboard')} underline="never" c="inherit">
-                <Logo />
-              </Anchor>
-            </Group>
-            <Group gap="xs" wrap="nowrap">
-              <LanguageSwitch />
-              <UserMenu />
-            </Group>
-          </Group>
-        </AppShell.Header>
-
-        <AppShell.Navbar id="app-navbar" component="nav" aria-label={t('nav.label')} className={classes.navbar} data-closed={opened ? undefined : true} p="sm">
-          <AppShell.Section grow component={ScrollArea}>
-            {navItemsFor(user).map(({ key, label, icon: Icon, to }) => {
-              const active = isActive(pathname, to);
-              return (
-                <NavLink
-                  key={key}
-                  component={Link}
-                  to={to}
-                  label={t(label)}
-                  leftSection={<Icon size={18} stroke={1.6} aria-hidden />}
-                  active={active}
-                  aria-current={active ? 'page' : undefined}
-                  variant="light"
-                  onClick={close}
+    <QueryClientProvider client={queryClient}>
+      <ModalsProvider labels={{ confirm: t('modals.confirm'), cancel: t('modals.cancel') }}>
+        <AppShell header={{ height: 60 }} navbar={{ width: 260, breakpoint: 'md', collapsed: { mobile: !opened, desktop: false } }} padding="lg">
+          <a href="#main-content" className={classes.skipLink}>
+            {t('app.skipToContent')}
+          </a>
+          <AppShell.Header>
+            <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+              <Group gap="sm" wrap="nowrap">
+                <Burger
+                  opened={opened}
+                  onClick={toggle}
+                  hiddenFrom="md"
+                  size="sm"
+                  aria-label={t('nav.toggle')}
+                  aria-expanded={opened}
+                  aria-controls="app-navbar"
                 />
-              );
-            })}
-          </AppShell.Section>
-        </AppShell.Navbar>
+                <Anchor component={Link} to={href('dashboard')} underline="never" c="inherit">
+                  <Logo />
+                </Anchor>
+              </Group>
+              <Group gap="xs" wrap="nowrap">
+                <LanguageSwitch />
+                <UserMenu />
+              </Group>
+            </Group>
+          </AppShell.Header>
 
-        <AppShell.Main id="main-content" tabIndex={-1}>
-          <Suspense fallback={<PageLoader />}>{children ?? <Outlet />}</Suspense>
-        </AppShell.Main>
-      </AppShell>
-    </ModalsProvider>
+          <AppShell.Navbar
+            id="app-navbar"
+            component="nav"
+            aria-label={t('nav.label')}
+            className={classes.navbar}
+            data-closed={opened ? undefined : true}
+            p="sm"
+          >
+            <AppShell.Section grow component={ScrollArea}>
+              {navItemsFor(user).map(({ key, label, icon: Icon, to }) => {
+                const active = isActive(pathname, to);
+                return (
+                  <NavLink
+                    key={key}
+                    component={Link}
+                    to={to}
+                    label={t(label)}
+                    leftSection={<Icon size={18} stroke={1.6} aria-hidden />}
+                    active={active}
+                    aria-current={active ? 'page' : undefined}
+                    variant="light"
+                    onClick={close}
+                  />
+                );
+              })}
+            </AppShell.Section>
+          </AppShell.Navbar>
+
+          <AppShell.Main id="main-content" tabIndex={-1}>
+            <Suspense fallback={<PageLoader />}>{children ?? <Outlet />}</Suspense>
+          </AppShell.Main>
+        </AppShell>
+      </ModalsProvider>
+    </QueryClientProvider>
   );
 }

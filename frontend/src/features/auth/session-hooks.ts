@@ -1,22 +1,24 @@
 import { notifications } from '@mantine/notifications';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { getMe, useLogin, useLogout } from '@/api/generated/auth/auth';
+// The plain fetch functions, not orval's react-query hooks: this module loads with the app and
+// the sign-in page, which stay without react-query (it loads with the signed-in frame).
+import { getMe, login, logout } from '@/api/generated/auth/auth';
+import type { LoginRequest, LoginResponse } from '@/api/generated/model';
 import { isApiRequestError } from '@/api/mutator';
 import { errorMessage } from '@/lib/errors';
 import { session } from '@/lib/session';
 import { STORAGE_KEYS, writeItem } from '@/lib/storage';
 
-/** Sign in: on success the token and user are stored and the guards take the user on. */
-export function useSignIn() {
-  return useLogin({
-    mutation: {
-      onSuccess: ({ token, user, deviceToken }, { data }) => {
-        writeItem(STORAGE_KEYS.device, deviceToken, 'local');
-        session.start(token, user, data.rememberMe === true);
-      },
-    },
-  });
+/**
+ * Sign in: on success the device token, the session token and the user are stored, and the
+ * guards take the user on. Rejects with the API client's error (`ApiRequestError`, `NetworkError`).
+ */
+export async function signIn(request: LoginRequest): Promise<LoginResponse> {
+  const answer = await login(request);
+  writeItem(STORAGE_KEYS.device, answer.deviceToken, 'local');
+  session.start(answer.token, answer.user, request.rememberMe === true);
+  return answer;
 }
 
 /**
@@ -25,10 +27,17 @@ export function useSignIn() {
  * then shows /login.
  */
 export function useSignOut() {
-  const logout = useLogout({
-    mutation: { onSettled: () => session.end('signed_out') },
-  });
-  return { signOut: () => logout.mutate(), isSigningOut: logout.isPending };
+  const [isSigningOut, setSigningOut] = useState(false);
+  const signOut = () => {
+    setSigningOut(true);
+    logout()
+      .catch(() => undefined) // signed out locally whatever the server said
+      .finally(() => {
+        setSigningOut(false);
+        session.end('signed_out');
+      });
+  };
+  return { signOut, isSigningOut };
 }
 
 /**

@@ -26,12 +26,12 @@ describe('LoginScreen', () => {
   it('signs in, keeps token and user for this browser session only, and shows the dashboard', async () => {
     const admin = makeUser('PlatformAdmin', { fullName: 'Root Admin' });
     fetchMock.mockResolvedValue(jsonResponse(200, { token: 'tok', user: admin, deviceToken: 'dev-1' }));
-    const { router } = renderApp('/login');
+    const { location } = renderApp('/login');
 
     await fillAndSubmit('admin@example.com', 'correct horse');
 
     expect(await screen.findByRole('heading', { name: 'Welcome, Root Admin' })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/dashboard');
+    expect(location().pathname).toBe('/dashboard');
     expect(sessionStorage.getItem('token')).toBe('tok');
     expect(JSON.parse(sessionStorage.getItem('user')!)).toEqual(admin);
     expect(localStorage.getItem('token')).toBeNull();
@@ -77,6 +77,48 @@ describe('LoginScreen', () => {
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
+  it("clears a field's error as the user types in it, and only that one", async () => {
+    const user = userEvent.setup();
+    renderApp('/login');
+    await user.click(await screen.findByRole('button', { name: 'Sign in' }));
+    expect(screen.getAllByText('This field is required')).toHaveLength(2);
+
+    await user.type(screen.getByRole('textbox', { name: 'Email' }), 'a');
+
+    expect(screen.getAllByText('This field is required')).toHaveLength(1);
+    expect(screen.getByLabelText(/^Password/, { selector: 'input' })).toHaveAccessibleDescription('This field is required');
+    expect(screen.getByRole('textbox', { name: 'Email' })).not.toHaveAccessibleDescription('This field is required');
+  });
+
+  it("shows the server's field errors under their fields", async () => {
+    fetchMock.mockResolvedValue(
+      jsonResponse(400, { code: 'validation_failed', message: 'Invalid input', fields: { email: 'invalid_email', password: 'required' } }),
+    );
+    renderApp('/login');
+    await fillAndSubmit('a@b.co', 'password1');
+
+    expect(await screen.findByText('Please enter a valid email address')).toBeInTheDocument();
+    expect(screen.getByText('This field is required')).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent('Please check your input');
+  });
+
+  it('sends one request while it waits, and says it is signing in', async () => {
+    let answer!: (response: Response) => void;
+    fetchMock.mockReturnValue(new Promise((resolve) => (answer = resolve)));
+    renderApp('/login');
+    await fillAndSubmit('a@b.co', 'password1');
+
+    const button = screen.getByRole('button', { name: 'Sign in' });
+    expect(button).toBeDisabled();
+    expect(button).toHaveAttribute('data-loading', 'true');
+    await userEvent.setup().type(screen.getByLabelText(/^Password/, { selector: 'input' }), '{Enter}');
+    expect(fetchMock).toHaveBeenCalledOnce();
+
+    answer(jsonResponse(401, { code: 'invalid_credentials', message: 'Invalid email or password' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Invalid email or password');
+    expect(screen.getByRole('button', { name: 'Sign in' })).toBeEnabled();
+  });
+
   it('does not apply the password length rule to signing in', async () => {
     fetchMock.mockResolvedValue(jsonResponse(401, { code: 'invalid_credentials', message: 'Invalid email or password' }));
     renderApp('/login');
@@ -86,12 +128,12 @@ describe('LoginScreen', () => {
 
   it('shows "Invalid email or password" and stays signed out', async () => {
     fetchMock.mockResolvedValue(jsonResponse(401, { code: 'invalid_credentials', message: 'Invalid email or password' }));
-    const { router } = renderApp('/login');
+    const { location } = renderApp('/login');
 
     await fillAndSubmit('admin@example.com', 'wrong password');
 
     expect(await screen.findByRole('alert')).toHaveTextContent('Invalid email or password');
-    expect(router.state.location.pathname).toBe('/login');
+    expect(location().pathname).toBe('/login');
     expect(session.get().status).toBe('signed_out');
   });
 
@@ -131,7 +173,7 @@ describe('LoginScreen', () => {
 
   it('links to the forgot-password page, which leads back', async () => {
     const user = userEvent.setup();
-    const { router } = renderApp('/login');
+    const { location } = renderApp('/login');
 
     await user.click(await screen.findByRole('link', { name: 'Forgot password?' }));
     expect(await screen.findByRole('heading', { name: 'Forgot your password?' })).toBeInTheDocument();
@@ -139,6 +181,6 @@ describe('LoginScreen', () => {
 
     await user.click(screen.getByRole('link', { name: 'Back to sign in' }));
     await screen.findByRole('button', { name: 'Sign in' });
-    expect(router.state.location.pathname).toBe('/login');
+    expect(location().pathname).toBe('/login');
   });
 });

@@ -1,18 +1,20 @@
 import { Alert, Anchor, Button, Checkbox, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
-import { useForm } from '@mantine/form';
 import { useDocumentTitle } from '@mantine/hooks';
 import { IconAlertCircle, IconClockHour4 } from '@tabler/icons-react';
 import type { ParseKeys } from 'i18next';
+import { type FormEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router-dom';
 import { isApiRequestError } from '@/api/mutator';
 import { AuthLayout } from '@/components/layouts/AuthLayout';
-import { errorMessage, fieldErrorMessage } from '@/lib/errors';
+import { errorMessage, fieldErrorKey } from '@/lib/errors';
 import { href } from '@/lib/paths';
 import { STORAGE_KEYS, readItem } from '@/lib/storage';
-import { useSignIn } from '../session-hooks';
+import { signIn } from '../session-hooks';
 
-type LoginValues = { email: string; password: string; rememberMe: boolean };
+type Field = 'email' | 'password';
+/** Errors are i18n keys, worded at render time: switching language re-words them. */
+type FieldErrors = Partial<Record<Field, ParseKeys>>;
 
 // A light check: the server decides. Length rules are for setting passwords, not for signing in.
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -22,69 +24,83 @@ function validateEmail(value: string): ParseKeys | null {
   return EMAIL_PATTERN.test(value.trim()) ? null : 'validation.email';
 }
 
+function validate(email: string, password: string): FieldErrors {
+  const errors: FieldErrors = {};
+  const emailError = validateEmail(email);
+  if (emailError) errors.email = emailError;
+  if (!password) errors.password = 'validation.required';
+  return errors;
+}
+
+/**
+ * The sign-in page: a small controlled form and a plain call of the API (no form library, no
+ * query cache), so that the first page most visitors open loads little.
+ */
 export default function LoginScreen() {
   const { t } = useTranslation();
   const location = useLocation();
-  const signIn = useSignIn();
   useDocumentTitle(`${t('auth.login.pageTitle')} · ${t('app.name')}`);
 
-  const form = useForm<LoginValues>({
-    initialValues: { email: '', password: '', rememberMe: false },
-    validate: {
-      email: validateEmail,
-      password: (value) => (value ? null : 'validation.required'),
-    },
-  });
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [rememberMe, setRememberMe] = useState(false);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [pending, setPending] = useState(false);
+  const [failure, setFailure] = useState<unknown>(null);
+  const emailInput = useRef<HTMLInputElement>(null);
+  const passwordInput = useRef<HTMLInputElement>(null);
 
   const sessionExpired = (location.state as { reason?: string } | null)?.reason === 'expired';
-  const fieldError = (path: keyof LoginValues) => {
-    const key = form.errors[path];
-    return typeof key === 'string' ? t(key as ParseKeys) : key;
-  };
+  const fieldError = (field: Field) => (errors[field] ? t(errors[field]) : undefined);
+  // Typing in a field clears its error.
+  const clearError = (field: Field) => setErrors((current) => (current[field] ? { ...current, [field]: undefined } : current));
 
-  const submit = form.onSubmit(
-    (values) => {
-      signIn.mutate(
-        {
-          data: {
-            email: values.email.trim(),
-            password: values.password,
-            rememberMe: values.rememberMe,
-            deviceToken: readItem(STORAGE_KEYS.device) ?? undefined,
-          },
-        },
-        {
-          onError: (error) => {
-            if (!isApiRequestError(error)) return;
-            for (const [field, code] of Object.entries(error.fields)) {
-              if (field === 'email' || field === 'password') form.setFieldError(field, fieldErrorMessage(code, t));
-            }
-          },
-        },
-      );
-    },
-    (errors) => {
-      const first = (['email', 'password'] as const).find((field) => errors[field]);
-      if (first) form.getInputNode(first)?.focus();
-    },
-  );
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (pending) return;
+    const found = validate(email, password);
+    setErrors(found);
+    const first = (['email', 'password'] as const).find((field) => found[field]);
+    if (first) {
+      (first === 'email' ? emailInput : passwordInput).current?.focus();
+      return;
+    }
+    setPending(true);
+    setFailure(null);
+    signIn({ email: email.trim(), password, rememberMe, deviceToken: readItem(STORAGE_KEYS.device) ?? undefined }).catch((error: unknown) => {
+      // On success the guard leaves this page; on failure the page says why.
+      setPending(false);
+      setFailure(error);
+      if (!isApiRequestError(error)) return;
+      const fromServer: FieldErrors = {};
+      for (const [field, code] of Object.entries(error.fields)) {
+        if (field === 'email' || field === 'password') fromServer[field] = fieldErrorKey(code);
+      }
+      setErrors((current) => ({ ...current, ...fromServer }));
+    });
+  };
 
   return (
     <AuthLayout title={t('auth.login.title', { product: t('app.name') })} subtitle={t('auth.login.subtitle')}>
       <form onSubmit={submit} noValidate>
         <Stack>
-          {sessionExpired && !signIn.error && (
+          {sessionExpired && !failure && (
             <Alert color="yellow" icon={<IconClockHour4 aria-hidden />} role="status">
               {t('auth.login.sessionExpired')}
             </Alert>
           )}
-          {signIn.error && (
+          {failure !== null && (
             <Alert color="red" icon={<IconAlertCircle aria-hidden />} role="alert">
-              {errorMessage(signIn.error, t, t('errors.loginFailed'))}
+              {errorMessage(failure, t, t('errors.loginFailed'))}
             </Alert>
           )}
           <TextInput
-            {...form.getInputProps('email')}
+            ref={emailInput}
+            value={email}
+            onChange={(event) => {
+              setEmail(event.currentTarget.value);
+              clearError('email');
+            }}
             error={fieldError('email')}
             label={t('auth.email')}
             placeholder={t('auth.emailPlaceholder')}
@@ -95,7 +111,12 @@ export default function LoginScreen() {
             autoFocus
           />
           <PasswordInput
-            {...form.getInputProps('password')}
+            ref={passwordInput}
+            value={password}
+            onChange={(event) => {
+              setPassword(event.currentTarget.value);
+              clearError('password');
+            }}
             error={fieldError('password')}
             label={t('auth.password')}
             autoComplete="current-password"
@@ -104,12 +125,12 @@ export default function LoginScreen() {
             visibilityToggleButtonProps={{ 'aria-label': t('auth.showPassword') }}
           />
           <Group justify="space-between" wrap="wrap" gap="xs">
-            <Checkbox {...form.getInputProps('rememberMe', { type: 'checkbox' })} label={t('auth.login.rememberMe')} />
+            <Checkbox checked={rememberMe} onChange={(event) => setRememberMe(event.currentTarget.checked)} label={t('auth.login.rememberMe')} />
             <Anchor component={Link} to={href('forgotPassword')} size="sm">
               {t('auth.login.forgotPassword')}
             </Anchor>
           </Group>
-          <Button type="submit" fullWidth loading={signIn.isPending} mt="xs">
+          <Button type="submit" fullWidth loading={pending} mt="xs">
             {t('auth.login.submit')}
           </Button>
         </Stack>

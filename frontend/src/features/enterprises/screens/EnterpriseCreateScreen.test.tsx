@@ -45,13 +45,13 @@ describe('create an enterprise', () => {
       [`GET /api/v1/enterprises/${created.id}/departments`]: jsonResponse(200, makeEnterpriseDetail().departments),
       [`GET /api/v1/enterprises/${created.id}/users`]: jsonResponse(200, { items: [], total: 0, page: 1, pageSize: 20 }),
     });
-    const { router } = renderApp('/admin/enterprises/create');
+    const { location } = renderApp('/admin/enterprises/create');
     await screen.findByRole('heading', { level: 1, name: 'Create an enterprise' });
 
     await fill({ name: '  Acme ', ceoFullName: 'Cora Ceo', ceoEmail: 'cora@acme.test', ceoPassword: 'password1' });
 
     expect(await screen.findByText('Enterprise created successfully')).toBeInTheDocument();
-    await waitFor(() => expect(router.state.location.pathname).toBe(`/admin/enterprises/${created.id}`));
+    await waitFor(() => expect(location().pathname).toBe(`/admin/enterprises/${created.id}`));
     expect(calls.find((call) => call.method === 'POST')?.body).toEqual({
       name: 'Acme',
       ceoFullName: 'Cora Ceo',

@@ -44,7 +44,7 @@ describe('enterprise detail', () => {
   it('asks before deleting, naming the enterprise and what goes with it, then returns to the list', async () => {
     const { calls } = mockDetail({ [`DELETE ${base}`]: new Response(null, { status: 204 }) });
     const user = userEvent.setup();
-    const { router } = renderApp(`/admin/enterprises/${detail.id}`);
+    const { location } = renderApp(`/admin/enterprises/${detail.id}`);
 
     await user.click(await screen.findByRole('button', { name: 'Delete' }));
     const dialog = await screen.findByRole('dialog', { name: 'Delete enterprise' });
@@ -58,7 +58,7 @@ describe('enterprise detail', () => {
 
     await user.click(within(dialog).getByRole('button', { name: 'Delete enterprise' }));
 
-    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/enterprises'));
+    await waitFor(() => expect(location().pathname).toBe('/admin/enterprises'));
     expect(await screen.findByText('The enterprise “Acme Corp” was deleted')).toBeInTheDocument();
     expect(calls.filter((call) => call.method === 'DELETE').map((call) => call.path)).toEqual([base]);
   });

@@ -33,11 +33,11 @@ describe('the enterprise list', () => {
       'GET /api/v1/enterprises': ({ url }) => jsonResponse(200, { items: [acme], total: 45, page: Number(url.searchParams.get('page')), pageSize: 20 }),
     });
     const user = userEvent.setup();
-    const { router } = renderApp('/admin/enterprises');
+    const { location } = renderApp('/admin/enterprises');
     await screen.findByRole('link', { name: 'Acme Corp' });
 
     await user.type(screen.getByLabelText('Search'), 'acm');
-    await waitFor(() => expect(router.state.location.search).toBe('?q=acm'));
+    await waitFor(() => expect(location().search).toBe('?q=acm'));
     // One request for the whole word, none per keystroke.
     await waitFor(() =>
       expect(calls.filter((call) => call.path.includes('q=')).map((call) => call.path)).toEqual(['/api/v1/enterprises?q=acm&page=1&pageSize=20']),
@@ -49,7 +49,7 @@ describe('the enterprise list', () => {
     const pages = screen.getByRole('navigation', { name: 'Enterprise list pages' });
     await user.click(within(pages).getByRole('button', { name: 'Page 3' }));
     await waitFor(() => expect(calls.at(-1)?.path).toBe('/api/v1/enterprises?q=acm&active=false&page=3&pageSize=20'));
-    expect(router.state.location.search).toBe('?q=acm&status=inactive&page=3');
+    expect(location().search).toBe('?q=acm&status=inactive&page=3');
     expect(await screen.findByText('Showing 41–45 of 45')).toBeInTheDocument();
   });
 

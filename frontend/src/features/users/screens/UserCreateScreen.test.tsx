@@ -31,7 +31,7 @@ describe('create a user', () => {
   it('as a CEO: department staff roles only, in their own enterprise, with an optional department', async () => {
     session.start('token', makeUser('EnterpriseCeo'));
     const { calls } = mockCreate();
-    const { router } = renderApp('/admin/users/create');
+    const { location } = renderApp('/admin/users/create');
     await screen.findByRole('heading', { level: 1, name: 'Create a user' });
     const user = await fillAccount();
 
@@ -49,7 +49,7 @@ describe('create a user', () => {
 
     await user.click(screen.getByRole('button', { name: 'Create user' }));
     expect(await screen.findByText('User Hal Jordan created successfully')).toBeInTheDocument();
-    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/users'));
+    await waitFor(() => expect(location().pathname).toBe('/admin/users'));
     expect(calls.find((call) => call.method === 'POST')?.body).toEqual({
       fullName: 'Hal Jordan',
       email: 'hal@acme.test',

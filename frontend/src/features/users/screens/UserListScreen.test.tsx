@@ -38,7 +38,7 @@ describe('the user list', () => {
     const { calls } = mockUsers([admin, ceo, hal]);
     session.start('token', admin);
     const user = userEvent.setup();
-    const { router } = renderApp('/admin/users');
+    const { location } = renderApp('/admin/users');
 
     await screen.findByText('Hal Jordan');
     const halRow = row('Hal Jordan');
@@ -49,7 +49,7 @@ describe('the user list', () => {
     expect(row('Ada Admin')).toHaveTextContent('Platform (no enterprise)');
 
     await user.type(screen.getByLabelText('Search'), 'hal');
-    await waitFor(() => expect(router.state.location.search).toBe('?q=hal'));
+    await waitFor(() => expect(location().search).toBe('?q=hal'));
     await waitFor(() => expect(calls.map((call) => call.path)).toContain('/api/v1/users?q=hal&page=1&pageSize=20'));
 
     const role = screen.getByRole('combobox', { name: 'Role' });
