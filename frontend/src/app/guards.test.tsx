@@ -2,7 +2,7 @@ import { act, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { describe, expect, it, vi } from 'vitest';
 import type { Role } from '@/api/generated/model';
-import { routes } from '@/lib/paths';
+import { type ReadyRouteKey, isAllowed, routes } from '@/lib/paths';
 import { session } from '@/lib/session';
 import { jsonResponse, makeUser } from '@/testing/fixtures';
 import { renderApp } from '@/app/testing';
@@ -29,7 +29,7 @@ function renderGuarded(path: string, access: readonly Role[]) {
           <Route
             path="/admin"
             element={
-              <RequireRole access={routes.admin.access}>
+              <RequireRole access={['PlatformAdmin']}>
                 <Where />
               </RequireRole>
             }
@@ -37,7 +37,7 @@ function renderGuarded(path: string, access: readonly Role[]) {
           <Route
             path="/ceo"
             element={
-              <RequireRole access={routes.ceo.access}>
+              <RequireRole access={['EnterpriseCeo']}>
                 <Where />
               </RequireRole>
             }
@@ -45,7 +45,7 @@ function renderGuarded(path: string, access: readonly Role[]) {
           <Route
             path="/dashboard"
             element={
-              <RequireRole access={routes.dashboard.access}>
+              <RequireRole access={['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']}>
                 <Where />
               </RequireRole>
             }
@@ -76,11 +76,8 @@ describe('guards', () => {
     expect(screen.getByTestId('where')).toHaveTextContent('/dashboard');
   });
 
-  // /admin has no screen yet: until it does, the admin lands on /dashboard instead of a dead end.
-  const adminLanding = routes.admin.ready ? '/admin' : '/dashboard';
-
   it.each<[Role, string]>([
-    ['PlatformAdmin', adminLanding],
+    ['PlatformAdmin', '/admin'],
     ['EnterpriseCeo', '/ceo'],
     ['DepartmentHead', '/dashboard'],
     ['DepartmentUser', '/dashboard'],
@@ -94,6 +91,75 @@ describe('guards', () => {
     session.start('t', makeUser('EnterpriseCeo'));
     renderGuarded('/restricted', ['EnterpriseCeo', 'PlatformAdmin']);
     expect(screen.getByTestId('where')).toHaveTextContent('/restricted');
+  });
+});
+
+describe('the screens each role may open (SPEC §2)', () => {
+  const readyScreens = (Object.keys(routes) as (keyof typeof routes)[]).filter((key): key is ReadyRouteKey => routes[key].ready);
+  const signedIn = (key: ReadyRouteKey) => routes[key].access !== 'guest' && routes[key].access !== 'public';
+
+  it('are among these signed-in screens, and no others', () => {
+    expect(readyScreens.filter(signedIn).sort()).toEqual(
+      [
+        'dashboard',
+        'admin',
+        'adminEnterprises',
+        'adminEnterpriseCreate',
+        'adminEnterprise',
+        'adminUserCreate',
+        'adminUsers',
+        'ceo',
+        'ceoReports',
+        'ceoReport',
+        'department',
+        'departmentReports',
+        'departmentReportCreate',
+        'departmentReport',
+        'departmentReportEdit',
+      ].sort(),
+    );
+  });
+
+  it.each<[Role, string[]]>([
+    [
+      'PlatformAdmin',
+      [
+        '/dashboard',
+        '/admin',
+        '/admin/enterprises',
+        '/admin/enterprises/create',
+        '/admin/enterprises/:id',
+        '/admin/users/create',
+        '/admin/users',
+        '/ceo/reports/:id',
+      ],
+    ],
+    ['EnterpriseCeo', ['/dashboard', '/admin/users/create', '/admin/users', '/ceo', '/ceo/reports', '/ceo/reports/:id']],
+    [
+      'DepartmentHead',
+      [
+        '/dashboard',
+        '/department/:id',
+        '/department/:id/reports',
+        '/department/:id/reports/create',
+        '/department/:id/reports/:reportId',
+        '/department/:id/reports/:reportId/edit',
+      ],
+    ],
+    [
+      'DepartmentUser',
+      [
+        '/dashboard',
+        '/department/:id',
+        '/department/:id/reports',
+        '/department/:id/reports/create',
+        '/department/:id/reports/:reportId',
+        '/department/:id/reports/:reportId/edit',
+      ],
+    ],
+  ])('a %s may open %j', (role, paths) => {
+    const allowed = readyScreens.filter((key) => signedIn(key) && isAllowed(role, routes[key].access));
+    expect(allowed.map((key) => routes[key].path)).toEqual(paths);
   });
 });
 

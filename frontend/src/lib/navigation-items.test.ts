@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Role } from '@/api/generated/model';
 import { makeUser } from '@/testing/fixtures';
 import { navItemsFor } from './navigation-items';
-import { fallbackPathFor, routes } from './paths';
+import { fallbackPathFor } from './paths';
 
 const DEPT = makeUser('DepartmentUser').departmentId!;
 
@@ -26,9 +26,12 @@ describe('the sidebar per role (only screens that exist)', () => {
 });
 
 describe('fallbackPathFor', () => {
-  it('sends each role to its landing page, or to /dashboard while that page has no screen', () => {
-    expect(fallbackPathFor('EnterpriseCeo')).toBe('/ceo');
-    expect(fallbackPathFor('PlatformAdmin')).toBe(routes.admin.ready ? '/admin' : '/dashboard');
-    expect(fallbackPathFor('DepartmentUser')).toBe('/dashboard');
+  it.each<[Role, string]>([
+    ['PlatformAdmin', '/admin'],
+    ['EnterpriseCeo', '/ceo'],
+    ['DepartmentHead', '/dashboard'],
+    ['DepartmentUser', '/dashboard'],
+  ])('sends a %s to %s', (role, path) => {
+    expect(fallbackPathFor(role)).toBe(path);
   });
 });
