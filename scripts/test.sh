@@ -22,8 +22,8 @@ cargo test --workspace --locked
 say "frontend: dependencies"
 (cd frontend && npm ci --no-audit --no-fund --loglevel=error)
 
-say "frontend: generated hooks match openapi.json, types check, unit tests, build"
-(cd frontend && npm run check:generated && npm run typecheck && npm test && npm run build)
+say "frontend: generated hooks match openapi.json, lint, format, types check, unit tests, build, bundle budget"
+(cd frontend && npm run check:generated && npm run lint && npm run format:check && npm run typecheck && npm test && npm run build && npm run budget)
 
 say "end-to-end: a fresh database, a seeded admin, the real server, headless Chromium"
 cargo build -p backend --locked
