@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { Role } from '@/api/generated/model';
 import { type ReadyRouteKey, isAllowed, routes } from '@/lib/paths';
 import { session } from '@/lib/session';
-import { jsonResponse, makeUser } from '@/testing/fixtures';
+import { jsonResponse, makeUser, serverErrors } from '@/testing/fixtures';
 import { renderApp } from '@/app/testing';
 import { GuestOnly, RequireAuth, RequireRole } from './guards';
 
@@ -190,7 +190,7 @@ describe('the app routes', () => {
   it('sends a CEO who opens an admin screen to their own home', async () => {
     vi.stubGlobal(
       'fetch',
-      vi.fn(async () => jsonResponse(404, { code: 'not_found', message: 'Not found' })),
+      vi.fn(async () => serverErrors.notFound()),
     );
     session.start('t', makeUser('EnterpriseCeo'));
     const { location } = renderApp('/admin/enterprises');
@@ -200,7 +200,7 @@ describe('the app routes', () => {
   it('sends an admin who opens the CEO home to a screen that exists, without looping', async () => {
     vi.stubGlobal(
       'fetch',
-      vi.fn(async () => jsonResponse(404, { code: 'not_found', message: 'Not found' })),
+      vi.fn(async () => serverErrors.notFound()),
     );
     session.start('t', makeUser('PlatformAdmin', { fullName: 'Ada Admin' }));
     const { location } = renderApp('/ceo');

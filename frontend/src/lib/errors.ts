@@ -56,6 +56,8 @@ export function fieldErrorKey(code: string): ParseKeys {
       return 'validation.tooLong';
     case 'too_weak':
       return 'validation.passwordWeak';
+    case 'taken':
+      return 'validation.emailTaken';
     default:
       return 'validation.general';
   }

@@ -35,7 +35,13 @@ describe('serverFieldErrors', () => {
     expect(unshown).toEqual(['headId']);
   });
 
-  it('shows a 409 conflict on the e-mail field', () => {
+  it('shows a taken e-mail address (409 `conflict`, field `taken`) on the field the server names', () => {
+    const conflict = new ApiRequestError(409, { code: 'conflict', message: 'A user with this email already exists', fields: { ceoEmail: 'taken' } });
+    expect(serverFieldErrors(conflict, FIELDS).errors).toEqual({ ceoEmail: 'validation.emailTaken' });
+    expect(serverFieldErrors(conflict, FIELDS, { emailField: 'ceoEmail' }).errors).toEqual({ ceoEmail: 'validation.emailTaken' });
+  });
+
+  it('shows a 409 conflict without fields on the e-mail field, when the form names one', () => {
     const conflict = new ApiRequestError(409, { code: 'conflict', message: 'A user with this email already exists' });
     expect(serverFieldErrors(conflict, FIELDS, { emailField: 'ceoEmail' }).errors).toEqual({ ceoEmail: 'validation.emailTaken' });
     expect(serverFieldErrors(conflict, FIELDS).errors).toEqual({});

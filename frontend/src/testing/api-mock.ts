@@ -1,26 +1,35 @@
-import { vi } from 'vitest';
+import { onTestFinished, vi } from 'vitest';
 import { jsonResponse } from './fixtures';
 
 export type MockRequest = { method: string; url: URL; body: unknown };
 type Answer = Response | ((request: MockRequest) => Response | Promise<Response>);
 
 /**
- * Stubs `fetch` with answers per `"METHOD /api/v1/path"` (query strings ignored for matching);
- * anything else is a 404. Returns the calls made, for assertions.
+ * Stubs `fetch` with answers per `"METHOD /api/v1/path"` (query strings ignored for matching).
+ * A call without an answer fails the test (after it ran, naming every such call): a screen that
+ * asks the server for something the test did not foresee is a finding, not a 404 to shrug at.
+ * The app gets a 501 for it meanwhile. Returns the calls made, for assertions.
  */
 export function mockApi(answers: Record<string, Answer>) {
   const calls: { method: string; path: string; body: unknown }[] = [];
+  const unmocked: string[] = [];
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = new URL(String(input), 'http://localhost');
     const method = (init?.method ?? 'GET').toUpperCase();
     const body: unknown = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
     calls.push({ method, path: `${url.pathname}${url.search}`, body });
     const answer = answers[`${method} ${url.pathname}`];
-    if (!answer) return jsonResponse(404, { code: 'not_found', message: `No mock for ${method} ${url.pathname}` });
+    if (!answer) {
+      unmocked.push(`${method} ${url.pathname}${url.search}`);
+      return jsonResponse(501, { code: 'unmocked', message: `No mock for ${method} ${url.pathname}` });
+    }
     return typeof answer === 'function' ? answer({ method, url, body }) : answer.clone();
   });
   vi.stubGlobal('fetch', fetchMock);
   vi.spyOn(console, 'info').mockImplementation(() => {});
   vi.spyOn(console, 'warn').mockImplementation(() => {});
+  onTestFinished(() => {
+    if (unmocked.length > 0) throw new Error(`mockApi: calls without a mocked answer:\n  ${[...new Set(unmocked)].join('\n  ')}`);
+  });
   return { calls, fetchMock };
 }

@@ -1,4 +1,21 @@
-import type { Department, DepartmentType, Enterprise, EnterpriseDetail, Role, User } from '@/api/generated/model';
+import type {
+  ApiError,
+  CeoDashboard,
+  Department,
+  DepartmentType,
+  Enterprise,
+  EnterpriseDetail,
+  LoginResponse,
+  ReportDetail,
+  Role,
+  User,
+  UserSummary,
+} from '@/api/generated/model';
+
+/*
+ * Test data, built from the generated API types (@/api/generated/model): a fixture that drifts
+ * from what the server sends is a type error. Bodies and error texts are the server's own.
+ */
 
 export function makeUser(role: Role = 'PlatformAdmin', overrides: Partial<User> = {}): User {
   return {
@@ -7,20 +24,53 @@ export function makeUser(role: Role = 'PlatformAdmin', overrides: Partial<User> 
     fullName: 'Ada Lovelace',
     email: 'ada@example.com',
     status: 'active',
-    lastLogin: undefined,
-    departmentId: role === 'DepartmentHead' || role === 'DepartmentUser' ? '0190f3c2-0000-7000-8000-0000000000d1' : undefined,
-    enterpriseId: role === 'PlatformAdmin' ? undefined : '0190f3c2-0000-7000-8000-0000000000e1',
+    lastLogin: null,
+    departmentId: role === 'DepartmentHead' || role === 'DepartmentUser' ? '0190f3c2-0000-7000-8000-0000000000d1' : null,
+    enterpriseId: role === 'PlatformAdmin' ? null : '0190f3c2-0000-7000-8000-0000000000e1',
+    enterpriseName: role === 'PlatformAdmin' ? null : 'Acme Corp',
     createdAt: '2026-01-15T09:30:00Z',
     ...overrides,
   };
 }
 
+/** The short form of a user that reports, departments and activities carry. */
+export function summaryOf({ id, fullName, email, role }: User): UserSummary {
+  return { id, fullName, email, role };
+}
+
+/** POST /auth/login's answer. */
+export function makeLoginResponse(user: User, overrides: Partial<LoginResponse> = {}): LoginResponse {
+  return { token: 'tok', user, deviceToken: 'dev-1', ...overrides };
+}
+
+/** A JSON answer, as the server writes it. Prefer the typed builders below for its body. */
 export function jsonResponse(status: number, body?: unknown, headers: Record<string, string> = {}): Response {
   return new Response(body === undefined ? null : JSON.stringify(body), {
     status,
     headers: body === undefined ? headers : { 'Content-Type': 'application/json; charset=utf-8', ...headers },
   });
 }
+
+/** An error answer: the body is an `ApiError`. */
+export function apiError(status: number, body: ApiError, headers: Record<string, string> = {}): Response {
+  return jsonResponse(status, body, headers);
+}
+
+/** The error answers of the server (backend/src/error.rs), with its codes and (English) messages. */
+export const serverErrors = {
+  validation: (fields: Record<string, string>) => apiError(400, { code: 'validation_failed', message: 'Please check your input', fields }),
+  invalidCredentials: () => apiError(401, { code: 'invalid_credentials', message: 'Invalid email or password' }),
+  sessionExpired: () => apiError(401, { code: 'session_expired', message: 'Your session has expired. Please login again.' }),
+  accountInactive: () => apiError(403, { code: 'account_inactive', message: 'This account is inactive' }),
+  forbidden: () => apiError(403, { code: 'forbidden', message: 'You are not authorized to perform this action' }),
+  notFound: () => apiError(404, { code: 'not_found', message: 'Resource not found' }),
+  /** An e-mail address another account uses: 409 naming the field (`email`, or `ceoEmail` when creating an enterprise). */
+  emailTaken: (field: 'email' | 'ceoEmail') =>
+    apiError(409, { code: 'conflict', message: 'A user with this email already exists', fields: { [field]: 'taken' } }),
+  rateLimited: (retryAfterSeconds: number) =>
+    apiError(429, { code: 'rate_limited', message: 'Too many attempts. Please try again later.' }, { 'Retry-After': String(retryAfterSeconds) }),
+  internal: () => apiError(500, { code: 'internal', message: 'Server error. Please try again later.' }),
+};
 
 const ENTERPRISE_ID = '0190f3c2-0000-7000-8000-0000000000e1';
 
@@ -37,10 +87,12 @@ export function makeEnterprise(overrides: Partial<Enterprise> = {}): Enterprise 
   };
 }
 
-/** The five departments, in the server's order (by type name). */
+/** The server's order of the five departments (`ORDER` in backend/src/store/departments.rs). */
+export const DEPARTMENT_ORDER: readonly DepartmentType[] = ['finance', 'operations', 'sales_marketing', 'human_resources', 'information_technology'];
+
+/** The five departments, in the server's order; the second one (operations) is makeUser's department. */
 export function makeDepartments(enterpriseId = ENTERPRISE_ID, overrides: Partial<Record<DepartmentType, Partial<Department>>> = {}): Department[] {
-  const types: DepartmentType[] = ['finance', 'human_resources', 'information_technology', 'operations', 'sales_marketing'];
-  return types.map((type, index) => ({
+  return DEPARTMENT_ORDER.map((type, index) => ({
     id: `0190f3c2-0000-7000-8000-0000000000d${index}`,
     enterpriseId,
     type,
@@ -55,6 +107,43 @@ export function makeEnterpriseDetail(overrides: Partial<EnterpriseDetail> = {}):
   return { ...makeEnterprise(), departments: makeDepartments(), userCount: 1, reportCount: 0, ...overrides };
 }
 
-export function page<T>(items: T[], total = items.length, pageSize = 20) {
-  return { items, total, page: 1, pageSize };
+export function makeReportDetail(author: User, overrides: Partial<ReportDetail> = {}): ReportDetail {
+  return {
+    id: 'r1',
+    departmentId: author.departmentId ?? '0190f3c2-0000-7000-8000-0000000000d1',
+    title: 'Q1',
+    content: 'Numbers',
+    periodStart: '2026-01-01',
+    periodEnd: '2026-03-31',
+    status: 'draft',
+    data: null,
+    createdBy: summaryOf(author),
+    createdAt: '2026-04-01T10:00:00Z',
+    updatedAt: '2026-04-01T10:00:00Z',
+    submittedAt: null,
+    reviewedBy: null,
+    reviewedAt: null,
+    reviewNotes: null,
+    history: [],
+    ...overrides,
+  };
+}
+
+export function makeCeoDashboard(overrides: Partial<CeoDashboard> = {}): CeoDashboard {
+  return {
+    enterpriseId: ENTERPRISE_ID,
+    enterpriseName: 'Acme Corp',
+    departments: [],
+    totals: { submitted: 0, reviewed: 0, approved: 0, rejected: 0 },
+    pendingReviews: 0,
+    recentActivity: [],
+    ...overrides,
+  };
+}
+
+/** One page of a list (`PageUser`, `PageEnterprise`, `PageReport`...). */
+export type Page<T> = { items: T[]; total: number; page: number; pageSize: number };
+
+export function page<T>(items: T[], total = items.length, pageSize = 20, pageNumber = 1): Page<T> {
+  return { items, total, page: pageNumber, pageSize };
 }

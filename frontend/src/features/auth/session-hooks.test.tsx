@@ -1,9 +1,10 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { User } from '@/api/generated/model';
 import { App } from '@/app';
 import { session } from '@/lib/session';
-import { jsonResponse, makeUser } from '@/testing/fixtures';
+import { jsonResponse, makeUser, serverErrors } from '@/testing/fixtures';
 import { renderApp } from '@/app/testing';
 
 const fetchMock = vi.fn<typeof fetch>();
@@ -34,7 +35,7 @@ describe('session on start', () => {
     render(<App />);
 
     expect(await screen.findByRole('heading', { name: 'Welcome, Stored Name' })).toBeInTheDocument();
-    answer(jsonResponse(200, { ...stored, fullName: 'Fresh Name' }));
+    answer(jsonResponse(200, { ...stored, fullName: 'Fresh Name' } satisfies User));
     expect(await screen.findByRole('heading', { name: 'Welcome, Fresh Name' })).toBeInTheDocument();
     expect(JSON.parse(localStorage.getItem('user')!).fullName).toBe('Fresh Name');
     expect(calls()).toContain('GET /api/v1/auth/me');
@@ -43,7 +44,7 @@ describe('session on start', () => {
   it('closes the session when GET /auth/me answers 401', async () => {
     storeSession();
     // A fresh answer per call: the dashboard asks for its figures at the same time.
-    fetchMock.mockImplementation(async () => jsonResponse(401, { code: 'session_expired', message: 'Session expired' }));
+    fetchMock.mockImplementation(async () => serverErrors.sessionExpired());
 
     render(<App />);
 

@@ -1,10 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Department } from '@/api/generated/model';
+import type { Department, DepartmentType, StatusCounts } from '@/api/generated/model';
 import { session } from '@/lib/session';
 import { mockApi } from '@/testing/api-mock';
-import { jsonResponse, makeDepartments, makeEnterpriseDetail, makeUser, page } from '@/testing/fixtures';
+import { jsonResponse, makeCeoDashboard, makeDepartments, makeEnterpriseDetail, makeUser, page, serverErrors, summaryOf } from '@/testing/fixtures';
 import { renderApp } from '@/app/testing';
 import { selectOptions } from '@/testing/select';
 
@@ -13,12 +13,13 @@ const enterpriseId = ceo.enterpriseId!;
 const base = `/api/v1/enterprises/${enterpriseId}`;
 const hal = makeUser('DepartmentUser', { id: 'hal', fullName: 'Hal Jordan', email: 'hal@acme.test', departmentId: null });
 const dee = makeUser('DepartmentHead', { id: 'dee', fullName: 'Dee Dee', email: 'dee@acme.test' });
-const summary = (user: typeof hal) => ({ id: user.id, fullName: user.fullName, email: user.email, role: user.role });
+const summary = summaryOf;
+const ofType = (departments: Department[], type: DepartmentType) => departments.find((department) => department.type === type)!;
 
-const counts = (submitted: number, reviewed = 0, approved = 0, rejected = 0) => ({ submitted, reviewed, approved, rejected });
+const counts = (submitted: number, reviewed = 0, approved = 0, rejected = 0): StatusCounts => ({ submitted, reviewed, approved, rejected });
 
 function ceoDashboard(departments: Department[]) {
-  return {
+  return makeCeoDashboard({
     enterpriseId,
     enterpriseName: 'Acme Corp',
     departments: departments.map((d, index) => ({ id: d.id, type: d.type, head: d.head, memberCount: d.members.length, reports: counts(index, 1) })),
@@ -36,7 +37,7 @@ function ceoDashboard(departments: Department[]) {
         at: '2026-03-01T10:00:00Z',
       },
     ],
-  };
+  });
 }
 
 function mockEnterprise(departments: Department[], extra: Parameters<typeof mockApi>[0] = {}) {
@@ -76,9 +77,9 @@ describe('the CEO home', () => {
     let departments = makeDepartments();
     const { calls } = mockEnterprise(departments, {
       [`GET ${base}/departments`]: () => jsonResponse(200, departments),
-      [`PUT ${base}/departments/${departments[0].id}`]: () => {
+      [`PUT ${base}/departments/${ofType(departments, 'finance').id}`]: () => {
         departments = makeDepartments(enterpriseId, { finance: { head: summary(hal), members: [summary(hal)] } });
-        return jsonResponse(200, departments[0]);
+        return jsonResponse(200, ofType(departments, 'finance'));
       },
     });
     const user = userEvent.setup();
@@ -108,19 +109,22 @@ describe('the CEO home', () => {
 
   it('clears a head with headId null', async () => {
     const departments = makeDepartments(enterpriseId, { operations: { head: summary(dee), members: [summary(dee)] } });
-    const { calls } = mockEnterprise(departments, { [`PUT ${base}/departments/${departments[3].id}`]: jsonResponse(200, { ...departments[3], head: null }) });
+    const operations = ofType(departments, 'operations');
+    const { calls } = mockEnterprise(departments, {
+      [`PUT ${base}/departments/${operations.id}`]: jsonResponse(200, { ...operations, head: null } satisfies Department),
+    });
     const user = userEvent.setup();
     renderApp('/ceo');
 
-    const operations = await screen.findByRole('region', { name: 'Operations' });
-    await user.click(within(operations).getByRole('button', { name: 'Clear head' }));
+    const region = await screen.findByRole('region', { name: 'Operations' });
+    await user.click(within(region).getByRole('button', { name: 'Clear head' }));
     expect(await screen.findByText('Operations no longer has a head')).toBeInTheDocument();
     expect(calls.find((call) => call.method === 'PUT')?.body).toEqual({ headId: null });
   });
 
   it('adds a member, then removes one after confirming', async () => {
     const departments = makeDepartments(enterpriseId, { sales_marketing: { members: [summary(dee)] } });
-    const sales = departments[4];
+    const sales = ofType(departments, 'sales_marketing');
     const { calls } = mockEnterprise(departments, {
       [`POST ${base}/departments/${sales.id}/users`]: new Response(null, { status: 204 }),
       [`DELETE ${base}/departments/${sales.id}/users/dee`]: new Response(null, { status: 204 }),
@@ -153,7 +157,7 @@ describe('the CEO home', () => {
   it('shows why the departments could not load, and tries again', async () => {
     let fail = true;
     mockEnterprise(makeDepartments(), {
-      [`GET ${base}/departments`]: () => (fail ? jsonResponse(403, { code: 'forbidden', message: 'Forbidden' }) : jsonResponse(200, makeDepartments())),
+      [`GET ${base}/departments`]: () => (fail ? serverErrors.forbidden() : jsonResponse(200, makeDepartments())),
     });
     const user = userEvent.setup();
     renderApp('/ceo');

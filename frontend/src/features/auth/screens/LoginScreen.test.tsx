@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { changeLocale } from '@/i18n';
 import { session } from '@/lib/session';
-import { jsonResponse, makeUser } from '@/testing/fixtures';
+import { apiError, jsonResponse, makeLoginResponse, makeUser, serverErrors } from '@/testing/fixtures';
 import { renderApp } from '@/app/testing';
 
 const fetchMock = vi.fn<typeof fetch>();
@@ -25,7 +25,7 @@ async function fillAndSubmit(email: string, password: string) {
 describe('LoginScreen', () => {
   it('signs in, keeps token and user for this browser session only, and shows the dashboard', async () => {
     const admin = makeUser('PlatformAdmin', { fullName: 'Root Admin' });
-    fetchMock.mockResolvedValue(jsonResponse(200, { token: 'tok', user: admin, deviceToken: 'dev-1' }));
+    fetchMock.mockResolvedValue(jsonResponse(200, makeLoginResponse(admin)));
     const { location } = renderApp('/login');
 
     await fillAndSubmit('admin@example.com', 'correct horse');
@@ -42,7 +42,7 @@ describe('LoginScreen', () => {
   it('keeps the device token in localStorage and sends it with the next sign-in', async () => {
     const admin = makeUser('PlatformAdmin', { fullName: 'Root Admin' });
     localStorage.setItem('device', 'dev-earlier');
-    fetchMock.mockResolvedValue(jsonResponse(200, { token: 'tok', user: admin, deviceToken: 'dev-new' }));
+    fetchMock.mockResolvedValue(jsonResponse(200, makeLoginResponse(admin, { deviceToken: 'dev-new' })));
     renderApp('/login');
     await fillAndSubmit('admin@example.com', 'correct horse');
 
@@ -54,7 +54,7 @@ describe('LoginScreen', () => {
 
   it('keeps a remembered sign-in in localStorage, where it outlives the browser', async () => {
     const admin = makeUser('PlatformAdmin', { fullName: 'Root Admin' });
-    fetchMock.mockResolvedValue(jsonResponse(200, { token: 'tok', user: admin, deviceToken: 'dev-1' }));
+    fetchMock.mockResolvedValue(jsonResponse(200, makeLoginResponse(admin)));
     renderApp('/login');
     const user = userEvent.setup();
     await user.click(await screen.findByRole('checkbox', { name: 'Remember me' }));
@@ -91,9 +91,7 @@ describe('LoginScreen', () => {
   });
 
   it("shows the server's field errors under their fields", async () => {
-    fetchMock.mockResolvedValue(
-      jsonResponse(400, { code: 'validation_failed', message: 'Invalid input', fields: { email: 'invalid_email', password: 'required' } }),
-    );
+    fetchMock.mockResolvedValue(serverErrors.validation({ email: 'invalid_email', password: 'required' }));
     renderApp('/login');
     await fillAndSubmit('a@b.co', 'password1');
 
@@ -114,20 +112,20 @@ describe('LoginScreen', () => {
     await userEvent.setup().type(screen.getByLabelText(/^Password/, { selector: 'input' }), '{Enter}');
     expect(fetchMock).toHaveBeenCalledOnce();
 
-    answer(jsonResponse(401, { code: 'invalid_credentials', message: 'Invalid email or password' }));
+    answer(serverErrors.invalidCredentials());
     expect(await screen.findByRole('alert')).toHaveTextContent('Invalid email or password');
     expect(screen.getByRole('button', { name: 'Sign in' })).toBeEnabled();
   });
 
   it('does not apply the password length rule to signing in', async () => {
-    fetchMock.mockResolvedValue(jsonResponse(401, { code: 'invalid_credentials', message: 'Invalid email or password' }));
+    fetchMock.mockResolvedValue(serverErrors.invalidCredentials());
     renderApp('/login');
     await fillAndSubmit('a@b.co', 'short');
     expect(fetchMock).toHaveBeenCalledOnce();
   });
 
   it('shows "Invalid email or password" and stays signed out', async () => {
-    fetchMock.mockResolvedValue(jsonResponse(401, { code: 'invalid_credentials', message: 'Invalid email or password' }));
+    fetchMock.mockResolvedValue(serverErrors.invalidCredentials());
     const { location } = renderApp('/login');
 
     await fillAndSubmit('admin@example.com', 'wrong password');
@@ -139,7 +137,7 @@ describe('LoginScreen', () => {
 
   it('translates known error codes in French', async () => {
     await changeLocale('fr');
-    fetchMock.mockResolvedValue(jsonResponse(401, { code: 'invalid_credentials', message: 'Invalid email or password' }));
+    fetchMock.mockResolvedValue(serverErrors.invalidCredentials());
     renderApp('/login');
     const user = userEvent.setup();
 
@@ -152,17 +150,9 @@ describe('LoginScreen', () => {
 
   it.each([
     ['a network failure', () => Promise.reject(new TypeError('Failed to fetch')), 'Network error. Please check your connection.'],
-    [
-      'an inactive account',
-      () => Promise.resolve(jsonResponse(403, { code: 'account_inactive', message: 'Account inactive' })),
-      'Your account or your enterprise is inactive',
-    ],
-    [
-      'too many attempts',
-      () => Promise.resolve(jsonResponse(429, { code: 'rate_limited', message: 'Too many' }, { 'Retry-After': '30' })),
-      'Too many attempts. Please try again in 30 seconds.',
-    ],
-    ['an unknown code', () => Promise.resolve(jsonResponse(400, { code: 'weird', message: 'Something specific' })), 'Something specific'],
+    ['an inactive account', () => Promise.resolve(serverErrors.accountInactive()), 'Your account or your enterprise is inactive'],
+    ['too many attempts', () => Promise.resolve(serverErrors.rateLimited(30)), 'Too many attempts. Please try again in 30 seconds.'],
+    ['an unknown code', () => Promise.resolve(apiError(400, { code: 'weird', message: 'Something specific' })), 'Something specific'],
     ['a failure without a message', () => Promise.resolve(new Response(null, { status: 418 })), 'Login failed. Please try again.'],
   ])('explains %s', async (_, answer, text) => {
     fetchMock.mockImplementation(answer);

@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { changeLocale } from '@/i18n';
 import { session } from '@/lib/session';
 import { mockApi } from '@/testing/api-mock';
-import { jsonResponse, makeEnterprise, makeEnterpriseDetail, makeUser } from '@/testing/fixtures';
+import { jsonResponse, makeEnterprise, makeEnterpriseDetail, makeUser, page, serverErrors } from '@/testing/fixtures';
 import { renderApp } from '@/app/testing';
 
 beforeEach(() => session.start('token', makeUser('PlatformAdmin')));
@@ -43,7 +43,8 @@ describe('create an enterprise', () => {
       'POST /api/v1/enterprises': jsonResponse(201, created),
       [`GET /api/v1/enterprises/${created.id}`]: jsonResponse(200, makeEnterpriseDetail({ name: 'Acme' })),
       [`GET /api/v1/enterprises/${created.id}/departments`]: jsonResponse(200, makeEnterpriseDetail().departments),
-      [`GET /api/v1/enterprises/${created.id}/users`]: jsonResponse(200, { items: [], total: 0, page: 1, pageSize: 20 }),
+      [`GET /api/v1/enterprises/${created.id}/users`]: jsonResponse(200, page([])),
+      [`GET /api/v1/enterprises/${created.id}/reports`]: jsonResponse(200, page([])),
     });
     const { location } = renderApp('/admin/enterprises/create');
     await screen.findByRole('heading', { level: 1, name: 'Create an enterprise' });
@@ -63,11 +64,7 @@ describe('create an enterprise', () => {
 
   it("shows the server's field errors on the fields", async () => {
     mockApi({
-      'POST /api/v1/enterprises': jsonResponse(400, {
-        code: 'validation_failed',
-        message: 'Please check your input',
-        fields: { ceoEmail: 'invalid_email', ceoPassword: 'too_short' },
-      }),
+      'POST /api/v1/enterprises': serverErrors.validation({ ceoEmail: 'invalid_email', ceoPassword: 'too_short' }),
     });
     renderApp('/admin/enterprises/create');
     await screen.findByRole('heading', { level: 1, name: 'Create an enterprise' });
@@ -81,7 +78,7 @@ describe('create an enterprise', () => {
   });
 
   it('explains a taken CEO e-mail address (409), in French too', async () => {
-    mockApi({ 'POST /api/v1/enterprises': jsonResponse(409, { code: 'conflict', message: 'A user with this email already exists' }) });
+    mockApi({ 'POST /api/v1/enterprises': serverErrors.emailTaken('ceoEmail') });
     renderApp('/admin/enterprises/create');
     await screen.findByRole('heading', { level: 1, name: 'Create an enterprise' });
 

@@ -3,7 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { session } from '@/lib/session';
 import { mockApi } from '@/testing/api-mock';
-import { jsonResponse, makeEnterpriseDetail, makeUser, page } from '@/testing/fixtures';
+import type { Department, EnterpriseDetail } from '@/api/generated/model';
+import { jsonResponse, makeEnterpriseDetail, makeUser, page, serverErrors, summaryOf } from '@/testing/fixtures';
 import { renderApp } from '@/app/testing';
 
 const detail = makeEnterpriseDetail({ name: 'Acme Corp', userCount: 3 });
@@ -14,6 +15,7 @@ function mockDetail(extra: Parameters<typeof mockApi>[0] = {}) {
     [`GET ${base}`]: jsonResponse(200, detail),
     [`GET ${base}/departments`]: jsonResponse(200, detail.departments),
     [`GET ${base}/users`]: jsonResponse(200, page([makeUser('EnterpriseCeo', { fullName: 'Cora Ceo' })])),
+    [`GET ${base}/reports`]: jsonResponse(200, page([])),
     'GET /api/v1/enterprises': jsonResponse(200, page([])),
     ...extra,
   });
@@ -64,7 +66,7 @@ describe('enterprise detail', () => {
   });
 
   it('asks before deactivating: its people are signed out', async () => {
-    const { calls } = mockDetail({ [`PUT ${base}`]: jsonResponse(200, { ...detail, isActive: false }) });
+    const { calls } = mockDetail({ [`PUT ${base}`]: jsonResponse(200, { ...detail, isActive: false } satisfies EnterpriseDetail) });
     const user = userEvent.setup();
     renderApp(`/admin/enterprises/${detail.id}`);
 
@@ -78,7 +80,7 @@ describe('enterprise detail', () => {
   });
 
   it('edits the name and description in a dialog', async () => {
-    const { calls } = mockDetail({ [`PUT ${base}`]: jsonResponse(200, { ...detail, name: 'Acme Group' }) });
+    const { calls } = mockDetail({ [`PUT ${base}`]: jsonResponse(200, { ...detail, name: 'Acme Group' } satisfies EnterpriseDetail) });
     const user = userEvent.setup();
     renderApp(`/admin/enterprises/${detail.id}`);
 
@@ -96,7 +98,13 @@ describe('enterprise detail', () => {
   });
 
   it('says when the enterprise does not exist', async () => {
-    mockApi({});
+    const missing = '/api/v1/enterprises/0190f3c2-0000-7000-8000-00000000ffff';
+    mockApi({
+      [`GET ${missing}`]: serverErrors.notFound(),
+      [`GET ${missing}/departments`]: serverErrors.notFound(),
+      [`GET ${missing}/users`]: serverErrors.notFound(),
+      [`GET ${missing}/reports`]: serverErrors.notFound(),
+    });
     renderApp('/admin/enterprises/0190f3c2-0000-7000-8000-00000000ffff');
     expect(await screen.findByText('Enterprise not found')).toBeInTheDocument();
     expect(screen.getAllByRole('link', { name: 'Back to enterprises' })[0]).toHaveAttribute('href', '/admin/enterprises');
@@ -104,7 +112,7 @@ describe('enterprise detail', () => {
 
   it('offers to try again after a server error', async () => {
     let fail = true;
-    mockDetail({ [`GET ${base}`]: () => (fail ? jsonResponse(500, { code: 'internal', message: 'boom' }) : jsonResponse(200, detail)) });
+    mockDetail({ [`GET ${base}`]: () => (fail ? serverErrors.internal() : jsonResponse(200, detail)) });
     const user = userEvent.setup();
     renderApp(`/admin/enterprises/${detail.id}`);
 
@@ -122,7 +130,7 @@ describe('enterprise detail', () => {
     const zoe = makeUser('DepartmentUser', { id: '0190f3c2-0000-7000-8000-0000000002ff', fullName: 'Zoe Zed', email: 'zoe@acme.test' });
     const { calls } = mockDetail({
       [`GET ${base}/users`]: ({ url }) => (url.searchParams.get('q') === 'zoe' ? jsonResponse(200, page([zoe])) : jsonResponse(200, page(staff, 145))),
-      [`PUT ${base}/departments/${finance.id}`]: jsonResponse(200, { ...finance, head: zoe, members: [zoe] }),
+      [`PUT ${base}/departments/${finance.id}`]: jsonResponse(200, { ...finance, head: summaryOf(zoe), members: [summaryOf(zoe)] } satisfies Department),
     });
     const user = userEvent.setup();
     renderApp(`/admin/enterprises/${detail.id}`);

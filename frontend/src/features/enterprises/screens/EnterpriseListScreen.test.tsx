@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { session } from '@/lib/session';
 import { mockApi } from '@/testing/api-mock';
-import { jsonResponse, makeEnterprise, makeUser } from '@/testing/fixtures';
+import { jsonResponse, makeEnterprise, makeUser, page } from '@/testing/fixtures';
 import { renderApp } from '@/app/testing';
 
 beforeEach(() => session.start('token', makeUser('PlatformAdmin')));
@@ -13,7 +13,7 @@ const beta = makeEnterprise({ id: 'beta', name: 'Beta Inc', isActive: false, ceo
 
 describe('the enterprise list', () => {
   it('lists name, CEO, status and creation date; rows lead to the detail', async () => {
-    mockApi({ 'GET /api/v1/enterprises': jsonResponse(200, { items: [acme, beta], total: 2, page: 1, pageSize: 20 }) });
+    mockApi({ 'GET /api/v1/enterprises': jsonResponse(200, page([acme, beta])) });
     renderApp('/admin/enterprises');
 
     const link = await screen.findByRole('link', { name: 'Acme Corp' });
@@ -30,7 +30,7 @@ describe('the enterprise list', () => {
 
   it('searches once typing pauses, filters by status and pages, all through the URL', async () => {
     const { calls } = mockApi({
-      'GET /api/v1/enterprises': ({ url }) => jsonResponse(200, { items: [acme], total: 45, page: Number(url.searchParams.get('page')), pageSize: 20 }),
+      'GET /api/v1/enterprises': ({ url }) => jsonResponse(200, page([acme], 45, 20, Number(url.searchParams.get('page')))),
     });
     const user = userEvent.setup();
     const { location } = renderApp('/admin/enterprises');
@@ -54,7 +54,7 @@ describe('the enterprise list', () => {
   });
 
   it('has empty states: none yet, and none matching', async () => {
-    mockApi({ 'GET /api/v1/enterprises': jsonResponse(200, { items: [], total: 0, page: 1, pageSize: 20 }) });
+    mockApi({ 'GET /api/v1/enterprises': jsonResponse(200, page([])) });
     const user = userEvent.setup();
     renderApp('/admin/enterprises');
     expect(await screen.findByText('No enterprises yet')).toBeInTheDocument();

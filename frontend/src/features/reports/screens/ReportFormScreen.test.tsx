@@ -3,33 +3,34 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { session } from '@/lib/session';
 import { mockApi } from '@/testing/api-mock';
-import { jsonResponse, makeUser } from '@/testing/fixtures';
+import type { ReportDetail } from '@/api/generated/model';
+import { jsonResponse, makeReportDetail, makeUser } from '@/testing/fixtures';
 import { renderApp } from '@/app/testing';
 
 const author = makeUser('DepartmentUser', { id: 'author', fullName: 'Ada Author' });
 const dept = author.departmentId!;
-const summary = { id: author.id, fullName: author.fullName, email: author.email, role: author.role };
-const stored = {
+const stored = makeReportDetail(author, {
   id: 'r1',
-  departmentId: dept,
   title: 'Q1',
   content: 'Numbers',
   periodStart: '2026-01-01',
   periodEnd: '2026-03-31',
   status: 'rejected',
   data: { columns: ['Region', 'Revenue'], rows: [['North', 120]] },
-  createdBy: summary,
-  createdAt: '2026-04-01T10:00:00Z',
   updatedAt: '2026-04-02T10:00:00Z',
   reviewNotes: 'Check North',
-  history: [],
-};
+});
 
 beforeEach(() => session.start('token', author));
 
 describe('the report form', () => {
   it('checks the fields, then creates a draft with its table (numbers as numbers, blanks as null)', { timeout: 20_000 }, async () => {
-    const { calls } = mockApi({ [`POST /api/v1/departments/${dept}/reports`]: () => jsonResponse(201, { ...stored, status: 'draft' }) });
+    const draft = { ...stored, status: 'draft', reviewNotes: null } satisfies ReportDetail;
+    const { calls } = mockApi({
+      [`POST /api/v1/departments/${dept}/reports`]: () => jsonResponse(201, draft),
+      // The new report opens once created.
+      [`GET /api/v1/reports/${draft.id}`]: () => jsonResponse(200, draft),
+    });
     const user = userEvent.setup();
     renderApp(`/department/${dept}/reports/create`);
     const save = await screen.findByRole('button', { name: 'Save as Draft' });
@@ -59,6 +60,7 @@ describe('the report form', () => {
     await user.click(save);
 
     expect(await screen.findByText('Report created successfully')).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Q1' })).toBeInTheDocument();
     expect(calls.find((call) => call.method === 'POST')?.body).toEqual({
       title: 'Q1',
       content: 'Numbers',
@@ -78,7 +80,7 @@ describe('the report form', () => {
   it('shows the review notes of a rejected report and resubmits it', async () => {
     const { calls } = mockApi({
       'GET /api/v1/reports/r1': () => jsonResponse(200, stored),
-      'PUT /api/v1/reports/r1': () => jsonResponse(200, { ...stored, status: 'submitted' }),
+      'PUT /api/v1/reports/r1': () => jsonResponse(200, { ...stored, status: 'submitted' } satisfies ReportDetail),
     });
     const user = userEvent.setup();
     renderApp(`/department/${dept}/reports/r1/edit`);

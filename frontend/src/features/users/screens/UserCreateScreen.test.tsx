@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { session } from '@/lib/session';
 import { mockApi } from '@/testing/api-mock';
-import { jsonResponse, makeDepartments, makeEnterprise, makeUser, page } from '@/testing/fixtures';
+import { jsonResponse, makeDepartments, makeEnterprise, makeUser, page, serverErrors } from '@/testing/fixtures';
 import { renderApp } from '@/app/testing';
 import { optionNames, selectOptions } from '@/testing/select';
 
@@ -97,7 +97,7 @@ describe('create a user', () => {
     session.start('token', makeUser('EnterpriseCeo'));
     mockApi({
       [`GET /api/v1/enterprises/${enterprise.id}/departments`]: jsonResponse(200, departments),
-      'POST /api/v1/users': jsonResponse(409, { code: 'conflict', message: 'A user with this email already exists' }),
+      'POST /api/v1/users': serverErrors.emailTaken('email'),
     });
     renderApp('/admin/users/create');
     await screen.findByRole('heading', { level: 1, name: 'Create a user' });

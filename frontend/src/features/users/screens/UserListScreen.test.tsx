@@ -27,7 +27,7 @@ function mockUsers(users: User[]) {
     'GET /api/v1/enterprises': jsonResponse(200, page([enterprise])),
     [`GET /api/v1/enterprises/${enterprise.id}/departments`]: jsonResponse(200, departments),
     'DELETE /api/v1/users/hal': new Response(null, { status: 204 }),
-    'PUT /api/v1/users/hal': ({ body }) => jsonResponse(200, { ...hal, ...(body as object) }),
+    'PUT /api/v1/users/hal': ({ body }) => jsonResponse(200, { ...hal, ...(body as Partial<User>) } satisfies User),
   });
 }
 
