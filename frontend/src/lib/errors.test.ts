@@ -29,3 +29,13 @@ describe('errorMessage for a busy server', () => {
     await i18n.changeLanguage('en');
   });
 });
+
+describe('errorMessage for a refused status change', () => {
+  it('says the report’s status no longer allows it, in the reader’s language', async () => {
+    const refused = new ApiRequestError(409, { code: 'invalid_transition', message: 'A report cannot go from submitted to submitted' });
+    expect(errorMessage(refused, i18n.t)).toBe("The report's status no longer allows this: reload the page to see where it stands.");
+    await i18n.changeLanguage('fr');
+    expect(errorMessage(refused, i18n.t)).toBe('Le statut du rapport ne le permet plus : rechargez la page pour voir où il en est.');
+    await i18n.changeLanguage('en');
+  });
+});

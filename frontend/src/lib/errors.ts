@@ -27,6 +27,8 @@ export function errorMessage(error: unknown, t: TFunction, fallback: string = t(
       return t('errors.notFound');
     case 'validation_failed':
       return t('errors.validation');
+    case 'invalid_transition':
+      return t('errors.invalidTransition');
     case 'rate_limited':
       return error.retryAfter === undefined ? t('errors.rateLimitedNoWait') : t('errors.rateLimited', { wait: formatWait(error.retryAfter, t) });
     case 'unavailable':
