@@ -1,181 +1,340 @@
-import { readFileSync } from 'node:fs';
-import { type APIRequestContext, type Page, expect, test } from '@playwright/test';
+import { type APIRequestContext, type Locator, type Page, expect, test } from '@playwright/test';
+import { readBarChart } from './charts';
 import { admin } from './support';
+import { readXlsx } from './xlsx';
 
-type Messages = { [key: string]: string | Messages };
-const load = (locale: string) => JSON.parse(readFileSync(new URL(`../src/i18n/locales/${locale}.json`, import.meta.url), 'utf8')) as Messages;
+/**
+ * The texts users read, written out in both languages (not read from the app's own message
+ * files: a wrong or missing translation must fail here).
+ */
+const TEXTS = {
+  en: {
+    email: 'Email',
+    password: 'Password',
+    signIn: 'Sign in',
+    navigation: 'Main navigation',
+    navReports: 'Reports',
+    navDepartment: 'My department',
+    navMyEnterprise: 'My enterprise',
+    noReports: 'No reports yet',
+    newReport: 'New report',
+    createTitle: 'New report',
+    editTitle: 'Edit report',
+    saveDraft: 'Save as Draft',
+    submit: 'Submit Report',
+    edit: 'Edit',
+    delete: 'Delete',
+    cancel: 'Cancel',
+    required: 'This field is required',
+    fieldTitle: 'Title',
+    fieldContent: 'Content',
+    fieldPeriodStart: 'Period start',
+    fieldPeriodEnd: 'Period end',
+    periodOrder: 'The period end must be on or after the period start',
+    addColumn: 'Add column',
+    addRow: 'Add row',
+    columnName: (n: number) => `Column ${n} name`,
+    cell: (row: number, column: string) => `Row ${row}, ${column}`,
+    created: 'Report created successfully',
+    updated: 'Report updated successfully',
+    submitted: 'Report submitted for review',
+    createFailed: 'Failed to create report',
+    updateFailed: 'Failed to update report',
+    deleteTitle: 'Delete report',
+    deleteConfirm: 'Are you sure you want to delete this report?',
+    deleted: 'Report deleted successfully',
+    deleteFailed: 'Failed to delete report',
+    notFound: 'Resource not found',
+    statusRefused: "The report's status no longer allows this: reload the page to see where it stands.",
+    status: { draft: 'Draft', submitted: 'Submitted', reviewed: 'Reviewed', approved: 'Approved', rejected: 'Rejected' },
+    transition: (from: string, to: string) => `${from} → ${to}`,
+    download: 'Download',
+    xlsx: 'Excel (XLSX)',
+    reject: 'Reject',
+    approve: 'Approve',
+    reviewNotes: 'Review notes',
+    notesRequired: 'Please explain why the report is rejected',
+    rejected: 'Report rejected',
+    approved: 'Report approved',
+    approveTitle: 'Approve report',
+    approveConfirm: 'Approval is final: the report can no longer be changed. Approve it?',
+    rejectedHint: 'Saving your changes returns it to draft; submit it again when it is ready.',
+    drafts: 'Draft reports',
+    enterpriseReports: 'Reports',
+    departments: ['Finance', 'Operations', 'Sales and marketing', 'Human resources', 'Information technology'],
+  },
+  fr: {
+    email: 'E-mail',
+    password: 'Mot de passe',
+    signIn: 'Se connecter',
+    navigation: 'Navigation principale',
+    navReports: 'Rapports',
+    navDepartment: 'Mon département',
+    navMyEnterprise: 'Mon entreprise',
+    noReports: "Aucun rapport pour l'instant",
+    newReport: 'Nouveau rapport',
+    createTitle: 'Nouveau rapport',
+    editTitle: 'Modifier le rapport',
+    saveDraft: 'Enregistrer comme brouillon',
+    submit: 'Soumettre le rapport',
+    edit: 'Modifier',
+    delete: 'Supprimer',
+    cancel: 'Annuler',
+    required: 'Ce champ est obligatoire',
+    fieldTitle: 'Titre',
+    fieldContent: 'Contenu',
+    fieldPeriodStart: 'Début de période',
+    fieldPeriodEnd: 'Fin de période',
+    periodOrder: 'La fin de période doit être identique ou postérieure au début',
+    addColumn: 'Ajouter une colonne',
+    addRow: 'Ajouter une ligne',
+    columnName: (n: number) => `Nom de la colonne ${n}`,
+    cell: (row: number, column: string) => `Ligne ${row}, ${column}`,
+    created: 'Rapport créé avec succès',
+    updated: 'Rapport mis à jour avec succès',
+    submitted: 'Rapport soumis pour examen',
+    createFailed: 'Échec de la création du rapport',
+    updateFailed: 'Échec de la mise à jour du rapport',
+    deleteTitle: 'Supprimer le rapport',
+    deleteConfirm: 'Êtes-vous sûr de vouloir supprimer ce rapport ?',
+    deleted: 'Rapport supprimé avec succès',
+    deleteFailed: 'Échec de la suppression du rapport',
+    notFound: 'Ressource introuvable',
+    statusRefused: 'Le statut du rapport ne le permet plus : rechargez la page pour voir où il en est.',
+    status: { draft: 'Brouillon', submitted: 'Soumis', reviewed: 'Examiné', approved: 'Approuvé', rejected: 'Rejeté' },
+    transition: (from: string, to: string) => `${from} → ${to}`,
+    download: 'Télécharger',
+    xlsx: 'Excel (XLSX)',
+    reject: 'Rejeter',
+    approve: 'Approuver',
+    reviewNotes: "Notes d'examen",
+    notesRequired: 'Veuillez expliquer pourquoi le rapport est rejeté',
+    rejected: 'Rapport rejeté',
+    approved: 'Rapport approuvé',
+    approveTitle: 'Approuver le rapport',
+    approveConfirm: "L'approbation est définitive : le rapport ne pourra plus être modifié. L'approuver ?",
+    rejectedHint: 'Enregistrer vos modifications le repasse en brouillon ; soumettez-le à nouveau une fois prêt.',
+    drafts: 'Rapports en brouillon',
+    enterpriseReports: 'Rapports',
+    departments: ['Finance', 'Opérations', 'Ventes et marketing', 'Ressources humaines', 'Informatique'],
+  },
+};
 
-/** A translator over the app's own message files, so the spec asserts what users read. */
-function translator(locale: 'en' | 'fr') {
-  const messages = load(locale);
-  return (key: string, values: Record<string, string | number> = {}): string => {
-    const text = key.split('.').reduce<string | Messages>((node, part) => (node as Messages)[part], messages);
-    if (typeof text !== 'string') throw new Error(`No text for ${key}`);
-    return text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(values[name]));
-  };
-}
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** A button or heading named exactly `text`. */
+const exact = (text: string) => new RegExp(`^${escape(text)}$`);
+/** A field labelled `text` (a required field's label ends with an asterisk). */
+const field = (text: string) => new RegExp(`^${escape(text)}`);
 
-const exact = (text: string) => new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+type Credentials = { email: string; password: string };
 
-async function apiToken(request: APIRequestContext, credentials: { email: string; password: string }): Promise<string> {
+async function apiHeaders(request: APIRequestContext, credentials: Credentials): Promise<{ Authorization: string }> {
   const response = await request.post('/api/v1/auth/login', { data: credentials });
   expect(response.status()).toBe(200);
-  return ((await response.json()) as { token: string }).token;
+  return { Authorization: `Bearer ${((await response.json()) as { token: string }).token}` };
 }
+
+/** A figure of a dashboard (a dt and a dd): its label and its value, both exactly. */
+async function expectFigure(card: Locator, label: string, value: string) {
+  await expect(card.locator('dt')).toHaveText(label);
+  await expect(card.locator('dd')).toHaveText(value);
+}
+
+/** A notification: its title, and its message when given. */
+async function expectToast(page: Page, title: string, message?: string) {
+  const toast = page.getByRole('alert').filter({ hasText: title });
+  await expect(toast).toBeVisible();
+  if (message !== undefined) await expect(toast).toContainText(message);
+}
+
+const TABLE = {
+  columns: ['Region', 'Revenue'],
+  rows: [
+    ['North', 120],
+    ['South', 80],
+    ['East', 95.5],
+  ],
+};
 
 for (const locale of ['en', 'fr'] as const) {
   test.describe.serial(`reports (${locale})`, () => {
-    const t = translator(locale);
+    const T = TEXTS[locale];
     const runId = `${locale}-${Date.now()}-${Math.random().toString(36).slice(2, 6)}`;
     const ceo = { email: `rceo-${runId}@e2e.test`, password: 'ceo-password-1' };
     const author = { name: `Ada Author ${runId}`, email: `author-${runId}@e2e.test`, password: 'author-password-1' };
     const title = `Quarterly figures ${runId}`;
     const notes = { reject: `Revenue for South looks wrong ${runId}`, approve: `Thanks, approved ${runId}` };
     let reportUrl = '';
-    let enterpriseId = '';
+    const ids = { enterprise: '', finance: '', author: '' };
 
-    async function signIn(page: Page, credentials: { email: string; password: string }) {
+    async function signIn(page: Page, credentials: Credentials) {
       await page.addInitScript((value) => window.localStorage.setItem('locale', value), locale);
       await page.goto('/login');
-      await page.getByLabel(new RegExp(`^${t('auth.email')}`)).fill(credentials.email);
-      await page.getByLabel(new RegExp(`^${t('auth.password')}`)).fill(credentials.password);
-      await page.getByRole('button', { name: t('auth.login.submit') }).click();
+      await page.getByLabel(field(T.email)).fill(credentials.email);
+      await page.getByLabel(field(T.password)).fill(credentials.password);
+      await page.getByRole('button', { name: T.signIn }).click();
       await expect(page).toHaveURL(/\/dashboard$/);
     }
-    const nav = (page: Page) => page.getByRole('navigation', { name: t('nav.label') });
+    const nav = (page: Page) => page.getByRole('navigation', { name: T.navigation });
     const status = (page: Page) => page.getByTestId('report-status');
 
+    /** A report of the author's, written through the API. */
+    async function createReport(request: APIRequestContext, reportTitle: string, reportStatus: 'draft' | 'submitted' = 'draft'): Promise<string> {
+      const response = await request.post(`/api/v1/departments/${ids.finance}/reports`, {
+        headers: await apiHeaders(request, author),
+        data: {
+          title: reportTitle,
+          content: 'Written through the API.',
+          periodStart: '2026-04-01',
+          periodEnd: '2026-06-30',
+          status: reportStatus,
+          data: TABLE,
+        },
+      });
+      expect(response.status()).toBe(201);
+      return ((await response.json()) as { id: string }).id;
+    }
+
     test.beforeAll(async ({ request }) => {
-      const adminHeaders = { Authorization: `Bearer ${await apiToken(request, admin)}` };
+      const adminHeaders = await apiHeaders(request, admin);
       const created = await request.post('/api/v1/enterprises', {
         headers: adminHeaders,
         data: { name: `Reports ${runId}`, ceoFullName: `Cole Ceo ${runId}`, ceoEmail: ceo.email, ceoPassword: ceo.password },
       });
       expect(created.status()).toBe(201);
-      const { id } = (await created.json()) as { id: string };
-      enterpriseId = id;
+      ids.enterprise = ((await created.json()) as { id: string }).id;
 
-      const ceoHeaders = { Authorization: `Bearer ${await apiToken(request, ceo)}` };
-      const departments = (await (await request.get(`/api/v1/enterprises/${id}/departments`, { headers: ceoHeaders })).json()) as {
+      const ceoHeaders = await apiHeaders(request, ceo);
+      const departments = (await (await request.get(`/api/v1/enterprises/${ids.enterprise}/departments`, { headers: ceoHeaders })).json()) as {
         id: string;
         type: string;
       }[];
-      const finance = departments.find((d) => d.type === 'finance')!;
+      ids.finance = departments.find((d) => d.type === 'finance')!.id;
       const user = await request.post('/api/v1/users', {
         headers: ceoHeaders,
-        data: { fullName: author.name, email: author.email, password: author.password, role: 'DepartmentUser', departmentId: finance.id },
+        data: { fullName: author.name, email: author.email, password: author.password, role: 'DepartmentUser', departmentId: ids.finance },
       });
       expect(user.status()).toBe(201);
+      ids.author = ((await user.json()) as { id: string }).id;
     });
 
     test('the author writes a report with a table, saves it as a draft, then submits it', async ({ page }) => {
       await signIn(page, author);
-      await nav(page)
-        .getByRole('link', { name: t('nav.reports') })
-        .click();
+      await nav(page).getByRole('link', { name: T.navReports }).click();
       await expect(page).toHaveURL(/\/department\/[0-9a-f-]{36}\/reports$/);
-      await expect(page.getByText(t('reports.list.empty'))).toBeVisible();
-      await page
-        .getByRole('link', { name: t('reports.new') })
-        .first()
-        .click();
-      await expect(page.getByRole('heading', { level: 1, name: t('reports.form.createTitle') })).toBeVisible();
+      await expect(page.getByText(T.noReports)).toBeVisible();
+      await page.getByRole('link', { name: T.newReport }).first().click();
+      await expect(page.getByRole('heading', { level: 1, name: T.createTitle })).toBeVisible();
 
-      const saveDraft = page.getByRole('button', { name: t('reports.form.saveDraft') });
+      const saveDraft = page.getByRole('button', { name: T.saveDraft });
       await saveDraft.click();
-      await expect(page.getByText(t('validation.required'))).toHaveCount(4);
+      await expect(page.getByText(T.required)).toHaveCount(4);
 
-      await page.getByLabel(new RegExp(`^${t('reports.fields.title')}`)).fill(title);
-      await page.getByLabel(new RegExp(`^${t('reports.fields.content')}`)).fill('Sales went up in the North.');
-      await page.getByLabel(new RegExp(`^${t('reports.fields.periodStart')}`)).fill('2026-03-31');
-      await page.getByLabel(new RegExp(`^${t('reports.fields.periodEnd')}`)).fill('2026-01-01');
+      await page.getByLabel(field(T.fieldTitle)).fill(title);
+      await page.getByLabel(field(T.fieldContent)).fill('Sales went up in the North.');
+      await page.getByLabel(field(T.fieldPeriodStart)).fill('2026-03-31');
+      await page.getByLabel(field(T.fieldPeriodEnd)).fill('2026-01-01');
       await saveDraft.click();
-      await expect(page.getByText(t('reports.validation.periodOrder'))).toBeVisible();
-      await page.getByLabel(new RegExp(`^${t('reports.fields.periodStart')}`)).fill('2026-01-01');
-      await page.getByLabel(new RegExp(`^${t('reports.fields.periodEnd')}`)).fill('2026-03-31');
+      await expect(page.getByText(T.periodOrder)).toBeVisible();
+      await page.getByLabel(field(T.fieldPeriodStart)).fill('2026-01-01');
+      await page.getByLabel(field(T.fieldPeriodEnd)).fill('2026-03-31');
 
       // The table: 2 columns, 3 rows.
-      await page.getByRole('button', { name: t('reports.table.addColumn') }).click();
-      await page.getByRole('button', { name: t('reports.table.addColumn') }).click();
-      await page.getByLabel(t('reports.table.columnName', { n: 1 })).fill('Region');
-      await page.getByLabel(t('reports.table.columnName', { n: 2 })).fill('Revenue');
-      for (let i = 0; i < 3; i++) await page.getByRole('button', { name: t('reports.table.addRow') }).click();
-      const rows = [
-        ['North', '120'],
-        ['South', '80'],
-        ['East', '95.5'],
-      ];
-      for (const [r, [region, revenue]] of rows.entries()) {
-        await page.getByLabel(t('reports.table.cell', { row: r + 1, column: 'Region' })).fill(region);
-        await page.getByLabel(t('reports.table.cell', { row: r + 1, column: 'Revenue' })).fill(revenue);
+      await page.getByRole('button', { name: T.addColumn }).click();
+      await page.getByRole('button', { name: T.addColumn }).click();
+      await page.getByLabel(T.columnName(1)).fill('Region');
+      await page.getByLabel(T.columnName(2)).fill('Revenue');
+      for (let i = 0; i < 3; i++) await page.getByRole('button', { name: T.addRow }).click();
+      for (const [r, [region, revenue]] of TABLE.rows.entries()) {
+        await page.getByLabel(T.cell(r + 1, 'Region')).fill(String(region));
+        await page.getByLabel(T.cell(r + 1, 'Revenue')).fill(String(revenue));
       }
       await saveDraft.click();
 
-      await expect(page.getByText(t('reports.form.created'))).toBeVisible();
+      await expect(page.getByText(T.created, { exact: true })).toBeVisible();
       await expect(page).toHaveURL(/\/department\/[0-9a-f-]{36}\/reports\/[0-9a-f-]{36}$/);
       reportUrl = new URL(page.url()).pathname;
       await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
-      await expect(status(page)).toHaveText(t('reportStatus.draft'));
+      await expect(status(page)).toHaveText(T.status.draft);
       await expect(page.getByTestId('report-table')).toContainText('East');
 
-      await page.getByRole('button', { name: t('reports.form.submit') }).click();
-      await expect(page.getByText(t('reports.detail.submitted'))).toBeVisible();
-      await expect(status(page)).toHaveText(t('reportStatus.submitted'));
-      await expect(page.getByRole('link', { name: t('common.edit') })).toHaveCount(0);
+      await page.getByRole('button', { name: T.submit }).click();
+      await expect(page.getByText(T.submitted, { exact: true })).toBeVisible();
+      await expect(status(page)).toHaveText(T.status.submitted);
+      await expect(page.getByRole('link', { name: T.edit })).toHaveCount(0);
     });
 
     test('the CEO finds it, reads the chart and the table, downloads it and rejects it with notes', async ({ page }) => {
       await signIn(page, ceo);
-      await nav(page)
-        .getByRole('link', { name: t('nav.reports') })
-        .click();
+      await nav(page).getByRole('link', { name: T.navReports }).click();
       await expect(page).toHaveURL(/\/ceo\/reports$/);
       await page.getByRole('link', { name: title }).click();
       await expect(page).toHaveURL(/\/ceo\/reports\/[0-9a-f-]{36}$/);
-      await expect(status(page)).toHaveText(t('reportStatus.submitted'));
-      await expect(page.getByTestId('report-chart').locator('svg, canvas').first()).toBeVisible();
+      await expect(status(page)).toHaveText(T.status.submitted);
+      // The chart draws the table's numbers: one bar per region, as high as its revenue.
+      expect(await readBarChart(page.getByTestId('report-chart'), ['North', 'South', 'East'])).toEqual({
+        North: { Revenue: 120 },
+        South: { Revenue: 80 },
+        East: { Revenue: 95.5 },
+      });
       await expect(page.getByTestId('report-table')).toContainText('North');
       await expect(page.getByTestId('report-table')).toContainText('South');
 
-      await page.getByRole('button', { name: t('reports.download.action') }).click();
+      // The download is a real workbook holding the report and its table.
+      await page.getByRole('button', { name: T.download }).click();
       const download = page.waitForEvent('download');
-      await page.getByRole('menuitem', { name: t('reports.download.xlsx') }).click();
-      expect((await download).suggestedFilename()).toMatch(/\.xlsx$/);
+      await page.getByRole('menuitem', { name: T.xlsx }).click();
+      const file = await download;
+      expect(file.suggestedFilename()).toBe(`finance-${title.toLowerCase().replaceAll(' ', '-')}-2026-01-01.xlsx`);
+      const book = readXlsx((await file.path())!);
+      expect(Object.keys(book)).toEqual(['Report', 'Data']);
+      expect(book.Report.slice(0, 5)).toEqual([
+        ['Title', title],
+        ['Department', 'Finance'],
+        ['Period', '2026-01-01 to 2026-03-31'],
+        ['Status', 'submitted'],
+        ['Author', author.name],
+      ]);
+      expect(book.Report).toContainEqual(['Content', 'Sales went up in the North.']);
+      expect(book.Data).toEqual([
+        ['Region', 'Revenue'],
+        ['North', '120'],
+        ['South', '80'],
+        ['East', '95.5'],
+      ]);
 
       // Rejecting needs notes.
-      await page.getByRole('button', { name: exact(t('reports.review.reject')) }).click();
-      await expect(page.getByText(t('reports.review.notesRequired'))).toBeVisible();
-      await page.getByRole('textbox', { name: t('reports.review.notes') }).fill(notes.reject);
-      await page.getByRole('button', { name: exact(t('reports.review.reject')) }).click();
-      await expect(page.getByText(t('reports.review.success.rejected'))).toBeVisible();
-      await expect(status(page)).toHaveText(t('reportStatus.rejected'));
+      await page.getByRole('button', { name: exact(T.reject) }).click();
+      await expect(page.getByText(T.notesRequired)).toBeVisible();
+      await page.getByRole('textbox', { name: T.reviewNotes }).fill(notes.reject);
+      await page.getByRole('button', { name: exact(T.reject) }).click();
+      await expect(page.getByText(T.rejected, { exact: true })).toBeVisible();
+      await expect(status(page)).toHaveText(T.status.rejected);
       await expect(page.getByTestId('review-notes')).toContainText(notes.reject);
     });
 
     test('the author sees the rejection, changes a cell and submits again', async ({ page }) => {
       await signIn(page, author);
-      await nav(page)
-        .getByRole('link', { name: t('nav.reports') })
-        .click();
-      const row = page.getByRole('row', { name: new RegExp(title) });
-      await expect(row).toContainText(t('reportStatus.rejected'));
+      await nav(page).getByRole('link', { name: T.navReports }).click();
+      const row = page.getByRole('row', { name: new RegExp(escape(title)) });
+      await expect(row).toContainText(T.status.rejected);
       await row.getByRole('link', { name: title }).click();
       await expect(page).toHaveURL(new RegExp(`${reportUrl}$`));
-      await expect(status(page)).toHaveText(t('reportStatus.rejected'));
+      await expect(status(page)).toHaveText(T.status.rejected);
       await expect(page.getByTestId('review-notes')).toContainText(notes.reject);
 
-      await page.getByRole('link', { name: t('common.edit') }).click();
-      await expect(page.getByRole('heading', { level: 1, name: t('reports.form.editTitle') })).toBeVisible();
+      await page.getByRole('link', { name: T.edit }).click();
+      await expect(page.getByRole('heading', { level: 1, name: T.editTitle })).toBeVisible();
       await expect(page.getByTestId('review-notes')).toContainText(notes.reject);
-      await expect(page.getByTestId('review-notes')).toContainText(t('reports.form.rejectedHint'));
-      const south = page.getByLabel(t('reports.table.cell', { row: 2, column: 'Revenue' }));
+      await expect(page.getByTestId('review-notes')).toContainText(T.rejectedHint);
+      const south = page.getByLabel(T.cell(2, 'Revenue'));
       await expect(south).toHaveValue('80');
       await south.fill('180');
-      await page.getByRole('button', { name: t('reports.form.submit') }).click();
+      await page.getByRole('button', { name: T.submit }).click();
 
-      await expect(page.getByText(t('reports.form.updated'))).toBeVisible();
+      await expect(page.getByText(T.updated, { exact: true })).toBeVisible();
       await expect(page).toHaveURL(new RegExp(`${reportUrl}$`));
-      await expect(status(page)).toHaveText(t('reportStatus.submitted'));
+      await expect(status(page)).toHaveText(T.status.submitted);
       await expect(page.getByTestId('report-table')).toContainText('180');
     });
 
@@ -184,57 +343,145 @@ for (const locale of ['en', 'fr'] as const) {
       await page.goto(`/ceo/reports?status=submitted`);
       await page.getByRole('link', { name: title }).click();
       await expect(page.getByTestId('report-table')).toContainText('180');
-      await page.getByRole('textbox', { name: t('reports.review.notes') }).fill(notes.approve);
-      await page.getByRole('button', { name: exact(t('reports.review.approve')) }).click();
-      const dialog = page.getByRole('dialog', { name: t('reports.review.approveTitle') });
-      await expect(dialog).toContainText(t('reports.review.approveConfirm'));
-      await dialog.getByRole('button', { name: exact(t('reports.review.approve')) }).click();
-      await expect(page.getByText(t('reports.review.success.approved'))).toBeVisible();
-      await expect(status(page)).toHaveText(t('reportStatus.approved'));
-      await expect(page.getByRole('button', { name: exact(t('reports.review.approve')) })).toHaveCount(0);
+      await page.getByRole('textbox', { name: T.reviewNotes }).fill(notes.approve);
+      await page.getByRole('button', { name: exact(T.approve) }).click();
+      const dialog = page.getByRole('dialog', { name: T.approveTitle });
+      await expect(dialog).toContainText(T.approveConfirm);
+      await dialog.getByRole('button', { name: exact(T.approve) }).click();
+      await expect(page.getByText(T.approved, { exact: true })).toBeVisible();
+      await expect(status(page)).toHaveText(T.status.approved);
+      await expect(page.getByRole('button', { name: exact(T.approve) })).toHaveCount(0);
     });
 
     test('the author sees it approved, with the review notes and the whole history', async ({ page }) => {
       await signIn(page, author);
       await page.goto(reportUrl);
-      await expect(status(page)).toHaveText(t('reportStatus.approved'));
+      await expect(status(page)).toHaveText(T.status.approved);
       await expect(page.getByTestId('review-notes')).toContainText(notes.approve);
-      await expect(page.getByRole('link', { name: t('common.edit') })).toHaveCount(0);
+      await expect(page.getByRole('link', { name: T.edit })).toHaveCount(0);
       const history = page.getByTestId('report-history');
-      await expect(history).toContainText(t('reports.detail.transition', { from: t('reportStatus.submitted'), to: t('reportStatus.rejected') }));
+      await expect(history).toContainText(T.transition(T.status.submitted, T.status.rejected));
       await expect(history).toContainText(notes.reject);
-      await expect(history).toContainText(t('reports.detail.transition', { from: t('reportStatus.submitted'), to: t('reportStatus.approved') }));
+      await expect(history).toContainText(T.transition(T.status.submitted, T.status.approved));
     });
 
     test('the dashboards count it, and the admin reads it from the enterprise', async ({ page }) => {
+      const { draft, submitted, reviewed, approved, rejected } = T.status;
       await signIn(page, author);
-      await expect(page.getByTestId('summary-drafts')).toContainText('0');
-      await nav(page)
-        .getByRole('link', { name: t('nav.department') })
-        .click();
-      await expect(page.getByRole('heading', { level: 1, name: t('departmentTypes.finance') })).toBeVisible();
-      await expect(page.getByTestId('count-approved')).toContainText('1');
-      await expect(page.getByTestId('chart').locator('svg').first()).toBeVisible();
+      await expectFigure(page.getByTestId('summary-drafts'), T.drafts, '0');
+      await nav(page).getByRole('link', { name: T.navDepartment }).click();
+      await expect(page.getByRole('heading', { level: 1, name: 'Finance' })).toBeVisible();
+      await expectFigure(page.getByTestId('count-draft'), draft, '0');
+      await expectFigure(page.getByTestId('count-submitted'), submitted, '0');
+      await expectFigure(page.getByTestId('count-reviewed'), reviewed, '0');
+      await expectFigure(page.getByTestId('count-approved'), approved, '1');
+      await expectFigure(page.getByTestId('count-rejected'), rejected, '0');
+      expect(await readBarChart(page.getByTestId('chart'), [draft, submitted, reviewed, approved, rejected])).toEqual({
+        [draft]: { value: 0 },
+        [submitted]: { value: 0 },
+        [reviewed]: { value: 0 },
+        [approved]: { value: 1 },
+        [rejected]: { value: 0 },
+      });
       await expect(page.getByRole('link', { name: title })).toBeVisible();
 
       await page.evaluate(() => window.sessionStorage.clear());
       await signIn(page, ceo);
-      await nav(page)
-        .getByRole('link', { name: t('nav.myEnterprise') })
-        .click();
-      await expect(page.getByTestId('ceo-kpi-approved')).toContainText('1');
-      await expect(page.getByTestId('ceo-chart').locator('svg').first()).toBeVisible();
+      await nav(page).getByRole('link', { name: T.navMyEnterprise }).click();
+      await expectFigure(page.getByTestId('ceo-kpi-approved'), approved, '1');
+      await expectFigure(page.getByTestId('ceo-kpi-submitted'), submitted, '0');
+      // One stack per department, one segment per status: only Finance has a report, approved.
+      const none = { [submitted]: 0, [reviewed]: 0, [approved]: 0, [rejected]: 0 };
+      expect(await readBarChart(page.getByTestId('ceo-chart'), T.departments)).toEqual(
+        Object.fromEntries(T.departments.map((department, index) => [department, index === 0 ? { ...none, [approved]: 1 } : none])),
+      );
       await expect(page.getByRole('link', { name: title }).first()).toHaveAttribute('href', /\/ceo\/reports\/[0-9a-f-]{36}$/);
 
       await page.evaluate(() => window.sessionStorage.clear());
       await signIn(page, admin);
-      await page.goto(`/admin/enterprises/${enterpriseId}`);
-      const reports = page.getByRole('region', { name: t('enterprises.detail.reports') });
+      await page.goto(`/admin/enterprises/${ids.enterprise}`);
+      const reports = page.getByRole('region', { name: T.enterpriseReports });
       await reports.getByRole('link', { name: title }).click();
-      await expect(page).toHaveURL(new RegExp(`/ceo/reports/[0-9a-f-]{36}\\?enterpriseId=${enterpriseId}$`));
-      await expect(status(page)).toHaveText(t('reportStatus.approved'));
+      await expect(page).toHaveURL(new RegExp(`/ceo/reports/[0-9a-f-]{36}\\?enterpriseId=${ids.enterprise}$`));
+      await expect(status(page)).toHaveText(T.status.approved);
       await expect(page.getByTestId('report-table')).toContainText('180');
-      await expect(page.getByRole('button', { name: exact(t('reports.review.reject')) })).toHaveCount(0);
+      await expect(page.getByRole('button', { name: exact(T.reject) })).toHaveCount(0);
+    });
+
+    test('the author deletes a draft after confirming it, and it leaves the list', async ({ page, request }) => {
+      const doomed = `Draft to delete ${runId}`;
+      const id = await createReport(request, doomed);
+      await signIn(page, author);
+      await nav(page).getByRole('link', { name: T.navReports }).click();
+      await page.getByRole('link', { name: doomed }).click();
+      await expect(page.getByRole('heading', { level: 1, name: doomed })).toBeVisible();
+
+      // Cancelling keeps it.
+      await page.getByRole('button', { name: exact(T.delete) }).click();
+      let dialog = page.getByRole('dialog', { name: T.deleteTitle });
+      await expect(dialog).toContainText(T.deleteConfirm);
+      await dialog.getByRole('button', { name: exact(T.cancel) }).click();
+      await expect(dialog).toBeHidden();
+      await expect(page.getByRole('heading', { level: 1, name: doomed })).toBeVisible();
+
+      await page.getByRole('button', { name: exact(T.delete) }).click();
+      dialog = page.getByRole('dialog', { name: T.deleteTitle });
+      await expect(dialog).toContainText(T.deleteConfirm);
+      await dialog.getByRole('button', { name: exact(T.delete) }).click();
+
+      await expectToast(page, T.deleted);
+      await expect(page).toHaveURL(/\/department\/[0-9a-f-]{36}\/reports$/);
+      await expect(page.getByRole('link', { name: title })).toBeVisible(); // the list is there...
+      await expect(page.getByRole('link', { name: doomed })).toHaveCount(0); // ...without it
+      expect((await request.get(`/api/v1/reports/${id}`, { headers: await apiHeaders(request, author) })).status()).toBe(404);
+    });
+
+    test('what the server refuses is said: a report submitted meanwhile, a department left meanwhile', async ({ page, request }) => {
+      const headers = await apiHeaders(request, author);
+      const submitElsewhere = async (id: string) =>
+        expect((await request.put(`/api/v1/reports/${id}`, { headers, data: { status: 'submitted' } })).status()).toBe(200);
+      await signIn(page, author);
+
+      // Submitted from another tab: submitting it here again is refused.
+      const first = `Submitted twice ${runId}`;
+      const firstId = await createReport(request, first);
+      await page.goto(`/department/${ids.finance}/reports/${firstId}`);
+      await expect(status(page)).toHaveText(T.status.draft);
+      await submitElsewhere(firstId);
+      await page.getByRole('button', { name: T.submit }).click();
+      await expectToast(page, T.updateFailed, T.statusRefused);
+
+      // Submitted from another tab: deleting it here is refused, and it stays.
+      const second = `Deleted too late ${runId}`;
+      const secondId = await createReport(request, second);
+      await page.goto(`/department/${ids.finance}/reports/${secondId}`);
+      await expect(status(page)).toHaveText(T.status.draft);
+      await submitElsewhere(secondId);
+      await page.getByRole('button', { name: exact(T.delete) }).click();
+      await page
+        .getByRole('dialog', { name: T.deleteTitle })
+        .getByRole('button', { name: exact(T.delete) })
+        .click();
+      await expectToast(page, T.deleteFailed, T.statusRefused);
+      await page.reload();
+      await expect(status(page)).toHaveText(T.status.submitted);
+
+      // Taken out of the department while writing: the new report is refused.
+      await page.goto(`/department/${ids.finance}/reports/create`);
+      await page.getByLabel(field(T.fieldTitle)).fill(`Too late ${runId}`);
+      await page.getByLabel(field(T.fieldContent)).fill('Written after leaving.');
+      await page.getByLabel(field(T.fieldPeriodStart)).fill('2026-01-01');
+      await page.getByLabel(field(T.fieldPeriodEnd)).fill('2026-01-31');
+      const ceoHeaders = await apiHeaders(request, ceo);
+      const membership = `/api/v1/enterprises/${ids.enterprise}/departments/${ids.finance}/users`;
+      expect((await request.delete(`${membership}/${ids.author}`, { headers: ceoHeaders })).ok()).toBe(true);
+      try {
+        await page.getByRole('button', { name: T.saveDraft }).click();
+        await expectToast(page, T.createFailed, T.notFound);
+        await expect(page.getByRole('heading', { level: 1, name: T.createTitle })).toBeVisible();
+      } finally {
+        expect((await request.post(membership, { headers: ceoHeaders, data: { userId: ids.author } })).ok()).toBe(true);
+      }
     });
   });
 }

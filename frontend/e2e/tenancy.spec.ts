@@ -97,8 +97,11 @@ test.describe.serial('tenancy', () => {
 
     await sidebar(page).getByRole('link', { name: 'My enterprise' }).click();
     await expect(page).toHaveURL(/\/ceo$/);
-    await expect(page.getByTestId('ceo-summary-departments')).toContainText('5');
-    await expect(page.getByTestId('ceo-summary-staff')).toContainText('1');
+    // Exactly: "1" must not pass for "10" or "15".
+    await expect(page.getByTestId('ceo-summary-departments').locator('dt')).toHaveText('Departments');
+    await expect(page.getByTestId('ceo-summary-departments').locator('dd')).toHaveText('5');
+    await expect(page.getByTestId('ceo-summary-staff').locator('dt')).toHaveText('Department staff');
+    await expect(page.getByTestId('ceo-summary-staff').locator('dd')).toHaveText('1');
 
     const finance = page.getByRole('region', { name: 'Finance', exact: true });
     await finance.getByRole('button', { name: 'Set head' }).click();
