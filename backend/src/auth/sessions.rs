@@ -140,10 +140,11 @@ impl SessionGuard {
             return Ok(0);
         }
         let touched = store::sessions::touch_many(&self.db, &ids).await?;
-        for (session_id, enterprise_id, last_seen_at) in &touched {
+        let events = touched.iter().map(|(session_id, enterprise_id, last_seen_at)| {
             let event = Event::MonitoringSessionUpdated { session_id: *session_id, enterprise_id: *enterprise_id, last_seen_at: *last_seen_at };
-            self.hub.publish(Audience::Monitors { enterprise: *enterprise_id }, event).await;
-        }
+            (Audience::Monitors { enterprise: *enterprise_id }, event)
+        });
+        self.hub.publish_many(events).await;
         Ok(touched.len())
     }
 
@@ -166,11 +167,33 @@ impl SessionGuard {
     /// expiry): marks them ended in the cache, closes their sockets on every instance (4401) and
     /// tells their monitors. Called after the transaction that ended them has committed.
     pub async fn ended(&self, sessions: &[EndedSession]) {
-        for s in sessions {
-            self.remember(s.id, None).await;
-            self.hub.publish(Audience::Session(s.id), Event::SessionEnded { session_id: s.id, reason: s.end_reason.clone() }).await;
-            let ended = Event::MonitoringSessionEnded { session_id: s.id, enterprise_id: s.enterprise_id, reason: s.end_reason.clone() };
-            self.hub.publish(Audience::Monitors { enterprise: s.enterprise_id }, ended).await;
+        self.remember_ended(sessions.iter().map(|s| s.id)).await;
+        let events = sessions.iter().flat_map(|s| {
+            [
+                (Audience::Session(s.id), Event::SessionEnded { session_id: s.id, reason: s.end_reason.clone() }),
+                (
+                    Audience::Monitors { enterprise: s.enterprise_id },
+                    Event::MonitoringSessionEnded { session_id: s.id, enterprise_id: s.enterprise_id, reason: s.end_reason.clone() },
+                ),
+            ]
+        });
+        self.hub.publish_many(events).await;
+    }
+
+    /// Caches "ended" for many sessions in one round trip.
+    async fn remember_ended(&self, ids: impl Iterator<Item = Uuid>) {
+        let mut pipe = redis::pipe();
+        for id in ids {
+            pipe.cmd("SET").arg(self.key(id)).arg("0").arg("EX").arg(ENDED_CACHE_SECS).ignore();
+        }
+        let result = async {
+            let mut conn = self.cache.conn().await?;
+            pipe.query_async::<()>(&mut conn).await?;
+            anyhow::Ok(())
+        }
+        .await;
+        if let Err(err) = result {
+            tracing::warn!(error = %err, "could not cache ended sessions");
         }
     }
 

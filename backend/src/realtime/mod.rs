@@ -165,8 +165,20 @@ impl Hub {
 
     /// Raises an event: through Redis to every instance, or on this one alone without Redis.
     pub async fn publish(&self, audience: Audience, event: Event) {
-        let envelope = Envelope { audience, event };
-        let json = serde_json::to_string(&envelope).expect("events serialize");
+        self.publish_all(vec![Envelope { audience, event }]).await;
+    }
+
+    /// Raises many events in one message (a sweep that ends thousands of sessions sends one
+    /// PUBLISH, not thousands, so the channel never queues other instances' events behind them).
+    pub async fn publish_many(&self, events: impl IntoIterator<Item = (Audience, Event)>) {
+        self.publish_all(events.into_iter().map(|(audience, event)| Envelope { audience, event }).collect()).await;
+    }
+
+    async fn publish_all(&self, envelopes: Vec<Envelope>) {
+        if envelopes.is_empty() {
+            return;
+        }
+        let json = serde_json::to_string(&envelopes).expect("events serialize");
         let published = async {
             let mut conn = self.0.cache.conn().await?;
             redis::cmd("PUBLISH").arg(&self.0.channel).arg(&json).query_async::<i64>(&mut conn).await?;
@@ -174,8 +186,10 @@ impl Hub {
         }
         .await;
         if let Err(err) = published {
-            tracing::warn!(error = %err, "redis unavailable; event delivered on this instance only");
-            self.deliver(&envelope);
+            tracing::warn!(error = %err, "redis unavailable; events delivered on this instance only");
+            for envelope in &envelopes {
+                self.deliver(envelope);
+            }
         }
     }
 
@@ -228,8 +242,8 @@ impl Hub {
         let mut messages = pubsub.on_message();
         while let Some(message) = messages.next().await {
             let payload: String = message.get_payload()?;
-            match serde_json::from_str::<Envelope>(&payload) {
-                Ok(envelope) => self.deliver(&envelope),
+            match serde_json::from_str::<Vec<Envelope>>(&payload) {
+                Ok(envelopes) => envelopes.iter().for_each(|envelope| self.deliver(envelope)),
                 Err(err) => tracing::warn!(error = %err, "realtime: unreadable event"),
             }
         }

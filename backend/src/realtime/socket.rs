@@ -14,7 +14,7 @@ use poem::{
     IntoResponse, handler,
     web::{
         Data,
-        websocket::{Message, WebSocket},
+        websocket::{Message, WebSocket, WebSocketConfig},
     },
 };
 use serde::Deserialize;
@@ -23,6 +23,9 @@ use super::{Listener, close};
 use crate::state::AppState;
 
 const AUTH_WAIT: Duration = Duration::from_secs(5);
+/// Clients send only small messages (auth now; typing later): anything larger is refused, and a
+/// socket's buffers stay small (tungstenite's defaults are 128 KiB each way and 64 MiB messages).
+const MAX_MESSAGE: usize = 64 * 1024;
 const RECHECK: Duration = Duration::from_secs(30);
 
 #[derive(Deserialize)]
@@ -34,7 +37,12 @@ enum ClientMessage {
 #[handler]
 pub fn ws(ws: WebSocket, state: Data<&AppState>) -> impl IntoResponse {
     let state = state.clone();
-    ws.on_upgrade(move |socket| async move {
+    let config = WebSocketConfig::default()
+        .read_buffer_size(4 * 1024)
+        .write_buffer_size(0)
+        .max_message_size(Some(MAX_MESSAGE))
+        .max_frame_size(Some(MAX_MESSAGE));
+    ws.config(config).on_upgrade(move |socket| async move {
         let (mut sink, mut stream) = socket.split();
         let Some(listener) = authenticate(&state, &mut stream).await else {
             let _ = sink.send(Message::close_with(close::SESSION_ENDED, "session expired")).await;
