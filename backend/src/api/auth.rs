@@ -10,6 +10,7 @@ use crate::{
     store,
 };
 
+#[derive(Default)]
 pub struct AuthApi;
 
 /// E-mail and password.

@@ -21,6 +21,7 @@ use crate::{
     tenancy::{self, SchemaName},
 };
 
+#[derive(Default)]
 pub struct DashboardsApi;
 
 /// Reports by status; drafts are the departments' own and are not counted.

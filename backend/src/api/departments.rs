@@ -14,6 +14,7 @@ use crate::{
     tenancy,
 };
 
+#[derive(Default)]
 pub struct DepartmentsApi;
 
 /// One of an enterprise's five departments.

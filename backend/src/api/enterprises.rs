@@ -26,6 +26,7 @@ use crate::{
     tenancy::{self, SchemaName},
 };
 
+#[derive(Default)]
 pub struct EnterprisesApi;
 
 /// A tenant of the platform.

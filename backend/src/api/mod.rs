@@ -45,26 +45,23 @@ pub type Api = (
 
 /// The API service; `base` is where it is mounted (written into the document's `servers`).
 pub fn service() -> OpenApiService<Api, ()> {
-    OpenApiService::new(
-        (
-            auth::AuthApi,
-            monitoring::OwnSessionsApi,
-            enterprises::EnterprisesApi,
-            departments::DepartmentsApi,
-            users::UsersApi,
-            reports::ReportsApi,
-            dashboards::DashboardsApi,
-            monitoring::MonitoringApi,
-        ),
-        "Enterprise Platform API",
-        env!("CARGO_PKG_VERSION"),
-    )
-    .description(
-        "Multi-tenant enterprise management platform. Every error is `{ code, message, fields? }` \
-             with a stable `code`. Lists are pages `{ items, total, page, pageSize }`. Authenticate \
-             with `Authorization: Bearer <token>` from `POST /auth/login`.",
-    )
-    .server("/api/v1")
+    OpenApiService::new(Api::default(), "Enterprise Platform API", env!("CARGO_PKG_VERSION"))
+        .description(
+            "Multi-tenant enterprise management platform. Every error is `{ code, message, fields? }` \
+         with a stable `code`. Lists are pages `{ items, total, page, pageSize }`. Authenticate \
+         with `Authorization: Bearer <token>` from `POST /auth/login`.\n\n\
+         **Real time.** `GET /api/v1/ws` upgrades to a WebSocket (one per tab). Its first message, \
+         within 5 s, is `{\"type\":\"auth\",\"token\":\"<token>\"}` (never put the token in the URL); the \
+         server answers `{\"type\":\"ready\"}`, then sends events as JSON objects with a `type`: \
+         `session.ended` (`sessionId`, `reason`; the socket then closes with code 4401, as it does for a \
+         missing, bad or dead token), `monitoring.session_started` (`sessionId`, `userId`, \
+         `enterpriseId`), `monitoring.session_updated` (`sessionId`, `enterpriseId`, `lastSeenAt`) and \
+         `monitoring.session_ended` (`sessionId`, `enterpriseId`, `reason`) to the monitors whose scope \
+         includes the session, and `report.status_changed` (`reportId`, `departmentId`, `title`, \
+         `fromStatus`, `status`) to the report's author, department head and CEO. A client too slow \
+         to read its events is closed with 4408; reconnect and refetch.",
+        )
+        .server("/api/v1")
 }
 
 /// The OpenAPI document as served and committed in `openapi.json`: poem-openapi's, plus what it

@@ -23,6 +23,7 @@ use crate::{
     },
 };
 
+#[derive(Default)]
 pub struct MonitoringApi;
 
 /// A signed-in session: who, from where, on what, and since when.
@@ -299,6 +300,7 @@ impl MonitoringApi {
 }
 
 /// The caller's own sessions (every role).
+#[derive(Default)]
 pub struct OwnSessionsApi;
 
 #[OpenApi(prefix_path = "/auth", tag = "ApiTags::Auth")]

@@ -31,6 +31,7 @@ use crate::{
     tenancy::{self, SchemaName},
 };
 
+#[derive(Default)]
 pub struct ReportsApi;
 
 /// A table of figures the detail screen charts. Every row has one cell per column.

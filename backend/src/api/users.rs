@@ -25,6 +25,7 @@ use crate::{
     tenancy,
 };
 
+#[derive(Default)]
 pub struct UsersApi;
 
 /// A new account. The platform admin creates any role (`enterpriseId` required for tenant

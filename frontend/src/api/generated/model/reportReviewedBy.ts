@@ -3,6 +3,8 @@
  * Do not edit manually.
  * Enterprise Platform API
  * Multi-tenant enterprise management platform. Every error is `{ code, message, fields? }` with a stable `code`. Lists are pages `{ items, total, page, pageSize }`. Authenticate with `Authorization: Bearer <token>` from `POST /auth/login`.
+
+**Real time.** `GET /api/v1/ws` upgrades to a WebSocket (one per tab). Its first message, within 5 s, is `{"type":"auth","token":"<token>"}` (never put the token in the URL); the server answers `{"type":"ready"}`, then sends events as JSON objects with a `type`: `session.ended` (`sessionId`, `reason`; the socket then closes with code 4401, as it does for a missing, bad or dead token), `monitoring.session_started` (`sessionId`, `userId`, `enterpriseId`), `monitoring.session_updated` (`sessionId`, `enterpriseId`, `lastSeenAt`) and `monitoring.session_ended` (`sessionId`, `enterpriseId`, `reason`) to the monitors whose scope includes the session, and `report.status_changed` (`reportId`, `departmentId`, `title`, `fromStatus`, `status`) to the report's author, department head and CEO. A client too slow to read its events is closed with 4408; reconnect and refetch.
  * OpenAPI spec version: 0.1.0
  */
 import type { UserSummary } from './userSummary';
