@@ -5,6 +5,8 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { type ReactNode, Suspense, useContext, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation } from 'react-router-dom';
+// The English strings of the signed-in screens come with this frame.
+import '@/i18n/signed-in';
 import { LanguageSwitch } from '@/components/LanguageSwitch';
 import { Logo } from '@/components/Logo';
 import { PageLoader } from '@/components/PageLoader';
