@@ -39,6 +39,17 @@ if (!('fonts' in document)) {
   });
 }
 
+// Screen tests have no server to hold a socket open: the real-time client gets a socket that
+// never connects (lib/realtime.test.ts drives the client itself).
+class SilentWebSocket {
+  onopen = null;
+  onmessage = null;
+  onclose = null;
+  send() {}
+  close() {}
+}
+Object.defineProperty(window, 'WebSocket', { writable: true, value: SilentWebSocket });
+
 // Unmount first, so that resetting the session and the language re-renders nothing.
 afterEach(async () => {
   cleanup();

@@ -17,6 +17,7 @@ import { appQueryClient } from '../query-client';
 import { ProvidedQueryClient } from '../query-context';
 import classes from './AppLayout.module.css';
 import { UserMenu } from './UserMenu';
+import { useRealtime } from './useRealtime';
 
 const isActive = (pathname: string, to: string) => pathname === to || pathname.startsWith(`${to}/`);
 
@@ -32,6 +33,7 @@ export function AppLayout({ children }: { children?: ReactNode }) {
   const [opened, { toggle, close }] = useDisclosure(false);
 
   const queryClient = useContext(ProvidedQueryClient) ?? appQueryClient();
+  useRealtime(queryClient);
 
   useEffect(close, [pathname, close]);
 

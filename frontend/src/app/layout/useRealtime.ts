@@ -1,0 +1,57 @@
+import { notifications } from '@mantine/notifications';
+import { type QueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { recordActivity } from '@/api/generated/monitoring/monitoring';
+import type { ReportStatus } from '@/api/generated/model';
+import { connectRealtime, type RealtimeEvent } from '@/lib/realtime';
+import { session } from '@/lib/session';
+
+const HEARTBEAT_MS = 60_000;
+
+/**
+ * While signed in: the tab's real-time socket and its heartbeat. Events refresh what they
+ * concern (the cache is invalidated; screens refetch), a report's new status is told in a
+ * toast, and an ended session lands on /login with the expiry text at once. The heartbeat
+ * (every minute while the tab is visible and the user was active) keeps the session's
+ * `lastSeenAt` moving for the monitors.
+ */
+export function useRealtime(queryClient: QueryClient) {
+  const { t } = useTranslation();
+
+  useEffect(() => {
+    const token = session.token();
+    if (!token) return;
+    const onEvent = (event: RealtimeEvent) => {
+      if (event.type === 'session.ended') {
+        session.expire();
+      } else if (event.type === 'report.status_changed') {
+        void queryClient.invalidateQueries();
+        const status = t(`reportStatus.${event.status as ReportStatus}`);
+        notifications.show({ color: 'blue', message: t('reports.live.statusChanged', { title: String(event.title), status }) });
+      } else if (event.type.startsWith('monitoring.')) {
+        void queryClient.invalidateQueries({ predicate: (query) => String(query.queryKey[0]).includes('/monitoring') });
+      }
+    };
+    const client = connectRealtime(token, { onEvent, onSessionEnded: () => session.expire(), onResync: () => void queryClient.invalidateQueries() });
+
+    let active = true;
+    const markActive = () => {
+      active = true;
+    };
+    const activityEvents = ['pointerdown', 'keydown', 'scroll'] as const;
+    activityEvents.forEach((name) => window.addEventListener(name, markActive, { passive: true }));
+    const heartbeat = setInterval(() => {
+      if (document.visibilityState !== 'visible' || !active) return;
+      active = false;
+      // A dead session answers 401, which the API client turns into the sign-in page.
+      recordActivity().catch(() => {});
+    }, HEARTBEAT_MS);
+
+    return () => {
+      client.close();
+      clearInterval(heartbeat);
+      activityEvents.forEach((name) => window.removeEventListener(name, markActive));
+    };
+  }, [queryClient, t]);
+}
