@@ -437,6 +437,9 @@ for (const locale of ['en', 'fr'] as const) {
     });
 
     test('what the server refuses is said: a report submitted meanwhile, a department left meanwhile', async ({ page, request }) => {
+      // A tab whose live connection is down does not hear of changes made elsewhere (with it up,
+      // the page would refresh first): the server's refusals are what this test is about.
+      await page.routeWebSocket(/\/api\/v1\/ws$/, () => {});
       const headers = await apiHeaders(request, author);
       const submitElsewhere = async (id: string) =>
         expect((await request.put(`/api/v1/reports/${id}`, { headers, data: { status: 'submitted' } })).status()).toBe(200);
