@@ -257,3 +257,33 @@ async fn the_sweep_ends_expired_sessions_and_closes_their_sockets(db: PgPool) {
     let reason: Option<String> = sqlx::query_scalar("select end_reason from sessions").fetch_one(&app.db).await.unwrap();
     assert_eq!(reason.as_deref(), Some("expired"));
 }
+
+/// Bad input to the monitoring calls is a 400 naming what is wrong, never a 500.
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn bad_input_to_the_monitoring_calls_is_400(db: PgPool) {
+    let app = TestApp::spawn(db).await;
+    let admin = app.admin_token().await;
+    for path in [
+        "/api/v1/monitoring/sessions?pageSize=0",
+        "/api/v1/monitoring/sessions?pageSize=101",
+        "/api/v1/monitoring/sessions?userId=not-a-uuid",
+        "/api/v1/monitoring/sessions?from=2026-13-01",
+        "/api/v1/monitoring/sessions?active=maybe",
+        "/api/v1/monitoring/sessions?q=%00",
+        "/api/v1/monitoring/user-activity?page=0",
+        "/api/v1/monitoring/user-activity?enterpriseId=42",
+        "/api/v1/auth/sessions?pageSize=1000",
+    ] {
+        let (status, body) = app.get(&admin, path).await;
+        assert_eq!(status, 400, "{path}: {body}");
+        assert!(body["code"] == "bad_request" || body["code"] == "validation_failed", "{path}: {body}");
+    }
+    let long = "x".repeat(201);
+    assert_eq!(app.get(&admin, &format!("/api/v1/monitoring/sessions?q={long}")).await.0, 400);
+    for path in ["/api/v1/monitoring/sessions/42/logout", "/api/v1/monitoring/sessions/x/logout-others", "/api/v1/auth/sessions/nope/logout"] {
+        assert_eq!(app.post(&admin, path, json!({})).await.0, 400, "{path}");
+    }
+    let unknown = uuid::Uuid::now_v7();
+    assert_eq!(app.post(&admin, &format!("/api/v1/monitoring/sessions/{unknown}/logout"), json!({})).await.0, 404);
+    assert_eq!(app.post(&admin, &format!("/api/v1/auth/sessions/{unknown}/logout"), json!({})).await.0, 404);
+}
