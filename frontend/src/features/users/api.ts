@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useListEnterpriseDepartments, useListEnterprises } from '@/api/generated/enterprises/enterprises';
+import { useListEnterpriseDepartments } from '@/api/generated/enterprises/enterprises';
 import type { UpdateUser } from '@/api/generated/model';
 import { useCreateUser, useDeleteUser, useUpdateUser } from '@/api/generated/users/users';
 import { invalidate } from '@/lib/query-invalidation';
@@ -39,21 +39,6 @@ export function useUpdateUserMutation() {
 export function useDeleteUserMutation() {
   const client = useQueryClient();
   return useDeleteUser({ mutation: { onSuccess: () => invalidate.users(client) } });
-}
-
-/** The largest page the API gives: the enterprise pickers list up to this many. */
-const ENTERPRISE_OPTIONS_LIMIT = 100;
-
-/** Enterprises for the admin's pickers (filter, create form), by name. */
-export function useEnterpriseOptions(enabled: boolean) {
-  const query = useListEnterprises({ page: 1, pageSize: ENTERPRISE_OPTIONS_LIMIT }, { query: { enabled, staleTime: 60_000 } });
-  const items = query.data?.items ?? [];
-  return {
-    query,
-    options: [...items].sort((a, b) => a.name.localeCompare(b.name)).map((e) => ({ value: e.id, label: e.name })),
-    names: new Map(items.map((e) => [e.id, e.name])),
-    partial: query.data ? query.data.total > items.length : false,
-  };
 }
 
 /** An enterprise's departments in the interface's order (none without an enterprise). */

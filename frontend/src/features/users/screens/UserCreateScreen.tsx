@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import type { Role } from '@/api/generated/model';
 import { isApiRequestError } from '@/api/mutator';
+import { useEnterpriseOptions } from '@/components/enterprises/use-enterprise-options';
 import { PageHeader } from '@/components/PageHeader';
 import { creatableRoles, isStaffRole, isTenantRole } from '@/lib/authorization';
 import { errorMessage } from '@/lib/errors';
@@ -14,7 +15,7 @@ import { focusFirstError, showServerErrors, useFieldProps } from '@/lib/forms';
 import { href } from '@/lib/paths';
 import { useCurrentUser } from '@/lib/session';
 import { all, rules } from '@/lib/validation';
-import { useCreateUserMutation, useDepartments, useEnterpriseOptions } from '../api';
+import { useCreateUserMutation, useDepartments } from '../api';
 
 type Values = { fullName: string; email: string; password: string; role: Role | null; enterpriseId: string | null; departmentId: string | null };
 const FIELDS = ['fullName', 'email', 'password', 'role', 'enterpriseId', 'departmentId'] as const;

@@ -13,6 +13,8 @@ import { ListPagination } from '@/components/data/ListPagination';
 import { QueryError } from '@/components/data/QueryError';
 import { SearchInput } from '@/components/data/SearchInput';
 import { TableSkeleton } from '@/components/data/TableSkeleton';
+import { EnterpriseName } from '@/components/enterprises/EnterpriseName';
+import { useEnterpriseOptions } from '@/components/enterprises/use-enterprise-options';
 import { RoleBadge, UserStatusBadge } from '@/components/data/badges';
 import { PageHeader } from '@/components/PageHeader';
 import { ALL_ROLES, STAFF_ROLES, userActionsFor } from '@/lib/authorization';
@@ -21,8 +23,7 @@ import { useFormat } from '@/lib/format';
 import { PAGE_SIZE, oneOf, useListParams } from '@/lib/list-params';
 import { href } from '@/lib/paths';
 import { useCurrentUser } from '@/lib/session';
-import { useDeleteUserMutation, useDepartments, useEnterpriseOptions, useUpdateUserMutation } from '../api';
-import { EnterpriseName } from '../components/EnterpriseName';
+import { useDeleteUserMutation, useDepartments, useUpdateUserMutation } from '../api';
 import { confirmDeactivateUser, confirmDeleteUser } from '../components/user-confirmations';
 import { UserEditModal } from '../components/UserEditModal';
 
