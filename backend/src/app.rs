@@ -31,26 +31,42 @@ pub fn routes(state: AppState) -> impl Endpoint {
         .nest("/api/v1", api)
         .at("/api/*", api_not_found)
         .at("/healthz", get(healthz))
-        .at("/readyz", get(readyz));
+        .at("/readyz", get(readyz))
+        .at("/app-config.json", app_config(&state));
     if let Some(dir) = state.config.static_dir.as_deref() {
         route = route.nest("/", spa(dir));
     }
 
     let trusted = state.config.trusted_proxies.clone();
     let max_body = state.config.max_body_bytes;
+    let csp = edge::content_security_policy(state.config.map_tiles.as_ref());
     route
         .around(edge::refuse_nul)
         .around(move |ep, req| limit_body(ep, req, max_body))
         .around(edge::compress)
         .around(edge::head_as_get)
         .catch_all_error(|err| async move { render_poem_error(err) })
-        .around(edge::security_headers)
+        .around(move |ep, req| edge::security_headers(ep, req, csp.clone()))
         .around(move |ep, req| {
             let trusted = trusted.clone();
             async move { auth::client::attach(ep, req, &trusted).await }
         })
         .around(log_request)
         .data(state)
+}
+
+/// What the web app needs to know about this deployment before it draws a screen: for now the
+/// monitoring map's optional tile server. Outside the API (it is not part of the contract).
+fn app_config(state: &AppState) -> impl Endpoint + use<> {
+    let tiles = state.config.map_tiles.as_ref();
+    let body = serde_json::json!({
+        "mapTileUrl": tiles.map(|t| &t.url),
+        "mapAttribution": tiles.and_then(|t| t.attribution.as_ref()),
+    })
+    .to_string();
+    get(poem::endpoint::make_sync(move |_| {
+        Response::builder().content_type("application/json").header("cache-control", "no-cache").body(body.clone())
+    }))
 }
 
 /// Binds the configured address and returns where it listens and the server to await.

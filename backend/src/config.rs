@@ -28,6 +28,33 @@ pub struct Config {
     pub intervals: Intervals,
     pub login_limits: LoginLimits,
     pub max_body_bytes: usize,
+    /// An optional tile server for the monitoring map (`MAP_TILE_URL`, `MAP_TILE_ATTRIBUTION`);
+    /// without one the map draws country outlines shipped with the app and works offline.
+    pub map_tiles: Option<MapTiles>,
+}
+
+/// A raster tile server: its URL template (`https://tile.example/{z}/{x}/{y}.png`), the credit
+/// its licence asks for, and its origin, which the Content-Security-Policy lets images come from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MapTiles {
+    pub url: String,
+    pub attribution: Option<String>,
+    pub origin: String,
+}
+
+impl MapTiles {
+    pub fn parse(url: &str, attribution: Option<String>) -> anyhow::Result<Self> {
+        let parsed = url::Url::parse(url).context("MAP_TILE_URL is not a URL")?;
+        if !matches!(parsed.scheme(), "https" | "http") || parsed.host_str().is_none() {
+            bail!("MAP_TILE_URL must be an http(s) URL");
+        }
+        if !["{z}", "{x}", "{y}"].iter().all(|p| url.contains(p)) {
+            bail!("MAP_TILE_URL must hold {{z}}, {{x}} and {{y}}");
+        }
+        // The origin goes into a header: url's serialisation is ASCII (punycode, no spaces or ';').
+        let origin = parsed.origin().ascii_serialization();
+        Ok(Self { url: url.to_owned(), attribution, origin })
+    }
 }
 
 /// Sign-in attempts allowed per window (auth/rate_limit.rs): from browsers without a device token
@@ -51,6 +78,7 @@ impl fmt::Debug for Config {
             .field("trusted_proxies", &self.trusted_proxies)
             .field("static_dir", &self.static_dir)
             .field("login_limits", &self.login_limits)
+            .field("map_tiles", &self.map_tiles)
             .finish_non_exhaustive()
     }
 }
@@ -119,6 +147,7 @@ impl Config {
                 window: Duration::from_secs(parse_var("LOGIN_FAILURE_WINDOW_SECS")?.unwrap_or(900)),
             },
             max_body_bytes: parse_var("MAX_BODY_BYTES")?.unwrap_or(1024 * 1024),
+            map_tiles: var("MAP_TILE_URL").map(|url| MapTiles::parse(&url, var("MAP_TILE_ATTRIBUTION"))).transpose()?,
         })
     }
 }
@@ -165,6 +194,17 @@ mod tests {
         for _ in 0..20 {
             let random: String = random_secret()[..16].iter().map(|b| format!("{b:02x}")).collect();
             assert!(!secret_is_guessable(&random), "{random}");
+        }
+    }
+
+    #[test]
+    fn a_map_tile_url_must_be_an_http_template_and_gives_its_origin() {
+        let tiles = MapTiles::parse("https://tile.openstreetmap.org/{z}/{x}/{y}.png", None).unwrap();
+        assert_eq!(tiles.origin, "https://tile.openstreetmap.org");
+        let tiles = MapTiles::parse("http://b\u{fc}cher.example:81/{z}/{x}/{y}", None).unwrap();
+        assert_eq!(tiles.origin, "http://xn--bcher-kva.example:81", "punycode: header-safe");
+        for bad in ["tile.example/{z}/{x}/{y}", "ftp://tile.example/{z}/{x}/{y}", "https://tile.example/tiles.png", "data:,{z}{x}{y}"] {
+            assert!(MapTiles::parse(bad, None).is_err(), "{bad}");
         }
     }
 

@@ -11,6 +11,7 @@ use serde_json::Value;
 
 use crate::{
     auth::ClientInfo,
+    config::MapTiles,
     domain::{FieldErrors, FieldIssue},
     error::AppError,
 };
@@ -138,24 +139,30 @@ fn negotiate(accept: &str) -> Option<CompressionAlgo> {
     }
 }
 
+/// The Content-Security-Policy of every response but Swagger UI's: same-origin everything, the
+/// spreadsheet engine's WebAssembly, and images from the map's tile server when one is configured.
+/// `connect-src 'self'` also covers the same origin's WebSocket (CSP 3).
+pub fn content_security_policy(map_tiles: Option<&MapTiles>) -> HeaderValue {
+    let tiles = map_tiles.map(|t| format!(" {}", t.origin)).unwrap_or_default();
+    let csp = format!(
+        "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; \
+         img-src 'self' data: blob:{tiles}; connect-src 'self'; font-src 'self' data:; worker-src 'self' blob:; \
+         object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+    );
+    HeaderValue::from_str(&csp).expect("an origin serialised by url is header-safe")
+}
+
 /// The security headers of every response (the app, the API, errors). Swagger UI sets a stricter
-/// policy of its own first, which is kept. `connect-src 'self'` also covers the same origin's
-/// WebSocket (CSP 3). HSTS is sent when a trusted proxy says the client used HTTPS.
-pub async fn security_headers<E: Endpoint>(ep: E, req: Request) -> poem::Result<Response> {
+/// policy of its own first, which is kept. HSTS is sent when a trusted proxy says the client used
+/// HTTPS.
+pub async fn security_headers<E: Endpoint>(ep: E, req: Request, csp: HeaderValue) -> poem::Result<Response> {
     let https = req.extensions().get::<ClientInfo>().is_some_and(|c| c.https);
     let mut resp = ep.call(req).await?.into_response();
     let headers = resp.headers_mut();
-    let defaults = [
-        (
-            header::CONTENT_SECURITY_POLICY,
-            "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; \
-             img-src 'self' data: blob:; connect-src 'self'; font-src 'self' data:; worker-src 'self' blob:; \
-             object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'",
-        ),
-        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
-        (header::REFERRER_POLICY, "same-origin"),
-        (header::X_FRAME_OPTIONS, "DENY"),
-    ];
+    if !headers.contains_key(header::CONTENT_SECURITY_POLICY) {
+        headers.insert(header::CONTENT_SECURITY_POLICY, csp);
+    }
+    let defaults = [(header::X_CONTENT_TYPE_OPTIONS, "nosniff"), (header::REFERRER_POLICY, "same-origin"), (header::X_FRAME_OPTIONS, "DENY")];
     for (name, value) in defaults {
         if !headers.contains_key(&name) {
             headers.insert(name, HeaderValue::from_static(value));

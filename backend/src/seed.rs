@@ -1,13 +1,18 @@
 //! `backend seed-demo`: two enterprises with people in their departments, so a fresh platform
-//! has something to show. Idempotent: an enterprise whose CEO exists is left alone.
+//! has something to show, and sessions from around the world for the monitoring map.
+//! Idempotent: an enterprise whose CEO exists is left alone, and sessions are added only to a
+//! demo enterprise that has none.
 
 use anyhow::Context;
+use chrono::{Duration, Utc};
 use sqlx::PgPool;
+use uuid::Uuid;
 
 use crate::{
     auth::password,
-    domain::{DepartmentType, Email, Password, Role},
-    store::{self, enterprises::NewEnterprise},
+    domain::{DepartmentType, Email, Password, Role, session::Device},
+    geoip::Location,
+    store::{self, enterprises::NewEnterprise, sessions::NewSession},
     tenancy,
 };
 
@@ -87,5 +92,113 @@ pub async fn seed_demo(pool: &PgPool) -> anyhow::Result<()> {
         tx.commit().await?;
         println!("{}: CEO ceo@{} and {} staff, password {DEMO_PASSWORD}", demo.name, demo.domain, demo.staff.len());
     }
+    for (index, demo) in DEMO.iter().enumerate() {
+        seed_sessions(pool, demo, index).await?;
+    }
+    Ok(())
+}
+
+const PLACES: [(&str, &str, f64, f64); 8] = [
+    ("Paris", "FR", 48.8566, 2.3522),
+    ("Lyon", "FR", 45.764, 4.8357),
+    ("London", "GB", 51.5074, -0.1278),
+    ("Montréal", "CA", 45.5019, -73.5674),
+    ("New York", "US", 40.7128, -74.006),
+    ("Berlin", "DE", 52.52, 13.405),
+    ("Casablanca", "MA", 33.5731, -7.5898),
+    ("Singapore", "SG", 1.3521, 103.8198),
+];
+
+const USER_AGENTS: [&str; 5] = [
+    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
+    "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15",
+    "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0",
+    "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1",
+    "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36",
+];
+
+/// Yesterday's ended session and one signed in now for everyone of a demo enterprise, from places
+/// spread over three continents; one user's new session is flagged (a new country, far too fast).
+/// The sessions are not anyone's sign-in: nobody holds their tokens, and the sweep ends them as
+/// expired after the idle timeout like any other.
+async fn seed_sessions(pool: &PgPool, demo: &DemoEnterprise, index: usize) -> anyhow::Result<()> {
+    let ceo_email = Email::parse(&format!("ceo@{}", demo.domain)).expect("valid demo e-mail");
+    let Some(ceo) = store::users::find_by_email(pool, &ceo_email).await? else { return Ok(()) };
+    let Some(enterprise_id) = ceo.enterprise_id else { return Ok(()) };
+    let (seen,): (bool,) =
+        sqlx::query_as("select exists (select 1 from public.sessions where enterprise_id = $1)").bind(enterprise_id).fetch_one(pool).await?;
+    if seen {
+        return Ok(());
+    }
+    let users: Vec<(Uuid,)> =
+        sqlx::query_as("select id from public.users where enterprise_id = $1 order by created_at, email").bind(enterprise_id).fetch_all(pool).await?;
+    let now = Utc::now();
+    for (n, (user_id,)) in users.iter().enumerate() {
+        let home = PLACES[(n + index * 3) % 3 + index * 3];
+        let flagged = n == 1;
+        let away = if flagged { PLACES[7] } else { PLACES[(n + index) % PLACES.len()] };
+        let yesterday = now - Duration::hours(26 + n as i64);
+        let previous = insert_session(pool, *user_id, enterprise_id, home, USER_AGENTS[n % 3], &[]).await?;
+        store::sessions::end(pool, previous, "logout").await?;
+        backdate(pool, previous, yesterday, yesterday + Duration::minutes(50), Some(yesterday + Duration::minutes(50))).await?;
+        if flagged {
+            // Yesterday at home, then (moments later, for the demo) on the other side of the world.
+            let recent = insert_session(pool, *user_id, enterprise_id, home, USER_AGENTS[0], &[]).await?;
+            store::sessions::end(pool, recent, "logout").await?;
+            backdate(pool, recent, now - Duration::minutes(90), now - Duration::minutes(60), Some(now - Duration::minutes(60))).await?;
+        }
+        let flags: &[&str] = if flagged { &["new_country", "impossible_travel"] } else { &[] };
+        let current =
+            insert_session(pool, *user_id, enterprise_id, if n % 2 == 0 { home } else { away }, USER_AGENTS[(n + 3) % USER_AGENTS.len()], flags)
+                .await?;
+        let started = now - Duration::minutes(20 + 17 * n as i64);
+        backdate(pool, current, started, now - Duration::minutes(n as i64 * 3), None).await?;
+    }
+    println!("{}: {} demo sessions", demo.name, users.len() * 2 + 1);
+    Ok(())
+}
+
+async fn insert_session(
+    pool: &PgPool,
+    user_id: Uuid,
+    enterprise_id: Uuid,
+    (city, country, latitude, longitude): (&str, &str, f64, f64),
+    user_agent: &str,
+    flags: &[&'static str],
+) -> sqlx::Result<Uuid> {
+    let location = Location { city: Some(city.into()), country: Some(country.into()), latitude, longitude };
+    let device = Device::from_user_agent(user_agent);
+    store::sessions::insert(
+        pool,
+        NewSession {
+            user_id,
+            enterprise_id: Some(enterprise_id),
+            ip: None,
+            user_agent: Some(user_agent),
+            device: &device,
+            location: Some(&location),
+            flags,
+            remember_me: false,
+            expires_at: Utc::now() + Duration::hours(10),
+        },
+    )
+    .await
+}
+
+/// Demo sessions began in the past; real ones only ever move forward.
+async fn backdate(
+    pool: &PgPool,
+    id: Uuid,
+    created: chrono::DateTime<Utc>,
+    last_seen: chrono::DateTime<Utc>,
+    ended: Option<chrono::DateTime<Utc>>,
+) -> sqlx::Result<()> {
+    sqlx::query("update public.sessions set created_at = $2, last_seen_at = $3, ended_at = coalesce($4, ended_at) where id = $1")
+        .bind(id)
+        .bind(created)
+        .bind(last_seen)
+        .bind(ended)
+        .execute(pool)
+        .await?;
     Ok(())
 }

@@ -287,3 +287,22 @@ async fn bad_input_to_the_monitoring_calls_is_400(db: PgPool) {
     assert_eq!(app.post(&admin, &format!("/api/v1/monitoring/sessions/{unknown}/logout"), json!({})).await.0, 404);
     assert_eq!(app.post(&admin, &format!("/api/v1/auth/sessions/{unknown}/logout"), json!({})).await.0, 404);
 }
+
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn the_demo_seed_puts_each_enterprise_on_the_map_once(db: PgPool) {
+    let app = TestApp::spawn(db.clone()).await;
+    backend::seed::seed_demo(&db).await.unwrap();
+    backend::seed::seed_demo(&db).await.unwrap();
+    let (count,): (i64,) = sqlx::query_as("select count(*) from public.sessions").fetch_one(&db).await.unwrap();
+    assert_eq!(count, 2 * 5 + 1 + 2 * 4 + 1, "a second run adds nothing: {count}");
+
+    let ceo = app.token("ceo@acme.example", backend::seed::DEMO_PASSWORD).await;
+    let (status, page) = app.get(&ceo, "/api/v1/monitoring/sessions?active=true&pageSize=100").await;
+    assert_eq!(status, 200, "{page}");
+    let live: Vec<&Value> = page["items"].as_array().unwrap().iter().filter(|s| !s["current"].as_bool().unwrap()).collect();
+    assert_eq!(live.len(), 5, "everyone of Acme is signed in somewhere: {page}");
+    assert!(live.iter().all(|s| s["latitude"].is_f64() && s["city"].is_string() && s["browser"].is_string()), "{page}");
+    assert!(live.iter().any(|s| s["flags"] == json!(["new_country", "impossible_travel"])), "one flagged session to show");
+    let (_, flagged) = app.get(&ceo, "/api/v1/monitoring/sessions?flagged=true").await;
+    assert_eq!(flagged["total"], 1, "{flagged}");
+}

@@ -90,6 +90,23 @@ async fn every_response_carries_the_security_headers_and_hsts_behind_a_https_pro
 }
 
 #[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn the_map_tile_server_is_configuration_the_app_reads_and_the_policy_allows(db: PgPool) {
+    let plain = TestApp::spawn(db.clone()).await;
+    let config: serde_json::Value = plain.http.get(plain.url("/app-config.json")).send().await.unwrap().json().await.unwrap();
+    assert_eq!(config, serde_json::json!({ "mapTileUrl": null, "mapAttribution": null }), "offline outlines by default");
+    let csp = plain.http.get(plain.url("/healthz")).send().await.unwrap().headers()["content-security-policy"].to_str().unwrap().to_owned();
+    assert!(csp.contains("img-src 'self' data: blob:;"), "{csp}");
+
+    let url = "https://tiles.example.org:8443/osm/{z}/{x}/{y}.png";
+    let tiles = backend::config::MapTiles::parse(url, Some("© OpenStreetMap contributors".into())).unwrap();
+    let app = TestApp::spawn_with(db, |c| c.map_tiles = Some(tiles)).await;
+    let resp = app.http.get(app.url("/app-config.json")).send().await.unwrap();
+    assert!(resp.headers()["content-security-policy"].to_str().unwrap().contains("img-src 'self' data: blob: https://tiles.example.org:8443;"));
+    let config: serde_json::Value = resp.json().await.unwrap();
+    assert_eq!(config, serde_json::json!({ "mapTileUrl": url, "mapAttribution": "© OpenStreetMap contributors" }));
+}
+
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
 async fn the_spa_is_served_with_a_fallback_for_client_routes(db: PgPool) {
     let dir = spa_dir();
     let app = TestApp::spawn_with(db, |c| c.static_dir = Some(dir.clone())).await;
