@@ -25,7 +25,8 @@ pub struct ErrorBody {
     pub fields: Option<BTreeMap<String, String>>,
     /// With `conflict`: why, so clients can explain it in their own words (`own_account`: you
     /// cannot deactivate, demote or delete yourself; `has_reports`: a report author cannot be
-    /// deleted, deactivate them instead).
+    /// deleted, deactivate them instead; messenger: `rekey_required`, `stale_epoch`, `no_keys`,
+    /// `direct_conversation`, `stale_key_version`, `id_taken`).
     #[oai(skip_serializing_if_is_none)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
@@ -55,6 +56,20 @@ pub enum Conflict {
     OwnAccount,
     /// Deleting someone who wrote reports (the audit trail keeps its authors).
     HasReports,
+    /// Messenger: the conversation needs a new key epoch first (a member joined or left, or the
+    /// epoch is 100 messages or 7 days old): start one, then send.
+    RekeyRequired,
+    /// Messenger: another epoch was started meanwhile, or the members or their keys changed;
+    /// fetch the conversation again and retry.
+    StaleEpoch,
+    /// Messenger: someone named has not set up the messenger (no public keys yet).
+    NoKeys,
+    /// Messenger: a direct conversation has exactly its two members and no name.
+    DirectConversation,
+    /// Messenger: `keyVersion` is not the caller's next key version.
+    StaleKeyVersion,
+    /// Messenger: a message id already used for another message.
+    IdTaken,
 }
 
 impl Conflict {
@@ -62,6 +77,12 @@ impl Conflict {
         match self {
             Self::OwnAccount => "own_account",
             Self::HasReports => "has_reports",
+            Self::RekeyRequired => "rekey_required",
+            Self::StaleEpoch => "stale_epoch",
+            Self::NoKeys => "no_keys",
+            Self::DirectConversation => "direct_conversation",
+            Self::StaleKeyVersion => "stale_key_version",
+            Self::IdTaken => "id_taken",
         }
     }
 
@@ -69,6 +90,12 @@ impl Conflict {
         match self {
             Self::OwnAccount => "You cannot deactivate, demote or delete your own account",
             Self::HasReports => "This user has written reports; deactivate the account instead",
+            Self::RekeyRequired => "This conversation needs a new key before the next message",
+            Self::StaleEpoch => "The conversation changed meanwhile; reload it and try again",
+            Self::NoKeys => "Someone named has not set up the messenger yet",
+            Self::DirectConversation => "A direct conversation cannot be renamed or change members",
+            Self::StaleKeyVersion => "These keys are not the next version; reload and try again",
+            Self::IdTaken => "This message id is already used",
         }
     }
 }

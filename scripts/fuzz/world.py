@@ -6,11 +6,13 @@ Destructive operations get ids of their own (a spare enterprise, a spare user, a
 so they cannot take the rest of the world away mid-run. Usage: world.py BASE_URL OUT_DIR
 """
 
+import base64
 import json
 import os
 import sys
 import urllib.error
 import urllib.request
+import uuid
 
 BASE, OUT = sys.argv[1], sys.argv[2]
 ADMIN = (os.environ["FUZZ_ADMIN_EMAIL"], os.environ["FUZZ_ADMIN_PASSWORD"])
@@ -69,6 +71,25 @@ spare_draft = report(user, finance, "Spare draft", "draft")
 spare_token = login("spare@acme.fuzz", "fuzz-staff-password")
 spare_session = call("GET", "/auth/sessions", spare_token)["items"][0]["id"]
 
+# The messenger: everyone's keys, a group with its first key epoch and a message. The server
+# cannot tell random bytes from ciphertext, so random bytes stand in for what browsers send.
+def b64(n, first=None):
+    raw = bytearray(os.urandom(n))
+    if first is not None:
+        raw[0] = first
+    return base64.b64encode(bytes(raw)).decode()
+
+
+people = {}
+for name, token in [("ceo", ceo), ("head", head), ("user", user)]:
+    call("POST", "/messaging/keys", token, {"agreementKey": b64(65, 4), "signingKey": b64(65, 4)})
+    people[name] = call("GET", "/auth/me", token)["id"]
+group = call("POST", "/messaging/group-chats", ceo, {"name": "Fuzz", "participantIds": [people["head"], people["user"]]})["id"]
+keys = [{"userId": uid, "keyVersion": 1, "wrappedKey": b64(113)} for uid in people.values()]
+call("POST", f"/messaging/conversations/{group}/epochs", ceo, {"epoch": 1, "creatorKeyVersion": 1, "keys": keys})
+message = call("POST", "/messaging/messages", ceo, {"id": str(uuid.uuid4()), "conversationId": group, "epoch": 1, "senderKeyVersion": 1,
+                                                     "iv": b64(12), "ciphertext": b64(48), "signature": b64(64)})["id"]
+
 # Operation id -> its path parameters. Deleting and changing people or enterprises uses spares.
 ids = {
     "getEnterprise": {"id": ent}, "updateEnterprise": {"id": spare_ent}, "deleteEnterprise": {"id": spare_ent},
@@ -80,6 +101,11 @@ ids = {
     "createDepartmentReport": {"id": finance}, "listDepartmentReports": {"id": finance},
     "getReport": {"id": submitted}, "updateReport": {"id": draft}, "deleteReport": {"id": spare_draft},
     "reviewReport": {"id": submitted}, "exportReport": {"id": submitted},
+    "getMessagingKeys": {"userId": people["user"]}, "getConversation": {"id": group}, "updateConversation": {"id": group},
+    "archiveConversation": {"id": group}, "unarchiveConversation": {"id": group}, "addConversationMembers": {"id": group},
+    "removeConversationMember": {"id": group, "userId": spare_user}, "listConversationKeys": {"id": group},
+    "createConversationEpoch": {"id": group}, "listMessages": {"id": group}, "markMessageRead": {"id": message},
+    "sendTyping": {"id": group},
     "logoutSession": {"id": spare_session}, "logoutOtherSessions": {"id": spare_session}, "logoutMySession": {"id": spare_session},
 }
 tokens = {"admin": admin, "ceo": ceo, "head": head, "user": user}

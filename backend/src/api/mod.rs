@@ -5,6 +5,7 @@ mod auth;
 mod dashboards;
 mod departments;
 mod enterprises;
+mod messaging;
 mod monitoring;
 mod reports;
 mod types;
@@ -30,6 +31,9 @@ pub enum ApiTags {
     Dashboards,
     /// Live sessions: who is signed in, from where, on what; ending sessions.
     Monitoring,
+    /// The end-to-end encrypted messenger: public keys, conversations, key epochs, messages.
+    /// The server stores ciphertext, nonces, signatures and wrapped keys only.
+    Messaging,
 }
 
 pub type Api = (
@@ -41,6 +45,7 @@ pub type Api = (
     reports::ReportsApi,
     dashboards::DashboardsApi,
     monitoring::MonitoringApi,
+    messaging::MessagingApi,
 );
 
 /// The API service; `base` is where it is mounted (written into the document's `servers`).
@@ -58,7 +63,11 @@ pub fn service() -> OpenApiService<Api, ()> {
          `enterpriseId`), `monitoring.session_updated` (`sessionId`, `enterpriseId`, `lastSeenAt`) and \
          `monitoring.session_ended` (`sessionId`, `enterpriseId`, `reason`) to the monitors whose scope \
          includes the session, and `report.status_changed` (`reportId`, `departmentId`, `title`, \
-         `fromStatus`, `status`) to the report's author, department head and CEO. A client too slow \
+         `fromStatus`, `status`) to the report's author, department head and CEO. The messenger's \
+         events go to a conversation's members: `message.created` (`conversationId`, `messageId`, \
+         `senderId`), `message.read` (`conversationId`, `userId`, `messageId`), \
+         `conversation.changed` (`conversationId`: members, name, keys or the listener's archive \
+         flag) and `conversation.typing` (`conversationId`, `userId`; never stored). A client too slow \
          to read its events is closed with 4408; reconnect and refetch.",
         )
         .server("/api/v1")

@@ -96,6 +96,29 @@ pub const PERMISSIONS: &[Permission] = &[
     row("logoutSession", A, OWN, NEVER, NEVER),
     row("logoutOtherSessions", A, OWN, NEVER, NEVER),
     row("recordActivity", A, ALL, ALL, ALL),
+    // Messaging: everyone, inside their own realm (the admins' realm is the platform, so an
+    // enterprise's users and conversations are 404 to them, as to another enterprise).
+    row("registerMessagingKeys", A, ALL, ALL, ALL),
+    row("getMessagingKeys", H, OWN, OWN, OWN),
+    row("getMessagingBackup", A, ALL, ALL, ALL),
+    row("putMessagingBackup", A, ALL, ALL, ALL),
+    row("listMessagingUsers", A, ALL, ALL, ALL),
+    row("createConversation", H, OWN, OWN, OWN),
+    row("createGroupChat", H, OWN, OWN, OWN),
+    row("listConversations", A, ALL, ALL, ALL),
+    row("getUnreadTotal", A, ALL, ALL, ALL),
+    row("getConversation", H, OWN, OWN, OWN),
+    row("updateConversation", H, OWN, OWN, OWN),
+    row("archiveConversation", H, OWN, OWN, OWN),
+    row("unarchiveConversation", H, OWN, OWN, OWN),
+    row("addConversationMembers", H, OWN, OWN, OWN),
+    row("removeConversationMember", H, OWN, OWN, OWN),
+    row("listConversationKeys", H, OWN, OWN, OWN),
+    row("createConversationEpoch", H, OWN, OWN, OWN),
+    row("sendMessage", H, OWN, OWN, OWN),
+    row("listMessages", H, OWN, OWN, OWN),
+    row("markMessageRead", H, OWN, OWN, OWN),
+    row("sendTyping", H, OWN, OWN, OWN),
 ];
 
 /// The row of an operation.

@@ -49,6 +49,18 @@ pub enum Event {
     /// A report moved in its review; sent to its author, its department's head and the CEO.
     #[serde(rename = "report.status_changed")]
     ReportStatusChanged { report_id: Uuid, department_id: Uuid, title: String, from_status: Option<String>, status: String },
+    /// A message was posted in a conversation of the listener (ids only: the client fetches it).
+    #[serde(rename = "message.created")]
+    MessageCreated { conversation_id: Uuid, message_id: Uuid, sender_id: Uuid },
+    /// A member read a conversation up to this message.
+    #[serde(rename = "message.read")]
+    MessageRead { conversation_id: Uuid, user_id: Uuid, message_id: Uuid },
+    /// A conversation's members, name, keys or (for this listener) archive flag changed.
+    #[serde(rename = "conversation.changed")]
+    ConversationChanged { conversation_id: Uuid },
+    /// A member is typing (never stored; clients show it for a few seconds).
+    #[serde(rename = "conversation.typing")]
+    Typing { conversation_id: Uuid, user_id: Uuid },
 }
 
 /// Who receives an event. Every audience but the admins' is inside one tenant.
@@ -62,6 +74,8 @@ pub enum Audience {
     Monitors { enterprise: Option<Uuid> },
     /// These users of `enterprise`, and its CEO when `ceo` is set.
     Tenant { enterprise: Uuid, users: Vec<Uuid>, ceo: bool },
+    /// These users of one realm: an enterprise, or (none) the platform admins.
+    Users { enterprise: Option<Uuid>, users: Vec<Uuid> },
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -89,6 +103,7 @@ impl Audience {
             Self::Tenant { enterprise, users, ceo } => {
                 l.enterprise_id == Some(*enterprise) && (users.contains(&l.user_id) || (*ceo && l.role == Role::EnterpriseCeo))
             }
+            Self::Users { enterprise, users } => l.enterprise_id == *enterprise && users.contains(&l.user_id),
         }
     }
 }

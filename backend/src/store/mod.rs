@@ -3,6 +3,7 @@
 pub mod dashboards;
 pub mod departments;
 pub mod enterprises;
+pub mod messaging;
 pub mod reports;
 pub mod sessions;
 pub mod users;

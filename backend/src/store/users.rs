@@ -287,5 +287,6 @@ pub async fn delete(tx: &mut sqlx::PgConnection, user: &UserRecord) -> Result<Ve
     .bind(id)
     .execute(&mut *tx)
     .await?;
+    super::messaging::forget_user(tx, id).await?;
     Ok(live)
 }

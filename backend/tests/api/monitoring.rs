@@ -12,7 +12,7 @@ use crate::helpers::{ADMIN_EMAIL, ADMIN_PASSWORD, TestApp};
 
 const CHROME: &str = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36";
 
-type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+pub(crate) type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
 async fn sign_in_from(app: &TestApp, email: &str, password: &str, ip: &str) -> String {
     let resp = app
@@ -33,14 +33,14 @@ fn trusting_loopback(c: &mut backend::config::Config) {
 }
 
 /// A socket past its first message: `ready`.
-async fn socket(app: &TestApp, token: &str) -> Socket {
+pub(crate) async fn socket(app: &TestApp, token: &str) -> Socket {
     let (mut ws, _) = tokio_tungstenite::connect_async(app.base.replace("http", "ws") + "/api/v1/ws").await.unwrap();
     ws.send(Message::text(json!({ "type": "auth", "token": token }).to_string())).await.unwrap();
     assert_eq!(next_json(&mut ws).await, json!({ "type": "ready" }));
     ws
 }
 
-async fn next_json(ws: &mut Socket) -> Value {
+pub(crate) async fn next_json(ws: &mut Socket) -> Value {
     loop {
         match tokio::time::timeout(Duration::from_secs(5), ws.next()).await.expect("a message within 5 s").expect("open").unwrap() {
             Message::Text(text) => return serde_json::from_str(&text).unwrap(),
@@ -51,7 +51,7 @@ async fn next_json(ws: &mut Socket) -> Value {
 }
 
 /// The next event of this type, past others (activity updates arrive at any time).
-async fn next_of_type(ws: &mut Socket, kind: &str) -> Value {
+pub(crate) async fn next_of_type(ws: &mut Socket, kind: &str) -> Value {
     loop {
         let event = next_json(ws).await;
         if event["type"] == kind {

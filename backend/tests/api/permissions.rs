@@ -11,7 +11,10 @@ use reqwest::Method;
 use serde_json::{Value, json};
 use sqlx::PgPool;
 
-use crate::helpers::TestApp;
+use crate::{
+    helpers::TestApp,
+    messaging::{backup_body, epoch_body, group as conversation, keys_body, message_body, send, start_epoch},
+};
 
 /// One enterprise with its CEO, the head and a user of finance, and reports.
 struct Tenant {
@@ -25,6 +28,11 @@ struct Tenant {
     submitted: String,
     /// A department user nobody changes (reads of a user).
     member: String,
+    /// A group of the CEO, head, user and member whose members change.
+    group: String,
+    /// A group of the same four with its first key epoch and a message.
+    chat: String,
+    message: String,
 }
 
 struct World {
@@ -49,12 +57,22 @@ impl World {
         let head_id = app.staff(&ceo, &id, &format!("head@{slug}.example"), "DepartmentHead", Some(&finance)).await;
         let (status, body) = app.put(&ceo, &format!("/api/v1/enterprises/{id}/departments/{finance}"), json!({ "headId": head_id })).await;
         assert_eq!(status, 200, "{body}");
-        app.staff(&ceo, &id, &format!("user@{slug}.example"), "DepartmentUser", Some(&finance)).await;
+        let user_id = app.staff(&ceo, &id, &format!("user@{slug}.example"), "DepartmentUser", Some(&finance)).await;
         let member = app.staff(&ceo, &id, &format!("member@{slug}.example"), "DepartmentUser", Some(&finance)).await;
         let head = app.token(&format!("head@{slug}.example"), PASSWORD).await;
         let user = app.token(&format!("user@{slug}.example"), PASSWORD).await;
         let submitted = report(app, &user, &finance, "submitted").await;
-        Tenant { id, name: slug, ceo, head, user, finance, submitted, member }
+        let member_token = app.token(&format!("member@{slug}.example"), PASSWORD).await;
+        for token in [&ceo, &head, &user, &member_token] {
+            let (status, body) = app.post(token, "/api/v1/messaging/keys", keys_body()).await;
+            assert_eq!(status, 201, "{body}");
+        }
+        let ids = [member.clone(), head_id.clone(), user_id];
+        let group = conversation(app, &ceo, "Group", &ids).await;
+        let chat = conversation(app, &ceo, "Chat", &ids).await;
+        start_epoch(app, &ceo, &chat, 1).await;
+        let message = send(app, &ceo, &chat, 1).await;
+        Tenant { id, name: slug, ceo, head, user, finance, submitted, member, group, chat, message }
     }
 
     /// A fresh department user of the tenant, in finance or in no department.
@@ -146,6 +164,47 @@ impl World {
                 (Method::POST, format!("/api/v1/monitoring/sessions/{}/logout-others", self.fresh_member_session(t).await), None)
             }
             "recordActivity" => (Method::POST, "/api/v1/monitoring/sessions/activity".into(), None),
+            "registerMessagingKeys" => (Method::POST, "/api/v1/messaging/keys".into(), Some(keys_body())),
+            "getMessagingKeys" => get(format!("/api/v1/messaging/keys/{}", t.member)),
+            "getMessagingBackup" => {
+                let caller = self.token(role, home, operation).await;
+                let (status, body) = self.app.put(&caller, "/api/v1/messaging/backup", backup_body()).await;
+                assert_eq!(status, 200, "{body}");
+                get("/api/v1/messaging/backup".into())
+            }
+            "putMessagingBackup" => (Method::PUT, "/api/v1/messaging/backup".into(), Some(backup_body())),
+            "listMessagingUsers" => get("/api/v1/messaging/users".into()),
+            "createConversation" => (Method::POST, "/api/v1/messaging/conversations".into(), Some(json!({ "participantId": t.member }))),
+            "createGroupChat" => (Method::POST, "/api/v1/messaging/group-chats".into(), Some(json!({ "name": "New", "participantIds": [t.member] }))),
+            "listConversations" => get("/api/v1/messaging/conversations".into()),
+            "getUnreadTotal" => get("/api/v1/messaging/unread".into()),
+            "getConversation" => get(format!("/api/v1/messaging/conversations/{}", t.group)),
+            "updateConversation" => (Method::PUT, format!("/api/v1/messaging/conversations/{}", t.group), Some(json!({ "name": "Renamed" }))),
+            "archiveConversation" => (Method::POST, format!("/api/v1/messaging/conversations/{}/archive", t.group), None),
+            "unarchiveConversation" => (Method::POST, format!("/api/v1/messaging/conversations/{}/unarchive", t.group), None),
+            "addConversationMembers" => {
+                let user = self.fresh_staff(t, false).await;
+                (Method::POST, format!("/api/v1/messaging/conversations/{}/members", t.group), Some(json!({ "userIds": [user] })))
+            }
+            "removeConversationMember" => {
+                // Their own group on their own tenant; the tenant CEO's group for others (and the admin).
+                let owner =
+                    if role != Role::PlatformAdmin && std::ptr::eq(t, home) { self.token(role, home, operation).await } else { t.ceo.clone() };
+                let group = conversation(&self.app, &owner, "Spare", std::slice::from_ref(&t.member)).await;
+                (Method::DELETE, format!("/api/v1/messaging/conversations/{group}/members/{}", t.member), None)
+            }
+            "listConversationKeys" => get(format!("/api/v1/messaging/conversations/{}/keys", t.chat)),
+            "createConversationEpoch" => {
+                let owner =
+                    if role != Role::PlatformAdmin && std::ptr::eq(t, home) { self.token(role, home, operation).await } else { t.ceo.clone() };
+                let group = conversation(&self.app, &owner, "Spare", std::slice::from_ref(&t.member)).await;
+                let body = epoch_body(&self.app, &owner, &group, 1).await;
+                (Method::POST, format!("/api/v1/messaging/conversations/{group}/epochs"), Some(body))
+            }
+            "sendMessage" => (Method::POST, "/api/v1/messaging/messages".into(), Some(message_body(&t.chat, 1))),
+            "listMessages" => get(format!("/api/v1/messaging/conversations/{}/messages", t.chat)),
+            "markMessageRead" => (Method::POST, format!("/api/v1/messaging/messages/{}/read", t.message), None),
+            "sendTyping" => (Method::POST, format!("/api/v1/messaging/conversations/{}/typing", t.chat), None),
             other => panic!("{other} has no request in tests/api/permissions.rs: add one, and its row in src/auth/permissions.rs"),
         }
     }

@@ -4,7 +4,7 @@
  * Enterprise Platform API
  * Multi-tenant enterprise management platform. Every error is `{ code, message, fields? }` with a stable `code`. Lists are pages `{ items, total, page, pageSize }`. Authenticate with `Authorization: Bearer <token>` from `POST /auth/login`.
 
-**Real time.** `GET /api/v1/ws` upgrades to a WebSocket (one per tab). Its first message, within 5 s, is `{"type":"auth","token":"<token>"}` (never put the token in the URL); the server answers `{"type":"ready"}`, then sends events as JSON objects with a `type`: `session.ended` (`sessionId`, `reason`; the socket then closes with code 4401, as it does for a missing, bad or dead token), `monitoring.session_started` (`sessionId`, `userId`, `enterpriseId`), `monitoring.session_updated` (`sessionId`, `enterpriseId`, `lastSeenAt`) and `monitoring.session_ended` (`sessionId`, `enterpriseId`, `reason`) to the monitors whose scope includes the session, and `report.status_changed` (`reportId`, `departmentId`, `title`, `fromStatus`, `status`) to the report's author, department head and CEO. A client too slow to read its events is closed with 4408; reconnect and refetch.
+**Real time.** `GET /api/v1/ws` upgrades to a WebSocket (one per tab). Its first message, within 5 s, is `{"type":"auth","token":"<token>"}` (never put the token in the URL); the server answers `{"type":"ready"}`, then sends events as JSON objects with a `type`: `session.ended` (`sessionId`, `reason`; the socket then closes with code 4401, as it does for a missing, bad or dead token), `monitoring.session_started` (`sessionId`, `userId`, `enterpriseId`), `monitoring.session_updated` (`sessionId`, `enterpriseId`, `lastSeenAt`) and `monitoring.session_ended` (`sessionId`, `enterpriseId`, `reason`) to the monitors whose scope includes the session, and `report.status_changed` (`reportId`, `departmentId`, `title`, `fromStatus`, `status`) to the report's author, department head and CEO. The messenger's events go to a conversation's members: `message.created` (`conversationId`, `messageId`, `senderId`), `message.read` (`conversationId`, `userId`, `messageId`), `conversation.changed` (`conversationId`: members, name, keys or the listener's archive flag) and `conversation.typing` (`conversationId`, `userId`; never stored). A client too slow to read its events is closed with 4408; reconnect and refetch.
  * OpenAPI spec version: 0.1.0
  */
 import type { ApiErrorFields } from './apiErrorFields';
@@ -22,6 +22,7 @@ export interface ApiError {
   fields?: ApiErrorFields;
   /** With `conflict`: why, so clients can explain it in their own words (`own_account`: you
 cannot deactivate, demote or delete yourself; `has_reports`: a report author cannot be
-deleted, deactivate them instead). */
+deleted, deactivate them instead; messenger: `rekey_required`, `stale_epoch`, `no_keys`,
+`direct_conversation`, `stale_key_version`, `id_taken`). */
   reason?: string;
 }

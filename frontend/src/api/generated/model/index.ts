@@ -4,7 +4,7 @@
  * Enterprise Platform API
  * Multi-tenant enterprise management platform. Every error is `{ code, message, fields? }` with a stable `code`. Lists are pages `{ items, total, page, pageSize }`. Authenticate with `Authorization: Bearer <token>` from `POST /auth/login`.
 
-**Real time.** `GET /api/v1/ws` upgrades to a WebSocket (one per tab). Its first message, within 5 s, is `{"type":"auth","token":"<token>"}` (never put the token in the URL); the server answers `{"type":"ready"}`, then sends events as JSON objects with a `type`: `session.ended` (`sessionId`, `reason`; the socket then closes with code 4401, as it does for a missing, bad or dead token), `monitoring.session_started` (`sessionId`, `userId`, `enterpriseId`), `monitoring.session_updated` (`sessionId`, `enterpriseId`, `lastSeenAt`) and `monitoring.session_ended` (`sessionId`, `enterpriseId`, `reason`) to the monitors whose scope includes the session, and `report.status_changed` (`reportId`, `departmentId`, `title`, `fromStatus`, `status`) to the report's author, department head and CEO. A client too slow to read its events is closed with 4408; reconnect and refetch.
+**Real time.** `GET /api/v1/ws` upgrades to a WebSocket (one per tab). Its first message, within 5 s, is `{"type":"auth","token":"<token>"}` (never put the token in the URL); the server answers `{"type":"ready"}`, then sends events as JSON objects with a `type`: `session.ended` (`sessionId`, `reason`; the socket then closes with code 4401, as it does for a missing, bad or dead token), `monitoring.session_started` (`sessionId`, `userId`, `enterpriseId`), `monitoring.session_updated` (`sessionId`, `enterpriseId`, `lastSeenAt`) and `monitoring.session_ended` (`sessionId`, `enterpriseId`, `reason`) to the monitors whose scope includes the session, and `report.status_changed` (`reportId`, `departmentId`, `title`, `fromStatus`, `status`) to the report's author, department head and CEO. The messenger's events go to a conversation's members: `message.created` (`conversationId`, `messageId`, `senderId`), `message.read` (`conversationId`, `userId`, `messageId`), `conversation.changed` (`conversationId`: members, name, keys or the listener's archive flag) and `conversation.typing` (`conversationId`, `userId`; never stored). A client too slow to read its events is closed with 4408; reconnect and refetch.
  * OpenAPI spec version: 0.1.0
  */
 
@@ -13,13 +13,19 @@ export * from './activityActor';
 export * from './activityActorAllOf';
 export * from './activityFromStatus';
 export * from './activityFromStatusAllOf';
+export * from './addMembers';
 export * from './adminDashboard';
 export * from './adminStatistics';
 export * from './apiError';
 export * from './apiErrorFields';
 export * from './assignUser';
 export * from './ceoDashboard';
+export * from './conversation';
+export * from './conversationKey';
+export * from './correspondent';
+export * from './createConversation';
 export * from './createEnterprise';
+export * from './createGroupChat';
 export * from './createReport';
 export * from './createUser';
 export * from './dayStatistics';
@@ -41,24 +47,37 @@ export * from './enterpriseDetailCeoAllOf';
 export * from './exportFormat';
 export * from './exportReportParams';
 export * from './getAdminStatisticsParams';
+export * from './getMessagingKeysParams';
 export * from './getReportParams';
+export * from './keyBackup';
 export * from './listCeoReportsParams';
+export * from './listConversationsParams';
 export * from './listDepartmentReportsParams';
 export * from './listEnterpriseReportsParams';
 export * from './listEnterpriseUsersParams';
 export * from './listEnterprisesParams';
+export * from './listMessagesParams';
+export * from './listMessagingUsersParams';
 export * from './listMySessionsParams';
 export * from './listSessionsParams';
 export * from './listUserActivityParams';
 export * from './listUsersParams';
 export * from './loginRequest';
 export * from './loginResponse';
+export * from './message';
+export * from './messagePage';
+export * from './newEpoch';
+export * from './pageConversation';
+export * from './pageCorrespondent';
 export * from './pageEnterprise';
 export * from './pageReport';
 export * from './pageSession';
 export * from './pageUser';
 export * from './pageUserActivity';
 export * from './place';
+export * from './publicKeys';
+export * from './readMark';
+export * from './registerKeys';
 export * from './report';
 export * from './reportData';
 export * from './reportDataProperty';
@@ -80,8 +99,11 @@ export * from './reportStatus';
 export * from './reviewReport';
 export * from './role';
 export * from './roleCounts';
+export * from './sendMessage';
 export * from './session';
 export * from './statusCounts';
+export * from './unreadTotal';
+export * from './updateConversation';
 export * from './updateDepartment';
 export * from './updateEnterprise';
 export * from './updateReport';
@@ -92,3 +114,4 @@ export * from './user';
 export * from './userActivity';
 export * from './userStatus';
 export * from './userSummary';
+export * from './wrappedKey';
