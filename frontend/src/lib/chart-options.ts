@@ -89,3 +89,17 @@ export function dailyOption(dates: string[], series: { name: string; data: numbe
     })),
   };
 }
+
+/**
+ * Horizontal bars of a duration per row (active time per user): `seconds` on the value axis,
+ * shown through `duration` (already in the interface language), the rows top to bottom.
+ */
+export function durationBarOption(rows: { label: string; seconds: number }[], duration: (seconds: number) => string, color = '#228be6'): ChartOption {
+  return {
+    tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, valueFormatter: (value: number) => duration(value) },
+    grid: { left: 8, right: 24, top: 8, bottom: 8, containLabel: true },
+    xAxis: { type: 'value', minInterval: 60, axisLabel: { formatter: (value: number) => duration(value) } },
+    yAxis: { type: 'category', inverse: true, data: rows.map((row) => row.label) },
+    series: [{ type: 'bar', barMaxWidth: 24, itemStyle: { color }, data: rows.map((row) => row.seconds) }],
+  };
+}

@@ -33,6 +33,9 @@ export const invalidate = {
     client.removeQueries({ predicate: underAny(`${API}/enterprises/${enterpriseId}`) });
     return client.invalidateQueries({ predicate: underAny(`${API}/enterprises`, `${API}/users`) });
   },
+
+  /** Sessions were ended: the monitoring lists and the user's own sessions. */
+  sessions: (client: QueryClient) => client.invalidateQueries({ predicate: underAny(`${API}/monitoring`, `${API}/auth/sessions`) }),
 };
 
 /** A report was created, changed, reviewed or deleted: every report list, detail and dashboard. */

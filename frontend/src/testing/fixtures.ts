@@ -8,7 +8,9 @@ import type {
   LoginResponse,
   ReportDetail,
   Role,
+  Session,
   User,
+  UserActivity,
   UserSummary,
 } from '@/api/generated/model';
 
@@ -146,4 +148,44 @@ export type Page<T> = { items: T[]; total: number; page: number; pageSize: numbe
 
 export function page<T>(items: T[], total = items.length, pageSize = 20, pageNumber = 1): Page<T> {
   return { items, total, page: pageNumber, pageSize };
+}
+
+/** A live session signed in from London on Firefox, as GET /monitoring/sessions lists it. */
+export function makeSession(user: UserSummary, overrides: Partial<Session> = {}): Session {
+  return {
+    id: '0190f3c2-0000-7000-8000-0000000005e1',
+    user,
+    enterpriseId: ENTERPRISE_ID,
+    ipAddress: '81.2.69.142',
+    userAgent: 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0',
+    browser: 'Firefox 128.0',
+    os: 'Linux',
+    deviceType: 'desktop',
+    city: 'London',
+    country: 'GB',
+    latitude: 51.5142,
+    longitude: -0.0931,
+    createdAt: '2026-03-01T09:00:00Z',
+    lastSeenAt: '2026-03-01T10:30:00Z',
+    expiresAt: '2026-03-02T09:00:00Z',
+    endedAt: null,
+    endReason: null,
+    active: true,
+    current: false,
+    flags: [],
+    ...overrides,
+  };
+}
+
+/** One row of GET /monitoring/user-activity. */
+export function makeUserActivity(user: UserSummary, overrides: Partial<UserActivity> = {}): UserActivity {
+  return {
+    user,
+    sessionCount: 2,
+    activeSessions: 1,
+    lastSeenAt: '2026-03-01T10:30:00Z',
+    activeSeconds: 7500,
+    places: [{ city: 'London', country: 'GB' }],
+    ...overrides,
+  };
 }
