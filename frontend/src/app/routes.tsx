@@ -9,6 +9,8 @@ import { RouteErrorBoundary } from './RouteErrorScreen';
 type Screen = LazyExoticComponent<ComponentType>;
 
 const reportForm = lazy(() => import('@/features/reports/screens/ReportFormScreen'));
+// Both monitoring routes show one screen, scoped by the caller's role.
+const monitoring = lazy(() => import('@/features/monitoring/screens/MonitoringScreen'));
 
 /**
  * One lazily loaded screen per route that has one (`ready: true` in lib/paths.ts, which also
@@ -32,6 +34,8 @@ const screens = {
   departmentReportCreate: reportForm,
   departmentReport: lazy(() => import('@/features/reports/screens/DepartmentReportScreen')),
   departmentReportEdit: reportForm,
+  adminMonitoring: monitoring,
+  ceoMonitoring: monitoring,
 } satisfies Record<Exclude<ReadyRouteKey, 'home'>, Screen>;
 
 /** The signed-in frame (sidebar, menus): not needed, so not loaded, on the signed-out pages. */

@@ -8,8 +8,8 @@ const DEPT = makeUser('DepartmentUser').departmentId!;
 
 describe('the sidebar per role (only screens that exist)', () => {
   it.each<[Role, string[]]>([
-    ['PlatformAdmin', ['/dashboard', '/admin', '/admin/enterprises', '/admin/users']],
-    ['EnterpriseCeo', ['/dashboard', '/ceo', '/ceo/reports', '/admin/users']],
+    ['PlatformAdmin', ['/dashboard', '/admin', '/admin/enterprises', '/admin/users', '/admin/monitoring']],
+    ['EnterpriseCeo', ['/dashboard', '/ceo', '/ceo/reports', '/admin/users', '/ceo/monitoring']],
     ['DepartmentHead', ['/dashboard', `/department/${DEPT}`, `/department/${DEPT}/reports`]],
     ['DepartmentUser', ['/dashboard', `/department/${DEPT}`, `/department/${DEPT}/reports`]],
   ])('%s sees %j', (role, links) => {
@@ -17,7 +17,13 @@ describe('the sidebar per role (only screens that exist)', () => {
   });
 
   it('labels the CEO home "My enterprise"', () => {
-    expect(navItemsFor(makeUser('EnterpriseCeo')).map((item) => item.label)).toEqual(['nav.dashboard', 'nav.myEnterprise', 'nav.reports', 'nav.users']);
+    expect(navItemsFor(makeUser('EnterpriseCeo')).map((item) => item.label)).toEqual([
+      'nav.dashboard',
+      'nav.myEnterprise',
+      'nav.reports',
+      'nav.users',
+      'nav.monitoring',
+    ]);
   });
 
   it('hides the department entries from staff without a department', () => {

@@ -1,0 +1,163 @@
+import { ActionIcon, Menu, Table, Text, VisuallyHidden } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconDots, IconFilter, IconLogout, IconLogout2 } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import type { Session } from '@/api/generated/model';
+import { EnterpriseName } from '@/components/enterprises/EnterpriseName';
+import { errorMessage } from '@/lib/errors';
+import { useFormat } from '@/lib/format';
+import { useLogoutOtherSessionsMutation, useLogoutSessionMutation } from '../api';
+import { useSessionFormat } from '../session-format';
+import { CurrentSessionBadge, FlagBadges, SessionStateBadge } from './SessionBadges';
+import { confirmLogoutOtherSessions, confirmLogoutSession } from './session-confirmations';
+
+type SessionsTableProps = {
+  sessions: Session[];
+  /** The platform admin sees every enterprise: a column names each session's. */
+  showEnterprise: boolean;
+  enterpriseNames: ReadonlyMap<string, string>;
+  /** Narrows the screen to one user's sessions. */
+  onShowUser: (userId: string) => void;
+  busy?: boolean;
+};
+
+/** The sessions, one per row: the accessible equivalent of the map, with the actions on each. */
+export function SessionsTable({ sessions, showEnterprise, enterpriseNames, onShowUser, busy = false }: SessionsTableProps) {
+  const { t } = useTranslation();
+  const format = useFormat();
+  const sessionFormat = useSessionFormat();
+  const logout = useLogoutSessionMutation();
+  const logoutOthers = useLogoutOtherSessionsMutation();
+
+  const labelOf = (session: Session) => ({ device: sessionFormat.device(session), place: sessionFormat.place(session) });
+
+  const askLogout = (session: Session) =>
+    confirmLogoutSession(session, labelOf(session), t, () =>
+      logout.mutate(
+        { id: session.id },
+        {
+          onSuccess: () => notifications.show({ color: 'teal', message: t('monitoring.logout.success', { name: session.user.fullName }) }),
+          onError: (error) => notifications.show({ color: 'red', title: t('monitoring.logout.failed'), message: errorMessage(error, t) }),
+        },
+      ),
+    );
+
+  const askLogoutOthers = (session: Session) =>
+    confirmLogoutOtherSessions(session, labelOf(session), t, () =>
+      logoutOthers.mutate(
+        { id: session.id },
+        {
+          onSuccess: () => notifications.show({ color: 'teal', message: t('monitoring.logoutOthers.success', { name: session.user.fullName }) }),
+          onError: (error) => notifications.show({ color: 'red', title: t('monitoring.logoutOthers.failed'), message: errorMessage(error, t) }),
+        },
+      ),
+    );
+
+  return (
+    <Table.ScrollContainer minWidth={showEnterprise ? 1120 : 980}>
+      <Table highlightOnHover verticalSpacing="sm" aria-busy={busy}>
+        <VisuallyHidden component="caption">{t('monitoring.sessions.caption')}</VisuallyHidden>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th scope="col">{t('monitoring.fields.user')}</Table.Th>
+            {showEnterprise && <Table.Th scope="col">{t('monitoring.fields.enterprise')}</Table.Th>}
+            <Table.Th scope="col">{t('monitoring.fields.place')}</Table.Th>
+            <Table.Th scope="col">{t('monitoring.fields.device')}</Table.Th>
+            <Table.Th scope="col">{t('monitoring.fields.started')}</Table.Th>
+            <Table.Th scope="col">{t('monitoring.fields.lastSeen')}</Table.Th>
+            <Table.Th scope="col">{t('monitoring.fields.state')}</Table.Th>
+            <Table.Th scope="col">{t('monitoring.fields.flags')}</Table.Th>
+            <Table.Th scope="col">
+              <VisuallyHidden>{t('common.actions')}</VisuallyHidden>
+            </Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {sessions.map((session) => {
+            // The kind of device, under what the browser says (alone, it is already the device's name).
+            const deviceType = session.browser || session.os ? sessionFormat.deviceType(session.deviceType) : null;
+            return (
+              <Table.Tr key={session.id} data-testid="session-row">
+                <Table.Td>
+                  <Text size="sm" fw={500}>
+                    {session.user.fullName}
+                  </Text>
+                  <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                    {session.user.email}
+                  </Text>
+                  {session.current && <CurrentSessionBadge />}
+                </Table.Td>
+                {showEnterprise && (
+                  <Table.Td>
+                    <EnterpriseName id={session.enterpriseId} names={enterpriseNames} />
+                  </Table.Td>
+                )}
+                <Table.Td>
+                  <Text size="sm">{sessionFormat.place(session)}</Text>
+                  {session.ipAddress && (
+                    <Text size="xs" c="dimmed" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+                      {session.ipAddress}
+                    </Text>
+                  )}
+                </Table.Td>
+                <Table.Td>
+                  <Text size="sm">{sessionFormat.device(session)}</Text>
+                  {deviceType && (
+                    <Text size="xs" c="dimmed">
+                      {deviceType}
+                    </Text>
+                  )}
+                </Table.Td>
+                <Table.Td>{format.dateTime(session.createdAt)}</Table.Td>
+                <Table.Td>{format.dateTime(session.lastSeenAt)}</Table.Td>
+                <Table.Td>
+                  <SessionStateBadge session={session} />
+                </Table.Td>
+                <Table.Td>
+                  {session.flags.length > 0 ? (
+                    <FlagBadges flags={session.flags} />
+                  ) : (
+                    <Text span size="sm" c="dimmed">
+                      {t('monitoring.flags.none')}
+                    </Text>
+                  )}
+                </Table.Td>
+                <Table.Td ta="end">
+                  <Menu position="bottom-end" withinPortal>
+                    <Menu.Target>
+                      <ActionIcon
+                        variant="subtle"
+                        color="gray"
+                        aria-label={t('monitoring.sessions.actionsFor', { name: session.user.fullName, device: sessionFormat.device(session) })}
+                      >
+                        <IconDots size={18} aria-hidden />
+                      </ActionIcon>
+                    </Menu.Target>
+                    <Menu.Dropdown>
+                      <Menu.Item leftSection={<IconFilter size={16} aria-hidden />} onClick={() => onShowUser(session.user.id)}>
+                        {t('monitoring.sessions.showUser')}
+                      </Menu.Item>
+                      {session.active && (
+                        <>
+                          <Menu.Divider />
+                          {!session.current && (
+                            <Menu.Item color="red" leftSection={<IconLogout size={16} aria-hidden />} onClick={() => askLogout(session)}>
+                              {t('monitoring.logout.action')}
+                            </Menu.Item>
+                          )}
+                          <Menu.Item color="red" leftSection={<IconLogout2 size={16} aria-hidden />} onClick={() => askLogoutOthers(session)}>
+                            {t('monitoring.logoutOthers.action')}
+                          </Menu.Item>
+                        </>
+                      )}
+                    </Menu.Dropdown>
+                  </Menu>
+                </Table.Td>
+              </Table.Tr>
+            );
+          })}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}

@@ -1,0 +1,236 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import type { Session } from '@/api/generated/model';
+import { changeLocale } from '@/i18n';
+import { session } from '@/lib/session';
+import { mockApi } from '@/testing/api-mock';
+import { jsonResponse, makeEnterprise, makeSession, makeUser, makeUserActivity, page, summaryOf } from '@/testing/fixtures';
+import { renderApp } from '@/app/testing';
+import { optionNames } from '@/testing/select';
+
+// Leaflet needs a laid-out page (jsdom has none): the screen gets a stand-in that lists what it
+// was given to draw. The map itself is covered end to end (e2e/monitoring.spec.ts).
+vi.mock('../components/SessionMap', () => ({
+  default: ({ sessions, label }: { sessions: Session[]; label: string }) => (
+    <ul aria-label={label} data-testid="map-stand-in">
+      {sessions.map((s) => (
+        <li key={s.id}>{s.user.fullName}</li>
+      ))}
+    </ul>
+  ),
+}));
+
+const enterprise = makeEnterprise({ id: '0190f3c2-0000-7000-8000-0000000000e1', name: 'Acme Corp' });
+const other = makeEnterprise({ id: '0190f3c2-0000-7000-8000-0000000000e2', name: 'Globex' });
+const ceo = makeUser('EnterpriseCeo', { id: '0190f3c2-0000-7000-8000-0000000000c1', fullName: 'Cora Ceo', enterpriseId: enterprise.id });
+const admin = makeUser('PlatformAdmin', { id: '0190f3c2-0000-7000-8000-0000000000a1', fullName: 'Ada Admin' });
+const hal = summaryOf(makeUser('DepartmentUser', { id: '0190f3c2-0000-7000-8000-000000000011', fullName: 'Hal Jordan', email: 'hal@acme.test' }));
+const gus = summaryOf(makeUser('DepartmentUser', { id: '0190f3c2-0000-7000-8000-000000000012', fullName: 'Gus Globex', email: 'gus@globex.test' }));
+
+const halInLondon = makeSession(hal, { id: '0190f3c2-0000-7000-8000-000000000501' });
+const halInLinkoping = makeSession(hal, {
+  id: '0190f3c2-0000-7000-8000-000000000502',
+  city: 'Linköping',
+  country: 'SE',
+  latitude: 58.4167,
+  longitude: 15.6167,
+  browser: 'Chrome 120.0',
+  os: 'Windows',
+  flags: ['new_country', 'impossible_travel'],
+});
+const ceoHere = makeSession(summaryOf(ceo), {
+  id: '0190f3c2-0000-7000-8000-000000000503',
+  ipAddress: '127.0.0.1',
+  city: null,
+  country: null,
+  latitude: null,
+  longitude: null,
+  current: true,
+});
+const gusSession = makeSession(gus, { id: '0190f3c2-0000-7000-8000-000000000504', enterpriseId: other.id, city: 'Milton', country: 'US' });
+
+function mockMonitoring(sessions: Session[], extra: Parameters<typeof mockApi>[0] = {}) {
+  return mockApi({
+    'GET /api/v1/monitoring/sessions': jsonResponse(200, page(sessions)),
+    'GET /api/v1/monitoring/user-activity': jsonResponse(200, page([makeUserActivity(hal)])),
+    'GET /api/v1/enterprises': jsonResponse(200, page([enterprise, other])),
+    ...extra,
+  });
+}
+
+/** The paths of the session list's table page (pageSize 20), in the order asked. */
+const tableCalls = (calls: { method: string; path: string }[]) =>
+  calls.filter((call) => call.path.startsWith('/api/v1/monitoring/sessions?') && call.path.includes('pageSize=20')).map((call) => call.path);
+
+const row = (text: string) => screen.getAllByTestId('session-row').find((tr) => tr.textContent?.includes(text))!;
+
+describe('system monitoring', () => {
+  it("shows the CEO's sessions with places by country name, translated flags and the caller's own marked, on the map and in the table", async () => {
+    mockMonitoring([halInLondon, halInLinkoping, ceoHere]);
+    session.start('token', ceo);
+    renderApp('/ceo/monitoring');
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'System monitoring' })).toBeInTheDocument();
+    await screen.findAllByTestId('session-row');
+    expect(row('Linköping')).toHaveTextContent('Linköping, Sweden');
+    expect(
+      within(row('Linköping'))
+        .getAllByTestId('session-flag')
+        .map((flag) => flag.textContent),
+    ).toEqual(['New country', 'Impossible travel']);
+    expect(row('London')).toHaveTextContent('London, United Kingdom');
+    expect(row('London')).toHaveTextContent('Firefox 128.0 on Linux');
+    expect(row('Cora Ceo')).toHaveTextContent('Your session');
+    expect(row('Cora Ceo')).toHaveTextContent('Unknown place');
+    // A CEO sees their own enterprise only: no enterprise column, no enterprise filter.
+    expect(screen.queryByRole('columnheader', { name: 'Enterprise' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('combobox', { name: 'Enterprise' })).not.toBeInTheDocument();
+
+    const map = await screen.findByTestId('map-stand-in');
+    expect(map).toHaveAccessibleName('Map of the sessions');
+    expect(within(map).getAllByRole('listitem')).toHaveLength(3);
+    expect(screen.getByTestId('map-notes')).toHaveTextContent('One session has no known place');
+
+    const activity = await screen.findAllByTestId('activity-row');
+    expect(activity[0]).toHaveTextContent('2 hr 5 min');
+    expect(activity[0]).toHaveTextContent('London, United Kingdom');
+  });
+
+  it('builds the query from the filters: live by default, then all, flagged only, a search and a date range', async () => {
+    const { calls } = mockMonitoring([halInLondon]);
+    session.start('token', ceo);
+    const user = userEvent.setup();
+    const { location } = renderApp('/ceo/monitoring');
+
+    await screen.findAllByTestId('session-row');
+    expect(tableCalls(calls)).toEqual(['/api/v1/monitoring/sessions?active=true&page=1&pageSize=20']);
+    // The map asks for the largest page of the same sessions.
+    expect(calls.map((call) => call.path)).toContain('/api/v1/monitoring/sessions?active=true&page=1&pageSize=100');
+
+    await user.click(screen.getByRole('radio', { name: 'All' }));
+    await waitFor(() => expect(tableCalls(calls).at(-1)).toBe('/api/v1/monitoring/sessions?page=1&pageSize=20'));
+    await user.click(screen.getByRole('checkbox', { name: 'Flagged only' }));
+    await waitFor(() => expect(tableCalls(calls).at(-1)).toBe('/api/v1/monitoring/sessions?flagged=true&page=1&pageSize=20'));
+    await user.type(screen.getByLabelText('Search'), 'london{Enter}');
+    await waitFor(() => expect(tableCalls(calls).at(-1)).toBe('/api/v1/monitoring/sessions?flagged=true&q=london&page=1&pageSize=20'));
+    await user.type(screen.getByLabelText('Active from'), '2026-03-01');
+    await user.type(screen.getByLabelText('Active until'), '2026-03-31');
+    await waitFor(() =>
+      expect(tableCalls(calls).at(-1)).toBe('/api/v1/monitoring/sessions?flagged=true&from=2026-03-01&to=2026-03-31&q=london&page=1&pageSize=20'),
+    );
+    expect(location().search).toBe('?show=all&flagged=1&q=london&from=2026-03-01&to=2026-03-31');
+    // The activity per user follows the filters it takes.
+    await waitFor(() =>
+      expect(calls.map((call) => call.path)).toContain('/api/v1/monitoring/user-activity?from=2026-03-01&to=2026-03-31&q=london&page=1&pageSize=20'),
+    );
+  });
+
+  it("narrows to one user from a session's row", async () => {
+    const { calls } = mockMonitoring([halInLondon]);
+    session.start('token', ceo);
+    const user = userEvent.setup();
+    renderApp('/ceo/monitoring');
+
+    await user.click(await screen.findByRole('button', { name: 'Actions for the session of Hal Jordan on Firefox 128.0 on Linux' }));
+    await user.click(await screen.findByRole('menuitem', { name: "Show this user's sessions" }, { timeout: 5000 }));
+    await waitFor(() => expect(tableCalls(calls).at(-1)).toBe(`/api/v1/monitoring/sessions?active=true&userId=${hal.id}&page=1&pageSize=20`));
+    expect(screen.getByRole('combobox', { name: 'User' })).toHaveValue('Hal Jordan');
+  });
+
+  it('asks before logging a session out, naming the user, device and place, then logs it out', async () => {
+    const { calls } = mockMonitoring([halInLondon, ceoHere], {
+      [`POST /api/v1/monitoring/sessions/${halInLondon.id}/logout`]: new Response(null, { status: 204 }),
+    });
+    session.start('token', ceo);
+    const user = userEvent.setup();
+    renderApp('/ceo/monitoring');
+
+    await user.click(await screen.findByRole('button', { name: 'Actions for the session of Hal Jordan on Firefox 128.0 on Linux' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Log out session' }, { timeout: 5000 }));
+    const dialog = await screen.findByRole('dialog', { name: 'Log out session' });
+    expect(dialog).toHaveTextContent('Log out Hal Jordan (hal@acme.test) on Firefox 128.0 on Linux in London, United Kingdom?');
+    expect(calls.filter((call) => call.method === 'POST')).toEqual([]);
+
+    await user.click(within(dialog).getByRole('button', { name: 'Log out session' }));
+    expect(await screen.findByText('The session of Hal Jordan was logged out.')).toBeInTheDocument();
+    expect(calls.filter((call) => call.method === 'POST').map((call) => call.path)).toEqual([`/api/v1/monitoring/sessions/${halInLondon.id}/logout`]);
+    // The lists are asked again at once, socket or not.
+    await waitFor(() => expect(tableCalls(calls)).toHaveLength(2));
+  });
+
+  it("offers no logout of the caller's own session (signing out does that), but logs out their other ones after asking", async () => {
+    const { calls } = mockMonitoring([ceoHere], {
+      [`POST /api/v1/monitoring/sessions/${ceoHere.id}/logout-others`]: new Response(null, { status: 204 }),
+    });
+    session.start('token', ceo);
+    const user = userEvent.setup();
+    renderApp('/ceo/monitoring');
+
+    await user.click(await screen.findByRole('button', { name: /^Actions for the session of Cora Ceo/ }));
+    expect(await screen.findByRole('menuitem', { name: 'Log out other sessions' }, { timeout: 5000 })).toBeInTheDocument();
+    expect(screen.queryByRole('menuitem', { name: 'Log out session' })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('menuitem', { name: 'Log out other sessions' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Log out other sessions' });
+    expect(dialog).toHaveTextContent('Log out every other session of Cora Ceo (ada@example.com)?');
+    expect(dialog).toHaveTextContent('This session (Firefox 128.0 on Linux in Unknown place) stays signed in.');
+    await user.click(within(dialog).getByRole('button', { name: 'Log out other sessions' }));
+    expect(await screen.findByText('The other sessions of Cora Ceo were logged out.')).toBeInTheDocument();
+    expect(calls.filter((call) => call.method === 'POST').map((call) => call.path)).toEqual([`/api/v1/monitoring/sessions/${ceoHere.id}/logout-others`]);
+  });
+
+  it('says when no session matches the filters, and clears them', async () => {
+    const { calls } = mockApi({
+      'GET /api/v1/monitoring/sessions': jsonResponse(200, page([])),
+      'GET /api/v1/monitoring/user-activity': jsonResponse(200, page([])),
+    });
+    session.start('token', ceo);
+    const user = userEvent.setup();
+    const { location } = renderApp('/ceo/monitoring?flagged=1');
+
+    expect(await screen.findByText('No sessions match')).toBeInTheDocument();
+    expect(screen.getByText('No activity matches')).toBeInTheDocument();
+    expect(within(await screen.findByTestId('map-stand-in')).queryAllByRole('listitem')).toHaveLength(0);
+    await user.click(screen.getByRole('button', { name: 'Clear filters' }));
+    expect(location().search).toBe('');
+    expect(await screen.findByText('No sessions')).toBeInTheDocument();
+    expect(tableCalls(calls).at(-1)).toBe('/api/v1/monitoring/sessions?active=true&page=1&pageSize=20');
+  });
+
+  it("shows the admin every enterprise's sessions with their enterprise, and filters by enterprise", async () => {
+    const { calls } = mockMonitoring([halInLondon, gusSession]);
+    session.start('token', admin);
+    const user = userEvent.setup();
+    renderApp('/admin/monitoring');
+
+    await screen.findAllByTestId('session-row');
+    expect(await within(row('Hal Jordan')).findByRole('link', { name: 'Acme Corp' })).toHaveAttribute('href', `/admin/enterprises/${enterprise.id}`);
+    expect(within(row('Gus Globex')).getByRole('link', { name: 'Globex' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('System monitoring');
+
+    const filter = screen.getByRole('combobox', { name: 'Enterprise' });
+    await user.click(filter);
+    expect(await optionNames(filter)).toEqual(['Acme Corp', 'Globex']);
+    await user.click(screen.getByRole('option', { name: 'Globex', hidden: true }));
+    await waitFor(() => expect(tableCalls(calls).at(-1)).toBe(`/api/v1/monitoring/sessions?active=true&enterpriseId=${other.id}&page=1&pageSize=20`));
+  });
+
+  it('speaks French: country names, flags, durations and the map', async () => {
+    mockMonitoring([halInLinkoping]);
+    session.start('token', ceo);
+    await changeLocale('fr');
+    renderApp('/ceo/monitoring');
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Supervision du système' })).toBeInTheDocument();
+    await screen.findAllByTestId('session-row');
+    expect(row('Hal Jordan')).toHaveTextContent('Linköping, Suède');
+    expect(row('Hal Jordan')).toHaveTextContent('Chrome 120.0 sous Windows');
+    expect(
+      within(row('Hal Jordan'))
+        .getAllByTestId('session-flag')
+        .map((flag) => flag.textContent),
+    ).toEqual(['Nouveau pays', 'Déplacement impossible']);
+    expect(await screen.findByTestId('map-stand-in')).toHaveAccessibleName('Carte des sessions');
+    expect((await screen.findAllByTestId('activity-row'))[0]).toHaveTextContent('2 h 5 min');
+  });
+});

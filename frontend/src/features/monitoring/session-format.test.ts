@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { i18n } from '@/i18n';
+import '@/i18n/signed-in';
+import { countryName, deviceName, formatDuration, placeName } from './session-format';
+
+describe('session texts', () => {
+  it.each([
+    [0, '< 1 min', '< 1 min'],
+    [59, '< 1 min', '< 1 min'],
+    [2700, '45 min', '45 min'],
+    [7500, '2 hr 5 min', '2 h 5 min'],
+    [3 * 86400 + 4 * 3600 + 300, '3 days 4 hr', '3 jours 4 h'],
+  ])('humanises %i seconds of activity', (seconds, english, french) => {
+    // French (and at times English) puts no-break spaces between number and unit.
+    const spaced = (text: string) => text.replace(/\s/g, ' ');
+    expect(spaced(formatDuration(seconds, 'en'))).toBe(english);
+    expect(spaced(formatDuration(seconds, 'fr'))).toBe(french);
+  });
+
+  it('names countries in the interface language, and keeps a code it does not know', () => {
+    expect(countryName('GB', 'en')).toBe('United Kingdom');
+    expect(countryName('se', 'fr')).toBe('Suède');
+    expect(countryName('not a code', 'en')).toBe('not a code');
+  });
+
+  it('says what is known of a place', () => {
+    expect(placeName({ city: 'Milton', country: 'US' }, 'en')).toBe('Milton, United States');
+    expect(placeName({ city: null, country: 'US' }, 'fr')).toBe('États-Unis');
+    expect(placeName({ city: null, country: null }, 'en')).toBeNull();
+  });
+
+  it('says what is known of a device', () => {
+    const t = i18n.getFixedT('en');
+    expect(deviceName({ browser: 'Firefox 128.0', os: 'Linux', deviceType: 'desktop' }, t)).toBe('Firefox 128.0 on Linux');
+    expect(deviceName({ browser: null, os: 'Android', deviceType: 'mobile' }, t)).toBe('Android');
+    expect(deviceName({ browser: null, os: null, deviceType: 'mobile' }, t)).toBe('Mobile');
+    expect(deviceName({ browser: null, os: null, deviceType: null }, t)).toBe('Unknown device');
+  });
+});
