@@ -18,15 +18,27 @@ export default defineConfig({
     },
   },
   test: {
-    include: ['src/**/*.test.{ts,tsx}'],
-    environment: 'jsdom',
     globals: true,
-    setupFiles: ['./src/testing/setup.ts'],
     css: false,
     restoreMocks: true,
     unstubGlobals: true,
     // Screen tests click through real Mantine menus and modals; on 2 busy CI cores one can take
     // several seconds, which is not a failure of the behaviour under test.
     testTimeout: 15000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'dom',
+          include: ['src/**/*.test.{ts,tsx}'],
+          exclude: ['src/lib/crypto/**'],
+          environment: 'jsdom',
+          setupFiles: ['./src/testing/setup.ts'],
+        },
+      },
+      // The messenger's cryptography runs on Node's own WebCrypto: jsdom's typed arrays come from
+      // another realm, which WebCrypto refuses.
+      { extends: true, test: { name: 'crypto', include: ['src/lib/crypto/**/*.test.ts'], environment: 'node' } },
+    ],
   },
 });
