@@ -22,3 +22,4 @@ bench:
 	@bash bench/foreign_keys.sh
 	@bash bench/exports.sh
 	@bash bench/realtime.sh
+	@bash bench/messaging.sh
