@@ -31,14 +31,15 @@ export default defineConfig({
         test: {
           name: 'dom',
           include: ['src/**/*.test.{ts,tsx}'],
-          exclude: ['src/lib/crypto/**'],
+          exclude: ['src/lib/crypto/**', 'src/features/messages/engine/**'],
           environment: 'jsdom',
           setupFiles: ['./src/testing/setup.ts'],
         },
       },
       // The messenger's cryptography runs on Node's own WebCrypto: jsdom's typed arrays come from
       // another realm, which WebCrypto refuses.
-      { extends: true, test: { name: 'crypto', include: ['src/lib/crypto/**/*.test.ts'], environment: 'node' } },
+      // The messenger's engine too: its tests run it on the real cryptography against an in-memory server.
+      { extends: true, test: { name: 'crypto', include: ['src/lib/crypto/**/*.test.ts', 'src/features/messages/engine/**/*.test.ts'], environment: 'node' } },
     ],
   },
 });
