@@ -52,7 +52,7 @@ export default function YourSessionsDialog({ opened, onClose, onSignOut, signing
   };
 
   return (
-    <Modal opened={opened} onClose={onClose} title={t('yourSessions.title')} size="lg">
+    <Modal opened={opened} onClose={onClose} title={t('yourSessions.title')} size="lg" closeButtonProps={{ 'aria-label': t('common.close') }}>
       <Stack gap="md">
         <Text size="sm" c="dimmed">
           {t('yourSessions.description')}
