@@ -7,6 +7,9 @@ const port = process.env.E2E_PORT ?? '8181';
 const baseURL = `http://127.0.0.1:${port}`;
 const backendBin = process.env.E2E_BACKEND_BIN ?? '../target/debug/backend';
 const staticDir = fileURLToPath(new URL('./dist', import.meta.url));
+// MaxMind's test database: e2e/monitoring.spec.ts signs in "from" its addresses (X-Forwarded-For,
+// trusted from the loopback peer) and finds the sessions at their places.
+const geoipDatabase = fileURLToPath(new URL('../backend/tests/data/GeoLite2-City-Test.mmdb', import.meta.url));
 
 // Debian's Chromium: Playwright's own browser downloads are not available here.
 const chromium = {
@@ -48,7 +51,13 @@ export default defineConfig({
     url: `${baseURL}/healthz`,
     // DATABASE_URL, REDIS_URL, JWT_SECRET (and REDIS_PREFIX) are inherited. Warnings and errors
     // only, so the test report stays readable; set RUST_LOG to see more.
-    env: { BIND_ADDR: `127.0.0.1:${port}`, STATIC_DIR: staticDir, RUST_LOG: process.env.RUST_LOG ?? 'warn' },
+    env: {
+      BIND_ADDR: `127.0.0.1:${port}`,
+      STATIC_DIR: staticDir,
+      TRUSTED_PROXIES: '127.0.0.1',
+      GEOIP_DATABASE: geoipDatabase,
+      RUST_LOG: process.env.RUST_LOG ?? 'warn',
+    },
     reuseExistingServer: false,
     timeout: 120_000,
     stdout: 'ignore',

@@ -24,8 +24,9 @@ const member = { name: `Milo Member ${runId}`, email: `a11y-member-${runId}@e2e.
 /** What beforeAll creates: an enterprise, its CEO, the head of Finance and a member, and two reports. */
 const ids = { enterprise: '', finance: '', submittedReport: '', draftReport: '' };
 
-async function apiHeaders(request: APIRequestContext, credentials: Credentials) {
-  const response = await request.post('/api/v1/auth/login', { data: credentials });
+/** Signs in through the API, from `from` (X-Forwarded-For) when given, and returns the bearer header. */
+async function apiHeaders(request: APIRequestContext, credentials: Credentials, from?: string) {
+  const response = await request.post('/api/v1/auth/login', { data: credentials, headers: from ? { 'X-Forwarded-For': from } : {} });
   expect(response.status()).toBe(200);
   return { Authorization: `Bearer ${((await response.json()) as { token: string }).token}` };
 }
@@ -93,6 +94,12 @@ test.beforeAll(async ({ request }) => {
   ids.draftReport = await created(
     await request.post(`/api/v1/departments/${ids.finance}/reports`, { headers: headHeaders, data: report(`Draft figures ${runId}`, 'draft') }),
   );
+
+  // Sessions with places for the monitoring map (MaxMind's test database): London and Boxford
+  // close enough to cluster, Milton alone; the second sign-in from abroad is flagged.
+  await apiHeaders(request, member, '81.2.69.142');
+  await apiHeaders(request, member, '2.125.160.216');
+  await apiHeaders(request, head, '216.160.83.56');
 });
 
 /** Waits until the screen has its heading and nothing is loading any more (lazy chunks, queries, charts). */
@@ -148,12 +155,35 @@ for (const locale of ['en', 'fr'] as const) {
 
     test("the admin's screens", async ({ page }) => {
       await signIn(page, locale, admin);
-      await scan(page, ['/dashboard', '/admin', '/admin/enterprises', `/admin/enterprises/${ids.enterprise}`, '/admin/users', '/no-such-page']);
+      await scan(page, [
+        '/dashboard',
+        '/admin',
+        '/admin/enterprises',
+        `/admin/enterprises/${ids.enterprise}`,
+        '/admin/users',
+        '/admin/monitoring',
+        '/no-such-page',
+      ]);
     });
 
     test("the CEO's screens", async ({ page }) => {
       await signIn(page, locale, ceo);
-      await scan(page, ['/dashboard', '/ceo', '/ceo/reports', `/ceo/reports/${ids.submittedReport}`, '/admin/users']);
+      await scan(page, ['/dashboard', '/ceo', '/ceo/reports', `/ceo/reports/${ids.submittedReport}`, '/admin/users', '/ceo/monitoring']);
+      await test.step('/ceo/monitoring, a popup open', async () => {
+        const map = page.getByRole('region', { name: text(locale, 'monitoring.map.label') });
+        await map.getByRole('button', { name: new RegExp(`^${head.name}`) }).click();
+        await expect(page.getByTestId('session-details')).toBeVisible();
+        await expectNoSeriousViolations(page, '/ceo/monitoring with a popup');
+      });
+    });
+
+    test('the "Your sessions" panel', async ({ page }) => {
+      await signIn(page, locale, member);
+      await page.getByRole('button', { name: new RegExp(`^${text(locale, 'userMenu.label').split(' {{')[0]}`) }).click();
+      await page.getByRole('menuitem', { name: text(locale, 'userMenu.yourSessions') }).click();
+      const dialog = page.getByRole('dialog', { name: text(locale, 'yourSessions.title') });
+      await expect(dialog.getByTestId('your-session').first()).toBeVisible();
+      await expectNoSeriousViolations(page, 'Your sessions');
     });
 
     test("a department head's screens", async ({ page }) => {

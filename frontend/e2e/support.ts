@@ -1,4 +1,4 @@
-import { type Page, expect } from '@playwright/test';
+import { type APIRequestContext, type Page, expect } from '@playwright/test';
 
 export const admin = {
   email: process.env.E2E_ADMIN_EMAIL ?? 'admin@e2e.test',
@@ -18,3 +18,49 @@ export async function signIn(page: Page, credentials = admin): Promise<string> {
 }
 
 export const sidebar = (page: Page) => page.getByRole('navigation', { name: /Main navigation|Navigation principale/ });
+
+export type Credentials = { email: string; password: string };
+
+export const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+
+/**
+ * Signs in through the API and returns the token. `from` is the client address the server is to
+ * see (X-Forwarded-For: playwright.config.ts trusts the loopback proxy), so the session gets that
+ * address's GeoIP place.
+ */
+export async function apiToken(request: APIRequestContext, credentials: Credentials, from?: string): Promise<string> {
+  const response = await request.post('/api/v1/auth/login', { data: credentials, headers: from ? { 'X-Forwarded-For': from } : {} });
+  expect(response.status(), await response.text()).toBe(200);
+  return ((await response.json()) as { token: string }).token;
+}
+
+/** Creates an enterprise and its CEO (`adminToken`: the platform admin's); returns the enterprise's id. */
+export async function createEnterprise(request: APIRequestContext, adminToken: string, name: string, ceo: Credentials & { fullName: string }): Promise<string> {
+  const response = await request.post('/api/v1/enterprises', {
+    headers: bearer(adminToken),
+    data: { name, ceoFullName: ceo.fullName, ceoEmail: ceo.email, ceoPassword: ceo.password },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+  return ((await response.json()) as { id: string }).id;
+}
+
+/** Creates a department user in the enterprise of the CEO whose token this is; returns the user's id. */
+export async function createStaff(request: APIRequestContext, ceoToken: string, user: Credentials & { fullName: string }): Promise<string> {
+  const response = await request.post('/api/v1/users', {
+    headers: bearer(ceoToken),
+    data: { fullName: user.fullName, email: user.email, password: user.password, role: 'DepartmentUser' },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+  return ((await response.json()) as { id: string }).id;
+}
+
+/** Resolves when the page's real-time socket has said `ready` (set it up before signing in). */
+export function socketReady(page: Page): Promise<void> {
+  return new Promise((resolve) => {
+    page.on('websocket', (socket) => {
+      socket.on('framereceived', (frame) => {
+        if (String(frame.payload).includes('"ready"')) resolve();
+      });
+    });
+  });
+}

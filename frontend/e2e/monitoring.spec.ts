@@ -1,0 +1,171 @@
+import { type Browser, type Locator, type Page, expect, test } from '@playwright/test';
+import { type Credentials, admin, apiToken, createEnterprise, createStaff, signIn, socketReady } from './support';
+
+/**
+ * System monitoring against the real server, which places sessions with MaxMind's test GeoIP
+ * database (playwright.config.ts). A browser context "comes from" an address through
+ * X-Forwarded-For, which the server trusts from the loopback proxy. The test database's places:
+ */
+const PLACES = {
+  london: { ip: '81.2.69.142', text: 'London, United Kingdom' },
+  linkoping: { ip: '89.160.20.112', text: 'Linköping, Sweden' },
+  milton: { ip: '216.160.83.56', text: 'Milton, United States' },
+  boxford: { ip: '2.125.160.216', text: 'Boxford, United Kingdom' },
+} as const;
+
+/** Unique per run, so that the suite can run again against the same database. */
+const runId = `${Date.now()}-${Math.random().toString(36).slice(2, 6)}`;
+type Person = Credentials & { fullName: string };
+const person = (name: string, key: string): Person => ({ fullName: `${name} ${runId}`, email: `mon-${key}-${runId}@e2e.test`, password: `${key}-password-1` });
+
+const acme = { name: `Monitored ${runId}`, ceo: person('Cleo Ceo', 'ceo-a') };
+const globex = { name: `Elsewhere ${runId}`, ceo: person('Gil Ceo', 'ceo-b') };
+const lena = person('Lena London', 'lena');
+const lars = person('Lars Linkoping', 'lars');
+const mia = person('Mia Milton', 'mia');
+const bo = person('Bo Boxford', 'bo');
+const bea = person('Bea Boxford', 'bea');
+const gus = person('Gus Globex', 'gus');
+
+test.beforeAll(async ({ request }) => {
+  const adminToken = await apiToken(request, admin);
+  await createEnterprise(request, adminToken, acme.name, acme.ceo);
+  await createEnterprise(request, adminToken, globex.name, globex.ceo);
+  const acmeCeo = await apiToken(request, acme.ceo);
+  for (const staff of [lena, lars, mia, bo, bea]) await createStaff(request, acmeCeo, staff);
+  await createStaff(request, await apiToken(request, globex.ceo), gus);
+  // Three of Acme's people are signed in somewhere; Bo and Bea sign in during the tests, in a browser.
+  await apiToken(request, lena, PLACES.london.ip);
+  await apiToken(request, lars, PLACES.linkoping.ip);
+  await apiToken(request, mia, PLACES.milton.ip);
+  await apiToken(request, gus, PLACES.milton.ip);
+});
+
+/** A browser of its own, signed in as `who` from `ip`, with its real-time socket ready. */
+async function signedInFrom(browser: Browser, who: Person, ip: string): Promise<Page> {
+  const context = await browser.newContext({ extraHTTPHeaders: { 'X-Forwarded-For': ip } });
+  const page = await context.newPage();
+  const ready = socketReady(page);
+  await signIn(page, who);
+  await ready;
+  return page;
+}
+
+const sessionRow = (page: Page, name: string) => page.getByTestId('session-row').filter({ hasText: name });
+
+/** How many sessions the map shows: single markers plus what each cluster holds. */
+async function sessionsOnMap(map: Locator): Promise<number> {
+  const clusters = await map.locator('.session-map-cluster > [aria-hidden="true"]').allTextContents();
+  const markers = await map.locator('.session-map-marker').count();
+  return markers + clusters.reduce((sum, text) => sum + Number.parseInt(text, 10), 0);
+}
+
+test("sessions show at their places on the CEO's map and in the table, and a new one appears live", async ({ page, browser }) => {
+  await signIn(page, acme.ceo);
+  await page.goto('/ceo/monitoring');
+  await expect(page.getByRole('heading', { level: 1, name: 'System monitoring' })).toBeVisible();
+
+  for (const [who, place] of [
+    [lena, PLACES.london],
+    [lars, PLACES.linkoping],
+    [mia, PLACES.milton],
+  ] as const) {
+    await expect(sessionRow(page, who.fullName)).toContainText(place.text);
+    await expect(sessionRow(page, who.fullName)).toContainText(place.ip);
+  }
+  const map = page.getByRole('region', { name: 'Map of the sessions' });
+  await expect.poll(() => sessionsOnMap(map)).toBe(3);
+
+  // Milton is alone on its side of the Atlantic: a marker of its own, whose popup tells the session.
+  await map.getByRole('button', { name: `${mia.fullName}, ${PLACES.milton.text}` }).click();
+  const popup = page.getByTestId('session-details');
+  await expect(popup).toContainText(mia.fullName);
+  await expect(popup).toContainText('CityMilton');
+  await expect(popup).toContainText('CountryUnited States');
+  await expect(popup).toContainText('Started');
+  await expect(popup).toContainText('Last seen');
+
+  // Bo signs in from Boxford while the CEO watches: the row and the marker come without a reload.
+  const boPage = await signedInFrom(browser, bo, PLACES.boxford.ip);
+  await expect(sessionRow(page, bo.fullName)).toContainText(PLACES.boxford.text);
+  await expect(sessionRow(page, bo.fullName)).toContainText(/Chrome [\d.]+ on \w+/);
+  await expect.poll(() => sessionsOnMap(map)).toBe(4);
+  await boPage.context().close();
+});
+
+test('the CEO logs a session out from the screen, after a confirmation naming the user, and that browser lands on /login at once', async ({
+  page,
+  browser,
+}) => {
+  const beaPage = await signedInFrom(browser, bea, PLACES.boxford.ip);
+  await signIn(page, acme.ceo);
+  await page.goto('/ceo/monitoring');
+
+  const row = sessionRow(page, bea.fullName);
+  await row.getByRole('button', { name: new RegExp(`^Actions for the session of ${bea.fullName}`) }).click();
+  await page.getByRole('menuitem', { name: 'Log out session' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Log out session' });
+  await expect(dialog).toContainText(`Log out ${bea.fullName} (${bea.email})`);
+  await expect(dialog).toContainText(PLACES.boxford.text);
+  await dialog.getByRole('button', { name: 'Log out session' }).click();
+  await expect(page.getByText(`The session of ${bea.fullName} was logged out.`)).toBeVisible();
+
+  await expect(beaPage).toHaveURL(/\/login$/, { timeout: 5000 });
+  await expect(beaPage.getByText('Your session has expired. Please login again.')).toBeVisible();
+  // The screen shows live sessions by default: the ended one leaves the table.
+  await expect(row).toHaveCount(0);
+  await beaPage.context().close();
+});
+
+test("the admin sees every enterprise's sessions, with the enterprise; a CEO only their own", async ({ page, browser }) => {
+  await signIn(page, admin);
+  await page.goto(`/admin/monitoring?q=${encodeURIComponent(runId)}`);
+  await expect(sessionRow(page, lena.fullName).first()).toContainText(acme.name);
+  await expect(sessionRow(page, gus.fullName)).toContainText(globex.name);
+  await expect(sessionRow(page, gus.fullName)).toContainText(PLACES.milton.text);
+
+  const enterprise = page.getByRole('combobox', { name: 'Enterprise' });
+  await enterprise.fill(globex.name);
+  await page.getByRole('option', { name: globex.name }).click();
+  await expect(sessionRow(page, lena.fullName)).toHaveCount(0);
+  await expect(sessionRow(page, gus.fullName)).toHaveCount(1);
+  await expect(page.getByTestId('session-row').filter({ hasNotText: globex.name })).toHaveCount(0);
+
+  // The CEO, in a browser of their own.
+  const ceoPage = await (await browser.newContext()).newPage();
+  await signIn(ceoPage, acme.ceo);
+  await ceoPage.goto(`/ceo/monitoring?q=${encodeURIComponent(runId)}`);
+  await expect(sessionRow(ceoPage, lena.fullName).first()).toBeVisible();
+  await expect(sessionRow(ceoPage, gus.fullName)).toHaveCount(0);
+  await expect(ceoPage.getByRole('columnheader', { name: 'Enterprise' })).toHaveCount(0);
+  // Guarded both ways: the CEO's monitoring is not the admin's.
+  await ceoPage.goto('/admin/monitoring');
+  await expect(ceoPage).toHaveURL(/\/ceo$/);
+  await ceoPage.context().close();
+});
+
+test('"Your sessions" lists the user\'s sessions with this one marked, and ending another signs that browser out', async ({ browser }) => {
+  const inLinkoping = await signedInFrom(browser, lars, PLACES.linkoping.ip);
+  const inLondon = await signedInFrom(browser, lars, PLACES.london.ip);
+
+  await inLinkoping.getByRole('button', { name: /^Account menu/ }).click();
+  await inLinkoping.getByRole('menuitem', { name: 'Your sessions' }).click();
+  const dialog = inLinkoping.getByRole('dialog', { name: 'Your sessions' });
+  const entries = dialog.getByTestId('your-session');
+  // Lars's sessions: the one from beforeAll (API, Linköping) and these two browsers.
+  await expect(entries).toHaveCount(3);
+  const here = entries.filter({ has: inLinkoping.getByTestId('current-session') });
+  await expect(here).toHaveCount(1);
+  await expect(here).toContainText('This device');
+  await expect(here).toContainText(PLACES.linkoping.text);
+  await expect(here).toContainText(/Chrome [\d.]+ on \w+/);
+  await expect(entries.first()).toContainText('This device');
+
+  await dialog.getByRole('button', { name: new RegExp(`^End session on .* in ${PLACES.london.text}$`) }).click();
+  await expect(inLondon).toHaveURL(/\/login$/, { timeout: 5000 });
+  await expect(inLondon.getByText('Your session has expired. Please login again.')).toBeVisible();
+  await expect(entries).toHaveCount(2);
+  await expect(dialog).not.toContainText(PLACES.london.text);
+  await inLinkoping.context().close();
+  await inLondon.context().close();
+});
