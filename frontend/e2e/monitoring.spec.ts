@@ -61,6 +61,11 @@ async function sessionsOnMap(map: Locator): Promise<number> {
 }
 
 test("sessions show at their places on the CEO's map and in the table, and a new one appears live", async ({ page, browser }) => {
+  // Everything works under the server's Content-Security-Policy: nothing refused.
+  const refused: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy|Refused to/i.test(message.text())) refused.push(message.text());
+  });
   await signIn(page, acme.ceo);
   await page.goto('/ceo/monitoring');
   await expect(page.getByRole('heading', { level: 1, name: 'System monitoring' })).toBeVisible();
@@ -75,6 +80,18 @@ test("sessions show at their places on the CEO's map and in the table, and a new
   }
   const map = page.getByRole('region', { name: 'Map of the sessions' });
   await expect.poll(() => sessionsOnMap(map)).toBe(3);
+  // The offline base layer: Natural Earth's country outlines, drawn from the app's own file.
+  await expect.poll(() => map.locator('.leaflet-overlay-pane path').count()).toBeGreaterThan(100);
+  await expect(map).toContainText('Natural Earth');
+  // The view fits the markers: every one of them is inside the map.
+  const box = (await map.boundingBox())!;
+  for (const marker of await map.locator('.leaflet-marker-icon').all()) {
+    const at = (await marker.boundingBox())!;
+    expect(at.x).toBeGreaterThanOrEqual(box.x);
+    expect(at.y).toBeGreaterThanOrEqual(box.y);
+    expect(at.x + at.width).toBeLessThanOrEqual(box.x + box.width);
+    expect(at.y + at.height).toBeLessThanOrEqual(box.y + box.height);
+  }
 
   // Milton is alone on its side of the Atlantic: a marker of its own, whose popup tells the session.
   await map.getByRole('button', { name: `${mia.fullName}, ${PLACES.milton.text}` }).click();
@@ -91,6 +108,7 @@ test("sessions show at their places on the CEO's map and in the table, and a new
   await expect(sessionRow(page, bo.fullName)).toContainText(/Chrome [\d.]+ on \w+/);
   await expect.poll(() => sessionsOnMap(map)).toBe(4);
   await boPage.context().close();
+  expect(refused).toEqual([]);
 });
 
 test('the CEO logs a session out from the screen, after a confirmation naming the user, and that browser lands on /login at once', async ({
