@@ -39,10 +39,15 @@ pub fn routes(state: AppState) -> impl Endpoint {
 
     let trusted = state.config.trusted_proxies.clone();
     let max_body = state.config.max_body_bytes;
+    let max_spreadsheet_body = state.config.max_spreadsheet_body_bytes.max(max_body);
     let csp = edge::content_security_policy(state.config.map_tiles.as_ref());
     route
         .around(edge::refuse_nul)
-        .around(move |ep, req| limit_body(ep, req, max_body))
+        .around(move |ep, req| {
+            // Workbooks travel whole (saves as base64, imports as files): a larger limit there.
+            let max = if req.uri().path().contains("/spreadsheets") { max_spreadsheet_body } else { max_body };
+            limit_body(ep, req, max)
+        })
         .around(edge::compress)
         .around(edge::head_as_get)
         .catch_all_error(|err| async move { render_poem_error(err) })

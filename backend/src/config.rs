@@ -28,6 +28,9 @@ pub struct Config {
     pub intervals: Intervals,
     pub login_limits: LoginLimits,
     pub max_body_bytes: usize,
+    /// The body limit of spreadsheet saves and imports (`MAX_SPREADSHEET_BODY_BYTES`): a
+    /// workbook's bytes travel as base64.
+    pub max_spreadsheet_body_bytes: usize,
     /// An optional tile server for the monitoring map (`MAP_TILE_URL`, `MAP_TILE_ATTRIBUTION`);
     /// without one the map draws country outlines shipped with the app and works offline.
     pub map_tiles: Option<MapTiles>,
@@ -147,6 +150,7 @@ impl Config {
                 window: Duration::from_secs(parse_var("LOGIN_FAILURE_WINDOW_SECS")?.unwrap_or(900)),
             },
             max_body_bytes: parse_var("MAX_BODY_BYTES")?.unwrap_or(1024 * 1024),
+            max_spreadsheet_body_bytes: parse_var("MAX_SPREADSHEET_BODY_BYTES")?.unwrap_or(12 * 1024 * 1024),
             map_tiles: var("MAP_TILE_URL").map(|url| MapTiles::parse(&url, var("MAP_TILE_ATTRIBUTION"))).transpose()?,
         })
     }

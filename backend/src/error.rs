@@ -26,7 +26,8 @@ pub struct ErrorBody {
     /// With `conflict`: why, so clients can explain it in their own words (`own_account`: you
     /// cannot deactivate, demote or delete yourself; `has_reports`: a report author cannot be
     /// deleted, deactivate them instead; messenger: `rekey_required`, `stale_epoch`, `no_keys`,
-    /// `direct_conversation`, `stale_key_version`, `id_taken`).
+    /// `direct_conversation`, `stale_key_version`, `id_taken`; `stale_version`: a save from a
+    /// version someone saved over).
     #[oai(skip_serializing_if_is_none)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
@@ -70,6 +71,8 @@ pub enum Conflict {
     StaleKeyVersion,
     /// Messenger: a message id already used for another message.
     IdTaken,
+    /// A save made from a version someone has saved over since.
+    StaleVersion,
 }
 
 impl Conflict {
@@ -83,6 +86,7 @@ impl Conflict {
             Self::DirectConversation => "direct_conversation",
             Self::StaleKeyVersion => "stale_key_version",
             Self::IdTaken => "id_taken",
+            Self::StaleVersion => "stale_version",
         }
     }
 
@@ -96,6 +100,7 @@ impl Conflict {
             Self::DirectConversation => "A direct conversation cannot be renamed or change members",
             Self::StaleKeyVersion => "These keys are not the next version; reload and try again",
             Self::IdTaken => "This message id is already used",
+            Self::StaleVersion => "Someone saved this since you opened it; reload it, or keep your version as a copy",
         }
     }
 }
@@ -271,10 +276,12 @@ pub fn render_poem_error(err: poem::Error) -> Response {
 ///     /// No token, or the session has ended.
 ///     401 Unauthorized,
 /// });
+/// // Work that waits for a slot (`AppError::Busy`) also declares 503 with `Retry-After`:
+/// api_errors!(ExportError { 404 NotFound } busy Unavailable);
 /// ```
 #[macro_export]
 macro_rules! api_errors {
-    ($name:ident { $( $(#[doc = $doc:literal])* $status:literal $variant:ident ),+ $(,)? }) => {
+    ($name:ident { $( $(#[doc = $doc:literal])* $status:literal $variant:ident ),+ $(,)? } $(busy $busy:ident)?) => {
         #[derive(Debug, poem_openapi::ApiResponse)]
         pub enum $name {
             $(
@@ -282,6 +289,11 @@ macro_rules! api_errors {
                 #[oai(status = $status)]
                 $variant(poem_openapi::payload::Json<$crate::error::ErrorBody>),
             )+
+            $(
+                /// Every slot for this work is busy (`unavailable`); retry after `Retry-After` seconds.
+                #[oai(status = 503)]
+                $busy(poem_openapi::payload::Json<$crate::error::ErrorBody>, #[oai(header = "Retry-After")] u64),
+            )?
             /// Unexpected server error; details are in the server log.
             #[oai(status = 500)]
             Internal(poem_openapi::payload::Json<$crate::error::ErrorBody>),
@@ -292,6 +304,7 @@ macro_rules! api_errors {
                 let body = poem_openapi::payload::Json(err.body());
                 match err.status().as_u16() {
                     $( $status => Self::$variant(body), )+
+                    $( 503 => Self::$busy(body, if let $crate::error::AppError::Busy { retry_after_secs } = err { retry_after_secs } else { 1 }), )?
                     500 => Self::Internal(body),
                     other => {
                         tracing::error!(status = other, code = err.code(), operation = stringify!($name), "undeclared error status");

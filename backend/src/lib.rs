@@ -14,6 +14,7 @@ pub mod export;
 pub mod geoip;
 pub mod realtime;
 pub mod seed;
+pub mod spreadsheet;
 pub mod state;
 pub mod store;
 pub mod telemetry;

@@ -90,6 +90,10 @@ call("POST", f"/messaging/conversations/{group}/epochs", ceo, {"epoch": 1, "crea
 message = call("POST", "/messaging/messages", ceo, {"id": str(uuid.uuid4()), "conversationId": group, "epoch": 1, "senderKeyVersion": 1,
                                                      "iv": b64(12), "ciphertext": b64(48), "signature": b64(64)})["id"]
 
+# Spreadsheets: one to read and save, a spare to delete.
+sheet = call("POST", f"/departments/{finance}/spreadsheets", user, {"name": "Fuzz"})["id"]
+spare_sheet = call("POST", f"/departments/{finance}/spreadsheets", user, {"name": "Spare"})["id"]
+
 # Operation id -> its path parameters. Deleting and changing people or enterprises uses spares.
 ids = {
     "getEnterprise": {"id": ent}, "updateEnterprise": {"id": spare_ent}, "deleteEnterprise": {"id": spare_ent},
@@ -106,6 +110,9 @@ ids = {
     "removeConversationMember": {"id": group, "userId": spare_user}, "listConversationKeys": {"id": group},
     "createConversationEpoch": {"id": group}, "listMessages": {"id": group}, "markMessageRead": {"id": message},
     "sendTyping": {"id": group},
+    "listSpreadsheets": {"id": finance}, "createSpreadsheet": {"id": finance}, "importSpreadsheet": {"id": finance},
+    "getSpreadsheet": {"id": sheet}, "saveSpreadsheet": {"id": sheet}, "deleteSpreadsheet": {"id": spare_sheet},
+    "exportSpreadsheet": {"id": sheet}, "getSpreadsheetRange": {"id": sheet},
     "logoutSession": {"id": spare_session}, "logoutOtherSessions": {"id": spare_session}, "logoutMySession": {"id": spare_session},
 }
 tokens = {"admin": admin, "ceo": ceo, "head": head, "user": user}

@@ -8,6 +8,7 @@ mod enterprises;
 mod messaging;
 mod monitoring;
 mod reports;
+mod spreadsheets;
 mod types;
 mod users;
 
@@ -31,6 +32,9 @@ pub enum ApiTags {
     Dashboards,
     /// Live sessions: who is signed in, from where, on what; ending sessions.
     Monitoring,
+    /// Department spreadsheets: the engine's workbooks, saved with optimistic concurrency;
+    /// XLSX and CSV downloads, XLSX imports and report data evaluated by the server.
+    Spreadsheets,
     /// The end-to-end encrypted messenger: public keys, conversations, key epochs, messages.
     /// The server stores ciphertext, nonces, signatures and wrapped keys only.
     Messaging,
@@ -46,6 +50,7 @@ pub type Api = (
     dashboards::DashboardsApi,
     monitoring::MonitoringApi,
     messaging::MessagingApi,
+    spreadsheets::SpreadsheetsApi,
 );
 
 /// The API service; `base` is where it is mounted (written into the document's `servers`).

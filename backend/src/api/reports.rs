@@ -1,7 +1,4 @@
-use crate::{
-    error::ErrorBody,
-    realtime::{Audience, Event},
-};
+use crate::realtime::{Audience, Event};
 use chrono::{DateTime, NaiveDate, Utc};
 use poem::web::Data;
 use poem_openapi::{
@@ -182,47 +179,16 @@ pub enum ExportedReport {
     File(poem_openapi::payload::Attachment<Vec<u8>>, #[oai(header = "Content-Type")] String),
 }
 
-/// The export's errors: a report's, and 503 when every export slot is busy.
-#[derive(Debug, ApiResponse)]
-pub enum ExportError {
+api_errors!(ExportError {
     /// A parameter is invalid (`validation_failed`).
-    #[oai(status = 400)]
-    BadRequest(Json<ErrorBody>),
+    400 BadRequest,
     /// No token, or its session has ended.
-    #[oai(status = 401)]
-    Unauthorized(Json<ErrorBody>),
+    401 Unauthorized,
     /// The caller's role may not do this.
-    #[oai(status = 403)]
-    Forbidden(Json<ErrorBody>),
+    403 Forbidden,
     /// No such report for this caller.
-    #[oai(status = 404)]
-    NotFound(Json<ErrorBody>),
-    /// Every export slot is busy (`unavailable`); retry after the given seconds.
-    #[oai(status = 503)]
-    Unavailable(Json<ErrorBody>, #[oai(header = "Retry-After")] u64),
-    /// Unexpected server error.
-    #[oai(status = 500)]
-    Internal(Json<ErrorBody>),
-}
-
-impl<E: Into<AppError>> From<E> for ExportError {
-    fn from(err: E) -> Self {
-        let err = err.into();
-        let body = Json(err.body());
-        match err.status().as_u16() {
-            400 => Self::BadRequest(body),
-            401 => Self::Unauthorized(body),
-            403 => Self::Forbidden(body),
-            404 => Self::NotFound(body),
-            503 => Self::Unavailable(body, if let AppError::Busy { retry_after_secs } = err { retry_after_secs } else { 1 }),
-            500 => Self::Internal(body),
-            other => {
-                tracing::error!(status = other, code = err.code(), "undeclared error status for export");
-                Self::Internal(Json(ErrorBody::new("internal", "Server error. Please try again later.")))
-            }
-        }
-    }
-}
+    404 NotFound,
+} busy Unavailable);
 
 api_errors!(ReportError {
     /// A field is missing or invalid (`validation_failed`, with `fields`).

@@ -119,6 +119,15 @@ pub const PERMISSIONS: &[Permission] = &[
     row("listMessages", H, OWN, OWN, OWN),
     row("markMessageRead", H, OWN, OWN, OWN),
     row("sendTyping", H, OWN, OWN, OWN),
+    // Spreadsheets: staff work in their own department; the CEO reads; the admin does not see them.
+    row("listSpreadsheets", F, OWN, OWN, OWN),
+    row("createSpreadsheet", F, NEVER, OWN, OWN),
+    row("importSpreadsheet", F, NEVER, OWN, OWN),
+    row("getSpreadsheet", F, OWN, OWN, OWN),
+    row("saveSpreadsheet", F, NEVER, OWN, OWN),
+    row("deleteSpreadsheet", F, NEVER, OWN, OWN),
+    row("exportSpreadsheet", F, OWN, OWN, OWN),
+    row("getSpreadsheetRange", F, OWN, OWN, OWN),
 ];
 
 /// The row of an operation.

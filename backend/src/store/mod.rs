@@ -6,6 +6,7 @@ pub mod enterprises;
 pub mod messaging;
 pub mod reports;
 pub mod sessions;
+pub mod spreadsheets;
 pub mod users;
 
 /// A page request: `page` from 1, `page_size` 1..=100 (validated at the API edge).

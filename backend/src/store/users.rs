@@ -287,6 +287,7 @@ pub async fn delete(tx: &mut sqlx::PgConnection, user: &UserRecord) -> Result<Ve
     .bind(id)
     .execute(&mut *tx)
     .await?;
-    super::messaging::forget_user(tx, id).await?;
+    super::messaging::forget_user(&mut *tx, id).await?;
+    super::spreadsheets::forget_user(&mut *tx, id).await?;
     Ok(live)
 }

@@ -40,6 +40,7 @@ pub fn test_config() -> Config {
         intervals: Intervals { heartbeat_flush: Duration::from_millis(200), sweep: Duration::from_millis(500) },
         login_limits: LoginLimits { per_account_and_ip: 5, per_ip: 50, per_account: 20, per_device: 10, window: Duration::from_secs(900) },
         max_body_bytes: 64 * 1024,
+        max_spreadsheet_body_bytes: 12 * 1024 * 1024,
         map_tiles: None,
     }
 }

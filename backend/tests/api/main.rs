@@ -17,4 +17,5 @@ mod pgbouncer;
 mod reports;
 mod security;
 mod serving;
+mod spreadsheets;
 mod users;

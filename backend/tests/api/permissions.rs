@@ -33,6 +33,8 @@ struct Tenant {
     /// A group of the same four with its first key epoch and a message.
     chat: String,
     message: String,
+    /// A spreadsheet of finance.
+    sheet: String,
 }
 
 struct World {
@@ -72,7 +74,8 @@ impl World {
         let chat = conversation(app, &ceo, "Chat", &ids).await;
         start_epoch(app, &ceo, &chat, 1).await;
         let message = send(app, &ceo, &chat, 1).await;
-        Tenant { id, name: slug, ceo, head, user, finance, submitted, member, group, chat, message }
+        let sheet = spreadsheet(app, &user, &finance).await;
+        Tenant { id, name: slug, ceo, head, user, finance, submitted, member, group, chat, message, sheet }
     }
 
     /// A fresh department user of the tenant, in finance or in no department.
@@ -205,6 +208,18 @@ impl World {
             "listMessages" => get(format!("/api/v1/messaging/conversations/{}/messages", t.chat)),
             "markMessageRead" => (Method::POST, format!("/api/v1/messaging/messages/{}/read", t.message), None),
             "sendTyping" => (Method::POST, format!("/api/v1/messaging/conversations/{}/typing", t.chat), None),
+            "listSpreadsheets" => get(format!("/api/v1/departments/{dept}/spreadsheets")),
+            "createSpreadsheet" => (Method::POST, format!("/api/v1/departments/{dept}/spreadsheets"), Some(json!({ "name": "New" }))),
+            "importSpreadsheet" => (Method::POST, format!("/api/v1/departments/{dept}/spreadsheets/import"), Some(json!({ MULTIPART_XLSX: true }))),
+            "getSpreadsheet" => get(format!("/api/v1/spreadsheets/{}", t.sheet)),
+            "saveSpreadsheet" => {
+                let sheet = spreadsheet(&self.app, &t.user, dept).await;
+                let content = base64::Engine::encode(&base64::engine::general_purpose::STANDARD, backend::spreadsheet::empty("Saved"));
+                (Method::PUT, format!("/api/v1/spreadsheets/{sheet}"), Some(json!({ "content": content, "version": 1 })))
+            }
+            "deleteSpreadsheet" => (Method::DELETE, format!("/api/v1/spreadsheets/{}", spreadsheet(&self.app, &t.user, dept).await), None),
+            "exportSpreadsheet" => get(format!("/api/v1/spreadsheets/{}/export?format=csv", t.sheet)),
+            "getSpreadsheetRange" => get(format!("/api/v1/spreadsheets/{}/range?range=A1:B2", t.sheet)),
             other => panic!("{other} has no request in tests/api/permissions.rs: add one, and its row in src/auth/permissions.rs"),
         }
     }
@@ -214,8 +229,13 @@ impl World {
         if let Some(token) = token {
             req = req.bearer_auth(token);
         }
-        if let Some(body) = body {
-            req = req.json(&body);
+        match body {
+            Some(body) if body.get(MULTIPART_XLSX).is_some() => {
+                let file = crate::spreadsheets::xlsx(&[(1, 1, "Imported")]);
+                req = req.multipart(reqwest::multipart::Form::new().part("file", reqwest::multipart::Part::bytes(file).file_name("walk.xlsx")));
+            }
+            Some(body) => req = req.json(&body),
+            None => {}
         }
         req.send().await.unwrap().status().as_u16()
     }
@@ -244,6 +264,15 @@ impl World {
         };
         self.app.token(&email, password).await
     }
+}
+
+/// A request body that stands for a multipart upload of an XLSX file.
+const MULTIPART_XLSX: &str = "$multipartXlsx";
+
+async fn spreadsheet(app: &TestApp, token: &str, department: &str) -> String {
+    let (status, body) = app.post(token, &format!("/api/v1/departments/{department}/spreadsheets"), json!({ "name": "Sheet" })).await;
+    assert_eq!(status, 201, "{body}");
+    body["id"].as_str().unwrap().to_owned()
 }
 
 fn report_body(status: &str) -> Value {

@@ -23,6 +23,7 @@ export interface ApiError {
   /** With `conflict`: why, so clients can explain it in their own words (`own_account`: you
 cannot deactivate, demote or delete yourself; `has_reports`: a report author cannot be
 deleted, deactivate them instead; messenger: `rekey_required`, `stale_epoch`, `no_keys`,
-`direct_conversation`, `stale_key_version`, `id_taken`). */
+`direct_conversation`, `stale_key_version`, `id_taken`; `stale_version`: a save from a
+version someone saved over). */
   reason?: string;
 }

@@ -1,0 +1,185 @@
+//! Department spreadsheets: the engine's bytes saved with optimistic concurrency, the server's
+//! own evaluation for XLSX, CSV and report data, imports that refuse hostile files, and who may
+//! do what.
+
+use std::time::{Duration, Instant};
+
+use base64::{Engine, engine::general_purpose::STANDARD as B64};
+use calamine::{Data, Reader, Xlsx};
+use ironcalc::base::Model;
+use serde_json::{Value, json};
+use sqlx::PgPool;
+
+use crate::helpers::TestApp;
+
+/// A workbook of the engine, as the browser would save it (values the server must recompute).
+pub fn workbook(inputs: &[(i32, i32, &str)]) -> Vec<u8> {
+    let mut model = Model::new_empty("Budget", "en", "UTC", "en").unwrap();
+    for (row, column, input) in inputs {
+        model.set_user_input(0, *row, *column, (*input).to_owned()).unwrap();
+    }
+    model.to_bytes()
+}
+
+/// An XLSX made by the server's engine from a workbook.
+pub fn xlsx(inputs: &[(i32, i32, &str)]) -> Vec<u8> {
+    backend::spreadsheet::to_xlsx(&workbook(inputs)).unwrap()
+}
+
+pub async fn import(app: &TestApp, token: &str, department: &str, file: Vec<u8>, name: Option<&str>) -> (u16, Value) {
+    let mut form = reqwest::multipart::Form::new().part("file", reqwest::multipart::Part::bytes(file).file_name("figures.xlsx"));
+    if let Some(name) = name {
+        form = form.text("name", name.to_owned());
+    }
+    let resp = app
+        .http
+        .post(app.url(&format!("/api/v1/departments/{department}/spreadsheets/import")))
+        .bearer_auth(token)
+        .multipart(form)
+        .send()
+        .await
+        .unwrap();
+    crate::helpers::parts(resp).await
+}
+
+struct Office {
+    app: TestApp,
+    admin: String,
+    ceo: String,
+    finance: String,
+    user: String,
+    other_department_user: String,
+    outsider: String,
+}
+
+async fn office(db: PgPool) -> Office {
+    let app = TestApp::spawn(db).await;
+    let admin = app.admin_token().await;
+    let (ent, ceo) = app.enterprise(&admin, "Acme").await;
+    let finance = app.department(&ceo, &ent, "finance").await;
+    let sales = app.department(&ceo, &ent, "sales_marketing").await;
+    app.staff(&ceo, &ent, "user@acme.example", "DepartmentUser", Some(&finance)).await;
+    app.staff(&ceo, &ent, "seller@acme.example", "DepartmentUser", Some(&sales)).await;
+    let (other, other_ceo) = app.enterprise(&admin, "Globex").await;
+    let other_finance = app.department(&other_ceo, &other, "finance").await;
+    app.staff(&other_ceo, &other, "user@globex.example", "DepartmentUser", Some(&other_finance)).await;
+    Office {
+        user: app.token("user@acme.example", "staff-password").await,
+        other_department_user: app.token("seller@acme.example", "staff-password").await,
+        outsider: app.token("user@globex.example", "staff-password").await,
+        app,
+        admin,
+        ceo,
+        finance,
+    }
+}
+
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn a_workbook_is_saved_by_version_and_evaluated_by_the_server(db: PgPool) {
+    let o = office(db).await;
+    let (app, user) = (&o.app, &o.user);
+    let (status, created) = app.post(user, &format!("/api/v1/departments/{}/spreadsheets", o.finance), json!({ "name": " Budget 2026 " })).await;
+    assert_eq!((status, created["name"].as_str(), created["version"].as_i64()), (201, Some("Budget 2026"), Some(1)), "{created}");
+    assert_eq!(created["engineVersion"], "ironcalc-0.8.3");
+    let id = created["id"].as_str().unwrap().to_owned();
+    let (_, sheet) = app.get(user, &format!("/api/v1/spreadsheets/{id}")).await;
+    assert!(Model::from_bytes(&B64.decode(sheet["content"].as_str().unwrap()).unwrap(), "en").is_ok(), "an empty workbook of the engine");
+
+    let content =
+        B64.encode(workbook(&[(1, 1, "Month"), (1, 2, "Sales"), (2, 1, "Jan"), (2, 2, "10"), (3, 1, "Feb"), (3, 2, "32"), (4, 2, "=SUM(B2:B3)")]));
+    let (status, saved) = app.put(user, &format!("/api/v1/spreadsheets/{id}"), json!({ "content": content, "version": 1 })).await;
+    assert_eq!((status, saved["version"].as_i64()), (200, Some(2)), "{saved}");
+    let (status, stale) = app.put(user, &format!("/api/v1/spreadsheets/{id}"), json!({ "content": content, "version": 1, "name": "Mine" })).await;
+    assert_eq!((status, stale["code"].as_str(), stale["reason"].as_str()), (409, Some("conflict"), Some("stale_version")));
+
+    // The XLSX holds the formula and the value the server computed (the browser saved none).
+    let resp = app.http.get(app.url(&format!("/api/v1/spreadsheets/{id}/export?format=xlsx"))).bearer_auth(user).send().await.unwrap();
+    assert_eq!(resp.status(), 200);
+    assert!(resp.headers()["content-disposition"].to_str().unwrap().contains("budget-2026.xlsx"));
+    let file = resp.bytes().await.unwrap().to_vec();
+    let mut book: Xlsx<_> = calamine::open_workbook_from_rs(std::io::Cursor::new(file.clone())).unwrap();
+    let sheet_name = book.sheet_names()[0].clone();
+    assert_eq!(book.worksheet_range(&sheet_name).unwrap().get_value((3, 1)), Some(&Data::Float(42.0)));
+    assert_eq!(book.worksheet_formula(&sheet_name).unwrap().get_value((3, 1)).map(String::as_str), Some("SUM(B2:B3)"));
+    let resp = app.http.get(app.url(&format!("/api/v1/spreadsheets/{id}/export?format=csv"))).bearer_auth(user).send().await.unwrap();
+    assert_eq!(resp.text().await.unwrap(), "Month,Sales\nJan,10\nFeb,32\n,42\n");
+    let (status, body) = app.get(user, &format!("/api/v1/spreadsheets/{id}/export?format=csv&sheet=Nope")).await;
+    assert_eq!((status, &body["fields"]["sheet"]), (400, &json!("invalid")));
+
+    // Imported back, it gives the same values; a range becomes a report's data table.
+    let (status, imported) = import(app, user, &o.finance, file, None).await;
+    assert_eq!((status, imported["name"].as_str()), (201, Some("figures")), "{imported}");
+    let (status, data) = app.get(user, &format!("/api/v1/spreadsheets/{}/range?range=a1:b4", imported["id"].as_str().unwrap())).await;
+    assert_eq!(status, 200, "{data}");
+    assert_eq!(data, json!({ "columns": ["Month", "Sales"], "rows": [["Jan", 10.0], ["Feb", 32.0], [null, 42.0]] }));
+    let report = json!({ "title": "From the sheet", "content": "", "periodStart": "2026-01-01", "periodEnd": "2026-03-31", "data": data });
+    let (status, made) = app.post(user, &format!("/api/v1/departments/{}/reports", o.finance), report).await;
+    assert_eq!((status, &made["data"]["rows"][2][1]), (201, &json!(42.0)), "{made}");
+
+    let (_, list) = app.get(user, &format!("/api/v1/departments/{}/spreadsheets", o.finance)).await;
+    assert_eq!(list["total"], 2);
+    assert_eq!(app.delete(user, &format!("/api/v1/spreadsheets/{id}")).await.0, 204);
+    assert_eq!(app.get(user, &format!("/api/v1/spreadsheets/{id}")).await.0, 404);
+}
+
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn staff_work_in_their_department_the_ceo_reads_and_others_see_nothing(db: PgPool) {
+    let o = office(db).await;
+    let app = &o.app;
+    let (_, created) = app.post(&o.user, &format!("/api/v1/departments/{}/spreadsheets", o.finance), json!({ "name": "Ledger" })).await;
+    let id = created["id"].as_str().unwrap();
+    let (status, seen) = app.get(&o.ceo, &format!("/api/v1/spreadsheets/{id}")).await;
+    assert_eq!((status, seen["editable"].as_bool()), (200, Some(false)));
+    assert_eq!(app.get(&o.ceo, &format!("/api/v1/departments/{}/spreadsheets", o.finance)).await.0, 200);
+    let content = seen["content"].clone();
+    assert_eq!(app.put(&o.ceo, &format!("/api/v1/spreadsheets/{id}"), json!({ "content": content, "version": 1 })).await.0, 403);
+    assert_eq!(app.delete(&o.ceo, &format!("/api/v1/spreadsheets/{id}")).await.0, 403);
+    for (who, token) in [("another department", &o.other_department_user), ("another tenant", &o.outsider)] {
+        assert_eq!(app.get(token, &format!("/api/v1/spreadsheets/{id}")).await.0, 404, "{who}");
+        assert_eq!(app.get(token, &format!("/api/v1/departments/{}/spreadsheets", o.finance)).await.0, 404, "{who}");
+        assert_eq!(app.put(token, &format!("/api/v1/spreadsheets/{id}"), json!({ "content": content, "version": 1 })).await.0, 404, "{who}");
+    }
+    assert_eq!(app.get(&o.admin, &format!("/api/v1/spreadsheets/{id}")).await.0, 403);
+}
+
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn hostile_files_and_bytes_are_refused_in_bounded_time(db: PgPool) {
+    use std::io::Write;
+    let o = office(db).await;
+    let (app, user) = (&o.app, &o.user);
+    let started = Instant::now();
+    let (status, body) = import(app, user, &o.finance, b"not a spreadsheet".to_vec(), Some("Junk")).await;
+    assert_eq!((status, &body["fields"]["file"]), (400, &json!("invalid")));
+
+    // 128 MiB of zeros in a small zip: refused once 64 MiB have been counted, never held in memory.
+    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    zip.start_file("xl/worksheets/sheet1.xml", zip::write::FileOptions::default().compression_method(zip::CompressionMethod::Deflated)).unwrap();
+    let chunk = vec![0u8; 1024 * 1024];
+    for _ in 0..128 {
+        zip.write_all(&chunk).unwrap();
+    }
+    let bomb = zip.finish().unwrap().into_inner();
+    let (status, body) = import(app, user, &o.finance, bomb, Some("Bomb")).await;
+    assert_eq!((status, &body["fields"]["file"]), (400, &json!("too_long")), "{body}");
+
+    // A sheet of 300,000 cells is over the limit.
+    let mut model = Model::new_empty("Huge", "en", "UTC", "en").unwrap();
+    for row in 1..=3000 {
+        for column in 1..=100 {
+            model.set_user_input(0, row, column, "1".into()).unwrap();
+        }
+    }
+    let huge = model.to_bytes();
+    let (status, body) =
+        app.put(user, "/api/v1/spreadsheets/00000000-0000-0000-0000-000000000000", json!({ "content": B64.encode(&huge), "version": 1 })).await;
+    assert_eq!((status, &body["fields"]["content"]), (400, &json!("too_long")), "{body}");
+    let (_, created) = app.post(user, &format!("/api/v1/departments/{}/spreadsheets", o.finance), json!({ "name": "Target" })).await;
+    let id = created["id"].as_str().unwrap();
+    let (status, body) = app.put(user, &format!("/api/v1/spreadsheets/{id}"), json!({ "content": B64.encode(b"garbage bytes"), "version": 1 })).await;
+    assert_eq!((status, &body["fields"]["content"]), (400, &json!("invalid")));
+    let (status, body) = app.get(user, &format!("/api/v1/spreadsheets/{id}/range?range=A1")).await;
+    assert_eq!((status, &body["fields"]["range"]), (400, &json!("invalid")));
+    assert!(started.elapsed() < Duration::from_secs(60), "bounded: {:?}", started.elapsed());
+    let (_, sheet) = app.get(user, &format!("/api/v1/spreadsheets/{id}")).await;
+    assert_eq!(sheet["version"], 1, "nothing refused was saved");
+}
