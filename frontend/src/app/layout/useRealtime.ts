@@ -4,6 +4,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { recordActivity } from '@/api/generated/monitoring/monitoring';
 import type { ReportStatus } from '@/api/generated/model';
+import { handleMessagingEvent, isMessagingEvent } from '@/lib/messaging-live';
 import { connectRealtime, type RealtimeEvent } from '@/lib/realtime';
 import { session } from '@/lib/session';
 
@@ -11,7 +12,8 @@ const HEARTBEAT_MS = 60_000;
 
 /**
  * While signed in: the tab's real-time socket and its heartbeat. Events refresh what they
- * concern (the cache is invalidated; screens refetch), a report's new status is told in a
+ * concern (the cache is invalidated; screens refetch; the messenger's events through
+ * lib/messaging-live.ts, which also keeps who is typing), a report's new status is told in a
  * toast, and an ended session lands on /login with the expiry text at once. The heartbeat
  * (every minute while the tab is visible and the user was active) keeps the session's
  * `lastSeenAt` moving for the monitors.
@@ -29,6 +31,8 @@ export function useRealtime(queryClient: QueryClient) {
         void queryClient.invalidateQueries();
         const status = t(`reportStatus.${event.status as ReportStatus}`);
         notifications.show({ color: 'blue', message: t('reports.live.statusChanged', { title: String(event.title), status }) });
+      } else if (isMessagingEvent(event)) {
+        handleMessagingEvent(queryClient, event);
       } else if (event.type.startsWith('monitoring.')) {
         void queryClient.invalidateQueries({ predicate: (query) => String(query.queryKey[0]).includes('/monitoring') });
       }
