@@ -118,6 +118,7 @@ describe('the screens each role may open (SPEC §2)', () => {
         'departmentReportCreate',
         'departmentReport',
         'departmentReportEdit',
+        'messages',
       ].sort(),
     );
   });
@@ -135,9 +136,10 @@ describe('the screens each role may open (SPEC §2)', () => {
         '/admin/users',
         '/admin/monitoring',
         '/ceo/reports/:id',
+        '/messages',
       ],
     ],
-    ['EnterpriseCeo', ['/dashboard', '/admin/users/create', '/admin/users', '/ceo', '/ceo/reports', '/ceo/reports/:id', '/ceo/monitoring']],
+    ['EnterpriseCeo', ['/dashboard', '/admin/users/create', '/admin/users', '/ceo', '/ceo/reports', '/ceo/reports/:id', '/ceo/monitoring', '/messages']],
     [
       'DepartmentHead',
       [
@@ -147,6 +149,7 @@ describe('the screens each role may open (SPEC §2)', () => {
         '/department/:id/reports/create',
         '/department/:id/reports/:reportId',
         '/department/:id/reports/:reportId/edit',
+        '/messages',
       ],
     ],
     [
@@ -158,6 +161,7 @@ describe('the screens each role may open (SPEC §2)', () => {
         '/department/:id/reports/create',
         '/department/:id/reports/:reportId',
         '/department/:id/reports/:reportId/edit',
+        '/messages',
       ],
     ],
   ])('a %s may open %j', (role, paths) => {

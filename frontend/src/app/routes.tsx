@@ -36,6 +36,7 @@ const screens = {
   departmentReportEdit: reportForm,
   adminMonitoring: monitoring,
   ceoMonitoring: monitoring,
+  messages: lazy(() => import('@/features/messages/screens/MessagesScreen')),
 } satisfies Record<Exclude<ReadyRouteKey, 'home'>, Screen>;
 
 /** The signed-in frame (sidebar, menus): not needed, so not loaded, on the signed-out pages. */

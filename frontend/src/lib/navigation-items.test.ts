@@ -8,10 +8,10 @@ const DEPT = makeUser('DepartmentUser').departmentId!;
 
 describe('the sidebar per role (only screens that exist)', () => {
   it.each<[Role, string[]]>([
-    ['PlatformAdmin', ['/dashboard', '/admin', '/admin/enterprises', '/admin/users', '/admin/monitoring']],
-    ['EnterpriseCeo', ['/dashboard', '/ceo', '/ceo/reports', '/admin/users', '/ceo/monitoring']],
-    ['DepartmentHead', ['/dashboard', `/department/${DEPT}`, `/department/${DEPT}/reports`]],
-    ['DepartmentUser', ['/dashboard', `/department/${DEPT}`, `/department/${DEPT}/reports`]],
+    ['PlatformAdmin', ['/dashboard', '/admin', '/admin/enterprises', '/admin/users', '/messages', '/admin/monitoring']],
+    ['EnterpriseCeo', ['/dashboard', '/ceo', '/ceo/reports', '/admin/users', '/messages', '/ceo/monitoring']],
+    ['DepartmentHead', ['/dashboard', `/department/${DEPT}`, `/department/${DEPT}/reports`, '/messages']],
+    ['DepartmentUser', ['/dashboard', `/department/${DEPT}`, `/department/${DEPT}/reports`, '/messages']],
   ])('%s sees %j', (role, links) => {
     expect(navItemsFor(makeUser(role)).map((item) => item.to)).toEqual(links);
   });
@@ -22,12 +22,13 @@ describe('the sidebar per role (only screens that exist)', () => {
       'nav.myEnterprise',
       'nav.reports',
       'nav.users',
+      'nav.messages',
       'nav.monitoring',
     ]);
   });
 
   it('hides the department entries from staff without a department', () => {
-    expect(navItemsFor(makeUser('DepartmentUser', { departmentId: null })).map((item) => item.to)).toEqual(['/dashboard']);
+    expect(navItemsFor(makeUser('DepartmentUser', { departmentId: null })).map((item) => item.to)).toEqual(['/dashboard', '/messages']);
   });
 });
 

@@ -37,7 +37,7 @@ export const routes = {
   departmentReport: { path: '/department/:id/reports/:reportId', access: DEPARTMENT, ready: true },
   departmentReportEdit: { path: '/department/:id/reports/:reportId/edit', access: DEPARTMENT, ready: true },
   departmentSpreadsheet: { path: '/department/:id/spreadsheet', access: DEPARTMENT, ready: false },
-  messages: { path: '/messages', access: ANY_ROLE, ready: false },
+  messages: { path: '/messages', access: ANY_ROLE, ready: true },
 } as const satisfies Record<string, RouteDef>;
 
 export type RouteKey = keyof typeof routes;

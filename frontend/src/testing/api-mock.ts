@@ -5,12 +5,22 @@ export type MockRequest = { method: string; url: URL; body: unknown };
 type Answer = Response | ((request: MockRequest) => Response | Promise<Response>);
 
 /**
+ * What every signed-in screen asks for, answered unless a test answers it itself: the unread
+ * total of the sidebar's "Messages" badge (none).
+ */
+const FRAME_ANSWERS: Record<string, Answer> = {
+  'GET /api/v1/messaging/unread': () => jsonResponse(200, { unread: 0 }),
+};
+
+/**
  * Stubs `fetch` with answers per `"METHOD /api/v1/path"` (query strings ignored for matching).
  * A call without an answer fails the test (after it ran, naming every such call): a screen that
  * asks the server for something the test did not foresee is a finding, not a 404 to shrug at.
- * The app gets a 501 for it meanwhile. Returns the calls made, for assertions.
+ * The app gets a 501 for it meanwhile. The signed-in frame's own calls have default answers
+ * (FRAME_ANSWERS). Returns the calls made, for assertions.
  */
-export function mockApi(answers: Record<string, Answer>) {
+export function mockApi(testAnswers: Record<string, Answer>) {
+  const answers = { ...FRAME_ANSWERS, ...testAnswers };
   const calls: { method: string; path: string; body: unknown }[] = [];
   const unmocked: string[] = [];
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {

@@ -16,6 +16,7 @@ import { useCurrentUser } from '@/lib/session';
 import { appQueryClient } from '../query-client';
 import { ProvidedQueryClient } from '../query-context';
 import classes from './AppLayout.module.css';
+import { UnreadBadge } from './UnreadBadge';
 import { UserMenu } from './UserMenu';
 import { useRealtime } from './useRealtime';
 
@@ -85,6 +86,7 @@ export function AppLayout({ children }: { children?: ReactNode }) {
                     to={to}
                     label={t(label)}
                     leftSection={<Icon size={18} stroke={1.6} aria-hidden />}
+                    rightSection={key === 'messages' ? <UnreadBadge /> : undefined}
                     active={active}
                     aria-current={active ? 'page' : undefined}
                     variant="light"
