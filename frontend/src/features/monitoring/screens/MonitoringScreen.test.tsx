@@ -179,6 +179,17 @@ describe('system monitoring', () => {
     expect(calls.filter((call) => call.method === 'POST').map((call) => call.path)).toEqual([`/api/v1/monitoring/sessions/${ceoHere.id}/logout-others`]);
   });
 
+  it('says when the map shows only the most recently active sessions', async () => {
+    mockApi({
+      'GET /api/v1/monitoring/sessions': jsonResponse(200, page([halInLondon], 1234, 100)),
+      'GET /api/v1/monitoring/user-activity': jsonResponse(200, page([makeUserActivity(hal)])),
+    });
+    session.start('token', ceo);
+    renderApp('/ceo/monitoring');
+
+    expect(await screen.findByTestId('map-notes')).toHaveTextContent('The map shows the 1 most recently active of 1,234 sessions.');
+  });
+
   it('says when no session matches the filters, and clears them', async () => {
     const { calls } = mockApi({
       'GET /api/v1/monitoring/sessions': jsonResponse(200, page([])),

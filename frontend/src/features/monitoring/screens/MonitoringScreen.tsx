@@ -13,6 +13,7 @@ import { TableSkeleton } from '@/components/data/TableSkeleton';
 import { useEnterpriseOptions } from '@/components/enterprises/use-enterprise-options';
 import { PageHeader } from '@/components/PageHeader';
 import { errorMessage } from '@/lib/errors';
+import { useFormat } from '@/lib/format';
 import { PAGE_SIZE, useListParams } from '@/lib/list-params';
 import { useCurrentUser } from '@/lib/session';
 import { SessionFilters } from '../components/SessionFilters';
@@ -25,7 +26,7 @@ import { isPlaced } from '../map-data';
 const SessionMap = lazy(() => import('../components/SessionMap'));
 
 /** The most sessions the map draws: the API's largest page, the most recently active first. */
-export const MAP_LIMIT = 100;
+const MAP_LIMIT = 100;
 /** Users offered by the user filter (those with sessions in scope, the most recently seen first). */
 const USER_OPTIONS_LIMIT = 100;
 
@@ -143,6 +144,7 @@ export default function MonitoringScreen() {
 
 function MapSection({ query }: { query: UseQueryResult<PageSession> }) {
   const { t } = useTranslation();
+  const format = useFormat();
   const items = query.data?.items ?? [];
   const total = query.data?.total ?? 0;
   const unplaced = items.filter((session) => !isPlaced(session)).length;
@@ -167,7 +169,7 @@ function MapSection({ query }: { query: UseQueryResult<PageSession> }) {
         )}
         {(total > items.length || unplaced > 0) && (
           <Text size="sm" c="dimmed" data-testid="map-notes">
-            {total > items.length && t('monitoring.map.truncated', { shown: items.length, total })}{' '}
+            {total > items.length && t('monitoring.map.truncated', { shown: format.number(items.length), total: format.number(total) })}{' '}
             {unplaced > 0 && t('monitoring.map.unplaced', { count: unplaced })}
           </Text>
         )}
