@@ -37,8 +37,14 @@ cat <<MSG
   Platform administrator: $ADMIN_EMAIL / $ADMIN_PASSWORD
   (an administrator made earlier keeps the password it was given)
   Demo enterprises (SEED_DEMO=0 skips them), password demo-password for everyone:
-    Acme Industries  ceo@acme.example, bruno@ (finance head), chloe@ (finance), david@ (operations head)
+    Acme Industries  ceo@acme.example, bruno@ (finance head), chloe@ (finance), david@ (operations head), emma@ (sales)
     Globex Services  ceo@globex.example, hugo@ (IT head), ines@ (IT), jade@ (HR head)
+  What each shows:
+    the admin        every enterprise, platform statistics, and the monitoring map of every session
+    a CEO            six months of reports to review (one waits, one was rejected), the map of
+                     their people signed in from three continents (one session flagged)
+    bruno@, hugo@    their department's reports in every status and a budget spreadsheet
+    any two people   the encrypted messenger (/messages) between colleagues
   API docs: http://localhost:${bind##*:}/api/docs
 
 MSG

@@ -40,16 +40,96 @@ pub struct ReportFile<'a> {
     pub content: &'a str,
     pub columns: &'a [String],
     pub rows: &'a [Vec<Value>],
+    pub lang: Lang,
 }
 
-pub fn department_label(d: DepartmentType) -> &'static str {
+/// The language of a file: the labels and dates the screens show in that language.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, poem_openapi::Enum)]
+#[oai(rename_all = "lowercase")]
+pub enum Lang {
+    #[default]
+    En,
+    Fr,
+}
+
+impl Lang {
+    /// From an `Accept-Language` header: French when it comes before English.
+    pub fn from_accept_language(header: &str) -> Self {
+        let first = header
+            .split(',')
+            .map(|l| l.split(';').next().unwrap_or("").trim().to_ascii_lowercase())
+            .find(|l| l.starts_with("fr") || l.starts_with("en"));
+        if first.is_some_and(|l| l.starts_with("fr")) { Self::Fr } else { Self::En }
+    }
+
+    fn pick(self, en: &'static str, fr: &'static str) -> &'static str {
+        match self {
+            Self::En => en,
+            Self::Fr => fr,
+        }
+    }
+}
+
+/// The department's name, as the screens write it.
+pub fn department_label(d: DepartmentType, lang: Lang) -> &'static str {
     match d {
         DepartmentType::Finance => "Finance",
-        DepartmentType::Operations => "Operations",
-        DepartmentType::SalesMarketing => "Sales & Marketing",
-        DepartmentType::HumanResources => "Human Resources",
-        DepartmentType::InformationTechnology => "Information Technology",
+        DepartmentType::Operations => lang.pick("Operations", "Opérations"),
+        DepartmentType::SalesMarketing => lang.pick("Sales and marketing", "Ventes et marketing"),
+        DepartmentType::HumanResources => lang.pick("Human resources", "Ressources humaines"),
+        DepartmentType::InformationTechnology => lang.pick("Information technology", "Informatique"),
     }
+}
+
+/// The status's name, as the screens write it.
+pub fn status_label(s: ReportStatus, lang: Lang) -> &'static str {
+    match s {
+        ReportStatus::Draft => lang.pick("Draft", "Brouillon"),
+        ReportStatus::Submitted => lang.pick("Submitted", "Soumis"),
+        ReportStatus::Reviewed => lang.pick("Reviewed", "Examiné"),
+        ReportStatus::Approved => lang.pick("Approved", "Approuvé"),
+        ReportStatus::Rejected => lang.pick("Rejected", "Rejeté"),
+    }
+}
+
+struct Labels {
+    title: &'static str,
+    department: &'static str,
+    period: &'static str,
+    to: &'static str,
+    status: &'static str,
+    author: &'static str,
+    created: &'static str,
+    submitted: &'static str,
+    reviewed_by: &'static str,
+    reviewed: &'static str,
+    review_notes: &'static str,
+    content: &'static str,
+    report_sheet: &'static str,
+    data: &'static str,
+}
+
+fn labels(lang: Lang) -> Labels {
+    Labels {
+        title: lang.pick("Title", "Titre"),
+        department: lang.pick("Department", "Département"),
+        period: lang.pick("Period", "Période"),
+        to: lang.pick("to", "au"),
+        status: lang.pick("Status", "Statut"),
+        author: lang.pick("Author", "Auteur"),
+        created: lang.pick("Created", "Créé le"),
+        submitted: lang.pick("Submitted", "Soumis le"),
+        reviewed_by: lang.pick("Reviewed by", "Examiné par"),
+        reviewed: lang.pick("Reviewed", "Examiné le"),
+        review_notes: lang.pick("Review notes", "Notes d'examen"),
+        content: lang.pick("Content", "Contenu"),
+        report_sheet: lang.pick("Report", "Rapport"),
+        data: lang.pick("Data", "Données"),
+    }
+}
+
+fn date(d: NaiveDate, lang: Lang) -> String {
+    d.format(lang.pick("%Y-%m-%d", "%d/%m/%Y")).to_string()
 }
 
 /// `finance-q1-budget-2026-01-01.xlsx`
@@ -67,22 +147,23 @@ fn cell_text(v: &Value) -> String {
     }
 }
 
-fn time(t: Option<DateTime<Utc>>) -> String {
-    t.map(|t| t.format("%Y-%m-%d %H:%M UTC").to_string()).unwrap_or_default()
+fn time(t: Option<DateTime<Utc>>, lang: Lang) -> String {
+    t.map(|t| t.format(lang.pick("%Y-%m-%d %H:%M UTC", "%d/%m/%Y %H:%M UTC")).to_string()).unwrap_or_default()
 }
 
 fn fields<'a>(r: &'a ReportFile<'a>) -> Vec<(&'static str, String)> {
+    let (l, lang) = (labels(r.lang), r.lang);
     vec![
-        ("Title", r.title.to_owned()),
-        ("Department", department_label(r.department).to_owned()),
-        ("Period", format!("{} to {}", r.period_start, r.period_end)),
-        ("Status", r.status.as_str().to_owned()),
-        ("Author", r.author.to_owned()),
-        ("Created", time(Some(r.created_at))),
-        ("Submitted", time(r.submitted_at)),
-        ("Reviewed by", r.reviewer.unwrap_or_default().to_owned()),
-        ("Reviewed", time(r.reviewed_at)),
-        ("Review notes", r.review_notes.unwrap_or_default().to_owned()),
+        (l.title, r.title.to_owned()),
+        (l.department, department_label(r.department, lang).to_owned()),
+        (l.period, format!("{} {} {}", date(r.period_start, lang), l.to, date(r.period_end, lang))),
+        (l.status, status_label(r.status, lang).to_owned()),
+        (l.author, r.author.to_owned()),
+        (l.created, time(Some(r.created_at), lang)),
+        (l.submitted, time(r.submitted_at, lang)),
+        (l.reviewed_by, r.reviewer.unwrap_or_default().to_owned()),
+        (l.reviewed, time(r.reviewed_at, lang)),
+        (l.review_notes, r.review_notes.unwrap_or_default().to_owned()),
     ]
 }
 
@@ -128,7 +209,8 @@ pub fn xlsx(r: &ReportFile<'_>) -> anyhow::Result<Vec<u8>> {
     let mut book = Workbook::new();
     let bold = Format::new().set_bold();
     let wrap = Format::new().set_text_wrap();
-    let sheet = book.add_worksheet().set_name("Report")?;
+    let l = labels(r.lang);
+    let sheet = book.add_worksheet().set_name(l.report_sheet)?;
     sheet.set_column_width(0, 16)?;
     sheet.set_column_width(1, 80)?;
     let fields = fields(r);
@@ -137,11 +219,11 @@ pub fn xlsx(r: &ReportFile<'_>) -> anyhow::Result<Vec<u8>> {
         sheet.write_string(i as u32, 1, value)?;
     }
     let content_row = fields.len() as u32 + 1;
-    sheet.write_string_with_format(content_row, 0, "Content", &bold)?;
+    sheet.write_string_with_format(content_row, 0, l.content, &bold)?;
     sheet.write_string_with_format(content_row, 1, r.content, &wrap)?;
 
     if !r.columns.is_empty() {
-        let data = book.add_worksheet().set_name("Data")?;
+        let data = book.add_worksheet().set_name(l.data)?;
         for (c, name) in r.columns.iter().enumerate() {
             data.write_string_with_format(0, c as u16, name, &bold)?;
             data.set_column_width(c as u16, 16)?;
@@ -168,9 +250,9 @@ pub fn xlsx(r: &ReportFile<'_>) -> anyhow::Result<Vec<u8>> {
             for c in series.into_iter().take(8) {
                 chart
                     .add_series()
-                    .set_name(("Data", 0, c as u16))
-                    .set_categories(("Data", 1, 0, last, 0))
-                    .set_values(("Data", 1, c as u16, last, c as u16));
+                    .set_name((l.data, 0, c as u16))
+                    .set_categories((l.data, 1, 0, last, 0))
+                    .set_values((l.data, 1, c as u16, last, c as u16));
             }
             data.insert_chart(1, r.columns.len() as u16 + 1, &chart)?;
         }
@@ -244,19 +326,23 @@ impl Pages {
     /// what was left out: past that a page is unreadable (a column narrower than a word), and
     /// the document's size would grow with the table (a 10,000 x 50 table took ~400 MB to lay
     /// out). The XLSX and CSV files carry the whole table.
-    fn table(&mut self, columns: &[String], rows: &[Vec<Value>]) {
+    fn table(&mut self, columns: &[String], rows: &[Vec<Value>], lang: Lang) {
         let (all_rows, all_columns) = (rows.len(), columns.len());
         let columns = &columns[..all_columns.min(PDF_MAX_COLUMNS)];
         let rows = &rows[..all_rows.min(PDF_MAX_ROWS)];
         self.table_cells(columns, rows);
         if rows.len() < all_rows || columns.len() < all_columns {
             self.space(2.0);
+            let (shown_rows, shown_columns) = (rows.len(), columns.len());
             self.line(
-                &format!(
-                    "Showing {} of {all_rows} rows and {} of {all_columns} columns: the XLSX and CSV downloads hold the whole table.",
-                    rows.len(),
-                    columns.len()
-                ),
+                &match lang {
+                    Lang::En => format!(
+                        "Showing {shown_rows} of {all_rows} rows and {shown_columns} of {all_columns} columns: the XLSX and CSV downloads hold the whole table."
+                    ),
+                    Lang::Fr => format!(
+                        "{shown_rows} lignes sur {all_rows} et {shown_columns} colonnes sur {all_columns} : les téléchargements XLSX et CSV contiennent tout le tableau."
+                    ),
+                },
                 BuiltinFont::HelveticaOblique,
                 9.0,
             );
@@ -286,22 +372,23 @@ pub fn pdf(r: &ReportFile<'_>) -> Vec<u8> {
     let mut p = Pages::new();
     p.line(r.title, BuiltinFont::HelveticaBold, 18.0);
     p.space(2.0);
-    for (label, value) in fields(r).into_iter().skip(1).filter(|(l, v)| *l != "Review notes" && !v.is_empty()) {
+    let l = labels(r.lang);
+    for (label, value) in fields(r).into_iter().skip(1).filter(|(label, v)| *label != l.review_notes && !v.is_empty()) {
         p.line(&format!("{label}: {value}"), BuiltinFont::Helvetica, 10.0);
     }
     if !r.content.trim().is_empty() {
         p.space(4.0);
-        p.line("Content", BuiltinFont::HelveticaBold, 12.0);
+        p.line(l.content, BuiltinFont::HelveticaBold, 12.0);
         p.paragraph(r.content, 10.0);
     }
     if !r.columns.is_empty() {
         p.space(4.0);
-        p.line("Data", BuiltinFont::HelveticaBold, 12.0);
-        p.table(r.columns, r.rows);
+        p.line(l.data, BuiltinFont::HelveticaBold, 12.0);
+        p.table(r.columns, r.rows, r.lang);
     }
     if let Some(notes) = r.review_notes.filter(|n| !n.trim().is_empty()) {
         p.space(4.0);
-        p.line("Review notes", BuiltinFont::HelveticaBold, 12.0);
+        p.line(l.review_notes, BuiltinFont::HelveticaBold, 12.0);
         p.paragraph(notes, 10.0);
     }
     let pages = p.pages.into_iter().map(|ops| PdfPage::new(Mm(PAGE_W), Mm(PAGE_H), ops)).collect();
@@ -328,7 +415,26 @@ mod tests {
             content: "Line one",
             columns,
             rows,
+            lang: Lang::En,
         }
+    }
+
+    #[test]
+    fn files_speak_the_reader_s_language_with_the_screens_labels() {
+        let r = ReportFile { lang: Lang::Fr, ..sample(&[], &[]) };
+        let fields = fields(&r);
+        assert!(fields.contains(&("Statut", "Approuvé".into())), "{fields:?}");
+        assert!(fields.contains(&("Département", "Ventes et marketing".into())));
+        assert!(fields.contains(&("Période", "01/01/2026 au 31/03/2026".into())));
+        let english = fields_of(Lang::En);
+        assert!(english.contains(&("Status", "Approved".into())), "not the raw code: {english:?}");
+        assert_eq!(Lang::from_accept_language("fr-CA,fr;q=0.9,en;q=0.8"), Lang::Fr);
+        assert_eq!(Lang::from_accept_language("de-DE,en;q=0.5,fr;q=0.4"), Lang::En);
+        assert_eq!(Lang::from_accept_language(""), Lang::En);
+    }
+
+    fn fields_of(lang: Lang) -> Vec<(&'static str, String)> {
+        fields(&ReportFile { lang, ..sample(&[], &[]) })
     }
 
     #[test]
@@ -370,7 +476,7 @@ mod tests {
         let columns: Vec<String> = (0..50).map(|c| format!("C{c}")).collect();
         let rows: Vec<Vec<Value>> = (0..10_000).map(|r| (0..50).map(|c| Value::from(r * 50 + c)).collect()).collect();
         let mut pages = Pages::new();
-        pages.table(&columns, &rows);
+        pages.table(&columns, &rows, Lang::En);
         let ops: usize = pages.pages.iter().map(Vec::len).sum();
         // 1,001 lines of 12 cells, five operations a cell, and the note.
         assert!(ops <= 1001 * 12 * 5 + 10, "{ops} operations");

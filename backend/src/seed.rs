@@ -10,7 +10,7 @@ use uuid::Uuid;
 
 use crate::{
     auth::password,
-    domain::{DepartmentType, Email, Password, Role, session::Device},
+    domain::{DepartmentType, Email, Password, ReportStatus, Role, session::Device},
     geoip::Location,
     store::{self, enterprises::NewEnterprise, sessions::NewSession},
     tenancy,
@@ -94,8 +94,147 @@ pub async fn seed_demo(pool: &PgPool) -> anyhow::Result<()> {
     }
     for (index, demo) in DEMO.iter().enumerate() {
         seed_sessions(pool, demo, index).await?;
+        seed_work(pool, demo).await?;
     }
     Ok(())
+}
+
+/// Six months of reports for every department with staff, in every status, with data tables
+/// and review notes, and a budget spreadsheet per department: the dashboards, charts and review
+/// queues have a history to show. Only for a demo enterprise without reports yet.
+async fn seed_work(pool: &PgPool, demo: &DemoEnterprise) -> anyhow::Result<()> {
+    let ceo_email = Email::parse(&format!("ceo@{}", demo.domain)).expect("valid demo e-mail");
+    let Some(ceo) = store::users::find_by_email(pool, &ceo_email).await? else { return Ok(()) };
+    let Some(enterprise_id) = ceo.enterprise_id else { return Ok(()) };
+    let mut tx = tenancy::begin(pool, &crate::tenancy::SchemaName::for_enterprise(enterprise_id)).await?;
+    let (seeded,): (bool,) = sqlx::query_as("select exists (select 1 from reports)").fetch_one(&mut *tx).await?;
+    if seeded {
+        return Ok(());
+    }
+    let departments = store::departments::list(&mut tx).await?;
+    let today = Utc::now().date_naive();
+    let mut made = 0;
+    for (n, (_, local, _, kind)) in demo.staff.iter().enumerate() {
+        // One author per department: the first of its staff in the list.
+        if demo.staff[..n].iter().any(|(_, _, _, k)| k == kind) {
+            continue;
+        }
+        let department = departments.iter().find(|d| d.kind == kind.as_str()).context("five departments")?;
+        let email = Email::parse(&format!("{local}@{}", demo.domain)).expect("valid demo e-mail");
+        let author = store::users::find_by_email(pool, &email).await?.context("demo staff")?;
+        for (months_ago, path, notes) in HISTORY {
+            let start = first_of_month(today, *months_ago);
+            let end = first_of_month(today, months_ago - 1) - Duration::days(1);
+            let label = start.format("%B %Y");
+            let title = format!("{} — {label}", crate::export::department_label(*kind, crate::export::Lang::En));
+            let data = serde_json::json!({
+                "columns": ["Week", "Revenue", "Costs"],
+                "rows": (1..=4).map(|w| {
+                    let base = 100 + (n as i64 * 37 + i64::from(*months_ago) * 13 + w * 7) % 60;
+                    serde_json::json!([format!("Week {w}"), base * 10, base * 7 + w * 11])
+                }).collect::<Vec<_>>(),
+            });
+            let content = format!("Activity of {label}: figures by week, with costs against revenue.");
+            let id = store::reports::insert(
+                &mut tx,
+                store::reports::NewReport {
+                    enterprise_id,
+                    department_id: department.id,
+                    title: &title,
+                    content: &content,
+                    period_start: start,
+                    period_end: end,
+                    status: ReportStatus::Draft,
+                    data: Some(&data),
+                    created_by: author.id,
+                },
+            )
+            .await?;
+            let mut from = ReportStatus::Draft;
+            for to in *path {
+                let actor = if matches!(to, ReportStatus::Draft | ReportStatus::Submitted) { author.id } else { ceo.id };
+                let note = (*to == ReportStatus::Rejected || *to == ReportStatus::Approved).then_some(*notes).filter(|n| !n.is_empty());
+                store::reports::transition(&mut tx, enterprise_id, id, actor, from, *to, note).await?;
+                from = *to;
+            }
+            // Its history happened over the days after the period ended.
+            let shift = (today - end).num_days().max(1) - 3;
+            sqlx::query(
+                "with r as (update reports set created_at = created_at - make_interval(days => $2), updated_at = updated_at - make_interval(days => $2), \
+                   submitted_at = submitted_at - make_interval(days => $2), reviewed_at = reviewed_at - make_interval(days => $2) where id = $1), \
+                 e as (update report_events set created_at = created_at - make_interval(days => $2) where report_id = $1) \
+                 update public.report_transitions set at = at - make_interval(days => $2) where report_id = $1",
+            )
+            .bind(id)
+            .bind(shift.max(0) as i32)
+            .execute(&mut *tx)
+            .await?;
+            made += 1;
+        }
+        let budget = budget_workbook(&department.kind);
+        store::spreadsheets::insert(
+            &mut tx,
+            store::spreadsheets::NewSpreadsheet {
+                department_id: department.id,
+                name: &format!("Budget {}", today.format("%Y")),
+                content: &budget,
+                engine_version: crate::spreadsheet::ENGINE_VERSION,
+                by: author.id,
+            },
+        )
+        .await?;
+    }
+    tx.commit().await?;
+    println!("{}: {made} reports over six months (every status) and a budget spreadsheet per department", demo.name);
+    Ok(())
+}
+
+use ReportStatus::{Approved, Draft, Rejected, Reviewed, Submitted};
+
+/// Each month's report: how many months ago its period began, its path from draft, and the
+/// CEO's notes when rejecting or approving.
+const HISTORY: &[(i32, &[ReportStatus], &str)] = &[
+    (6, &[Submitted, Reviewed, Approved], "Clear and complete."),
+    (5, &[Submitted, Rejected, Draft, Submitted, Approved], "Thanks for adding the missing week."),
+    (4, &[Submitted, Approved], ""),
+    (3, &[Submitted, Reviewed, Approved], "Good month."),
+    (2, &[Submitted, Reviewed], ""),
+    (1, &[Submitted, Rejected], "Please explain the rise in costs in week 3."),
+    (0, &[Submitted], ""),
+    (0, &[], ""),
+];
+
+fn first_of_month(today: chrono::NaiveDate, months_ago: i32) -> chrono::NaiveDate {
+    use chrono::Datelike;
+    let months = today.year() * 12 + today.month0() as i32 - months_ago;
+    chrono::NaiveDate::from_ymd_opt(months.div_euclid(12), months.rem_euclid(12) as u32 + 1, 1).expect("the first of a month")
+}
+
+/// A budget: twelve months of planned and actual spend, with totals, averages and variances.
+fn budget_workbook(department: &str) -> Vec<u8> {
+    use ironcalc::base::Model;
+    let mut model = Model::new_empty("Budget", "en", "UTC", "en").expect("the engine's own locale");
+    let header = ["Month", "Planned", "Actual", "Variance"];
+    for (c, h) in header.iter().enumerate() {
+        model.set_user_input(0, 1, c as i32 + 1, (*h).to_owned()).expect("a cell");
+    }
+    let seed = department.len() as i32;
+    for m in 1..=12 {
+        let row = m + 1;
+        let month = chrono::NaiveDate::from_ymd_opt(2026, m as u32, 1).expect("a month").format("%b").to_string();
+        model.set_user_input(0, row, 1, month).expect("a cell");
+        model.set_user_input(0, row, 2, (1000 + seed * 40 + m * 25).to_string()).expect("a cell");
+        model.set_user_input(0, row, 3, (950 + seed * 45 + (m * 37) % 120).to_string()).expect("a cell");
+        model.set_user_input(0, row, 4, format!("=C{row}-B{row}")).expect("a cell");
+    }
+    model.set_user_input(0, 14, 1, "Total".into()).expect("a cell");
+    for (c, col) in [(2, 'B'), (3, 'C'), (4, 'D')] {
+        model.set_user_input(0, 14, c, format!("=SUM({col}2:{col}13)")).expect("a cell");
+        model.set_user_input(0, 15, c, format!("=ROUND(AVERAGE({col}2:{col}13), 1)")).expect("a cell");
+    }
+    model.set_user_input(0, 15, 1, "Average".into()).expect("a cell");
+    model.evaluate();
+    model.to_bytes()
 }
 
 const PLACES: [(&str, &str, f64, f64); 8] = [

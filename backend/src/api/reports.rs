@@ -261,6 +261,16 @@ pub async fn report_page(
     Ok(Page::new(rows.into_iter().map(Report::from).collect(), total, paging))
 }
 
+/// The scope of one report: as `scope`, but the platform admin need not name the enterprise
+/// (any link to a report works): it comes from the report's id.
+async fn report_scope(state: &AppState, caller: &Caller, enterprise_id: Option<Uuid>, report: Uuid) -> Result<Scope, AppError> {
+    let enterprise_id = match enterprise_id {
+        None if caller.is_admin() => Some(store::reports::enterprise_of(&state.db, report).await?.ok_or(AppError::NotFound)?),
+        given => given,
+    };
+    scope(state, caller, enterprise_id).await
+}
+
 /// Resolves the tenant: from the token for tenant users (another enterprise is 404), from
 /// `enterpriseId` for the platform admin (required).
 async fn scope(state: &AppState, caller: &Caller, enterprise_id: Option<Uuid>) -> Result<Scope, AppError> {
@@ -393,7 +403,7 @@ fn check_period(errors: &mut FieldErrors, start: NaiveDate, end: NaiveDate) {
 }
 
 /// Builds the file (CPU-bound for large tables: runs on the blocking pool).
-fn render(r: ReportRecord, department: &str, format: ExportFormat) -> Result<(String, Vec<u8>), AppError> {
+fn render(r: ReportRecord, department: &str, format: ExportFormat, lang: crate::export::Lang) -> Result<(String, Vec<u8>), AppError> {
     let report = Report::from(r);
     let (columns, rows) = report.data.map(|d| (d.columns, d.rows)).unwrap_or_default();
     let file = crate::export::ReportFile {
@@ -411,6 +421,7 @@ fn render(r: ReportRecord, department: &str, format: ExportFormat) -> Result<(St
         content: &report.content,
         columns: &columns,
         rows: &rows,
+        lang,
     };
     let bytes = match format {
         ExportFormat::Xlsx => crate::export::xlsx(&file)?,
@@ -498,7 +509,8 @@ impl ReportsApi {
 
     /// Get a report
     ///
-    /// With its audit trail. The platform admin passes `enterpriseId`.
+    /// With its audit trail. The platform admin may pass `enterpriseId`; without it the report's
+    /// enterprise is found from the report.
     #[oai(path = "/reports/:id", method = "get", operation_id = "getReport")]
     async fn get(
         &self,
@@ -508,7 +520,7 @@ impl ReportsApi {
         #[oai(name = "enterpriseId")] enterprise_id: Query<Option<Uuid>>,
     ) -> Result<Json<ReportDetail>, ReportError> {
         auth.0.require("getReport")?;
-        let scope = scope(&state, &auth.0, enterprise_id.0).await?;
+        let scope = report_scope(&state, &auth.0, enterprise_id.0, id.0).await?;
         let mut tx = tenancy::begin(&state.db, &scope.schema).await?;
         scope.readable(&mut tx, &auth.0, id.0).await?;
         let found = detail(&mut tx, id.0).await?;
@@ -629,7 +641,8 @@ impl ReportsApi {
 
     /// Download a report
     ///
-    /// As XLSX, CSV or PDF, for whoever may read it (the platform admin passes `enterpriseId`).
+    /// As XLSX, CSV or PDF, for whoever may read it (the platform admin may pass `enterpriseId`).
+    #[allow(clippy::too_many_arguments)]
     #[oai(path = "/reports/:id/export", method = "get", operation_id = "exportReport")]
     async fn export(
         &self,
@@ -638,9 +651,12 @@ impl ReportsApi {
         id: Path<Uuid>,
         format: Query<ExportFormat>,
         #[oai(name = "enterpriseId")] enterprise_id: Query<Option<Uuid>>,
+        /// The language of the labels and dates (default: from `Accept-Language`, else English).
+        lang: Query<Option<crate::export::Lang>>,
+        #[oai(name = "Accept-Language")] accept_language: poem_openapi::param::Header<Option<String>>,
     ) -> Result<ExportedReport, ExportError> {
         auth.0.require("exportReport")?;
-        let scope = scope(&state, &auth.0, enterprise_id.0).await?;
+        let scope = report_scope(&state, &auth.0, enterprise_id.0, id.0).await?;
         // Taken before the report is read: waiting exports hold no report data.
         let _slot = crate::export::slot().await.ok_or(AppError::Busy { retry_after_secs: 5 })?;
         let mut tx = tenancy::begin(&state.db, &scope.schema).await?;
@@ -648,8 +664,10 @@ impl ReportsApi {
         let department = store::departments::find(&mut tx, report.department_id).await?.ok_or(AppError::NotFound)?;
         tx.commit().await?;
         let format = format.0;
-        let (name, bytes) =
-            tokio::task::spawn_blocking(move || render(report, &department.kind, format)).await.map_err(|e| AppError::Unexpected(e.into()))??;
+        let lang = lang.0.unwrap_or_else(|| accept_language.0.as_deref().map(crate::export::Lang::from_accept_language).unwrap_or_default());
+        let (name, bytes) = tokio::task::spawn_blocking(move || render(report, &department.kind, format, lang))
+            .await
+            .map_err(|e| AppError::Unexpected(e.into()))??;
         let file = poem_openapi::payload::Attachment::new(bytes).filename(name);
         Ok(ExportedReport::File(file, format.media_type().to_owned()))
     }

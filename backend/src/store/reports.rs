@@ -206,12 +206,15 @@ pub async fn transition(
 ) -> sqlx::Result<()> {
     super::users::hold(&mut *tx, actor).await?;
     let reviewing = matches!(to, ReportStatus::Reviewed | ReportStatus::Approved | ReportStatus::Rejected);
+    // Back to its author (edited or submitted again): the last review is history (its audit
+    // trail keeps it), not the report's current review.
+    let reopened = matches!(to, ReportStatus::Draft | ReportStatus::Submitted);
     sqlx::query(
         "update reports set status = $2, \
          submitted_at = case when $2 = 'submitted' then now() else submitted_at end, \
-         reviewed_by = case when $3 then $4 else reviewed_by end, \
-         reviewed_at = case when $3 then now() else reviewed_at end, \
-         review_notes = case when $3 then $5 else review_notes end \
+         reviewed_by = case when $3 then $4 when $6 then null else reviewed_by end, \
+         reviewed_at = case when $3 then now() when $6 then null else reviewed_at end, \
+         review_notes = case when $3 then $5 when $6 then null else review_notes end \
          where id = $1",
     )
     .bind(id)
@@ -219,6 +222,7 @@ pub async fn transition(
     .bind(reviewing)
     .bind(actor)
     .bind(notes)
+    .bind(reopened)
     .execute(&mut *tx)
     .await?;
     record_event(tx, enterprise_id, id, actor, Some(from), to, notes).await
@@ -251,6 +255,12 @@ async fn record_event(
         .execute(tx)
         .await
         .map(drop)
+}
+
+/// The enterprise a report belongs to, from the platform ledger of report transitions (every
+/// report has one from its creation on).
+pub async fn enterprise_of(pool: &sqlx::PgPool, report: Uuid) -> sqlx::Result<Option<Uuid>> {
+    sqlx::query_scalar("select enterprise_id from public.report_transitions where report_id = $1 limit 1").bind(report).fetch_optional(pool).await
 }
 
 pub async fn events(tx: &mut PgConnection, report: Uuid) -> sqlx::Result<Vec<EventRecord>> {

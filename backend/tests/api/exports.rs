@@ -43,7 +43,7 @@ async fn the_xlsx_holds_the_fields_the_table_and_a_native_chart(db: PgPool) {
     let mut book: Xlsx<_> = Xlsx::new(Cursor::new(bytes.clone())).unwrap();
     let report = book.worksheet_range("Report").unwrap();
     let cells: Vec<String> = report.cells().map(|(_, _, c)| c.to_string()).collect();
-    for expected in ["Q1 Budget", "Finance", "2026-01-01 to 2026-03-31", "rejected", "Explain February", "Revenue grew.\nCosts fell."] {
+    for expected in ["Q1 Budget", "Finance", "2026-01-01 to 2026-03-31", "Rejected", "Explain February", "Revenue grew.\nCosts fell."] {
         assert!(cells.iter().any(|c| c == expected), "{expected} missing from {cells:?}");
     }
     let data = book.worksheet_range("Data").unwrap();
@@ -79,7 +79,7 @@ async fn the_pdf_reads_as_the_report(db: PgPool) {
         "Q1 Budget",
         "Department: Finance",
         "Period: 2026-01-01 to 2026-03-31",
-        "Status: rejected",
+        "Status: Rejected",
         "Revenue grew.",
         "Costs fell.",
         "January",
@@ -90,6 +90,33 @@ async fn the_pdf_reads_as_the_report(db: PgPool) {
         assert!(text.contains(expected), "{expected:?} missing from:\n{text}");
     }
     std::fs::remove_file(path).unwrap();
+}
+
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn the_pdf_speaks_the_reader_s_language(db: PgPool) {
+    let app = TestApp::spawn(db).await;
+    let (id, ceo, _, _) = reviewed_report(&app).await;
+    let pdf_text = |bytes: Vec<u8>| {
+        let path = std::env::temp_dir().join(format!("report-{}.pdf", uuid::Uuid::new_v4()));
+        std::fs::write(&path, bytes).unwrap();
+        let out = std::process::Command::new("pdftotext").arg("-layout").arg(&path).arg("-").output().expect("pdftotext (poppler-utils)");
+        std::fs::remove_file(path).unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let resp = app
+        .http
+        .get(app.url(&format!("/api/v1/reports/{id}/export?format=pdf")))
+        .bearer_auth(&ceo)
+        .header("accept-language", "fr-FR,fr;q=0.9")
+        .send()
+        .await
+        .unwrap();
+    let text = pdf_text(resp.bytes().await.unwrap().to_vec());
+    for expected in ["Département: Finance", "Période: 01/01/2026 au 31/03/2026", "Statut: Rejeté", "Contenu", "Notes d'examen"] {
+        assert!(text.contains(expected), "{expected:?} missing from:\n{text}");
+    }
+    let (_, _, _, english) = download(&app, &ceo, &format!("/api/v1/reports/{id}/export?format=pdf&lang=en")).await;
+    assert!(pdf_text(english).contains("Status: Rejected"), "lang= wins");
 }
 
 #[sqlx::test(migrator = "backend::db::MIGRATOR")]

@@ -10,8 +10,17 @@ use crate::helpers::TestApp;
 /// The version of the tenant migration before the one that adds reports.
 const BEFORE_REPORTS: i64 = 20261125000001;
 
-/// Pretends every tenant is one migration behind (the reports migration) by taking its tables
-/// away and resetting the version; one tenant keeps them, so the replay fails there.
+/// Tables of the reports migration and every later one: dropping them puts a tenant back before
+/// reports.
+const SINCE_REPORTS: &str = "report_events, reports, spreadsheets, messages, conversation_keys, conversation_members, conversations, \
+    messaging_key_backups, messaging_keys";
+
+/// Tables of the migrations after the one that dropped the foreign keys to users.
+const SINCE_USER_REFERENCES: &str =
+    "spreadsheets, messages, conversation_keys, conversation_members, conversations, messaging_key_backups, messaging_keys";
+
+/// Pretends every tenant is behind (from the reports migration on) by taking those tables away
+/// and resetting the version; one tenant keeps them, so the replay fails there.
 #[sqlx::test(migrator = "backend::db::MIGRATOR")]
 async fn migrate_reports_a_failed_tenant_goes_on_and_resumes(db: PgPool) {
     let app = TestApp::spawn(db).await;
@@ -22,7 +31,7 @@ async fn migrate_reports_a_failed_tenant_goes_on_and_resumes(db: PgPool) {
     }
     assert!(pending(&app.db, &M).await.unwrap().is_empty(), "nothing pending after creation");
     sqlx::raw_sql(sqlx::AssertSqlSafe(format!(
-        "drop table t_{0}.report_events, t_{0}.reports; drop table t_{1}.report_events, t_{1}.reports;
+        "set search_path = t_{0}; drop table {SINCE_REPORTS}; set search_path = t_{1}; drop table {SINCE_REPORTS}; reset search_path;
          update tenant_schemas set version = {2} where enterprise_id is not null;",
         ids[0], ids[1], BEFORE_REPORTS
     )))
@@ -45,7 +54,10 @@ async fn migrate_reports_a_failed_tenant_goes_on_and_resumes(db: PgPool) {
     assert_eq!(pending(&app.db, &M).await.unwrap(), vec![format!("t_{}", ids[2])]);
 
     // Fixed by the operator, a second run picks up only what is left.
-    sqlx::raw_sql(sqlx::AssertSqlSafe(format!("drop table t_{0}.report_events, t_{0}.reports", ids[2]))).execute(&app.db).await.unwrap();
+    sqlx::raw_sql(sqlx::AssertSqlSafe(format!("set search_path = t_{0}; drop table {SINCE_REPORTS}; reset search_path", ids[2])))
+        .execute(&app.db)
+        .await
+        .unwrap();
     let summary = migrate_all(&app.db, &M, 2, |_, _, _| {}).await.unwrap();
     assert_eq!((summary.migrated, summary.failed.len()), (1, 0));
     assert!(pending(&app.db, &M).await.unwrap().is_empty());
@@ -69,6 +81,7 @@ async fn old_tenant_schemas_lose_their_foreign_keys_to_users(db: PgPool) {
          alter table t_{id}.reports add constraint reports_created_by_fkey foreign key (created_by) references public.users (id);
          alter table t_{id}.reports add constraint reports_reviewed_by_fkey foreign key (reviewed_by) references public.users (id) on delete set null;
          alter table t_{id}.report_events add constraint report_events_actor_id_fkey foreign key (actor_id) references public.users (id) on delete set null;
+         set search_path = t_{id}; drop table {SINCE_USER_REFERENCES}; reset search_path;
          update tenant_schemas set version = 20261125000002 where schema_name = 't_{id}';"
     )))
     .execute(&app.db)

@@ -289,7 +289,7 @@ async fn bad_input_to_the_monitoring_calls_is_400(db: PgPool) {
 }
 
 #[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn the_demo_seed_puts_each_enterprise_on_the_map_once(db: PgPool) {
+async fn the_demo_seed_tells_a_story_once_sessions_on_the_map_reports_and_spreadsheets(db: PgPool) {
     let app = TestApp::spawn(db.clone()).await;
     backend::seed::seed_demo(&db).await.unwrap();
     backend::seed::seed_demo(&db).await.unwrap();
@@ -305,4 +305,23 @@ async fn the_demo_seed_puts_each_enterprise_on_the_map_once(db: PgPool) {
     assert!(live.iter().any(|s| s["flags"] == json!(["new_country", "impossible_travel"])), "one flagged session to show");
     let (_, flagged) = app.get(&ceo, "/api/v1/monitoring/sessions?flagged=true").await;
     assert_eq!(flagged["total"], 1, "{flagged}");
+
+    // Six months of reports in every status, with data and review notes, and spreadsheets.
+    let (_, ent) = app.get(&ceo, "/api/v1/auth/me").await;
+    let ent = ent["enterpriseId"].as_str().unwrap().to_owned();
+    let (_, reports) = app.get(&ceo, &format!("/api/v1/enterprises/{ent}/reports?pageSize=100")).await;
+    let items = reports["items"].as_array().unwrap();
+    let statuses: std::collections::BTreeSet<&str> = items.iter().map(|r| r["status"].as_str().unwrap()).collect();
+    assert_eq!(statuses.into_iter().collect::<Vec<_>>(), ["approved", "rejected", "reviewed", "submitted"], "drafts are the authors' own");
+    assert!(items.iter().all(|r| r["data"]["rows"].as_array().is_some_and(|rows| rows.len() == 4)), "every report has a data table");
+    assert_eq!(reports["total"], 3 * 7, "three departments with staff at Acme, seven visible reports each");
+    let bruno = app.token("bruno@acme.example", backend::seed::DEMO_PASSWORD).await;
+    let (_, me) = app.get(&bruno, "/api/v1/auth/me").await;
+    let finance = me["departmentId"].as_str().unwrap();
+    let (_, sheets) = app.get(&bruno, &format!("/api/v1/departments/{finance}/spreadsheets")).await;
+    assert_eq!(sheets["total"], 1, "{sheets}");
+    let sheet = sheets["items"][0]["id"].as_str().unwrap();
+    let (status, totals) = app.get(&bruno, &format!("/api/v1/spreadsheets/{sheet}/range?range=A1:D15")).await;
+    assert_eq!((status, totals["rows"].as_array().map(Vec::len)), (200, Some(14)), "{totals}");
+    assert!(totals["rows"][12][1].as_f64().is_some_and(|sum| sum > 12_000.0), "totals computed: {totals}");
 }

@@ -75,7 +75,14 @@ async fn the_review_workflow_from_draft_to_approval_with_a_rejection(db: PgPool)
     // Its author edits it: back to draft, then resubmits.
     let (status, edited) = app.put(&w.user, &path, json!({ "data": { "columns": ["Month", "Revenue"], "rows": [["Mar", 101]] } })).await;
     assert_eq!((status, edited["status"].as_str()), (200, Some("draft")));
-    assert_eq!(app.put(&w.user, &path, json!({ "status": "submitted" })).await.0, 200);
+    let (status, resubmitted) = app.put(&w.user, &path, json!({ "status": "submitted" })).await;
+    assert_eq!(status, 200);
+    // The rejection is history now, not the report's current review.
+    assert_eq!(
+        (&resubmitted["reviewNotes"], &resubmitted["reviewedBy"], &resubmitted["reviewedAt"]),
+        (&Value::Null, &Value::Null, &Value::Null),
+        "{resubmitted}"
+    );
     let (status, reviewed) = app.post(&w.ceo, &format!("{path}/review"), json!({ "status": "reviewed" })).await;
     assert_eq!((status, reviewed["status"].as_str()), (200, Some("reviewed")));
     let (status, approved) = app.post(&w.ceo, &format!("{path}/review"), json!({ "status": "approved", "reviewNotes": "Good" })).await;
@@ -135,10 +142,14 @@ async fn who_may_touch_a_report(db: PgPool) {
     assert_eq!((status, body["status"].as_str()), (200, Some("submitted")), "{body}");
     assert_eq!(app.post(&w.head, &format!("{path}/review"), json!({ "status": "approved" })).await.0, 403);
     assert_eq!(app.post(&w.admin, &format!("{path}/review"), json!({ "status": "approved" })).await.0, 403);
-    // The platform admin reads it with the enterprise named.
+    // The platform admin reads it by its id alone (any link to a report works), or naming the
+    // enterprise; naming another enterprise is 404.
     let (status, body) = app.get(&w.admin, &path).await;
-    assert_eq!((status, body["fields"]["enterpriseId"].as_str()), (400, Some("required")));
+    assert_eq!((status, body["status"].as_str()), (200, Some("submitted")), "{body}");
+    let export = app.http.get(app.url(&format!("{path}/export?format=csv"))).bearer_auth(&w.admin).send().await.unwrap();
+    assert_eq!(export.status(), 200);
     assert_eq!(app.get(&w.admin, &format!("{path}?enterpriseId={}", w.ent)).await.0, 200);
+    assert_eq!(app.get(&w.admin, &format!("/api/v1/reports/{}", uuid::Uuid::new_v4())).await.0, 404);
     // A user who wrote reports cannot be deleted, only deactivated.
     let me: String = app.get(&w.user, "/api/v1/auth/me").await.1["id"].as_str().unwrap().to_owned();
     let (status, body) = app.delete(&w.ceo, &format!("/api/v1/users/{me}")).await;

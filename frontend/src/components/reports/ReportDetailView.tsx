@@ -4,7 +4,7 @@ import { IconDownload, IconHistory, IconMessage } from '@tabler/icons-react';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getExportReportUrl } from '@/api/generated/reports/reports';
-import { ExportFormat, type ReportDetail } from '@/api/generated/model';
+import { ExportFormat, Lang, type ReportDetail } from '@/api/generated/model';
 import { Chart } from '@/components/charts/LazyChart';
 import { ReportStatusBadge } from '@/components/data/badges';
 import { PageHeader } from '@/components/PageHeader';
@@ -167,12 +167,14 @@ export function ReportDetailView({ report, back, actions, enterpriseId, children
 }
 
 function DownloadMenu({ reportId, enterpriseId }: { reportId: string; enterpriseId?: string }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [busy, setBusy] = useState(false);
   const download = async (format: ExportFormat) => {
     setBusy(true);
     try {
-      await downloadFile(getExportReportUrl(reportId, { format, enterpriseId }), `report.${format}`);
+      // The file speaks the app's language, which may not be the browser's.
+      const lang = i18n.language.startsWith('fr') ? Lang.fr : Lang.en;
+      await downloadFile(getExportReportUrl(reportId, { format, enterpriseId, lang }), `report.${format}`);
     } catch (error) {
       notifications.show({ color: 'red', title: t('reports.download.failed'), message: errorMessage(error, t) });
     } finally {

@@ -8,8 +8,13 @@
  * OpenAPI spec version: 0.1.0
  */
 import type { ExportFormat } from './exportFormat';
+import type { Lang } from './lang';
 
 export type ExportReportParams = {
 format: ExportFormat;
 enterpriseId?: string;
+/**
+ * The language of the labels and dates (default: from `Accept-Language`, else English).
+ */
+lang?: Lang;
 };

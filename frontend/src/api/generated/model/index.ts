@@ -54,6 +54,7 @@ export * from './getReportParams';
 export * from './getSpreadsheetRangeParams';
 export * from './importSpreadsheetBody';
 export * from './keyBackup';
+export * from './lang';
 export * from './listCeoReportsParams';
 export * from './listConversationsParams';
 export * from './listDepartmentReportsParams';

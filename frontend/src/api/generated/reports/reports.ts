@@ -237,7 +237,8 @@ export function useListDepartmentReports<TData = Awaited<ReturnType<typeof listD
 
 
 /**
- * With its audit trail. The platform admin passes `enterpriseId`.
+ * With its audit trail. The platform admin may pass `enterpriseId`; without it the report's
+enterprise is found from the report.
  * @summary Get a report
  */
 export const getGetReportUrl = (id: string,
@@ -569,7 +570,7 @@ export const useReviewReport = <TError = ErrorType<ApiError | ApiError | ApiErro
       return useMutation(mutationOptions, queryClient);
     }
     /**
- * As XLSX, CSV or PDF, for whoever may read it (the platform admin passes `enterpriseId`).
+ * As XLSX, CSV or PDF, for whoever may read it (the platform admin may pass `enterpriseId`).
  * @summary Download a report
  */
 export const getExportReportUrl = (id: string,

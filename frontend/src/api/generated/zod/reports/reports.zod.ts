@@ -93,7 +93,8 @@ export const listDepartmentReportsResponse = zod.object({
 }).describe('One page of a list.')
 
 /**
- * With its audit trail. The platform admin passes `enterpriseId`.
+ * With its audit trail. The platform admin may pass `enterpriseId`; without it the report's
+enterprise is found from the report.
  * @summary Get a report
  */
 export const getReportParams = zod.object({
@@ -288,7 +289,7 @@ export const reviewReportResponse = zod.object({
 }).describe('A report with its audit trail.')
 
 /**
- * As XLSX, CSV or PDF, for whoever may read it (the platform admin passes `enterpriseId`).
+ * As XLSX, CSV or PDF, for whoever may read it (the platform admin may pass `enterpriseId`).
  * @summary Download a report
  */
 export const exportReportParams = zod.object({
@@ -297,7 +298,12 @@ export const exportReportParams = zod.object({
 
 export const exportReportQueryParams = zod.object({
   "format": zod.enum(['xlsx', 'csv', 'pdf']),
-  "enterpriseId": zod.uuid().optional()
+  "enterpriseId": zod.uuid().optional(),
+  "lang": zod.enum(['en', 'fr']).optional().describe('The language of the labels and dates (default: from `Accept-Language`, else English).')
+})
+
+export const exportReportHeader = zod.object({
+  "Accept-Language": zod.string().optional()
 })
 
 /**
