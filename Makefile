@@ -23,3 +23,4 @@ bench:
 	@bash bench/exports.sh
 	@bash bench/realtime.sh
 	@bash bench/messaging.sh
+	@bash bench/spreadsheets.sh

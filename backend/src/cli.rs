@@ -39,6 +39,15 @@ enum Command {
     SeedDemo,
     /// Print the OpenAPI document to stdout.
     Openapi,
+    /// Write a workbook of the spreadsheet engine to stdout: `rows` x `columns` numbers, each row
+    /// ending with its SUM (benchmarks).
+    #[command(hide = true)]
+    SampleWorkbook {
+        #[arg(long, default_value_t = 100)]
+        rows: i32,
+        #[arg(long, default_value_t = 100)]
+        columns: i32,
+    },
     /// Create a platform administrator.
     CreateAdmin {
         #[arg(long)]
@@ -60,6 +69,13 @@ pub fn main() -> ExitCode {
         print!("{}", crate::api::spec_json());
         return ExitCode::SUCCESS;
     }
+    if let Command::SampleWorkbook { rows, columns } = cli.command {
+        use std::io::Write;
+        return match std::io::stdout().write_all(&crate::spreadsheet::sample(rows, columns)) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(_) => ExitCode::FAILURE,
+        };
+    }
     crate::telemetry::init();
     let runtime = tokio::runtime::Runtime::new().expect("tokio runtime");
     match runtime.block_on(run(cli.command)) {
@@ -74,7 +90,7 @@ pub fn main() -> ExitCode {
 
 async fn run(command: Command) -> anyhow::Result<()> {
     match command {
-        Command::Openapi => unreachable!("handled without a runtime"),
+        Command::Openapi | Command::SampleWorkbook { .. } => unreachable!("handled without a runtime"),
         Command::Serve => {
             let config = Config::from_env()?;
             let pool = db::migrate(&config.database_url).await?;

@@ -62,6 +62,26 @@ pub fn empty(name: &str) -> Vec<u8> {
     Model::new_empty(name, LOCALE, TIMEZONE, LANGUAGE).expect("the engine's own locale, timezone and language").to_bytes()
 }
 
+/// A workbook of `rows` x `columns` numbers, each row ending with its SUM (benchmarks).
+pub fn sample(rows: i32, columns: i32) -> Vec<u8> {
+    let mut model = Model::new_empty("Sample", LOCALE, TIMEZONE, LANGUAGE).expect("the engine's own locale, timezone and language");
+    for row in 1..=rows {
+        for column in 1..columns {
+            model.set_user_input(0, row, column, ((row * 31 + column * 17) % 1000).to_string()).expect("a cell inside the sheet");
+        }
+        model
+            .set_user_input(
+                0,
+                row,
+                columns,
+                format!("=SUM(A{row}:{}{row})", ironcalc::base::expressions::utils::number_to_column(columns - 1).unwrap_or_default()),
+            )
+            .expect("a cell inside the sheet");
+    }
+    model.evaluate();
+    model.to_bytes()
+}
+
 /// Checks bytes a browser saved: a workbook of this engine version within the limits.
 pub fn check(bytes: &[u8]) -> Result<(), SheetError> {
     load(bytes).map(drop)
