@@ -113,6 +113,8 @@ function Loaded({ messenger, conversation, onBack, onGone }: { messenger: Messen
   };
 
   const send = (text: string) => {
+    // The message ends the typing; what is typed next is told again at once.
+    lastTyping.current = 0;
     const item: Outgoing = { id: crypto.randomUUID(), text, state: 'sending' };
     setOutbox((all) => [...all, item]);
     void deliver(item);
@@ -168,12 +170,7 @@ function Loaded({ messenger, conversation, onBack, onGone }: { messenger: Messen
               {title}
             </Title>
             <Text size="xs" c="dimmed" lineClamp={1}>
-              {group
-                ? listNames(
-                    conversation.members.map((m) => (m.id === me ? t('messenger.members.youShort') : m.fullName)),
-                    locale,
-                  )
-                : (direct?.email ?? '')}
+              {group ? listNames([...others.map((m) => m.fullName), t('messenger.members.youShort')], locale) : (direct?.email ?? '')}
             </Text>
           </div>
         </Group>

@@ -13,7 +13,11 @@ type Pending = Extract<MessengerStatus, { kind: 'restore' | 'needs-backup' }>;
  * fresh), or, right after keys were made here, protect them with a backup passphrase (or skip).
  */
 export function KeySetup({ messenger, status }: { messenger: Messenger; status: Pending }) {
-  return status.kind === 'restore' ? <Restore messenger={messenger} status={status} /> : <FirstBackup messenger={messenger} existing={status.existingBackup} />;
+  return status.kind === 'restore' ? (
+    <Restore messenger={messenger} status={status} />
+  ) : (
+    <FirstBackup messenger={messenger} existing={status.existingBackup} replacedKeys={status.replacedKeys} />
+  );
 }
 
 function Restore({ messenger, status }: { messenger: Messenger; status: Extract<MessengerStatus, { kind: 'restore' }> }) {
@@ -69,7 +73,7 @@ function Restore({ messenger, status }: { messenger: Messenger; status: Extract<
   );
 }
 
-function FirstBackup({ messenger, existing }: { messenger: Messenger; existing: boolean }) {
+function FirstBackup({ messenger, existing, replacedKeys }: { messenger: Messenger; existing: boolean; replacedKeys: boolean }) {
   const { t } = useTranslation();
   const [mode, setMode] = useState<'join' | 'new'>(existing ? 'join' : 'new');
 
@@ -81,6 +85,7 @@ function FirstBackup({ messenger, existing }: { messenger: Messenger; existing: 
           {t('messenger.setup.backupTitle')}
         </Title>
         <Text>{t('messenger.setup.backupIntro')}</Text>
+        {replacedKeys && <Text size="sm">{t('messenger.setup.replacedKeys')}</Text>}
         {existing && (
           <SegmentedControl
             aria-label={t('messenger.backup.which')}

@@ -164,7 +164,7 @@ function Members({ conversation, onVerify, onLeft }: Omit<MembersProps, 'opened'
       <PeoplePicker mode="multi" selected={adding} onChange={setAdding} exclude={conversation.members.map((m) => m.id)} />
       <Group justify="flex-end">
         <Button onClick={confirmAdd} disabled={adding.length === 0 || busy}>
-          {t('messenger.members.addButton', { count: adding.length })}
+          {adding.length === 0 ? t('messenger.members.addHeading') : t('messenger.members.addButton', { count: adding.length })}
         </Button>
       </Group>
       <Divider />

@@ -183,13 +183,18 @@ export function Timeline({ messenger, conversation, outbox, onRetry, onDiscard, 
     );
   }
 
-  // Who has read up to which message (others only, members still here).
+  // Who has read up to where (others, members still here): under the last message they read that
+  // someone else wrote (their own messages need no receipt).
   const members = new Map(conversation.members.map((m) => [m.id, m.fullName]));
   const seenBy = new Map<string, string[]>();
   for (const mark of conversation.readMarks) {
     const name = members.get(mark.userId);
     if (mark.userId === me || !name) continue;
-    seenBy.set(mark.messageId, [...(seenBy.get(mark.messageId) ?? []), name]);
+    let index = messages.findIndex((m) => m.id === mark.messageId);
+    while (index >= 0 && (messages[index].kind !== 'message' || messages[index].senderId === mark.userId)) index -= 1;
+    if (index < 0) continue;
+    const at = messages[index].id;
+    seenBy.set(at, [...(seenBy.get(at) ?? []), name]);
   }
 
   const time = new Intl.DateTimeFormat(locale, { timeStyle: 'short' });

@@ -23,7 +23,7 @@ const PASSPHRASE = 'correct horse battery staple';
 /** A user's first visit in a browser: keys made and registered; backed up unless `skip`. */
 async function setUp(server: FakeServer, userId: string, backup: 'backup' | 'skip' = 'skip'): Promise<Messenger> {
   const messenger = new Messenger(userId, server.apiFor(userId));
-  expect(await messenger.start()).toEqual({ kind: 'needs-backup', existingBackup: false });
+  expect(await messenger.start()).toEqual({ kind: 'needs-backup', existingBackup: false, replacedKeys: false });
   if (backup === 'backup') await messenger.enableBackup(PASSPHRASE, 'new');
   else messenger.skipBackup();
   return messenger;
@@ -177,7 +177,7 @@ describe('the messenger engine', () => {
 
     await leaveBrowser(ids.alice);
     const fresh = new Messenger(ids.alice, server.apiFor(ids.alice));
-    expect(await fresh.start()).toEqual({ kind: 'needs-backup', existingBackup: false });
+    expect(await fresh.start()).toEqual({ kind: 'needs-backup', existingBackup: false, replacedKeys: true });
     fresh.skipBackup();
     expect(server.keys.get(ids.alice)).toHaveLength(2);
     // Sending needs a copy of the epoch for version 2: a new epoch first.

@@ -57,8 +57,12 @@ export type MessengerApi = {
 export type MessengerStatus =
   | { kind: 'starting' }
   | { kind: 'ready' }
-  /** Keys were just made here: ask for a backup passphrase (or let the user skip). `existingBackup`: one from another browser is on the server. */
-  | { kind: 'needs-backup'; existingBackup: boolean }
+  /**
+   * Keys were just made here: ask for a backup passphrase (or let the user skip). `existingBackup`:
+   * one from another browser is on the server; `replacedKeys`: the account had keys before (made
+   * elsewhere), so what was sent before cannot be read here.
+   */
+  | { kind: 'needs-backup'; existingBackup: boolean; replacedKeys: boolean }
   /** This browser lacks keys the account uses: restore them from the backup (`hasBackup`) or start fresh. */
   | { kind: 'restore'; reason: 'new-browser' | 'newer-keys'; hasBackup: boolean };
 
@@ -206,7 +210,7 @@ export class Messenger {
     if (this.versions.length === 0) {
       if (backup) return { kind: 'restore', reason: 'new-browser', hasBackup: true };
       await this.createVersion();
-      return { kind: 'needs-backup', existingBackup: false };
+      return { kind: 'needs-backup', existingBackup: false, replacedKeys: server !== null };
     }
     if (server && this.newest().version < server.keyVersion) {
       if (backup) await this.syncFromBackup(backup);
@@ -298,7 +302,7 @@ export class Messenger {
     await this.createVersion();
     this.clearCaches();
     if (this.pending.length === 0) return this.start(true);
-    return this.setStatus({ kind: 'needs-backup', existingBackup: (await this.serverBackup()) !== null });
+    return this.setStatus({ kind: 'needs-backup', existingBackup: (await this.serverBackup()) !== null, replacedKeys: true });
   }
 
   /** No backup for now: the private keys' bytes are dropped. */
