@@ -31,7 +31,7 @@ export default defineConfig({
         test: {
           name: 'dom',
           include: ['src/**/*.test.{ts,tsx}'],
-          exclude: ['src/lib/crypto/**', 'src/features/messages/engine/**'],
+          exclude: ['src/lib/crypto/**', 'src/features/messages/engine/**', 'src/features/spreadsheets/engine/**'],
           environment: 'jsdom',
           setupFiles: ['./src/testing/setup.ts'],
         },
@@ -40,6 +40,8 @@ export default defineConfig({
       // another realm, which WebCrypto refuses.
       // The messenger's engine too: its tests run it on the real cryptography against an in-memory server.
       { extends: true, test: { name: 'crypto', include: ['src/lib/crypto/**/*.test.ts', 'src/features/messages/engine/**/*.test.ts'], environment: 'node' } },
+      // The spreadsheet engine (IronCalc's WebAssembly, read from disk) and its helpers, on Node.
+      { extends: true, test: { name: 'spreadsheet-engine', include: ['src/features/spreadsheets/engine/**/*.test.ts'], environment: 'node' } },
     ],
   },
 });

@@ -1,0 +1,11 @@
+import { describe, expect, it } from 'vitest';
+import { base64ToBytes, bytesToBase64 } from './base64';
+
+describe('the content as base64', () => {
+  it('round-trips every byte value, past the size of one slice', () => {
+    const bytes = Uint8Array.from({ length: 100_000 }, (_, i) => (i * 7919) % 256);
+    const text = bytesToBase64(bytes);
+    expect(text).toBe(Buffer.from(bytes).toString('base64'));
+    expect(base64ToBytes(text)).toEqual(bytes);
+  });
+});
