@@ -183,8 +183,14 @@ impl SessionGuard {
     /// Caches "ended" for many sessions in one round trip.
     async fn remember_ended(&self, ids: impl Iterator<Item = Uuid>) {
         let mut pipe = redis::pipe();
+        let mut any = false;
         for id in ids {
             pipe.cmd("SET").arg(self.key(id)).arg("0").arg("EX").arg(ENDED_CACHE_SECS).ignore();
+            any = true;
+        }
+        if !any {
+            // An empty pipeline is an error for Redis ("empty command"): nothing to remember.
+            return;
         }
         let result = async {
             let mut conn = self.cache.conn().await?;
