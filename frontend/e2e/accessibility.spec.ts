@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, type Page, expect, test } from '@playwright/test';
@@ -162,13 +163,14 @@ for (const locale of ['en', 'fr'] as const) {
         `/admin/enterprises/${ids.enterprise}`,
         '/admin/users',
         '/admin/monitoring',
+        '/messages',
         '/no-such-page',
       ]);
     });
 
     test("the CEO's screens", async ({ page }) => {
       await signIn(page, locale, ceo);
-      await scan(page, ['/dashboard', '/ceo', '/ceo/reports', `/ceo/reports/${ids.submittedReport}`, '/admin/users', '/ceo/monitoring']);
+      await scan(page, ['/dashboard', '/ceo', '/ceo/reports', `/ceo/reports/${ids.submittedReport}`, '/admin/users', '/messages', '/ceo/monitoring']);
       await test.step('/ceo/monitoring, a popup open', async () => {
         const map = page.getByRole('region', { name: text(locale, 'monitoring.map.label') });
         await map.getByRole('button', { name: new RegExp(`^${head.name}`) }).click();
@@ -186,6 +188,43 @@ for (const locale of ['en', 'fr'] as const) {
       await expectNoSeriousViolations(page, 'Your sessions');
     });
 
+    test('the messenger: set up, a conversation, its dialogs', async ({ page, request }) => {
+      // Someone to write to: the head, with keys of their own (as their browser registers them).
+      const headHeaders = await apiHeaders(request, head);
+      const { publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+      const { x, y } = publicKey.export({ format: 'jwk' });
+      const point = Buffer.concat([Buffer.from([4]), Buffer.from(x!, 'base64url'), Buffer.from(y!, 'base64url')]).toString('base64');
+      const registered = await request.post('/api/v1/messaging/keys', { headers: headHeaders, data: { agreementKey: point, signingKey: point } });
+      expect(registered.status(), await registered.text()).toBe(201);
+      await signIn(page, locale, member);
+      // A first visit in this browser: keys are made, a backup passphrase asked for (scanned as /messages above).
+      await page.goto('/messages');
+      await page.getByRole('button', { name: text(locale, 'messenger.setup.skip') }).click();
+      await expectNoSeriousViolations(page, '/messages, the list');
+      await page
+        .getByRole('button', { name: text(locale, 'messenger.newChat.open') })
+        .first()
+        .click();
+      const picker = page.getByRole('dialog', { name: text(locale, 'messenger.newChat.title') });
+      await expect(picker.getByRole('button').filter({ hasText: head.name })).toBeEnabled();
+      await expectNoSeriousViolations(page, '/messages, the new chat picker');
+      await picker.getByRole('button').filter({ hasText: head.name }).click();
+      const composer = page.getByRole('textbox', { name: text(locale, 'messenger.composer.label') });
+      await composer.fill(`Accessible hello (${locale})`);
+      await composer.press('Enter');
+      await expect(page.getByTestId('message').filter({ hasText: `Accessible hello (${locale})` })).toBeVisible();
+      await expectNoSeriousViolations(page, '/messages, a conversation open');
+      await page.getByRole('button', { name: text(locale, 'messenger.safety.verify') }).click();
+      await expect(page.getByTestId('safety-number')).toBeVisible();
+      await expectNoSeriousViolations(page, '/messages, the safety number');
+      await page.keyboard.press('Escape');
+      await page.getByRole('button', { name: text(locale, 'messenger.backup.open') }).click();
+      await expect(
+        page.getByRole('dialog', { name: text(locale, 'messenger.backup.title') }).getByRole('button', { name: text(locale, 'messenger.backup.setUp') }),
+      ).toBeVisible();
+      await expectNoSeriousViolations(page, '/messages, the key backup');
+    });
+
     test("a department head's screens", async ({ page }) => {
       await signIn(page, locale, head);
       const department = `/department/${ids.finance}`;
@@ -196,6 +235,7 @@ for (const locale of ['en', 'fr'] as const) {
         `${department}/reports/${ids.submittedReport}`,
         `${department}/reports/create`,
         `${department}/reports/${ids.draftReport}/edit`,
+        '/messages',
       ]);
     });
   });

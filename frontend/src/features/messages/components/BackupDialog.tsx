@@ -17,7 +17,7 @@ type DialogProps = { messenger: Messenger; opened: boolean; onClose: () => void 
 export function BackupDialog({ messenger, opened, onClose }: DialogProps) {
   const { t } = useTranslation();
   return (
-    <Modal opened={opened} onClose={onClose} title={t('messenger.backup.title')} size="lg">
+    <Modal opened={opened} onClose={onClose} title={t('messenger.backup.title')} size="lg" closeButtonProps={{ 'aria-label': t('common.close') }}>
       {opened && <BackupSettings messenger={messenger} onDone={onClose} />}
     </Modal>
   );

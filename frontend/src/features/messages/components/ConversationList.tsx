@@ -122,7 +122,7 @@ function Row({ conversation, me, selected, onSelect, when }: RowProps) {
           </>
         )}
       </Group>
-      <Text size="xs" c="dimmed">
+      <Text size="xs" c={selected ? undefined : 'dimmed'}>
         {conversation.lastMessageAt ? t('messenger.list.lastActivity', { when: when(conversation.lastMessageAt) }) : t('messenger.list.noMessages')}
       </Text>
     </UnstyledButton>

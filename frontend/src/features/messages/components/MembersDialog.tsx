@@ -29,7 +29,13 @@ type MembersProps = {
 export function MembersDialog({ conversation, opened, onClose, onVerify, onLeft }: MembersProps) {
   const { t } = useTranslation();
   return (
-    <Modal opened={opened} onClose={onClose} title={t('messenger.members.title', { name: conversation.name ?? '' })} size="lg">
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={t('messenger.members.title', { name: conversation.name ?? '' })}
+      size="lg"
+      closeButtonProps={{ 'aria-label': t('common.close') }}
+    >
       {opened && <Members conversation={conversation} onVerify={onVerify} onLeft={onLeft} />}
     </Modal>
   );

@@ -32,7 +32,7 @@ export function NewChatDialog({ opened, onClose, onCreated }: DialogProps) {
   };
 
   return (
-    <Modal opened={opened} onClose={onClose} title={t('messenger.newChat.title')} size="md">
+    <Modal opened={opened} onClose={onClose} title={t('messenger.newChat.title')} size="md" closeButtonProps={{ 'aria-label': t('common.close') }}>
       {opened && (
         <Stack gap="sm">
           <Text size="sm">{t('messenger.newChat.intro')}</Text>
@@ -54,7 +54,7 @@ const MAX_NAME = 100;
 export function NewGroupDialog({ opened, onClose, onCreated }: DialogProps) {
   const { t } = useTranslation();
   return (
-    <Modal opened={opened} onClose={onClose} title={t('messenger.newGroup.title')} size="md">
+    <Modal opened={opened} onClose={onClose} title={t('messenger.newGroup.title')} size="md" closeButtonProps={{ 'aria-label': t('common.close') }}>
       {opened && <NewGroupForm onClose={onClose} onCreated={onCreated} />}
     </Modal>
   );

@@ -20,7 +20,13 @@ type Loaded = { digits: string; check: 'new' | 'same' | 'changed' | null };
 export function SafetyDialog({ messenger, person, onClose, onAccepted }: SafetyProps) {
   const { t } = useTranslation();
   return (
-    <Modal opened={person !== null} onClose={onClose} title={person ? t('messenger.safety.title', { name: person.fullName }) : ''} size="lg">
+    <Modal
+      opened={person !== null}
+      onClose={onClose}
+      title={person ? t('messenger.safety.title', { name: person.fullName }) : ''}
+      size="lg"
+      closeButtonProps={{ 'aria-label': t('common.close') }}
+    >
       {person && <SafetyNumber messenger={messenger} person={person} onClose={onClose} onAccepted={onAccepted} />}
     </Modal>
   );
