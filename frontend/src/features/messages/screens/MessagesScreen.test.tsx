@@ -1,11 +1,13 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Conversation, Message } from '@/api/generated/model';
 import { renderApp } from '@/app/testing';
+import { typing } from '@/lib/messaging-live';
 import { session } from '@/lib/session';
 import { mockApi } from '@/testing/api-mock';
 import { jsonResponse, makeUser, page, serverErrors } from '@/testing/fixtures';
+import { messengerFor } from '../engine/instance';
 import { fakeBackup, resetFakeCrypto, storeFakeVersion } from '../test-support/fake-crypto';
 import { conversation, correspondent, epochKey, message, person, serverKeys, systemLine } from '../test-support/fixtures';
 
@@ -17,6 +19,7 @@ const ada = person('ada', 'Ada Lovelace');
 const ben = person('ben', 'Ben Bauer');
 const cy = person('cy', 'Cy Clark');
 const dora = person('dora', 'Dora Diaz');
+const eve = person('eve', 'Eve Evans');
 
 const direct = conversation({ id: 'c-ben', members: [ada, ben], unreadCount: 2 });
 const board = conversation({ id: 'c-board', kind: 'group', name: 'Board', members: [ada, ben, cy], createdBy: 'ada' });
@@ -38,7 +41,7 @@ function mockMessenger(answers: Parameters<typeof mockApi>[0] = {}, conversation
     'GET /api/v1/messaging/backup': serverErrors.notFound(),
     'GET /api/v1/messaging/conversations': ({ url }) =>
       jsonResponse(200, page(conversations.filter((c) => c.archived === (url.searchParams.get('archived') === 'true')))),
-    'GET /api/v1/messaging/users': jsonResponse(200, page([correspondent(ben), correspondent(cy), correspondent(dora, null)])),
+    'GET /api/v1/messaging/users': jsonResponse(200, page([correspondent(ben), correspondent(cy), correspondent(dora, null), correspondent(eve)])),
     ...Object.fromEntries(conversations.map((c) => [`GET /api/v1/messaging/conversations/${c.id}`, jsonResponse(200, c)])),
     ...answers,
   });
@@ -168,6 +171,35 @@ describe('the conversation list', () => {
     renderApp('/messages');
     expect(await screen.findByText('No conversations yet')).toBeInTheDocument();
     expect(screen.getByText('Start a chat with a colleague, or create a group.')).toBeInTheDocument();
+  });
+
+  it('shows the unread total next to "Messages" in the sidebar', async () => {
+    mockMessenger({ 'GET /api/v1/messaging/unread': jsonResponse(200, { unread: 3 }) });
+    signedInWithKeys();
+    renderApp('/messages');
+    const link = await screen.findByRole('link', { name: /^Messages/ });
+    expect(await within(link).findByTestId('unread-total')).toHaveTextContent('3');
+    expect(link).toHaveAccessibleName('Messages 3 unread messages');
+  });
+
+  it('archives a conversation without asking, and Undo brings it back', async () => {
+    const { calls } = mockMessenger({
+      ...timelineOf('c-ben', []),
+      'POST /api/v1/messaging/conversations/c-ben/archive': jsonResponse(200, { ...direct, archived: true }),
+      'POST /api/v1/messaging/conversations/c-ben/unarchive': jsonResponse(200, direct),
+    });
+    signedInWithKeys();
+    const user = userEvent.setup();
+    renderApp('/messages?c=c-ben');
+
+    await user.click(await screen.findByRole('button', { name: 'Archive conversation' }));
+    expect(await screen.findByText('"Ben Bauer" was archived')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Undo' }));
+    await waitFor(() => expect(calls.some((c) => c.path.endsWith('/unarchive'))).toBe(true));
+    expect(calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual([
+      '/api/v1/messaging/conversations/c-ben/archive',
+      '/api/v1/messaging/conversations/c-ben/unarchive',
+    ]);
   });
 });
 
@@ -324,6 +356,36 @@ describe('the timeline', () => {
     expect(within(log).getByText('Seen by Ben Bauer')).toBeInTheDocument();
     expect(within(log).getByText(/March 2, 2026/)).toBeInTheDocument(); // the day's separator
   });
+
+  it('loads earlier messages before the oldest shown, and says who is typing', async () => {
+    const newest = message('c-ben', 'ben', 'The newest message');
+    const older = message('c-ben', 'ben', 'An older message');
+    const { calls } = mockMessenger({
+      ...timelineOf('c-ben', [newest, older]),
+      'GET /api/v1/messaging/conversations/c-ben/messages': ({ url }) =>
+        jsonResponse(200, url.searchParams.get('before') ? { items: [older], hasMore: false } : { items: [newest], hasMore: true }),
+    });
+    signedInWithKeys();
+    const user = userEvent.setup();
+    renderApp('/messages?c=c-ben');
+
+    const log = await screen.findByRole('log', { name: 'Messages' });
+    expect(await within(log).findByText('The newest message')).toBeInTheDocument();
+    await user.click(within(log).getByRole('button', { name: 'Load earlier messages' }));
+    expect(await within(log).findByText('An older message')).toBeInTheDocument();
+    expect(calls.map((c) => c.path)).toContain(`/api/v1/messaging/conversations/c-ben/messages?before=${newest.id}&limit=50`);
+    expect(
+      within(log)
+        .getAllByTestId('message')
+        .map((m) => m.textContent),
+    ).toEqual([expect.stringContaining('An older'), expect.stringContaining('The newest')]);
+    expect(within(log).getByText('This is the start of the conversation')).toBeInTheDocument();
+
+    act(() => typing.start('c-ben', 'ben'));
+    expect(await screen.findByText('Ben Bauer is typing…')).toBeInTheDocument();
+    act(() => typing.stop('c-ben', 'ben'));
+    expect(screen.queryByText('Ben Bauer is typing…')).not.toBeInTheDocument();
+  });
 });
 
 describe('group members', () => {
@@ -332,6 +394,7 @@ describe('group members', () => {
       ...timelineOf('c-board', []),
       'DELETE /api/v1/messaging/conversations/c-board/members/cy': noBody,
       'DELETE /api/v1/messaging/conversations/c-board/members/ada': noBody,
+      'POST /api/v1/messaging/conversations/c-board/members': jsonResponse(200, { ...board, members: [...board.members, eve], rekeyRequired: true }),
     });
     signedInWithKeys();
     const user = userEvent.setup();
@@ -346,11 +409,37 @@ describe('group members', () => {
     await waitFor(() => expect(calls.some((c) => c.method === 'DELETE' && c.path.endsWith('/members/cy'))).toBe(true));
     expect(await screen.findByText('Cy Clark was removed from Board')).toBeInTheDocument();
 
+    expect(await within(members).findByRole('checkbox', { name: /Dora Diaz/ })).toBeDisabled();
+    await user.click(within(members).getByRole('checkbox', { name: /Eve Evans/ }));
+    await user.click(within(members).getByRole('button', { name: 'Add 1 person' }));
+    const add = await screen.findByRole('dialog', { name: 'Add people' });
+    expect(add).toHaveTextContent('Add Eve Evans to Board? They will see the messages sent from now on, not earlier ones.');
+    await user.click(within(add).getByRole('button', { name: 'Add' }));
+    await waitFor(() => expect(calls.find((c) => c.method === 'POST' && c.path.endsWith('/members'))?.body).toEqual({ userIds: ['eve'] }));
+
     await user.click(within(members).getByRole('button', { name: 'Leave group' }));
     const leave = await screen.findByRole('dialog', { name: 'Leave group' });
     expect(leave).toHaveTextContent('Leave Board? You will no longer receive its messages; a member can add you again.');
     await user.click(within(leave).getByRole('button', { name: 'Leave group' }));
     await waitFor(() => expect(location().search).toBe(''));
     expect(calls.some((c) => c.method === 'DELETE' && c.path.endsWith('/members/ada'))).toBe(true);
+  });
+});
+
+describe('signing out', () => {
+  it('drops the messenger engine with its keys in memory, and who is typing', async () => {
+    mockMessenger({ ...timelineOf('c-ben', []), 'POST /api/v1/auth/logout': noBody });
+    signedInWithKeys();
+    const user = userEvent.setup();
+    const { location } = renderApp('/messages?c=c-ben');
+    await screen.findByRole('log', { name: 'Messages' });
+    const engine = messengerFor('ada');
+    act(() => typing.start('c-ben', 'ben'));
+
+    await user.click(screen.getByRole('button', { name: /^Account menu for Ada Lovelace/ }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Sign out' }));
+    await waitFor(() => expect(location().pathname).toBe('/login'));
+    expect(typing.in('c-ben')).toEqual([]);
+    expect(messengerFor('ada')).not.toBe(engine);
   });
 });
