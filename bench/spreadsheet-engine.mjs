@@ -23,7 +23,7 @@ const time = (fn) => {
   return `p50 ${out[Math.floor(reps / 2)].toFixed(1)} ms, p99 ${out[Math.min(reps - 1, Math.round(reps * 0.99))].toFixed(1)} ms (n=${reps})`;
 };
 let model;
-console.log(`   load (Model.fromBytes) of ${bytes.length} bytes: ${time(() => (model = ironcalc.Model.fromBytes(bytes, 'en')))}`);
+console.log(`   load (Model.from_bytes) of ${bytes.length} bytes: ${time(() => (model = ironcalc.Model.from_bytes(bytes, 'en')))}`);
 console.log(`   evaluate: ${time(() => model.evaluate())}`);
 console.log(`   save (toBytes): ${time(() => model.toBytes())}`);
 console.log(`   one edit and its recomputation: ${time(() => model.setUserInput(0, 50, 1, String(Math.random())))}`);
