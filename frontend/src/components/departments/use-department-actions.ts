@@ -1,9 +1,9 @@
-import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useAssignDepartmentUser, useRemoveDepartmentUser, useUpdateDepartment } from '@/api/generated/departments/departments';
 import type { Department, UpdateDepartment, UserSummary } from '@/api/generated/model';
 import { errorMessage } from '@/lib/errors';
+import { notify } from '@/lib/notify';
 import { invalidate } from '@/lib/query-invalidation';
 
 /**
@@ -17,8 +17,9 @@ export function useDepartmentActions(enterpriseId: string) {
   const { t } = useTranslation();
   const client = useQueryClient();
   const refresh = () => invalidate.departments(client, enterpriseId);
-  const failed = (error: unknown) => notifications.show({ color: 'red', title: t('departments.toast.failed'), message: errorMessage(error, t) });
-  const done = (message: string) => notifications.show({ color: 'teal', message });
+  // One failure shown at a time for the department changes: the next outcome replaces it.
+  const failed = (error: unknown) => notify.failure(`departments:${enterpriseId}`, t('departments.toast.failed'), errorMessage(error, t));
+  const done = (message: string) => notify.success(`departments:${enterpriseId}`, message);
 
   const update = useUpdateDepartment({ mutation: { onSettled: refresh } });
   const assign = useAssignDepartmentUser({ mutation: { onSettled: refresh } });

@@ -1,12 +1,12 @@
 import { Modal, Stack, TextInput, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { notifications } from '@mantine/notifications';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { EnterpriseDetail } from '@/api/generated/model';
 import { errorMessage } from '@/lib/errors';
 import { serverFieldErrors } from '@/lib/form-errors';
 import { focusFirstError, showServerErrors, useFieldProps } from '@/lib/forms';
+import { notify } from '@/lib/notify';
 import { all, rules } from '@/lib/validation';
 import { useUpdateEnterpriseMutation } from '../api';
 import { DialogActions } from '@/components/DialogActions';
@@ -41,11 +41,11 @@ export function EnterpriseEditModal({ enterprise, opened, onClose }: EnterpriseE
         { id: enterprise.id, data: { name: values.name.trim(), description: values.description.trim() } },
         {
           onSuccess: () => {
-            notifications.show({ color: 'teal', message: t('enterprises.edit.success') });
+            notify.success(`enterprise.update:${enterprise.id}`, t('enterprises.edit.success'));
             onClose();
           },
           onError: (error) => {
-            notifications.show({ color: 'red', title: t('enterprises.edit.failed'), message: errorMessage(error, t) });
+            notify.failure(`enterprise.update:${enterprise.id}`, t('enterprises.edit.failed'), errorMessage(error, t));
             showServerErrors(form, serverFieldErrors(error, FIELDS), FIELDS);
           },
         },

@@ -92,4 +92,26 @@ describe('create an enterprise', () => {
     expect(await screen.findByText('Cette adresse e-mail est déjà utilisée par un autre compte')).toBeInTheDocument();
     expect(screen.getByRole('heading', { level: 1, name: 'Créer une entreprise' })).toBeInTheDocument();
   });
+
+  it('a retry that succeeds after a taken CEO e-mail takes the failure away: the success is shown alone', async () => {
+    const created = makeEnterprise({ name: 'Acme' });
+    let attempts = 0;
+    mockApi({
+      'POST /api/v1/enterprises': () => (++attempts === 1 ? serverErrors.emailTaken('ceoEmail') : jsonResponse(201, created)),
+      [`GET /api/v1/enterprises/${created.id}`]: jsonResponse(200, makeEnterpriseDetail({ name: 'Acme' })),
+      [`GET /api/v1/enterprises/${created.id}/departments`]: jsonResponse(200, makeEnterpriseDetail().departments),
+      [`GET /api/v1/enterprises/${created.id}/users`]: jsonResponse(200, page([])),
+      [`GET /api/v1/enterprises/${created.id}/reports`]: jsonResponse(200, page([])),
+    });
+    renderApp('/admin/enterprises/create');
+    await screen.findByRole('heading', { level: 1, name: 'Create an enterprise' });
+
+    await fill({ name: 'Acme', ceoFullName: 'Cora', ceoEmail: 'taken@acme.test', ceoPassword: 'password1' });
+    expect(await screen.findByText('Failed to create enterprise')).toBeInTheDocument();
+
+    await fill({ ceoEmail: 'cora@acme.test' });
+    expect(await screen.findByText('Enterprise created successfully')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByText('Failed to create enterprise')).not.toBeInTheDocument());
+    expect(screen.queryByText('The CEO email address is already used by another account.')).not.toBeInTheDocument();
+  });
 });

@@ -1,7 +1,6 @@
 import { Button, Card, Divider, Group, PasswordInput, Stack, TextInput, Textarea, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDocumentTitle } from '@mantine/hooks';
-import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
 import { isApiRequestError } from '@/api/mutator';
@@ -9,6 +8,7 @@ import { PageHeader } from '@/components/PageHeader';
 import { errorMessage } from '@/lib/errors';
 import { serverFieldErrors } from '@/lib/form-errors';
 import { focusFirstError, showServerErrors, useFieldProps } from '@/lib/forms';
+import { notify } from '@/lib/notify';
 import { href } from '@/lib/paths';
 import { all, rules } from '@/lib/validation';
 import { useCreateEnterpriseMutation } from '../api';
@@ -48,16 +48,12 @@ export default function EnterpriseCreateScreen() {
         },
         {
           onSuccess: (enterprise) => {
-            notifications.show({ color: 'teal', message: t('enterprises.create.success') });
+            notify.success('enterprise.create', t('enterprises.create.success'));
             navigate(href('adminEnterprise', { id: enterprise.id }));
           },
           onError: (error) => {
             const taken = isApiRequestError(error) && error.status === 409;
-            notifications.show({
-              color: 'red',
-              title: t('enterprises.create.failed'),
-              message: taken ? t('enterprises.create.ceoEmailTaken') : errorMessage(error, t),
-            });
+            notify.failure('enterprise.create', t('enterprises.create.failed'), taken ? t('enterprises.create.ceoEmailTaken') : errorMessage(error, t));
             showServerErrors(form, serverFieldErrors(error, FIELDS, { passwordFields: ['ceoPassword'], emailField: 'ceoEmail' }), FIELDS);
           },
         },

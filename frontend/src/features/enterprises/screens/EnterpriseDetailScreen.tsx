@@ -1,6 +1,5 @@
 import { Button, Card, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure, useDocumentTitle } from '@mantine/hooks';
-import { notifications } from '@mantine/notifications';
 import { IconBuildingOff, IconPencil, IconPlayerPause, IconPlayerPlay, IconTrash } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -15,6 +14,7 @@ import { DepartmentManager } from '@/components/departments/DepartmentManager';
 import { PageHeader } from '@/components/PageHeader';
 import { errorMessage } from '@/lib/errors';
 import { useFormat } from '@/lib/format';
+import { notify } from '@/lib/notify';
 import { href } from '@/lib/paths';
 import { useDeleteEnterpriseMutation, useUpdateEnterpriseMutation } from '../api';
 import { confirmDeactivateEnterprise, confirmDeleteEnterprise } from '../components/enterprise-confirmations';
@@ -77,11 +77,11 @@ function EnterpriseDetailView({ enterprise, back }: { enterprise: EnterpriseDeta
       { id: enterprise.id, data: { isActive } },
       {
         onSuccess: () =>
-          notifications.show({
-            color: 'teal',
-            message: isActive ? t('enterprises.activate.success', { name: enterprise.name }) : t('enterprises.deactivate.success', { name: enterprise.name }),
-          }),
-        onError: (error) => notifications.show({ color: 'red', title: t('enterprises.edit.failed'), message: errorMessage(error, t) }),
+          notify.success(
+            `enterprise.update:${enterprise.id}`,
+            isActive ? t('enterprises.activate.success', { name: enterprise.name }) : t('enterprises.deactivate.success', { name: enterprise.name }),
+          ),
+        onError: (error) => notify.failure(`enterprise.update:${enterprise.id}`, t('enterprises.edit.failed'), errorMessage(error, t)),
       },
     );
 
@@ -93,10 +93,10 @@ function EnterpriseDetailView({ enterprise, back }: { enterprise: EnterpriseDeta
         { id: enterprise.id },
         {
           onSuccess: () => {
-            notifications.show({ color: 'teal', message: t('enterprises.delete.success', { name: enterprise.name }) });
+            notify.success(`enterprise.delete:${enterprise.id}`, t('enterprises.delete.success', { name: enterprise.name }));
             navigate(href('adminEnterprises'), { replace: true });
           },
-          onError: (error) => notifications.show({ color: 'red', title: t('enterprises.delete.failed'), message: errorMessage(error, t) }),
+          onError: (error) => notify.failure(`enterprise.delete:${enterprise.id}`, t('enterprises.delete.failed'), errorMessage(error, t)),
         },
       ),
     );

@@ -1,11 +1,11 @@
 import { ActionIcon, Menu, Table, Text, VisuallyHidden } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { IconDots, IconFilter, IconLogout, IconLogout2 } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { Session } from '@/api/generated/model';
 import { EnterpriseName } from '@/components/enterprises/EnterpriseName';
 import { errorMessage } from '@/lib/errors';
 import { useFormat } from '@/lib/format';
+import { notify } from '@/lib/notify';
 import { useLogoutOtherSessionsMutation, useLogoutSessionMutation } from '../api';
 import { useSessionFormat } from '../session-format';
 import { CurrentSessionBadge, FlagBadges, SessionStateBadge } from './SessionBadges';
@@ -36,8 +36,8 @@ export function SessionsTable({ sessions, showEnterprise, enterpriseNames, onSho
       logout.mutate(
         { id: session.id },
         {
-          onSuccess: () => notifications.show({ color: 'teal', message: t('monitoring.logout.success', { name: session.user.fullName }) }),
-          onError: (error) => notifications.show({ color: 'red', title: t('monitoring.logout.failed'), message: errorMessage(error, t) }),
+          onSuccess: () => notify.success(`session.logout:${session.id}`, t('monitoring.logout.success', { name: session.user.fullName })),
+          onError: (error) => notify.failure(`session.logout:${session.id}`, t('monitoring.logout.failed'), errorMessage(error, t)),
         },
       ),
     );
@@ -47,8 +47,8 @@ export function SessionsTable({ sessions, showEnterprise, enterpriseNames, onSho
       logoutOthers.mutate(
         { id: session.id },
         {
-          onSuccess: () => notifications.show({ color: 'teal', message: t('monitoring.logoutOthers.success', { name: session.user.fullName }) }),
-          onError: (error) => notifications.show({ color: 'red', title: t('monitoring.logoutOthers.failed'), message: errorMessage(error, t) }),
+          onSuccess: () => notify.success(`session.logoutOthers:${session.id}`, t('monitoring.logoutOthers.success', { name: session.user.fullName })),
+          onError: (error) => notify.failure(`session.logoutOthers:${session.id}`, t('monitoring.logoutOthers.failed'), errorMessage(error, t)),
         },
       ),
     );

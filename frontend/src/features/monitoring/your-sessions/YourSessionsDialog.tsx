@@ -1,5 +1,4 @@
 import { Badge, Button, Card, Group, Modal, Stack, Text } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { IconDeviceDesktop, IconDeviceMobile, IconLogout } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { Session } from '@/api/generated/model';
@@ -8,6 +7,7 @@ import { QueryError } from '@/components/data/QueryError';
 import { TableSkeleton } from '@/components/data/TableSkeleton';
 import { errorMessage } from '@/lib/errors';
 import { useFormat } from '@/lib/format';
+import { notify } from '@/lib/notify';
 import { useLogoutMySessionMutation, useMySessions } from '../api';
 import { useSessionFormat } from '../session-format';
 
@@ -76,8 +76,8 @@ function SessionEntry({ session, onSignOut, signingOut }: { session: Session; on
     end.mutate(
       { id: session.id },
       {
-        onSuccess: () => notifications.show({ color: 'teal', message: t('yourSessions.ended', { device, place }) }),
-        onError: (error) => notifications.show({ color: 'red', title: t('yourSessions.failed'), message: errorMessage(error, t) }),
+        onSuccess: () => notify.success(`session.logout:${session.id}`, t('yourSessions.ended', { device, place })),
+        onError: (error) => notify.failure(`session.logout:${session.id}`, t('yourSessions.failed'), errorMessage(error, t)),
       },
     );
 

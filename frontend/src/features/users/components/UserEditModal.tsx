@@ -1,6 +1,5 @@
 import { Modal, PasswordInput, Select, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import type { Role, User } from '@/api/generated/model';
 import { isApiRequestError } from '@/api/mutator';
@@ -8,6 +7,7 @@ import { editableRoles, isStaffRole, userActionsFor } from '@/lib/authorization'
 import { errorMessage } from '@/lib/errors';
 import { serverFieldErrors } from '@/lib/form-errors';
 import { focusFirstError, showServerErrors, useFieldProps } from '@/lib/forms';
+import { notify } from '@/lib/notify';
 import { useCurrentUser } from '@/lib/session';
 import { all, rules } from '@/lib/validation';
 import { type UserChanges, useDepartments, useUpdateUserMutation } from '../api';
@@ -79,12 +79,12 @@ function UserEditForm({ user, onClose }: { user: User; onClose: () => void }) {
         { id: user.id, data: changes },
         {
           onSuccess: (updated) => {
-            notifications.show({ color: 'teal', message: t('users.edit.success', { name: updated.fullName }) });
+            notify.success(`user.update:${user.id}`, t('users.edit.success', { name: updated.fullName }));
             onClose();
           },
           onError: (error) => {
             const taken = isApiRequestError(error) && error.status === 409 && changes.email !== undefined;
-            notifications.show({ color: 'red', title: t('users.edit.failed'), message: taken ? t('validation.emailTaken') : errorMessage(error, t) });
+            notify.failure(`user.update:${user.id}`, t('users.edit.failed'), taken ? t('validation.emailTaken') : errorMessage(error, t));
             if (taken) form.setFieldError('email', 'validation.emailTaken');
             showServerErrors(form, serverFieldErrors(error, FIELDS, { passwordFields: ['password'] }), FIELDS);
           },

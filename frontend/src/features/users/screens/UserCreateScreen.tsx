@@ -1,7 +1,6 @@
 import { Button, Card, Group, PasswordInput, Select, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDocumentTitle } from '@mantine/hooks';
-import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import type { Role } from '@/api/generated/model';
@@ -12,6 +11,7 @@ import { creatableRoles, isStaffRole, isTenantRole } from '@/lib/authorization';
 import { errorMessage } from '@/lib/errors';
 import { serverFieldErrors } from '@/lib/form-errors';
 import { focusFirstError, showServerErrors, useFieldProps } from '@/lib/forms';
+import { notify } from '@/lib/notify';
 import { href } from '@/lib/paths';
 import { useCurrentUser } from '@/lib/session';
 import { all, rules } from '@/lib/validation';
@@ -76,12 +76,12 @@ export default function UserCreateScreen() {
         },
         {
           onSuccess: (user) => {
-            notifications.show({ color: 'teal', message: t('users.create.success', { name: user.fullName }) });
+            notify.success('user.create', t('users.create.success', { name: user.fullName }));
             navigate(href('adminUsers'));
           },
           onError: (error) => {
             const taken = isApiRequestError(error) && error.status === 409;
-            notifications.show({ color: 'red', title: t('users.create.failed'), message: taken ? t('validation.emailTaken') : errorMessage(error, t) });
+            notify.failure('user.create', t('users.create.failed'), taken ? t('validation.emailTaken') : errorMessage(error, t));
             showServerErrors(form, serverFieldErrors(error, FIELDS, { passwordFields: ['password'], emailField: 'email' }), FIELDS);
           },
         },

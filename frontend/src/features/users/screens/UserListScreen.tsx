@@ -1,6 +1,5 @@
 import { ActionIcon, Button, Card, Group, Loader, Menu, Select, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
-import { notifications } from '@mantine/notifications';
 import { IconDots, IconPencil, IconPlus, IconTrash, IconUserCheck, IconUserOff, IconUsers } from '@tabler/icons-react';
 import { keepPreviousData } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -21,6 +20,7 @@ import { ALL_ROLES, STAFF_ROLES, userActionsFor } from '@/lib/authorization';
 import { errorMessage } from '@/lib/errors';
 import { useFormat } from '@/lib/format';
 import { PAGE_SIZE, oneOf, useListParams } from '@/lib/list-params';
+import { notify } from '@/lib/notify';
 import { href } from '@/lib/paths';
 import { useCurrentUser } from '@/lib/session';
 import { useDeleteUserMutation, useDepartments, useUpdateUserMutation } from '../api';
@@ -62,11 +62,11 @@ export default function UserListScreen() {
       { id: user.id, data: { status: next } },
       {
         onSuccess: () =>
-          notifications.show({
-            color: 'teal',
-            message: next === 'active' ? t('users.activate.success', { name: user.fullName }) : t('users.deactivate.success', { name: user.fullName }),
-          }),
-        onError: (error) => notifications.show({ color: 'red', title: t('users.edit.failed'), message: errorMessage(error, t) }),
+          notify.success(
+            `user.update:${user.id}`,
+            next === 'active' ? t('users.activate.success', { name: user.fullName }) : t('users.deactivate.success', { name: user.fullName }),
+          ),
+        onError: (error) => notify.failure(`user.update:${user.id}`, t('users.edit.failed'), errorMessage(error, t)),
       },
     );
 
@@ -78,8 +78,8 @@ export default function UserListScreen() {
       remove.mutate(
         { id: user.id },
         {
-          onSuccess: () => notifications.show({ color: 'teal', message: t('users.delete.success', { name: user.fullName }) }),
-          onError: (error) => notifications.show({ color: 'red', title: t('users.delete.failed'), message: errorMessage(error, t) }),
+          onSuccess: () => notify.success(`user.delete:${user.id}`, t('users.delete.success', { name: user.fullName })),
+          onError: (error) => notify.failure(`user.delete:${user.id}`, t('users.delete.failed'), errorMessage(error, t)),
         },
       ),
     );
