@@ -1,6 +1,6 @@
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
-import { invalidate } from './query-invalidation';
+import { deletedReport, invalidate } from './query-invalidation';
 
 const E1 = '/api/v1/enterprises/e1';
 const KEYS = [
@@ -52,5 +52,24 @@ describe('invalidate', () => {
     expect(left).not.toContain(`${E1}/departments`);
     expect(left).toContain('/api/v1/enterprises/e2');
     expect(staleKeys(client)).toContain('/api/v1/enterprises');
+  });
+
+  it('a deleted report is forgotten, not refetched; the lists and dashboards that counted it are refreshed', async () => {
+    const client = new QueryClient();
+    for (const key of [
+      ['/api/v1/reports/r1'],
+      ['/api/v1/reports/r2'],
+      ['/api/v1/departments/d1/reports', { page: 1 }],
+      ['/api/v1/dashboard/ceo'],
+      ['/api/v1/auth/me'],
+    ])
+      client.setQueryData(key, { cached: true });
+    await deletedReport(client, 'r1');
+    const left = client
+      .getQueryCache()
+      .getAll()
+      .map((query) => query.queryKey[0]);
+    expect(left).not.toContain('/api/v1/reports/r1');
+    expect(staleKeys(client)).toEqual(['/api/v1/reports/r2', '/api/v1/departments/d1/reports', '/api/v1/dashboard/ceo']);
   });
 });

@@ -38,11 +38,21 @@ export const invalidate = {
   sessions: (client: QueryClient) => client.invalidateQueries({ predicate: underAny(`${API}/monitoring`, `${API}/auth/sessions`) }),
 };
 
-/** A report was created, changed, reviewed or deleted: every report list, detail and dashboard. */
-export const invalidateReports = (client: QueryClient) =>
-  client.invalidateQueries({
-    predicate: (query) => {
-      const path = pathOf(query);
-      return path.includes('/reports') || path.startsWith(`${API}/dashboard`) || path.startsWith(`${API}/admin`) || path.startsWith(`${API}/enterprises/`);
-    },
-  });
+const REPORT_READS = (query: Query): boolean => {
+  const path = pathOf(query);
+  return path.includes('/reports') || path.startsWith(`${API}/dashboard`) || path.startsWith(`${API}/admin`) || path.startsWith(`${API}/enterprises/`);
+};
+
+/** A report was created, changed or reviewed: every report list, detail and dashboard. */
+export const invalidateReports = (client: QueryClient) => client.invalidateQueries({ predicate: REPORT_READS });
+
+/**
+ * A deleted report: its own reads are cancelled and forgotten (fetching it again would only
+ * 404), the lists and dashboards that counted it refreshed.
+ */
+export const deletedReport = async (client: QueryClient, reportId: string) => {
+  const own = underAny(`${API}/reports/${reportId}`);
+  await client.cancelQueries({ predicate: own });
+  client.removeQueries({ predicate: own });
+  return client.invalidateQueries({ predicate: (query) => REPORT_READS(query) && !own(query) });
+};

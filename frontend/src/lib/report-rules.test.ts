@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ReportStatus } from '@/api/generated/model';
 import { makeUser } from '@/testing/fixtures';
-import { canModify, reviewChoices } from './report-rules';
+import { canModify, currentReview, lastRejection, reviewChoices } from './report-rules';
 
 const author = makeUser('DepartmentUser', { id: 'author' });
 const colleague = makeUser('DepartmentUser', { id: 'colleague' });
@@ -36,5 +36,27 @@ describe('reviewChoices', () => {
     expect(reviewChoices('approved')).toEqual([]);
     expect(reviewChoices('rejected')).toEqual([]);
     expect(reviewChoices('draft')).toEqual([]);
+  });
+});
+
+describe('currentReview', () => {
+  const reviewer = { id: 'ceo', fullName: 'Cora Ceo', email: 'cora@acme.test', role: 'EnterpriseCeo' as const };
+  const reviewed = { reviewNotes: 'Check North', reviewedBy: reviewer, reviewedAt: '2026-04-02T10:00:00Z' };
+
+  it.each(['reviewed', 'approved', 'rejected'] as const)('is the review a %s report stands on', (status) => {
+    expect(currentReview({ status, ...reviewed })).toEqual({ notes: 'Check North', by: reviewer, at: '2026-04-02T10:00:00Z' });
+  });
+
+  it.each(['draft', 'submitted'] as const)('is none for a %s report, even if an older answer still held one', (status) => {
+    expect(currentReview({ status, ...reviewed })).toBeNull();
+  });
+});
+
+describe('lastRejection', () => {
+  const at = (createdAt: string, toStatus: ReportStatus, notes: string | null = null) => ({ id: createdAt, toStatus, notes, createdAt });
+  it('is the latest rejection in the history, whatever came after it', () => {
+    const history = [at('2026-04-01', 'submitted'), at('2026-04-02', 'rejected', 'first'), at('2026-04-04', 'rejected', 'second'), at('2026-04-05', 'draft')];
+    expect(lastRejection({ history })?.notes).toBe('second');
+    expect(lastRejection({ history: history.slice(0, 1) })).toBeNull();
   });
 });

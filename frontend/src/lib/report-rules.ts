@@ -1,4 +1,4 @@
-import { type Report, ReportStatus, type User } from '@/api/generated/model';
+import { type Report, type ReportDetail, type ReportEvent, ReportStatus, type User } from '@/api/generated/model';
 
 export const REPORT_STATUSES = Object.values(ReportStatus);
 /** What the CEO sees: never drafts. */
@@ -29,4 +29,25 @@ export function reviewChoices(status: ReportStatus): ('reviewed' | 'approved' | 
   if (status === 'submitted') return ['reviewed', 'approved', 'rejected'];
   if (status === 'reviewed') return ['approved', 'rejected'];
   return [];
+}
+
+type Reviewed = Pick<ReportDetail, 'status' | 'reviewNotes' | 'reviewedBy' | 'reviewedAt'>;
+
+/**
+ * The review a report carries now: its notes, reviewer and time, while its status is the outcome
+ * of that review. Editing or resubmitting a report clears its review (the history keeps it), so a
+ * draft or a submitted report has none, whatever an older answer still held.
+ */
+export function currentReview(report: Reviewed): { notes: string | null; by: ReportDetail['reviewedBy']; at: string | null } | null {
+  if (report.status !== 'reviewed' && report.status !== 'approved' && report.status !== 'rejected') return null;
+  if (!report.reviewNotes && !report.reviewedBy) return null;
+  return { notes: report.reviewNotes ?? null, by: report.reviewedBy ?? null, at: report.reviewedAt ?? null };
+}
+
+/** The latest rejection in a report's history (what the author has to answer), if any. */
+export function lastRejection(report: Pick<ReportDetail, 'history'>): ReportEvent | null {
+  return report.history.reduce<ReportEvent | null>(
+    (latest, event) => (event.toStatus === 'rejected' && (!latest || event.createdAt >= latest.createdAt) ? event : latest),
+    null,
+  );
 }

@@ -1,5 +1,4 @@
 import { Alert, Button, Card, Menu, SimpleGrid, Stack, Table, Text, Timeline, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { IconDownload, IconHistory, IconMessage } from '@tabler/icons-react';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -12,7 +11,8 @@ import { reportBarOption } from '@/lib/chart-options';
 import { downloadFile } from '@/lib/download';
 import { errorMessage } from '@/lib/errors';
 import { useFormat } from '@/lib/format';
-import { STATUS_COLORS } from '@/lib/report-rules';
+import { notify } from '@/lib/notify';
+import { STATUS_COLORS, currentReview } from '@/lib/report-rules';
 
 type Props = {
   report: ReportDetail;
@@ -30,6 +30,8 @@ export function ReportDetailView({ report, back, actions, enterpriseId, children
   const { t } = useTranslation();
   const format = useFormat();
   const chart = reportBarOption(report.data);
+  // Only the review the report's status stands on: a resubmitted report shows none (its history keeps the old ones).
+  const review = currentReview(report);
 
   const details = [
     { label: t('reports.fields.period'), value: t('reports.periodRange', { start: format.day(report.periodStart), end: format.day(report.periodEnd) }) },
@@ -39,7 +41,7 @@ export function ReportDetailView({ report, back, actions, enterpriseId, children
     { label: t('reports.fields.submittedAt'), value: format.dateTime(report.submittedAt) },
     {
       label: t('reports.fields.reviewedBy'),
-      value: report.reviewedBy ? `${report.reviewedBy.fullName} · ${format.dateTime(report.reviewedAt)}` : '—',
+      value: review?.by ? `${review.by.fullName} · ${format.dateTime(review.at)}` : '—',
     },
   ];
 
@@ -57,7 +59,7 @@ export function ReportDetailView({ report, back, actions, enterpriseId, children
         }
       />
 
-      {report.reviewNotes && (
+      {review?.notes && (
         <Alert
           color={STATUS_COLORS[report.status]}
           variant={report.status === 'rejected' || report.status === 'approved' ? 'filled' : 'light'}
@@ -66,7 +68,7 @@ export function ReportDetailView({ report, back, actions, enterpriseId, children
           data-testid="review-notes"
         >
           <Text size="sm" style={{ whiteSpace: 'pre-line' }}>
-            {report.reviewNotes}
+            {review.notes}
           </Text>
         </Alert>
       )}
@@ -176,7 +178,7 @@ function DownloadMenu({ reportId, enterpriseId }: { reportId: string; enterprise
       const lang = i18n.language.startsWith('fr') ? Lang.fr : Lang.en;
       await downloadFile(getExportReportUrl(reportId, { format, enterpriseId, lang }), `report.${format}`);
     } catch (error) {
-      notifications.show({ color: 'red', title: t('reports.download.failed'), message: errorMessage(error, t) });
+      notify.failure(`report.download:${reportId}`, t('reports.download.failed'), errorMessage(error, t));
     } finally {
       setBusy(false);
     }

@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useParams } from 'react-router-dom';
 import type { UpdateReport } from '@/api/generated/model';
 import { useCreateDepartmentReport, useDeleteReport, useReviewReport, useUpdateReport } from '@/api/generated/reports/reports';
-import { invalidateReports } from '@/lib/query-invalidation';
+import { deletedReport, invalidateReports } from '@/lib/query-invalidation';
 import { useCurrentUser } from '@/lib/session';
 
 /** The department of the route, and whether it is the signed-in staff member's own. */
@@ -30,9 +30,10 @@ export function useUpdateReportMutation() {
   };
 }
 
+/** Deleting: the report's own queries go (see `deletedReport`); a screen showing it must stop reading it. */
 export function useDeleteReportMutation() {
   const client = useQueryClient();
-  return useDeleteReport({ mutation: { onSuccess: () => invalidateReports(client) } });
+  return useDeleteReport({ mutation: { onSuccess: (_, { id }) => deletedReport(client, id) } });
 }
 
 export function useReviewReportMutation() {

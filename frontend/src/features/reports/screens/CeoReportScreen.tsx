@@ -1,7 +1,6 @@
 import { Button, Card, Group, Stack, Text, Textarea, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
-import { notifications } from '@mantine/notifications';
 import { IconCheck, IconEye, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -12,34 +11,34 @@ import { isApiRequestError } from '@/api/mutator';
 import { ReportDetailView } from '@/components/reports/ReportDetailView';
 import { LoadState } from '@/components/reports/ReportState';
 import { errorMessage, fieldErrorMessage } from '@/lib/errors';
+import { notify } from '@/lib/notify';
 import { href } from '@/lib/paths';
 import { reviewChoices } from '@/lib/report-rules';
 import { useCurrentUser } from '@/lib/session';
 import { useReviewReportMutation } from '../api';
 
-/** /ceo/reports/:id: the CEO reads and reviews; the platform admin reads (`?enterpriseId=`). */
+/**
+ * /ceo/reports/:id: the CEO reads and reviews; the platform admin reads any enterprise's report
+ * by its id (the server finds its enterprise). A link from an enterprise's page says which one
+ * (`?enterpriseId=`), for the way back.
+ */
 export default function CeoReportScreen() {
   const { t } = useTranslation();
   const { id = '' } = useParams<'id'>();
   const [search] = useSearchParams();
   const user = useCurrentUser();
   const isAdmin = user.role === 'PlatformAdmin';
-  const enterpriseId = isAdmin ? (search.get('enterpriseId') ?? '') : undefined;
-  const report = useGetReport(id, isAdmin ? { enterpriseId } : undefined, { query: { enabled: !isAdmin || Boolean(enterpriseId) } });
+  const enterpriseId = (isAdmin && search.get('enterpriseId')) || undefined;
+  const report = useGetReport(id, enterpriseId ? { enterpriseId } : undefined);
   useDocumentTitle(`${report.data?.title ?? t('reports.detail.pageTitle')} · ${t('app.name')}`);
-  const back = isAdmin
-    ? { to: enterpriseId ? href('adminEnterprise', { id: enterpriseId }) : href('adminEnterprises'), label: t('reports.backToEnterprise') }
-    : { to: href('ceoReports'), label: t('reports.backToList') };
+  const back = !isAdmin
+    ? { to: href('ceoReports'), label: t('reports.backToList') }
+    : enterpriseId
+      ? { to: href('adminEnterprise', { id: enterpriseId }), label: t('reports.backToEnterprise') }
+      : { to: href('adminEnterprises'), label: t('enterprises.backToList') };
 
   if (!report.data) {
-    return (
-      <LoadState
-        query={isAdmin && !enterpriseId ? undefined : report}
-        back={back}
-        title={t('reports.detail.pageTitle')}
-        notFound={t('reports.detail.notFound')}
-      />
-    );
+    return <LoadState query={report} back={back} title={t('reports.detail.pageTitle')} notFound={t('reports.detail.notFound')} />;
   }
   return (
     <ReportDetailView report={report.data} back={back} enterpriseId={enterpriseId}>
@@ -61,12 +60,12 @@ function ReviewPanel({ report }: { report: ReportDetail }) {
       {
         onSuccess: () => {
           setNotes('');
-          notifications.show({ color: 'teal', message: t(`reports.review.success.${status}`) });
+          notify.success(`report.review:${report.id}`, t(`reports.review.success.${status}`));
         },
         onError: (error) => {
           const code = isApiRequestError(error) ? error.fields.reviewNotes : undefined;
           if (code) setNotesError(fieldErrorMessage(code, t));
-          else notifications.show({ color: 'red', title: t('reports.review.failed'), message: errorMessage(error, t) });
+          else notify.failure(`report.review:${report.id}`, t('reports.review.failed'), errorMessage(error, t));
         },
       },
     );

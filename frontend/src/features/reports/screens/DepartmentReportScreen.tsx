@@ -1,7 +1,5 @@
 import { Button } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
-import { modals } from '@mantine/modals';
-import { notifications } from '@mantine/notifications';
 import { IconPencil, IconSend, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
@@ -9,17 +7,21 @@ import { useGetReport } from '@/api/generated/reports/reports';
 import { ReportDetailView } from '@/components/reports/ReportDetailView';
 import { LoadState } from '@/components/reports/ReportState';
 import { errorMessage } from '@/lib/errors';
+import { notify } from '@/lib/notify';
 import { href } from '@/lib/paths';
 import { canModify } from '@/lib/report-rules';
 import { useDeleteReportMutation, useDepartmentRoute, useUpdateReportMutation } from '../api';
+import { confirmDeleteReport } from '../components/report-confirmations';
 
 export default function DepartmentReportScreen() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { departmentId, reportId, own, user } = useDepartmentRoute();
-  const report = useGetReport(reportId, undefined, { query: { enabled: own } });
-  const update = useUpdateReportMutation();
   const remove = useDeleteReportMutation();
+  // Once it is being deleted the report is not read again: its query is forgotten, not refetched.
+  const deleting = remove.isPending || remove.isSuccess;
+  const report = useGetReport(reportId, undefined, { query: { enabled: own && !deleting } });
+  const update = useUpdateReportMutation();
   useDocumentTitle(`${report.data?.title ?? t('reports.detail.pageTitle')} · ${t('app.name')}`);
   const back = { to: href('departmentReports', { id: departmentId }), label: t('reports.backToList') };
 
@@ -35,29 +37,24 @@ export default function DepartmentReportScreen() {
     update.mutate(
       { id: current.id, data: { status: 'submitted' } },
       {
-        onSuccess: () => notifications.show({ color: 'teal', message: t('reports.detail.submitted') }),
-        onError: (error) => notifications.show({ color: 'red', title: t('reports.form.updateFailed'), message: errorMessage(error, t) }),
+        onSuccess: () => notify.success(`report.update:${current.id}`, t('reports.detail.submitted')),
+        onError: (error) => notify.failure(`report.update:${current.id}`, t('reports.form.updateFailed'), errorMessage(error, t)),
       },
     );
 
   const askDelete = () =>
-    modals.openConfirmModal({
-      title: t('reports.delete.title'),
-      children: t('reports.delete.confirm'),
-      labels: { confirm: t('common.delete'), cancel: t('common.cancel') },
-      confirmProps: { color: 'red' },
-      onConfirm: () =>
-        remove.mutate(
-          { id: current.id },
-          {
-            onSuccess: () => {
-              notifications.show({ color: 'teal', message: t('reports.delete.success') });
-              navigate(back.to, { replace: true });
-            },
-            onError: (error) => notifications.show({ color: 'red', title: t('reports.delete.failed'), message: errorMessage(error, t) }),
+    confirmDeleteReport(current, t, () =>
+      remove.mutate(
+        { id: current.id },
+        {
+          onSuccess: () => {
+            notify.success(`report.delete:${current.id}`, t('reports.delete.success'));
+            navigate(back.to, { replace: true });
           },
-        ),
-    });
+          onError: (error) => notify.failure(`report.delete:${current.id}`, t('reports.delete.failed'), errorMessage(error, t)),
+        },
+      ),
+    );
 
   return (
     <ReportDetailView

@@ -1,7 +1,6 @@
 import { Alert, Button, Card, Group, SimpleGrid, Stack, Text, TextInput, Textarea, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDocumentTitle } from '@mantine/hooks';
-import { notifications } from '@mantine/notifications';
 import { IconDeviceFloppy, IconMessage, IconSend } from '@tabler/icons-react';
 import type { ParseKeys } from 'i18next';
 import { useState } from 'react';
@@ -13,9 +12,11 @@ import { PageHeader } from '@/components/PageHeader';
 import { LoadState } from '@/components/reports/ReportState';
 import { errorMessage } from '@/lib/errors';
 import { serverFieldErrors } from '@/lib/form-errors';
+import { useFormat } from '@/lib/format';
 import { showServerErrors, useFieldProps } from '@/lib/forms';
+import { notify } from '@/lib/notify';
 import { href } from '@/lib/paths';
-import { canModify } from '@/lib/report-rules';
+import { canModify, lastRejection } from '@/lib/report-rules';
 import { type TableDraft, serialiseTable, tableFromData } from '@/lib/report-table';
 import { all, rules } from '@/lib/validation';
 import { useCreateReportMutation, useDepartmentRoute, useUpdateReportMutation } from '../api';
@@ -64,6 +65,12 @@ function ReportForm({ departmentId, report, back }: { departmentId: string; repo
   const [table, setTable] = useState<TableDraft>(() => tableFromData(report?.data));
   const [missingNames, setMissingNames] = useState<number[]>([]);
   const [pending, setPending] = useState<ReportStatus | null>(null);
+  const format = useFormat();
+  // What the author has to answer: the last rejection's notes, from the history (editing clears
+  // the report's current review, so a draft made from a rejected report has none of its own).
+  const rejection = report ? lastRejection(report) : null;
+  const rejectionNotes = rejection?.notes ?? (report?.status === 'rejected' ? report.reviewNotes : null);
+  const showRejection = report?.status === 'rejected' || (report?.status === 'draft' && rejection !== null);
   const form = useForm<Values>({
     mode: 'controlled',
     initialValues: {
@@ -87,11 +94,12 @@ function ReportForm({ departmentId, report, back }: { departmentId: string; repo
     setMissingNames(missing);
     if (checked.hasErrors || missing.length > 0) return;
     const values = form.getValues();
+    const action = report ? `report.update:${report.id}` : `report.create:${departmentId}`;
     const data = serialiseTable(table);
     const onError = (error: unknown) => {
       setPending(null);
       if (showServerErrors(form, serverFieldErrors(error, FIELDS), FIELDS)) return;
-      notifications.show({ color: 'red', title: t(report ? 'reports.form.updateFailed' : 'reports.form.createFailed'), message: errorMessage(error, t) });
+      notify.failure(action, t(report ? 'reports.form.updateFailed' : 'reports.form.createFailed'), errorMessage(error, t));
     };
     setPending(status);
     if (report) {
@@ -99,7 +107,7 @@ function ReportForm({ departmentId, report, back }: { departmentId: string; repo
         { id: report.id, data: { ...values, data, ...(status === 'submitted' ? { status } : {}) } },
         {
           onSuccess: () => {
-            notifications.show({ color: 'teal', message: t('reports.form.updated') });
+            notify.success(action, t('reports.form.updated'));
             navigate(href('departmentReport', { id: departmentId, reportId: report.id }));
           },
           onError,
@@ -110,7 +118,7 @@ function ReportForm({ departmentId, report, back }: { departmentId: string; repo
         { id: departmentId, data: { ...values, status, ...(data ? { data } : {}) } },
         {
           onSuccess: (created) => {
-            notifications.show({ color: 'teal', message: t('reports.form.created') });
+            notify.success(action, t('reports.form.created'));
             navigate(href('departmentReport', { id: departmentId, reportId: created.id }));
           },
           onError,
@@ -122,15 +130,25 @@ function ReportForm({ departmentId, report, back }: { departmentId: string; repo
   return (
     <Stack gap="lg">
       <PageHeader title={t(report ? 'reports.form.editTitle' : 'reports.form.createTitle')} description={report?.title} back={back} />
-      {report?.status === 'rejected' && (
-        <Alert color="red" icon={<IconMessage aria-hidden />} title={t('reports.form.rejectedTitle')} data-testid="review-notes">
-          {report.reviewNotes && (
+      {report && showRejection && (
+        <Alert
+          color={report.status === 'rejected' ? 'red' : 'yellow'}
+          icon={<IconMessage aria-hidden />}
+          title={t(report.status === 'rejected' ? 'reports.form.rejectedTitle' : 'reports.form.lastRejectionTitle')}
+          data-testid="review-notes"
+        >
+          {rejection && (
+            <Text size="sm" c="dimmed">
+              {t('reports.form.rejectedBy', { name: rejection.actor?.fullName ?? t('reports.detail.deletedUser'), at: format.dateTime(rejection.createdAt) })}
+            </Text>
+          )}
+          {rejectionNotes && (
             <Text size="sm" style={{ whiteSpace: 'pre-line' }}>
-              {report.reviewNotes}
+              {rejectionNotes}
             </Text>
           )}
           <Text size="sm" mt="xs" fw={500}>
-            {t('reports.form.rejectedHint')}
+            {t(report.status === 'rejected' ? 'reports.form.rejectedHint' : 'reports.form.draftAfterRejectionHint')}
           </Text>
         </Alert>
       )}
