@@ -1,10 +1,31 @@
 /// <reference types="vitest/config" />
 import { fileURLToPath, URL } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { type Plugin, defineConfig } from 'vite';
+
+/**
+ * Glide Data Grid (the spreadsheet's grid) loads its cell editor with React.lazy: the keys typed
+ * while the first edit waits for it are lost (type "Month" into a new sheet, get "h"). This loads
+ * the editor with the grid instead, at build time and in the dev server's pre-bundling, and stops
+ * the build if a new version of the grid no longer has the lazy editor where it is expected.
+ */
+function eagerGlideCellEditor(): Plugin {
+  const file = '@glideapps/glide-data-grid/dist/esm/data-editor/data-editor.js';
+  const editor = '../internal/data-grid-overlay-editor/data-grid-overlay-editor.js';
+  const lazy = `React.lazy(async () => await import("${editor}"))`;
+  return {
+    name: 'eager-glide-cell-editor',
+    transform(code, id) {
+      if (!id.replaceAll('\\', '/').split('?')[0].endsWith(file)) return null;
+      if (!code.includes(lazy)) throw new Error(`eager-glide-cell-editor: ${file} no longer loads its cell editor as expected; check the quirk again`);
+      return { code: `import GlideCellEditor from "${editor}";\n${code.replace(lazy, 'GlideCellEditor')}`, map: null };
+    },
+  };
+}
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), eagerGlideCellEditor()],
+  optimizeDeps: { rolldownOptions: { plugins: [eagerGlideCellEditor()] } },
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },

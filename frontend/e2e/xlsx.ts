@@ -40,6 +40,42 @@ const unescapeXml = (text: string) =>
 
 const columnIndex = (letters: string) => [...letters].reduce((n, letter) => n * 26 + letter.charCodeAt(0) - 64, 0) - 1;
 
+/** A workbook's formulas, by sheet then cell (`{ Sheet1: { B4: 'SUM(B2:B3)' } }`, without the `=`). */
+export type Formulas = Record<string, Record<string, string>>;
+
+/** The formulas an .xlsx file holds (the cells' `<f>` elements), sheet by sheet. */
+export function readXlsxFormulas(path: string): Formulas {
+  const formulas: Formulas = {};
+  for (const [name, xml] of sheetXml(unzip(readFileSync(path)))) {
+    formulas[name] = Object.fromEntries(
+      [...xml.matchAll(/<c r="([A-Z]+\d+)"[^>]*?(?:\/>|>([\s\S]*?)<\/c>)/g)].flatMap(([, ref, body]) => {
+        const formula = body === undefined ? undefined : /<f(?:\s[^>]*)?>([\s\S]*?)<\/f>/.exec(body)?.[1];
+        return formula === undefined ? [] : [[ref, unescapeXml(formula)]];
+      }),
+    );
+  }
+  return formulas;
+}
+
+/** Each sheet's name and XML, in workbook order. */
+function sheetXml(files: Map<string, Buffer>): [string, string][] {
+  const text = (name: string) => {
+    const file = files.get(name);
+    if (!file) throw new Error(`xlsx: no ${name}`);
+    return file.toString('utf8');
+  };
+  const relationships = new Map(
+    [...text('xl/_rels/workbook.xml.rels').matchAll(/<Relationship\b[^>]*>/g)].map(([tag]) => [
+      /\bId="([^"]+)"/.exec(tag)![1],
+      /\bTarget="([^"]+)"/.exec(tag)![1],
+    ]),
+  );
+  return [...text('xl/workbook.xml').matchAll(/<sheet\b[^>]*>/g)].map(([tag]) => {
+    const target = relationships.get(/\br:id="([^"]+)"/.exec(tag)![1])!;
+    return [unescapeXml(/\bname="([^"]*)"/.exec(tag)![1]), text(`xl/${target.replace(/^\/?xl\//, '')}`)];
+  });
+}
+
 /**
  * Reads an .xlsx file (Office Open XML): the sheets in workbook order, each cell's text; enough
  * to check what a downloaded report holds.

@@ -36,6 +36,9 @@ const screens = {
   departmentReportEdit: reportForm,
   adminMonitoring: monitoring,
   ceoMonitoring: monitoring,
+  departmentSpreadsheet: lazy(() => import('@/features/spreadsheets/screens/SpreadsheetListScreen')),
+  // The editor's chunk brings the grid and the engine's WebAssembly, and only it does.
+  departmentSpreadsheetEditor: lazy(() => import('@/features/spreadsheets/screens/SpreadsheetEditorScreen')),
   messages: lazy(() => import('@/features/messages/screens/MessagesScreen')),
 } satisfies Record<Exclude<ReadyRouteKey, 'home'>, Screen>;
 

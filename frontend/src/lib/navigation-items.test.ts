@@ -10,8 +10,8 @@ describe('the sidebar per role (only screens that exist)', () => {
   it.each<[Role, string[]]>([
     ['PlatformAdmin', ['/dashboard', '/admin', '/admin/enterprises', '/admin/users', '/messages', '/admin/monitoring']],
     ['EnterpriseCeo', ['/dashboard', '/ceo', '/ceo/reports', '/admin/users', '/messages', '/ceo/monitoring']],
-    ['DepartmentHead', ['/dashboard', `/department/${DEPT}`, `/department/${DEPT}/reports`, '/messages']],
-    ['DepartmentUser', ['/dashboard', `/department/${DEPT}`, `/department/${DEPT}/reports`, '/messages']],
+    ['DepartmentHead', ['/dashboard', `/department/${DEPT}`, `/department/${DEPT}/reports`, `/department/${DEPT}/spreadsheet`, '/messages']],
+    ['DepartmentUser', ['/dashboard', `/department/${DEPT}`, `/department/${DEPT}/reports`, `/department/${DEPT}/spreadsheet`, '/messages']],
   ])('%s sees %j', (role, links) => {
     expect(navItemsFor(makeUser(role)).map((item) => item.to)).toEqual(links);
   });

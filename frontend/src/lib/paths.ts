@@ -13,6 +13,8 @@ type RouteDef = {
 const ANY_ROLE = Object.values(Role);
 const { PlatformAdmin, EnterpriseCeo, DepartmentHead, DepartmentUser } = Role;
 const DEPARTMENT = [DepartmentHead, DepartmentUser] as const;
+/** Staff build their department's spreadsheets; the CEO opens any of their enterprise's, read-only. */
+const SPREADSHEETS = [DepartmentHead, DepartmentUser, EnterpriseCeo] as const;
 
 /** The whole route table of SPEC §2, with the roles allowed on each route. */
 export const routes = {
@@ -36,7 +38,8 @@ export const routes = {
   departmentReportCreate: { path: '/department/:id/reports/create', access: DEPARTMENT, ready: true },
   departmentReport: { path: '/department/:id/reports/:reportId', access: DEPARTMENT, ready: true },
   departmentReportEdit: { path: '/department/:id/reports/:reportId/edit', access: DEPARTMENT, ready: true },
-  departmentSpreadsheet: { path: '/department/:id/spreadsheet', access: DEPARTMENT, ready: false },
+  departmentSpreadsheet: { path: '/department/:id/spreadsheet', access: SPREADSHEETS, ready: true },
+  departmentSpreadsheetEditor: { path: '/department/:id/spreadsheet/:spreadsheetId', access: SPREADSHEETS, ready: true },
   messages: { path: '/messages', access: ANY_ROLE, ready: true },
 } as const satisfies Record<string, RouteDef>;
 

@@ -1,8 +1,9 @@
-import { ActionIcon, Badge, Button, Card, Group, SimpleGrid, Skeleton, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Anchor, Badge, Button, Card, Group, SimpleGrid, Skeleton, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { openConfirmModal } from '@mantine/modals';
-import { IconCrownOff, IconPencil, IconUserPlus, IconUserMinus, IconUserStar } from '@tabler/icons-react';
+import { IconCrownOff, IconPencil, IconTable, IconUserPlus, IconUserMinus, IconUserStar } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
 import { useListEnterpriseDepartments } from '@/api/generated/enterprises/enterprises';
 import type { Department } from '@/api/generated/model';
 import { QueryError } from '../data/QueryError';
@@ -20,6 +21,8 @@ type DepartmentManagerProps = {
   createUserLink?: string;
   /** The heading level of each department's name (the section title above is one level up). */
   headingOrder?: 3 | 4;
+  /** Where each department's spreadsheets open (the CEO reads them); no link without it. */
+  spreadsheetsLink?: (department: Department) => string;
 };
 
 /**
@@ -27,7 +30,7 @@ type DepartmentManagerProps = {
  * platform admin and the enterprise's CEO may make. Used by the admin's enterprise detail and
  * the CEO's home.
  */
-export function DepartmentManager({ enterpriseId, createUserLink, headingOrder = 3 }: DepartmentManagerProps) {
+export function DepartmentManager({ enterpriseId, createUserLink, headingOrder = 3, spreadsheetsLink }: DepartmentManagerProps) {
   const { t } = useTranslation();
   const departments = useListEnterpriseDepartments(enterpriseId);
   const actions = useDepartmentActions(enterpriseId);
@@ -67,6 +70,7 @@ export function DepartmentManager({ enterpriseId, createUserLink, headingOrder =
             key={department.id}
             department={department}
             headingOrder={headingOrder}
+            spreadsheetsLink={spreadsheetsLink?.(department)}
             busy={actions.pending}
             onEditDescription={() => setDialog({ kind: 'description', department })}
             onSetHead={() => setDialog({ kind: 'head', department })}
@@ -101,6 +105,7 @@ export function DepartmentManager({ enterpriseId, createUserLink, headingOrder =
 type DepartmentCardProps = {
   department: Department;
   headingOrder: 3 | 4;
+  spreadsheetsLink?: string;
   busy: boolean;
   onEditDescription: () => void;
   onSetHead: () => void;
@@ -109,7 +114,17 @@ type DepartmentCardProps = {
   onRemoveMember: (person: Department['members'][number]) => void;
 };
 
-function DepartmentCard({ department, headingOrder, busy, onEditDescription, onSetHead, onClearHead, onAddMember, onRemoveMember }: DepartmentCardProps) {
+function DepartmentCard({
+  department,
+  headingOrder,
+  spreadsheetsLink,
+  busy,
+  onEditDescription,
+  onSetHead,
+  onClearHead,
+  onAddMember,
+  onRemoveMember,
+}: DepartmentCardProps) {
   const { t } = useTranslation();
   const name = t(`departmentTypes.${department.type}`);
   const subheading = headingOrder === 3 ? 'h4' : 'h5';
@@ -129,6 +144,12 @@ function DepartmentCard({ department, headingOrder, busy, onEditDescription, onS
             <Text size="sm" c={department.description ? undefined : 'dimmed'} style={{ whiteSpace: 'pre-line', overflowWrap: 'anywhere' }}>
               {department.description || t('departments.noDescription')}
             </Text>
+            {spreadsheetsLink && (
+              <Anchor component={Link} to={spreadsheetsLink} size="sm" w="fit-content" aria-label={t('departments.spreadsheetsOf', { department: name })}>
+                <IconTable size={14} aria-hidden style={{ verticalAlign: 'middle', marginInlineEnd: 4 }} />
+                {t('departments.spreadsheets')}
+              </Anchor>
+            )}
           </Stack>
           <Button variant="subtle" size="compact-sm" leftSection={<IconPencil size={14} aria-hidden />} onClick={onEditDescription}>
             {t('departments.editDescription')}

@@ -85,7 +85,7 @@ export default function CeoHomeScreen() {
         <Title order={2} fz="xl" id="ceo-departments">
           {t('departments.title')}
         </Title>
-        <DepartmentManager enterpriseId={enterpriseId} />
+        <DepartmentManager enterpriseId={enterpriseId} spreadsheetsLink={(department) => href('departmentSpreadsheet', { id: department.id })} />
       </Stack>
     </Stack>
   );

@@ -55,6 +55,7 @@ export class Autosaver {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private inFlight: Promise<void> | undefined;
   private disposed = false;
+  private silent = false;
   private readonly delayMs: number;
 
   constructor(private readonly options: Options) {
@@ -93,7 +94,13 @@ export class Autosaver {
     return this.current;
   }
 
-  /** Stops saving (the editor closed, or the user chose how to settle a conflict). */
+  /** The editor closes: nobody listens any more, but what is pending is still saved, once. */
+  close(): Promise<SaveState> {
+    this.silent = true;
+    return this.flush().finally(() => this.dispose());
+  }
+
+  /** Stops saving (the user chose how to settle a conflict, or the editor closed). */
   dispose(): void {
     this.disposed = true;
     this.clearTimer();
@@ -104,7 +111,7 @@ export class Autosaver {
     const keys = new Set([...Object.keys(this.current), ...Object.keys(next)]) as Set<keyof SaveState>;
     if ([...keys].every((key) => next[key] === this.current[key])) return;
     this.current = next;
-    if (!this.disposed) this.options.onChange(this.current);
+    if (!this.disposed && !this.silent) this.options.onChange(this.current);
   }
 
   private clearTimer(): void {
