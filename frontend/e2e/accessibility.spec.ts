@@ -23,7 +23,7 @@ const head = { name: `Hana Head ${runId}`, email: `a11y-head-${runId}@e2e.test`,
 const member = { name: `Milo Member ${runId}`, email: `a11y-member-${runId}@e2e.test`, password: 'member-password-1' };
 
 /** What beforeAll creates: an enterprise, its CEO, the head of Finance and a member, and two reports. */
-const ids = { enterprise: '', finance: '', submittedReport: '', draftReport: '' };
+const ids = { enterprise: '', finance: '', submittedReport: '', draftReport: '', spreadsheet: '' };
 
 /** Signs in through the API, from `from` (X-Forwarded-For) when given, and returns the bearer header. */
 async function apiHeaders(request: APIRequestContext, credentials: Credentials, from?: string) {
@@ -94,6 +94,9 @@ test.beforeAll(async ({ request }) => {
   );
   ids.draftReport = await created(
     await request.post(`/api/v1/departments/${ids.finance}/reports`, { headers: headHeaders, data: report(`Draft figures ${runId}`, 'draft') }),
+  );
+  ids.spreadsheet = await created(
+    await request.post(`/api/v1/departments/${ids.finance}/spreadsheets`, { headers: headHeaders, data: { name: `Budget ${runId}` } }),
   );
 
   // Sessions with places for the monitoring map (MaxMind's test database): London and Boxford
@@ -170,7 +173,17 @@ for (const locale of ['en', 'fr'] as const) {
 
     test("the CEO's screens", async ({ page }) => {
       await signIn(page, locale, ceo);
-      await scan(page, ['/dashboard', '/ceo', '/ceo/reports', `/ceo/reports/${ids.submittedReport}`, '/admin/users', '/messages', '/ceo/monitoring']);
+      await scan(page, [
+        '/dashboard',
+        '/ceo',
+        '/ceo/reports',
+        `/ceo/reports/${ids.submittedReport}`,
+        '/admin/users',
+        '/messages',
+        `/department/${ids.finance}/spreadsheet`,
+        `/department/${ids.finance}/spreadsheet/${ids.spreadsheet}`,
+        '/ceo/monitoring',
+      ]);
       await test.step('/ceo/monitoring, a popup open', async () => {
         const map = page.getByRole('region', { name: text(locale, 'monitoring.map.label') });
         await map.getByRole('button', { name: new RegExp(`^${head.name}`) }).click();
@@ -235,8 +248,17 @@ for (const locale of ['en', 'fr'] as const) {
         `${department}/reports/${ids.submittedReport}`,
         `${department}/reports/create`,
         `${department}/reports/${ids.draftReport}/edit`,
+        `${department}/spreadsheet`,
+        `${department}/spreadsheet/${ids.spreadsheet}`,
         '/messages',
       ]);
+      await test.step('the spreadsheet editor, "Use in a report" open', async () => {
+        await page.goto(`${department}/spreadsheet/${ids.spreadsheet}`);
+        await settle(page);
+        await page.getByRole('button', { name: text(locale, 'spreadsheets.report.action') }).click();
+        await expect(page.getByRole('dialog', { name: text(locale, 'spreadsheets.report.title') })).toBeVisible();
+        await expectNoSeriousViolations(page, 'the spreadsheet editor with "Use in a report"');
+      });
     });
   });
 }

@@ -21,7 +21,14 @@ type ConflictDialogProps = {
 export function ConflictDialog({ opened, name, busy, onReload, onKeepCopy, onClose }: ConflictDialogProps) {
   const { t } = useTranslation();
   return (
-    <Modal opened={opened} onClose={onClose} title={t('spreadsheets.conflict.title')} centered closeOnClickOutside={false}>
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={t('spreadsheets.conflict.title')}
+      centered
+      closeOnClickOutside={false}
+      closeButtonProps={{ 'aria-label': t('common.close') }}
+    >
       <Stack gap="md" data-testid="conflict-dialog">
         <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
           {t('spreadsheets.conflict.body', { name })}

@@ -2,6 +2,7 @@ import { Modal, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { ParseKeys } from 'i18next';
 import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
 import { DialogActions } from '@/components/DialogActions';
 import { useFieldProps } from '@/lib/forms';
 import { all, rules } from '@/lib/validation';
@@ -25,8 +26,9 @@ type NameDialogProps = {
 
 /** Asks for a name (a new or renamed spreadsheet, a sheet): required, and not too long. */
 export function NameDialog({ opened, title, onClose, ...form }: NameDialogProps) {
+  const { t } = useTranslation();
   return (
-    <Modal opened={opened} onClose={onClose} title={title} centered>
+    <Modal opened={opened} onClose={onClose} title={title} centered closeButtonProps={{ 'aria-label': t('common.close') }}>
       {opened && <NameForm onClose={onClose} {...form} />}
     </Modal>
   );

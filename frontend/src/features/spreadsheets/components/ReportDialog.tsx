@@ -64,7 +64,7 @@ type ReportDialogProps = {
 export function ReportDialog({ opened, onClose, ...props }: ReportDialogProps) {
   const { t } = useTranslation();
   return (
-    <Modal opened={opened} onClose={onClose} title={t('spreadsheets.report.title')} size="lg" centered>
+    <Modal opened={opened} onClose={onClose} title={t('spreadsheets.report.title')} size="lg" centered closeButtonProps={{ 'aria-label': t('common.close') }}>
       {opened && <ReportForm onClose={onClose} {...props} />}
     </Modal>
   );
