@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { sidebar, signIn } from './support';
+import { apiToken, bearer, createEnterprise, sidebar, signIn } from './support';
 
 test('the sidebar is open from 1024 px and collapses below', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
@@ -66,4 +66,67 @@ test('resized to exactly 1024 px, the sidebar is forced open; at 1023 px it coll
   await page.setViewportSize({ width: 1024, height: 768 });
   await expect(sidebar(page)).toBeVisible();
   await expect(burger).toBeHidden();
+});
+
+test('one sidebar entry is the current page, the most specific one (not its parent too)', async ({ page, request }) => {
+  const runId = `${Date.now()}-${Math.random().toString(36).slice(2, 6)}`;
+  const current = sidebar(page).locator('a[aria-current="page"]');
+  const expectCurrent = async (path: string, name: string) => {
+    await page.goto(path);
+    await expect(current).toHaveCount(1);
+    await expect(current).toHaveAccessibleName(name);
+  };
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  await signIn(page);
+  await expectCurrent('/admin', 'Administration');
+  await expectCurrent('/admin/enterprises', 'Enterprises');
+  await expectCurrent('/admin/users', 'Users');
+  await expectCurrent('/admin/monitoring', 'Monitoring');
+
+  // A CEO, and a member of their Finance department with a report.
+  const ceo = { fullName: `Layout Ceo ${runId}`, email: `layout-ceo-${runId}@e2e.test`, password: 'ceo-password-1' };
+  const member = { fullName: `Layout Member ${runId}`, email: `layout-member-${runId}@e2e.test`, password: 'member-password-1' };
+  const enterpriseId = await createEnterprise(
+    request,
+    await apiToken(request, { email: process.env.E2E_ADMIN_EMAIL ?? 'admin@e2e.test', password: process.env.E2E_ADMIN_PASSWORD ?? 'e2e-admin-password' }),
+    `Layout ${runId}`,
+    ceo,
+  );
+  const ceoHeaders = bearer(await apiToken(request, ceo));
+  const departments = (await (await request.get(`/api/v1/enterprises/${enterpriseId}/departments`, { headers: ceoHeaders })).json()) as {
+    id: string;
+    type: string;
+  }[];
+  const finance = departments.find((department) => department.type === 'finance')!.id;
+  const made = await request.post('/api/v1/users', {
+    headers: ceoHeaders,
+    data: { fullName: member.fullName, email: member.email, password: member.password, role: 'DepartmentUser', departmentId: finance },
+  });
+  expect(made.status(), await made.text()).toBe(201);
+  const report = await request.post(`/api/v1/departments/${finance}/reports`, {
+    headers: bearer(await apiToken(request, member)),
+    data: { title: `Layout report ${runId}`, content: 'Figures.', periodStart: '2026-01-01', periodEnd: '2026-03-31', status: 'submitted' },
+  });
+  expect(report.status(), await report.text()).toBe(201);
+  const reportId = ((await report.json()) as { id: string }).id;
+
+  await page.context().clearCookies();
+  await page.evaluate(() => {
+    window.localStorage.clear();
+    window.sessionStorage.clear();
+  });
+  await signIn(page, ceo);
+  await expectCurrent('/ceo', 'My enterprise');
+  await expectCurrent('/ceo/reports', 'Reports');
+  await expectCurrent(`/ceo/reports/${reportId}`, 'Reports');
+
+  await page.evaluate(() => {
+    window.localStorage.clear();
+    window.sessionStorage.clear();
+  });
+  await signIn(page, member);
+  await expectCurrent(`/department/${finance}`, 'My department');
+  await expectCurrent(`/department/${finance}/reports`, 'Reports');
+  await expectCurrent(`/department/${finance}/reports/${reportId}`, 'Reports');
 });

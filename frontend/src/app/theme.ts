@@ -1,4 +1,4 @@
-import { type CSSVariablesResolver, type MantineColorsTuple, createTheme, darken, luminance } from '@mantine/core';
+import { type CSSVariablesResolver, type MantineColorsTuple, type MantineThemeOverride, createTheme, darken, luminance } from '@mantine/core';
 
 export const theme = createTheme({
   primaryColor: 'blue',
@@ -7,6 +7,16 @@ export const theme = createTheme({
   breakpoints: { xs: '36em', sm: '48em', md: '64em', lg: '75em', xl: '88em' },
   fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif',
 });
+
+/**
+ * The name of every dialog's and toast's close button (an icon alone, unnamed by Mantine: axe's
+ * critical "button-name"), in the interface language: laid over the theme by the frame that
+ * renders them (MantineThemeProvider), so each dialog needs nothing of its own.
+ */
+export function closeButtonLabels(label: string): MantineThemeOverride {
+  const closeButtonProps = { 'aria-label': label };
+  return { components: { Modal: { defaultProps: { closeButtonProps } }, Notification: { defaultProps: { closeButtonProps } } } };
+}
 
 /** WCAG 2 AA for normal text (1.4.3). */
 const MIN_CONTRAST = 4.5;

@@ -21,6 +21,8 @@ export function LanguageButton(props: ButtonProps & ComponentPropsWithRef<'butto
       aria-label={t('language.label', { language: t(`language.${active}`), code: active.toUpperCase() })}
       aria-haspopup="menu"
       aria-expanded={false}
+      // Never squeezed by its neighbours (a long name in the header): "FR" stays whole.
+      style={{ flexShrink: 0 }}
       {...props}
     >
       {active.toUpperCase()}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Role } from '@/api/generated/model';
 import { makeUser } from '@/testing/fixtures';
-import { navItemsFor } from './navigation-items';
+import { activeNavKey, navItemsFor } from './navigation-items';
 import { fallbackPathFor } from './paths';
 
 const DEPT = makeUser('DepartmentUser').departmentId!;
@@ -40,5 +40,31 @@ describe('fallbackPathFor', () => {
     ['DepartmentUser', '/dashboard'],
   ])('sends a %s to %s', (role, path) => {
     expect(fallbackPathFor(role)).toBe(path);
+  });
+});
+
+describe('the highlighted sidebar entry', () => {
+  const admin = navItemsFor(makeUser('PlatformAdmin'));
+  const ceo = navItemsFor(makeUser('EnterpriseCeo'));
+  const staff = navItemsFor(makeUser('DepartmentHead'));
+
+  it.each<[string, typeof admin, string, string | null]>([
+    ['the admin', admin, '/admin', 'admin'],
+    ['the admin', admin, '/admin/enterprises', 'adminEnterprises'],
+    ['the admin', admin, '/admin/enterprises/e1', 'adminEnterprises'],
+    ['the admin', admin, '/admin/users', 'adminUsers'],
+    ['the admin', admin, '/admin/users/create', 'adminUsers'],
+    ['the admin', admin, '/admin/monitoring', 'adminMonitoring'],
+    ['the admin', admin, '/ceo/reports/r1', null],
+    ['the CEO', ceo, '/ceo', 'ceo'],
+    ['the CEO', ceo, '/ceo/reports', 'ceoReports'],
+    ['the CEO', ceo, '/ceo/reports/r1', 'ceoReports'],
+    ['the CEO', ceo, '/ceo/monitoring', 'ceoMonitoring'],
+    ['staff', staff, `/department/${DEPT}`, 'department'],
+    ['staff', staff, `/department/${DEPT}/reports`, 'departmentReports'],
+    ['staff', staff, `/department/${DEPT}/reports/r1/edit`, 'departmentReports'],
+    ['staff', staff, '/dashboardish', null],
+  ])('for %s on %s is the most specific one only: %s', (_, items, pathname, key) => {
+    expect(activeNavKey(items, pathname)).toBe(key);
   });
 });

@@ -52,3 +52,17 @@ export function navItemsFor(user: User): NavItem[] {
     return to ? [{ key: route, label, icon, to }] : [];
   });
 }
+
+/**
+ * The one entry to highlight on `pathname`: of the entries whose link is the path or one of its
+ * parents, the most specific (/admin/enterprises/1 is under "Enterprises", not also under
+ * "Administration"). Null when none is.
+ */
+export function activeNavKey(items: readonly NavItem[], pathname: string): RouteKey | null {
+  let active: NavItem | null = null;
+  for (const item of items) {
+    const matches = pathname === item.to || pathname.startsWith(`${item.to}/`);
+    if (matches && (!active || item.to.length > active.to.length)) active = item;
+  }
+  return active?.key ?? null;
+}

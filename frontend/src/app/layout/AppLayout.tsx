@@ -1,8 +1,8 @@
-import { Anchor, AppShell, Burger, Group, NavLink, ScrollArea } from '@mantine/core';
+import { Anchor, AppShell, Burger, Group, MantineThemeProvider, NavLink, ScrollArea } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { ModalsProvider } from '@mantine/modals';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { type ReactNode, Suspense, useContext, useEffect } from 'react';
+import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { type ReactNode, Suspense, useContext, useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation } from 'react-router-dom';
 // The English strings of the signed-in screens come with this frame.
@@ -10,17 +10,27 @@ import '@/i18n/signed-in';
 import { LanguageSwitch } from '@/components/LanguageSwitch';
 import { Logo } from '@/components/Logo';
 import { PageLoader } from '@/components/PageLoader';
-import { navItemsFor } from '@/lib/navigation-items';
+import { activeNavKey, navItemsFor } from '@/lib/navigation-items';
 import { href } from '@/lib/paths';
 import { useCurrentUser } from '@/lib/session';
 import { appQueryClient } from '../query-client';
 import { ProvidedQueryClient } from '../query-context';
+import { closeButtonLabels } from '../theme';
 import classes from './AppLayout.module.css';
 import { UnreadBadge } from './UnreadBadge';
 import { UserMenu } from './UserMenu';
 import { useRealtime } from './useRealtime';
 
-const isActive = (pathname: string, to: string) => pathname === to || pathname.startsWith(`${to}/`);
+/** The signed-in screens' query cache, and their dialogs' close buttons named in the interface language. */
+function FrameProviders({ client, children }: { client: QueryClient; children: ReactNode }) {
+  const { t } = useTranslation();
+  const dialogs = useMemo(() => closeButtonLabels(t('common.close')), [t]);
+  return (
+    <QueryClientProvider client={client}>
+      <MantineThemeProvider theme={dialogs}>{children}</MantineThemeProvider>
+    </QueryClientProvider>
+  );
+}
 
 /**
  * The signed-in frame, with the providers of the signed-in screens (query cache, modals). The
@@ -37,9 +47,12 @@ export function AppLayout({ children }: { children?: ReactNode }) {
   useRealtime(queryClient);
 
   useEffect(close, [pathname, close]);
+  const navItems = navItemsFor(user);
+  // One entry is the current page: the most specific one (not also its parent's).
+  const activeKey = activeNavKey(navItems, pathname);
 
   return (
-    <QueryClientProvider client={queryClient}>
+    <FrameProviders client={queryClient}>
       <ModalsProvider labels={{ confirm: t('modals.confirm'), cancel: t('modals.cancel') }}>
         <AppShell header={{ height: 60 }} navbar={{ width: 260, breakpoint: 'md', collapsed: { mobile: !opened, desktop: false } }} padding="lg">
           <a href="#main-content" className={classes.skipLink}>
@@ -77,8 +90,8 @@ export function AppLayout({ children }: { children?: ReactNode }) {
             p="sm"
           >
             <AppShell.Section grow component={ScrollArea}>
-              {navItemsFor(user).map(({ key, label, icon: Icon, to }) => {
-                const active = isActive(pathname, to);
+              {navItems.map(({ key, label, icon: Icon, to }) => {
+                const active = key === activeKey;
                 return (
                   <NavLink
                     key={key}
@@ -102,6 +115,6 @@ export function AppLayout({ children }: { children?: ReactNode }) {
           </AppShell.Main>
         </AppShell>
       </ModalsProvider>
-    </QueryClientProvider>
+    </FrameProviders>
   );
 }

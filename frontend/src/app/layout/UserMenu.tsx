@@ -31,13 +31,14 @@ export function UserMenu() {
           {/* The name, "Account menu for <name>, <role>", comes from the hidden text: it contains the
             visible name and role in their order (WCAG 2.5.3), also when they are hidden on small
             screens, and the avatar's initials stay out of it. */}
-          <UnstyledButton p={4} style={{ borderRadius: 'var(--mantine-radius-md)' }}>
+          <UnstyledButton p={4} style={{ borderRadius: 'var(--mantine-radius-md)', minWidth: 0 }}>
             <Group gap="xs" wrap="nowrap">
               <Avatar color="blue" radius="xl" size={34} aria-hidden>
                 {initials(user.fullName)}
               </Avatar>
               <VisuallyHidden>{t('userMenu.label', { name: user.fullName, role })}</VisuallyHidden>
-              <div style={{ lineHeight: 1.2 }} aria-hidden>
+              {/* A long name is cut short (one line, at most 14rem) rather than squeezing the header. */}
+              <div style={{ lineHeight: 1.2, minWidth: 0, maxWidth: '14rem' }} aria-hidden>
                 <Text size="sm" fw={600} lineClamp={1} visibleFrom="sm" data-testid="user-menu-name">
                   {user.fullName}
                 </Text>
