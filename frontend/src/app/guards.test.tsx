@@ -238,7 +238,7 @@ describe('the app routes', () => {
   it('shows the not-found screen for an unknown path', async () => {
     renderApp('/no/such/page');
     expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Go to the home page' })).toHaveAttribute('href', '/');
+    expect(screen.getByRole('link', { name: 'Go to the sign-in page' })).toHaveAttribute('href', '/login');
   });
 
   it('after sign-in goes back to the page the guard bounced from', async () => {

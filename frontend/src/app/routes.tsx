@@ -62,9 +62,8 @@ function NotFoundRoute() {
     </Suspense>
   ) : (
     <Suspense fallback={<PageLoader fullScreen />}>
-      <main id="main-content">
-        <NotFoundScreen />
-      </main>
+      {/* The signed-out frame (logo, language switch, main landmark) is the screen's own. */}
+      <NotFoundScreen />
     </Suspense>
   );
 }
