@@ -42,8 +42,21 @@ describe('the dashboard charts', () => {
     ]);
   });
 
-  it('draws daily lines, or stacked bars', () => {
-    expect((dailyOption(['d1'], [{ name: 'a', data: [1] }]).series as object[])[0]).toMatchObject({ type: 'line', smooth: true });
+  it('lays the departments on the category axis, one under the other, every name drawn (none skipped for room)', () => {
+    const names = ['Finance', 'Opérations', 'Ventes et marketing', 'Ressources humaines', 'Informatique'];
+    const none = { submitted: 0, reviewed: 0, approved: 0, rejected: 0 };
+    const option = stackedStatusOption(
+      names.map((label) => ({ label, reports: none })),
+      (s) => s,
+    );
+    expect(option.yAxis).toMatchObject({ type: 'category', data: names, axisLabel: { interval: 0 } });
+    expect(option.xAxis).toMatchObject({ type: 'value' });
+  });
+
+  it('draws daily lines that never dip below zero (no smoothing, an axis from zero), or stacked bars', () => {
+    const line = dailyOption(['d1', 'd2', 'd3'], [{ name: 'a', data: [0, 9, 0] }]);
+    expect((line.series as object[])[0]).toMatchObject({ type: 'line', smooth: false });
+    expect(line.yAxis).toMatchObject({ min: 0 });
     expect((dailyOption(['d1'], [{ name: 'a', data: [1] }], 'bar').series as object[])[0]).toMatchObject({ type: 'bar', stack: 'total' });
   });
 });

@@ -56,16 +56,22 @@ export function statusBarOption(counts: { status: string; label: string; value: 
   };
 }
 
-/** Stacked bars: one per department, one stack segment per status. */
+/**
+ * Stacked bars, one per department and one segment per status, lying down: the departments'
+ * names stand one under the other on the category axis, each whole and readable in any language,
+ * however narrow the chart.
+ */
 export function stackedStatusOption(departments: { label: string; reports: StatusCounts }[], statusLabel: (status: keyof StatusCounts) => string): ChartOption {
   return {
     ...base,
+    tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
     legend: { top: 0 },
-    xAxis: { type: 'category', data: departments.map((d) => d.label) },
-    yAxis: { type: 'value', minInterval: 1 },
+    xAxis: { type: 'value', minInterval: 1 },
+    yAxis: { type: 'category', inverse: true, data: departments.map((d) => d.label), axisLabel: { interval: 0 } },
     series: REVIEW_STATUSES.map((status) => ({
       type: 'bar',
       stack: 'reports',
+      barMaxWidth: 28,
       name: statusLabel(status),
       itemStyle: { color: STATUS_CHART_COLORS[status] },
       data: departments.map((d) => d.reports[status]),
@@ -73,18 +79,22 @@ export function stackedStatusOption(departments: { label: string; reports: Statu
   };
 }
 
-/** Daily series on a shared date axis; `kind` picks line or bar. */
+/**
+ * Daily series on a shared date axis; `kind` picks line or bar. Counts never go below zero, and
+ * neither does the chart: straight lines (a smoothed curve overshoots between a peak and zeros)
+ * on an axis that starts at zero.
+ */
 export function dailyOption(dates: string[], series: { name: string; data: number[]; color?: string }[], kind: 'line' | 'bar' = 'line'): ChartOption {
   return {
     ...base,
-    legend: { top: 0 },
+    ...(series.length > 1 ? { legend: { top: 0 } } : { grid: { ...base.grid, top: 16 } }),
     xAxis: { type: 'category', data: dates },
-    yAxis: { type: 'value', minInterval: 1 },
+    yAxis: { type: 'value', min: 0, minInterval: 1 },
     series: series.map(({ name, data, color }) => ({
       type: kind,
       name,
       data,
-      ...(kind === 'bar' ? { stack: 'total' } : { smooth: true }),
+      ...(kind === 'bar' ? { stack: 'total' } : { smooth: false }),
       ...(color ? { itemStyle: { color } } : {}),
     })),
   };

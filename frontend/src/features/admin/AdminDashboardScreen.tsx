@@ -22,7 +22,8 @@ function Kpis({ title, items }: { title: string; items: { label: string; value: 
       <Title order={2} fz="md" mb="sm">
         {title}
       </Title>
-      <SimpleGrid cols={2} spacing="sm" component="dl" m={0}>
+      {/* Two figures a row where the card is wide enough for long labels (in French), one otherwise. */}
+      <SimpleGrid type="container" cols={{ base: 1, '18rem': 2 }} spacing="sm" component="dl" m={0}>
         {items.map(({ label, value, to }) => (
           <div key={label}>
             <Text component="dt" size="sm" c="dimmed">
@@ -99,17 +100,25 @@ export default function AdminDashboardScreen() {
           <QueryError error={stats.error} onRetry={() => void stats.refetch()} retrying={stats.isFetching} />
         ) : (
           <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
+            {/* One measure per chart: sign-ins (hundreds) would flatten enterprises created (a few). */}
             <Card withBorder radius="md" padding="md">
               <Title order={3} fz="md" mb="sm">
                 {t('adminDashboard.signIns')}
               </Title>
               <Chart
                 label={t('adminDashboard.signIns')}
-                option={dailyOption(dates, [
-                  { name: t('adminDashboard.signIns'), data: days.map((day) => day.signIns) },
-                  { name: t('adminDashboard.enterprisesCreated'), data: days.map((day) => day.enterprisesCreated) },
-                ])}
+                option={dailyOption(dates, [{ name: t('adminDashboard.signIns'), data: days.map((day) => day.signIns) }])}
                 testId="admin-chart-activity"
+              />
+            </Card>
+            <Card withBorder radius="md" padding="md">
+              <Title order={3} fz="md" mb="sm">
+                {t('adminDashboard.enterprisesPerDay')}
+              </Title>
+              <Chart
+                label={t('adminDashboard.enterprisesPerDay')}
+                option={dailyOption(dates, [{ name: t('adminDashboard.enterprisesCreated'), data: days.map((day) => day.enterprisesCreated) }], 'bar')}
+                testId="admin-chart-enterprises"
               />
             </Card>
             <Card withBorder radius="md" padding="md">
