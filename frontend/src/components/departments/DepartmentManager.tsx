@@ -136,8 +136,9 @@ function DepartmentCard({
   return (
     <Card withBorder radius="md" padding="lg" component="section" aria-labelledby={headingId} data-testid={`department-${department.type}`}>
       <Stack gap="md">
-        <Group justify="space-between" align="flex-start" wrap="nowrap">
-          <Stack gap={4} style={{ minWidth: 0 }}>
+        {/* The button goes under the text when both do not fit (a long label, in French). */}
+        <Group justify="space-between" align="flex-start" gap="xs">
+          <Stack gap={4} style={{ minWidth: 0, flex: '1 1 12rem' }}>
             <Title order={headingOrder} fz="lg" id={headingId}>
               {name}
             </Title>

@@ -1,7 +1,8 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { User } from '@/api/generated/model';
+import { changeLocale } from '@/i18n';
 import { session } from '@/lib/session';
 import { mockApi } from '@/testing/api-mock';
 import { jsonResponse, makeDepartments, makeEnterprise, makeUser, page } from '@/testing/fixtures';
@@ -127,6 +128,26 @@ describe('the user list', () => {
 
     expect(await screen.findByText('Hal J. was updated')).toBeInTheDocument();
     expect(calls.find((call) => call.method === 'PUT')?.body).toEqual({ fullName: 'Hal J.' });
+  });
+
+  it("names the dialogs' close buttons, in the interface language (the edit dialog and a confirmation)", async () => {
+    mockUsers([hal]);
+    session.start('token', ceo);
+    const user = userEvent.setup();
+    renderApp('/admin/users');
+    await screen.findByText('Hal Jordan');
+
+    await user.click(screen.getByRole('button', { name: 'Actions for Hal Jordan' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Edit' }, { timeout: 5000 }));
+    const edit = await screen.findByRole('dialog', { name: 'Edit Hal Jordan' });
+    await user.click(within(edit).getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Edit Hal Jordan' })).not.toBeInTheDocument());
+
+    await act(() => changeLocale('fr'));
+    await user.click(screen.getByRole('button', { name: 'Actions pour Hal Jordan' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Supprimer' }, { timeout: 5000 }));
+    const confirm = await screen.findByRole('dialog', { name: "Supprimer l'utilisateur" });
+    expect(within(confirm).getByRole('button', { name: 'Fermer' })).toBeInTheDocument();
   });
 
   it('has an empty state that leads to creating a user', async () => {

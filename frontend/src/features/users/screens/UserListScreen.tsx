@@ -7,10 +7,12 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { type Role, type User, UserStatus } from '@/api/generated/model';
 import { useListUsers } from '@/api/generated/users/users';
+import { EmailAddress } from '@/components/data/EmailAddress';
 import { EmptyMessage } from '@/components/data/EmptyMessage';
 import { ListPagination } from '@/components/data/ListPagination';
 import { QueryError } from '@/components/data/QueryError';
 import { SearchInput } from '@/components/data/SearchInput';
+import { StackedTable } from '@/components/data/StackedTable';
 import { TableSkeleton } from '@/components/data/TableSkeleton';
 import { EnterpriseName } from '@/components/enterprises/EnterpriseName';
 import { useEnterpriseOptions } from '@/components/enterprises/use-enterprise-options';
@@ -112,95 +114,93 @@ export default function UserListScreen() {
     }
     return (
       <Stack gap="md">
-        <Table.ScrollContainer minWidth={760}>
-          <Table highlightOnHover verticalSpacing="sm" aria-busy={users.isPlaceholderData}>
-            <VisuallyHidden component="caption">{t('users.list.caption')}</VisuallyHidden>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">{t('users.fields.fullName')}</Table.Th>
-                <Table.Th scope="col">{t('users.fields.role')}</Table.Th>
-                <Table.Th scope="col">{isAdmin ? t('users.fields.enterprise') : t('users.fields.department')}</Table.Th>
-                <Table.Th scope="col">{t('users.fields.status')}</Table.Th>
-                <Table.Th scope="col">{t('users.fields.lastLogin')}</Table.Th>
-                <Table.Th scope="col">
-                  <VisuallyHidden>{t('common.actions')}</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {items.map((user) => {
-                const allowed = userActionsFor(caller, user);
-                return (
-                  <Table.Tr key={user.id} data-testid="user-row">
-                    <Table.Td>
-                      <Text size="sm" fw={500}>
-                        {user.fullName}
-                        {user.id === caller.id && (
-                          <Text span size="xs" c="dimmed" ms={6}>
-                            {t('users.list.you')}
-                          </Text>
-                        )}
-                      </Text>
-                      <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                        {user.email}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <RoleBadge role={user.role} />
-                    </Table.Td>
-                    <Table.Td>
-                      {isAdmin ? (
-                        <EnterpriseName id={user.enterpriseId} names={enterprises.names} />
-                      ) : (
-                        (departmentName(user.departmentId) ?? (
-                          <Text span size="sm" c="dimmed">
-                            {t('users.noDepartment')}
-                          </Text>
-                        ))
+        <StackedTable highlightOnHover verticalSpacing="sm" aria-busy={users.isPlaceholderData}>
+          <VisuallyHidden component="caption">{t('users.list.caption')}</VisuallyHidden>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th scope="col">{t('users.fields.fullName')}</Table.Th>
+              <Table.Th scope="col">{t('users.fields.role')}</Table.Th>
+              <Table.Th scope="col">{isAdmin ? t('users.fields.enterprise') : t('users.fields.department')}</Table.Th>
+              <Table.Th scope="col">{t('users.fields.status')}</Table.Th>
+              <Table.Th scope="col">{t('users.fields.lastLogin')}</Table.Th>
+              <Table.Th scope="col">
+                <VisuallyHidden>{t('common.actions')}</VisuallyHidden>
+              </Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {items.map((user) => {
+              const allowed = userActionsFor(caller, user);
+              return (
+                <Table.Tr key={user.id} data-testid="user-row">
+                  <Table.Td data-title>
+                    <Text size="sm" fw={500}>
+                      {user.fullName}
+                      {user.id === caller.id && (
+                        <Text span size="xs" c="dimmed" ms={6}>
+                          {t('users.list.you')}
+                        </Text>
                       )}
-                    </Table.Td>
-                    <Table.Td>
-                      <UserStatusBadge status={user.status} />
-                    </Table.Td>
-                    <Table.Td>{format.dateTime(user.lastLogin, t('users.neverSignedIn'))}</Table.Td>
-                    <Table.Td ta="end">
-                      {allowed.edit && (
-                        <Menu position="bottom-end" withinPortal>
-                          <Menu.Target>
-                            <ActionIcon variant="subtle" color="gray" aria-label={t('users.list.actionsFor', { name: user.fullName })}>
-                              <IconDots size={18} aria-hidden />
-                            </ActionIcon>
-                          </Menu.Target>
-                          <Menu.Dropdown>
-                            <Menu.Item leftSection={<IconPencil size={16} aria-hidden />} onClick={() => setEditing(user)}>
-                              {t('common.edit')}
+                    </Text>
+                    <Text size="xs" c="dimmed">
+                      <EmailAddress email={user.email} />
+                    </Text>
+                  </Table.Td>
+                  <Table.Td data-label={t('users.fields.role')}>
+                    <RoleBadge role={user.role} />
+                  </Table.Td>
+                  <Table.Td data-label={isAdmin ? t('users.fields.enterprise') : t('users.fields.department')}>
+                    {isAdmin ? (
+                      <EnterpriseName id={user.enterpriseId} names={enterprises.names} />
+                    ) : (
+                      (departmentName(user.departmentId) ?? (
+                        <Text span size="sm" c="dimmed">
+                          {t('users.noDepartment')}
+                        </Text>
+                      ))
+                    )}
+                  </Table.Td>
+                  <Table.Td data-label={t('users.fields.status')}>
+                    <UserStatusBadge status={user.status} />
+                  </Table.Td>
+                  <Table.Td data-label={t('users.fields.lastLogin')}>{format.dateTime(user.lastLogin, t('users.neverSignedIn'))}</Table.Td>
+                  <Table.Td ta="end" data-actions>
+                    {allowed.edit && (
+                      <Menu position="bottom-end" withinPortal>
+                        <Menu.Target>
+                          <ActionIcon variant="subtle" color="gray" aria-label={t('users.list.actionsFor', { name: user.fullName })}>
+                            <IconDots size={18} aria-hidden />
+                          </ActionIcon>
+                        </Menu.Target>
+                        <Menu.Dropdown>
+                          <Menu.Item leftSection={<IconPencil size={16} aria-hidden />} onClick={() => setEditing(user)}>
+                            {t('common.edit')}
+                          </Menu.Item>
+                          {allowed.changeStatus && (
+                            <Menu.Item
+                              leftSection={user.status === 'active' ? <IconUserOff size={16} aria-hidden /> : <IconUserCheck size={16} aria-hidden />}
+                              onClick={() => toggleStatus(user)}
+                            >
+                              {user.status === 'active' ? t('users.deactivate.action') : t('users.activate.action')}
                             </Menu.Item>
-                            {allowed.changeStatus && (
-                              <Menu.Item
-                                leftSection={user.status === 'active' ? <IconUserOff size={16} aria-hidden /> : <IconUserCheck size={16} aria-hidden />}
-                                onClick={() => toggleStatus(user)}
-                              >
-                                {user.status === 'active' ? t('users.deactivate.action') : t('users.activate.action')}
+                          )}
+                          {allowed.delete && (
+                            <>
+                              <Menu.Divider />
+                              <Menu.Item color="red" leftSection={<IconTrash size={16} aria-hidden />} onClick={() => askDelete(user)}>
+                                {t('common.delete')}
                               </Menu.Item>
-                            )}
-                            {allowed.delete && (
-                              <>
-                                <Menu.Divider />
-                                <Menu.Item color="red" leftSection={<IconTrash size={16} aria-hidden />} onClick={() => askDelete(user)}>
-                                  {t('common.delete')}
-                                </Menu.Item>
-                              </>
-                            )}
-                          </Menu.Dropdown>
-                        </Menu>
-                      )}
-                    </Table.Td>
-                  </Table.Tr>
-                );
-              })}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+                            </>
+                          )}
+                        </Menu.Dropdown>
+                      </Menu>
+                    )}
+                  </Table.Td>
+                </Table.Tr>
+              );
+            })}
+          </Table.Tbody>
+        </StackedTable>
         <ListPagination page={list.page} pageSize={pageSize} total={total} onChange={list.setPage} label={t('users.list.pages')} />
       </Stack>
     );

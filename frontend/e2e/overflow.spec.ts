@@ -1,0 +1,218 @@
+import { readFileSync } from 'node:fs';
+import { type APIRequestContext, type Page, expect, test } from '@playwright/test';
+import { admin } from './support';
+
+/**
+ * The main screens in French (the longer language) at 1280 px and at 800 px: no text runs out of
+ * its box. An element whose content is wider than the element (scrollWidth > clientWidth) is
+ * reported, unless it is a scroll container (overflow-x auto or scroll: the overflow is meant to
+ * be scrolled), visually hidden, or drawn by a chart or the map. The page itself must not scroll
+ * sideways.
+ */
+
+type Messages = { [key: string]: string | Messages };
+const fr = JSON.parse(readFileSync(new URL('../src/i18n/locales/fr.json', import.meta.url), 'utf8')) as Messages;
+const text = (key: string) => key.split('.').reduce<string | Messages>((node, part) => (node as Messages)[part], fr) as string;
+
+const runId = `${Date.now()}-${Math.random().toString(36).slice(2, 6)}`;
+type Credentials = { email: string; password: string };
+const ceo = { email: `overflow-ceo-${runId}@e2e.test`, password: 'ceo-password-1' };
+// Long names and addresses, as real ones can be.
+const head = {
+  name: `Héloïse Delacroix-Montgolfier ${runId}`,
+  email: `heloise.delacroix-montgolfier-${runId}@entreprise-exemple.e2e.test`,
+  password: 'head-password-1',
+};
+const ids = { enterprise: '', finance: '', submitted: '', draft: '', rejected: '' };
+
+async function bearer(request: APIRequestContext, credentials: Credentials, from?: string) {
+  const response = await request.post('/api/v1/auth/login', { data: credentials, headers: from ? { 'X-Forwarded-For': from } : {} });
+  expect(response.status()).toBe(200);
+  return { Authorization: `Bearer ${((await response.json()) as { token: string }).token}` };
+}
+
+async function created(response: Awaited<ReturnType<APIRequestContext['post']>>): Promise<string> {
+  expect(response.status(), await response.text()).toBe(201);
+  return ((await response.json()) as { id: string }).id;
+}
+
+test.beforeAll(async ({ request }) => {
+  const adminHeaders = await bearer(request, admin);
+  ids.enterprise = await created(
+    await request.post('/api/v1/enterprises', {
+      headers: adminHeaders,
+      data: {
+        name: `Société générale des constructions métalliques ${runId}`,
+        description: 'Une entreprise dont le nom et la description sont longs, comme en vrai.',
+        ceoFullName: `Jean-Baptiste de La Rochefoucauld ${runId}`,
+        ceoEmail: ceo.email,
+        ceoPassword: ceo.password,
+      },
+    }),
+  );
+  const ceoHeaders = await bearer(request, ceo);
+  const departments = (await (await request.get(`/api/v1/enterprises/${ids.enterprise}/departments`, { headers: ceoHeaders })).json()) as {
+    id: string;
+    type: string;
+  }[];
+  ids.finance = departments.find((department) => department.type === 'finance')!.id;
+  const headId = await created(
+    await request.post('/api/v1/users', {
+      headers: ceoHeaders,
+      data: { fullName: head.name, email: head.email, password: head.password, role: 'DepartmentHead', departmentId: ids.finance },
+    }),
+  );
+  const madeHead = await request.put(`/api/v1/enterprises/${ids.enterprise}/departments/${ids.finance}`, {
+    headers: ceoHeaders,
+    data: { headId, description: 'Comptabilité, trésorerie et contrôle de gestion' },
+  });
+  expect(madeHead.status(), await madeHead.text()).toBe(200);
+
+  const headHeaders = await bearer(request, head, '81.2.69.142');
+  const report = (title: string, status: 'draft' | 'submitted') => ({
+    title,
+    content: 'Le chiffre d’affaires a progressé au nord et reculé au sud.',
+    periodStart: '2026-01-01',
+    periodEnd: '2026-03-31',
+    status,
+    data: {
+      columns: ['Région', 'Chiffre d’affaires', 'Charges d’exploitation'],
+      rows: [
+        ['Nord', 120, 80],
+        ['Sud', 80, 95],
+      ],
+    },
+  });
+  const post = (title: string, status: 'draft' | 'submitted') =>
+    request.post(`/api/v1/departments/${ids.finance}/reports`, { headers: headHeaders, data: report(title, status) });
+  ids.submitted = await created(await post(`Rapport trimestriel soumis ${runId}`, 'submitted'));
+  ids.draft = await created(await post(`Brouillon du rapport trimestriel ${runId}`, 'draft'));
+  ids.rejected = await created(await post(`Rapport trimestriel refusé ${runId}`, 'submitted'));
+  const rejected = await request.post(`/api/v1/reports/${ids.rejected}/review`, {
+    headers: ceoHeaders,
+    data: { status: 'rejected', reviewNotes: 'Les charges du sud sont à justifier.' },
+  });
+  expect(rejected.status(), await rejected.text()).toBe(200);
+});
+
+/** Everything on the page that is wider inside than outside, described for the failure message. */
+async function overflowing(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const found: string[] = [];
+    const root = document.documentElement;
+    if (root.scrollWidth > root.clientWidth + 1) found.push(`the page scrolls sideways (${root.scrollWidth} > ${root.clientWidth})`);
+    const describe = (element: Element) => {
+      const id = element.id ? `#${element.id}` : '';
+      const classes = [...element.classList]
+        .slice(0, 2)
+        .map((name) => `.${name}`)
+        .join('');
+      const testId = element.getAttribute('data-testid');
+      return `<${element.tagName.toLowerCase()}${id}${classes}${testId ? ` data-testid=${testId}` : ''}> "${(element.textContent ?? '').trim().slice(0, 60)}"`;
+    };
+    const scrolls = (element: Element) => ['auto', 'scroll'].includes(getComputedStyle(element).overflowX);
+    for (const element of document.body.querySelectorAll<HTMLElement>('*')) {
+      if (!(element instanceof HTMLElement) || element.clientWidth === 0) continue;
+      // A text field scrolls its own text; the value is not lost.
+      if (element.matches('input, textarea, select')) continue;
+      // Drawn content (charts, the map) and what is there for screen readers only.
+      if (element.closest('svg, canvas, .leaflet-container, [role="img"]')) continue;
+      // Visually hidden (for screen readers only): inside a box of a pixel or less.
+      let ancestor: HTMLElement | null = element;
+      while (ancestor && ancestor.getBoundingClientRect().width > 1) ancestor = ancestor.parentElement;
+      if (ancestor) continue;
+      const style = getComputedStyle(element);
+      if (scrolls(element)) continue;
+      // Content that spills into a scroll container (a table's wrapper inside it) is scrolled, not lost.
+      if (style.overflowX === 'visible') {
+        let parent = element.parentElement;
+        while (parent && getComputedStyle(parent).overflowX === 'visible') parent = parent.parentElement;
+        if (parent && scrolls(parent)) continue;
+      }
+      if (style.display === 'inline' || style.visibility === 'hidden') continue;
+      // The element sits outside of the viewport (a closed drawer): not seen.
+      const box = element.getBoundingClientRect();
+      if (box.right <= 0 || box.left >= root.clientWidth) continue;
+      if (element.scrollWidth > element.clientWidth + 1) {
+        found.push(`${describe(element)}: ${element.scrollWidth} > ${element.clientWidth}`);
+      }
+    }
+    return found;
+  });
+}
+
+/** Waits until the screen has its heading and nothing is loading any more. */
+async function settle(page: Page) {
+  await expect(page.locator('h1').first()).toBeVisible();
+  await expect(page.locator('.mantine-Skeleton-root')).toHaveCount(0);
+  await expect(page.locator('.mantine-Loader-root')).toHaveCount(0);
+  // Web fonts and late layout (charts sizing themselves) first.
+  await page.evaluate(() => document.fonts.ready);
+  await page.waitForTimeout(300);
+}
+
+async function check(page: Page, paths: string[]) {
+  for (const width of [1280, 800]) {
+    await page.setViewportSize({ width, height: 900 });
+    for (const path of paths) {
+      await test.step(`${path} at ${width} px`, async () => {
+        await page.goto(path);
+        await settle(page);
+        expect(new URL(page.url()).pathname).toBe(path);
+        expect.soft(await overflowing(page), `${path} at ${width} px: content wider than its box`).toEqual([]);
+      });
+    }
+  }
+}
+
+async function signIn(page: Page, credentials: Credentials) {
+  await page.goto('/login');
+  await page.getByLabel(new RegExp(`^${text('auth.email')}`)).fill(credentials.email);
+  await page.getByLabel(new RegExp(`^${text('auth.password')}`)).fill(credentials.password);
+  await page.getByRole('button', { name: text('auth.login.submit') }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+}
+
+test.describe('French labels fit at 1280 px and 800 px', () => {
+  test.beforeEach(async ({ page }) => {
+    await page.addInitScript(() => window.localStorage.setItem('locale', 'fr'));
+  });
+
+  test('signed-out screens', async ({ page }) => {
+    await check(page, ['/login', '/no-such-page']);
+  });
+
+  test("the admin's screens", async ({ page }) => {
+    await signIn(page, admin);
+    await check(page, [
+      '/dashboard',
+      '/admin',
+      '/admin/enterprises',
+      `/admin/enterprises/${ids.enterprise}`,
+      '/admin/users',
+      '/admin/monitoring',
+      `/ceo/reports/${ids.submitted}`,
+      '/messages',
+    ]);
+  });
+
+  test("the CEO's screens", async ({ page }) => {
+    await signIn(page, ceo);
+    await check(page, ['/dashboard', '/ceo', '/ceo/reports', `/ceo/reports/${ids.submitted}`, '/admin/users', '/ceo/monitoring', '/messages']);
+  });
+
+  test("a department head's screens", async ({ page }) => {
+    await signIn(page, head);
+    const department = `/department/${ids.finance}`;
+    await check(page, [
+      '/dashboard',
+      department,
+      `${department}/reports`,
+      `${department}/reports/${ids.submitted}`,
+      `${department}/reports/create`,
+      `${department}/reports/${ids.draft}/edit`,
+      `${department}/reports/${ids.rejected}/edit`,
+      '/messages',
+    ]);
+  });
+});
