@@ -1,4 +1,4 @@
-import { Anchor, Button, Group, Loader, Select, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { Anchor, Button, Group, Loader, Select, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { IconFileText } from '@tabler/icons-react';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
@@ -10,6 +10,7 @@ import { ListPagination } from '@/components/data/ListPagination';
 import { QueryError } from '@/components/data/QueryError';
 import { SearchInput } from '@/components/data/SearchInput';
 import { TableSkeleton } from '@/components/data/TableSkeleton';
+import { DateField } from '@/components/forms/DateField';
 import { ReportStatusBadge } from '@/components/data/badges';
 import { useFormat } from '@/lib/format';
 import { PAGE_SIZE, oneOf, useListParams } from '@/lib/list-params';
@@ -73,8 +74,8 @@ export function ReportFilters({ list, statuses, departments, busy }: FiltersProp
         clearable
         w={170}
       />
-      <TextInput type="date" label={t('reports.list.from')} value={params.from ?? ''} onChange={(e) => list.update({ from: e.currentTarget.value })} w={160} />
-      <TextInput type="date" label={t('reports.list.to')} value={params.to ?? ''} onChange={(e) => list.update({ to: e.currentTarget.value })} w={160} />
+      <DateField label={t('reports.list.from')} value={params.from ?? ''} onChange={(from) => list.update({ from })} max={params.to} clearable w={170} />
+      <DateField label={t('reports.list.to')} value={params.to ?? ''} onChange={(to) => list.update({ to })} min={params.from} clearable w={170} />
       <Select
         label={t('reports.list.sort')}
         data={SORTS.map((value) => ({ value, label: t(`reports.sort.${value}`) }))}

@@ -1,7 +1,8 @@
-import { Checkbox, Group, SegmentedControl, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Checkbox, Group, SegmentedControl, Select, Stack, Text } from '@mantine/core';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SearchInput } from '@/components/data/SearchInput';
+import { DateField } from '@/components/forms/DateField';
 import { FLAGGED_ONLY, type FilterKey, type FilterValues, SHOW_ALL, dateRange } from '../filters';
 
 type Option = { value: string; label: string };
@@ -51,21 +52,14 @@ export function SessionFilters({ values, update, users, enterprises }: SessionFi
         />
       </Group>
       <Group align="flex-start" gap="md" wrap="wrap">
-        <TextInput
-          type="date"
-          label={t('monitoring.filters.from')}
-          value={values.from}
-          max={values.to || undefined}
-          onChange={(event) => update({ from: event.currentTarget.value })}
-          w={180}
-        />
-        <TextInput
-          type="date"
+        <DateField label={t('monitoring.filters.from')} value={values.from} max={values.to} onChange={(from) => update({ from })} clearable w={180} />
+        <DateField
           label={t('monitoring.filters.to')}
           value={values.to}
-          min={values.from || undefined}
-          onChange={(event) => update({ to: event.currentTarget.value })}
+          min={values.from}
+          onChange={(to) => update({ to })}
           error={inverted ? t('monitoring.filters.invertedRange') : undefined}
+          clearable
           w={180}
         />
         <Select

@@ -1,6 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { changeLocale } from '@/i18n';
 import { session } from '@/lib/session';
 import { mockApi } from '@/testing/api-mock';
 import type { ReportDetail } from '@/api/generated/model';
@@ -97,6 +98,26 @@ describe('the report form', () => {
         data: { columns: ['Region', 'Revenue'], rows: [['North', 130]] },
       }),
     );
+  });
+
+  it('writes and reads the period in the interface language (dd/mm/yyyy in French) and sends ISO dates', async () => {
+    await changeLocale('fr');
+    const { calls } = mockApi({
+      'GET /api/v1/reports/r1': () => jsonResponse(200, { ...stored, status: 'draft', reviewNotes: null } satisfies ReportDetail),
+      'PUT /api/v1/reports/r1': () => jsonResponse(200, stored),
+    });
+    const user = userEvent.setup();
+    renderApp(`/department/${dept}/reports/r1/edit`);
+    const start = await screen.findByLabelText(/^Début de période/);
+    const end = screen.getByLabelText(/^Fin de période/);
+    expect(start).toHaveValue('01/01/2026');
+    expect(end).toHaveValue('31/03/2026');
+    expect(start).toHaveAttribute('placeholder', 'JJ/MM/AAAA');
+
+    await user.clear(start);
+    await user.type(start, '15/01/2026');
+    await user.click(screen.getByRole('button', { name: 'Enregistrer comme brouillon' }));
+    await waitFor(() => expect(calls.find((call) => call.method === 'PUT')?.body).toMatchObject({ periodStart: '2026-01-15', periodEnd: '2026-03-31' }));
   });
 
   it('shows a not-found state in another department', async () => {

@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import type { ReportDetail, ReportStatus } from '@/api/generated/model';
 import { useGetReport } from '@/api/generated/reports/reports';
+import { DateField } from '@/components/forms/DateField';
 import { PageHeader } from '@/components/PageHeader';
 import { LoadState } from '@/components/reports/ReportState';
 import { errorMessage } from '@/lib/errors';
@@ -165,8 +166,8 @@ function ReportForm({ departmentId, report, back }: { departmentId: string; repo
               <TextInput label={t('reports.fields.title')} withAsterisk {...field('title')} />
               <Textarea label={t('reports.fields.content')} withAsterisk autosize minRows={5} maxRows={16} {...field('content')} />
               <SimpleGrid cols={{ base: 1, sm: 2 }}>
-                <TextInput type="date" label={t('reports.fields.periodStart')} withAsterisk {...field('periodStart')} />
-                <TextInput type="date" label={t('reports.fields.periodEnd')} withAsterisk {...field('periodEnd')} />
+                <DateField label={t('reports.fields.periodStart')} withAsterisk {...field('periodStart')} />
+                <DateField label={t('reports.fields.periodEnd')} withAsterisk {...field('periodEnd')} />
               </SimpleGrid>
             </Stack>
           </Card>
