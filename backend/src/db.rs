@@ -10,9 +10,13 @@ use sqlx::{
 /// The public-schema migrations (`migrations/`), embedded at build time.
 pub static MIGRATOR: Migrator = sqlx::migrate!("../migrations");
 
+/// How long one statement of a request may run before PostgreSQL cancels it (a 503 for the
+/// client, instead of a request hung behind a stuck lock or query). Migrations lift it.
+pub const STATEMENT_TIMEOUT: &str = "15s";
+
 pub fn pool(url: &str) -> anyhow::Result<PgPool> {
     let options: PgConnectOptions = url.parse().context("invalid DATABASE_URL")?;
-    Ok(pool_with(options, 20))
+    Ok(pool_with(options.options([("statement_timeout", STATEMENT_TIMEOUT)]), 20))
 }
 
 /// Connections of the pool that builds and drops tenant schemas (`AppState::tenant_ddl`).
@@ -30,8 +34,12 @@ pub async fn migrate(url: &str) -> anyhow::Result<PgPool> {
         tracing::info!("creating the database");
         sqlx::Postgres::create_database(url).await.context("cannot create the database")?;
     }
+    // Migrations may run long: their connection has no statement timeout (and is closed after).
+    let options: PgConnectOptions = url.parse().context("invalid DATABASE_URL")?;
+    let migrations = pool_with(options, 1);
+    MIGRATOR.run(&migrations).await.context("migration failed")?;
+    migrations.close().await;
     let pool = pool(url)?;
-    MIGRATOR.run(&pool).await.context("migration failed")?;
     ensure_platform_realm(&pool).await.context("cannot create the platform schema")?;
     Ok(pool)
 }

@@ -130,16 +130,41 @@ pub enum AppError {
     InvalidTransition(InvalidTransition),
     #[error("Too many attempts. Please try again later.")]
     RateLimited { retry_after_secs: u64 },
-    /// Bounded work (exports) is at capacity: 503 `unavailable` with Retry-After.
+    /// Bounded work (exports, spreadsheets) is at capacity, or a dependency did not answer in
+    /// time: 503 `unavailable` with Retry-After.
     #[error("The server is busy. Please try again in a moment.")]
     Busy { retry_after_secs: u64 },
     #[error(transparent)]
-    Unexpected(#[from] anyhow::Error),
+    Unexpected(anyhow::Error),
+}
+
+/// A database error that says PostgreSQL is away or overloaded, not that the request is wrong:
+/// no connection within the pool's wait, a broken connection, a statement over its timeout,
+/// the server shutting down or refusing connections.
+fn database_unavailable(err: &sqlx::Error) -> bool {
+    match err {
+        sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Io(_) | sqlx::Error::Tls(_) => true,
+        sqlx::Error::Database(db) => db.code().is_some_and(|c| c == "57014" || c == "53300" || c.starts_with("57P") || c.starts_with("08")),
+        _ => false,
+    }
 }
 
 impl From<sqlx::Error> for AppError {
     fn from(err: sqlx::Error) -> Self {
+        if database_unavailable(&err) {
+            tracing::warn!(error = %err, "database unavailable");
+            return Self::Busy { retry_after_secs: 1 };
+        }
         Self::Unexpected(err.into())
+    }
+}
+
+impl From<anyhow::Error> for AppError {
+    fn from(err: anyhow::Error) -> Self {
+        match err.downcast::<sqlx::Error>() {
+            Ok(db) => db.into(),
+            Err(err) => Self::Unexpected(err),
+        }
     }
 }
 
@@ -267,8 +292,8 @@ pub fn render_poem_error(err: poem::Error) -> Response {
     out
 }
 
-/// Declares the error responses of one operation, each carrying an [`ErrorBody`]. A 500 is always
-/// added. Converting an [`AppError`] whose status the operation did not declare is a bug: it is
+/// Declares the error responses of one operation, each carrying an [`ErrorBody`]. A 503 and a 500
+/// are always added. Converting an [`AppError`] whose status the operation did not declare is a bug: it is
 /// logged and answered as 500, and the API tests catch it.
 ///
 /// ```ignore
@@ -276,12 +301,13 @@ pub fn render_poem_error(err: poem::Error) -> Response {
 ///     /// No token, or the session has ended.
 ///     401 Unauthorized,
 /// });
-/// // Work that waits for a slot (`AppError::Busy`) also declares 503 with `Retry-After`:
-/// api_errors!(ExportError { 404 NotFound } busy Unavailable);
 /// ```
+///
+/// Every operation also declares 503 with `Retry-After` (`AppError::Busy`): a slot for bounded
+/// work stayed busy, or PostgreSQL did not answer in time.
 #[macro_export]
 macro_rules! api_errors {
-    ($name:ident { $( $(#[doc = $doc:literal])* $status:literal $variant:ident ),+ $(,)? } $(busy $busy:ident)?) => {
+    ($name:ident { $( $(#[doc = $doc:literal])* $status:literal $variant:ident ),+ $(,)? }) => {
         #[derive(Debug, poem_openapi::ApiResponse)]
         pub enum $name {
             $(
@@ -289,11 +315,10 @@ macro_rules! api_errors {
                 #[oai(status = $status)]
                 $variant(poem_openapi::payload::Json<$crate::error::ErrorBody>),
             )+
-            $(
-                /// Every slot for this work is busy (`unavailable`); retry after `Retry-After` seconds.
-                #[oai(status = 503)]
-                $busy(poem_openapi::payload::Json<$crate::error::ErrorBody>, #[oai(header = "Retry-After")] u64),
-            )?
+            /// Busy, or a dependency did not answer in time (`unavailable`); retry after
+            /// `Retry-After` seconds.
+            #[oai(status = 503)]
+            Unavailable(poem_openapi::payload::Json<$crate::error::ErrorBody>, #[oai(header = "Retry-After")] u64),
             /// Unexpected server error; details are in the server log.
             #[oai(status = 500)]
             Internal(poem_openapi::payload::Json<$crate::error::ErrorBody>),
@@ -304,7 +329,7 @@ macro_rules! api_errors {
                 let body = poem_openapi::payload::Json(err.body());
                 match err.status().as_u16() {
                     $( $status => Self::$variant(body), )+
-                    $( 503 => Self::$busy(body, if let $crate::error::AppError::Busy { retry_after_secs } = err { retry_after_secs } else { 1 }), )?
+                    503 => Self::Unavailable(body, if let $crate::error::AppError::Busy { retry_after_secs } = err { retry_after_secs } else { 1 }),
                     500 => Self::Internal(body),
                     other => {
                         tracing::error!(status = other, code = err.code(), operation = stringify!($name), "undeclared error status");

@@ -57,6 +57,9 @@ pub enum LoginError {
     /// Too many failed attempts from this client (`rate_limited`); retry after the given seconds.
     #[oai(status = 429)]
     TooManyRequests(Json<ErrorBody>, #[oai(header = "Retry-After")] u64),
+    /// A dependency did not answer in time (`unavailable`); retry after the given seconds.
+    #[oai(status = 503)]
+    Unavailable(Json<ErrorBody>, #[oai(header = "Retry-After")] u64),
     /// Unexpected server error.
     #[oai(status = 500)]
     Internal(Json<ErrorBody>),
@@ -70,6 +73,7 @@ impl From<AppError> for LoginError {
             AppError::InvalidCredentials => Self::Unauthorized(body),
             AppError::AccountInactive => Self::Forbidden(body),
             AppError::RateLimited { retry_after_secs } => Self::TooManyRequests(body, retry_after_secs),
+            AppError::Busy { retry_after_secs } => Self::Unavailable(body, retry_after_secs),
             AppError::Unexpected(_) => Self::Internal(body),
             other => {
                 tracing::error!(code = other.code(), "undeclared error status for login");

@@ -188,7 +188,7 @@ api_errors!(ExportError {
     403 Forbidden,
     /// No such report for this caller.
     404 NotFound,
-} busy Unavailable);
+});
 
 api_errors!(ReportError {
     /// A field is missing or invalid (`validation_failed`, with `fields`).

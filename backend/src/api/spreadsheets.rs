@@ -175,7 +175,7 @@ api_errors!(SpreadsheetError {
     404 NotFound,
     /// Someone saved since `version` (`conflict`, reason `stale_version`): reload, or keep a copy.
     409 Conflict,
-} busy Unavailable);
+});
 
 /// Where the caller may act: their tenant, and (staff) their own department.
 struct Scope {

@@ -76,6 +76,8 @@ pub async fn migrate_one(pool: &PgPool, migrations: &Migrator, schema: &str) -> 
     let started = Instant::now();
     let result = async {
         let mut tx = pool.begin().await?;
+        // A migration may rewrite large tables: the request pool's statement timeout does not apply.
+        sqlx::query("select set_config('statement_timeout', '0', true)").execute(&mut *tx).await?;
         sqlx::query("select pg_advisory_xact_lock(hashtextextended($1, 0))").bind(schema.as_str()).execute(&mut *tx).await?;
         let from: i64 = sqlx::query_scalar("select version from public.tenant_schemas where schema_name = $1 for update")
             .bind(schema.as_str())

@@ -165,3 +165,20 @@ async fn a_password_change_takes_effect_and_ends_the_old_sessions(db: PgPool) {
     assert_eq!(app.login("ann@acme.example", "staff-password").await.status(), 401);
     assert_eq!(app.login("ann@acme.example", "a-brand-new-passphrase").await.status(), 200);
 }
+
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn a_database_that_does_not_answer_is_a_quick_503_not_a_hang_or_a_500(db: PgPool) {
+    let app = TestApp::spawn(db).await;
+    let admin = app.admin_token().await;
+    assert_eq!(app.get(&admin, "/api/v1/enterprises").await.0, 200);
+    app.db.close().await;
+    let started = std::time::Instant::now();
+    let resp = app.http.get(app.url("/api/v1/enterprises")).bearer_auth(&admin).send().await.unwrap();
+    assert_eq!(resp.status(), 503);
+    assert_eq!(resp.headers()["retry-after"], "1");
+    let body: serde_json::Value = resp.json().await.unwrap();
+    assert_eq!(body["code"], "unavailable");
+    let (status, body) = parts(app.login(crate::helpers::ADMIN_EMAIL, crate::helpers::ADMIN_PASSWORD).await).await;
+    assert_eq!((status, body["code"].as_str()), (503, Some("unavailable")), "sign-in too");
+    assert!(started.elapsed() < std::time::Duration::from_secs(5), "{:?}", started.elapsed());
+}

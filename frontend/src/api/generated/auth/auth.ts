@@ -72,7 +72,7 @@ export const login = async (loginRequest: LoginRequest, options?: RequestInit): 
 
 
 
-export const getLoginMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const getLoginMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof login>>, TError,{data: BodyType<LoginRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof login>>, TError,{data: BodyType<LoginRequest>}, TContext> => {
 
@@ -99,12 +99,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type LoginMutationResult = NonNullable<Awaited<ReturnType<typeof login>>>
     export type LoginMutationBody = BodyType<LoginRequest>
-    export type LoginMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+    export type LoginMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
 
     /**
  * @summary Sign in
  */
-export const useLogin = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const useLogin = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof login>>, TError,{data: BodyType<LoginRequest>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof login>>,
@@ -143,7 +143,7 @@ export const logout = async ( options?: RequestInit): Promise<void> => {
 
 
 
-export const getLogoutMutationOptions = <TError = ErrorType<ApiError | ApiError>,
+export const getLogoutMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof logout>>, TError,void, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof logout>>, TError,void, TContext> => {
 
@@ -170,12 +170,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type LogoutMutationResult = NonNullable<Awaited<ReturnType<typeof logout>>>
     
-    export type LogoutMutationError = ErrorType<ApiError | ApiError>
+    export type LogoutMutationError = ErrorType<ApiError | ApiError | ApiError>
 
     /**
  * @summary Sign out
  */
-export const useLogout = <TError = ErrorType<ApiError | ApiError>,
+export const useLogout = <TError = ErrorType<ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof logout>>, TError,void, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof logout>>,
@@ -221,7 +221,7 @@ export const getGetMeQueryKey = () => {
     }
 
     
-export const getGetMeQueryOptions = <TData = Awaited<ReturnType<typeof getMe>>, TError = ErrorType<ApiError | ApiError>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMe>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getGetMeQueryOptions = <TData = Awaited<ReturnType<typeof getMe>>, TError = ErrorType<ApiError | ApiError | ApiError>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMe>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -240,10 +240,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetMeQueryResult = NonNullable<Awaited<ReturnType<typeof getMe>>>
-export type GetMeQueryError = ErrorType<ApiError | ApiError>
+export type GetMeQueryError = ErrorType<ApiError | ApiError | ApiError>
 
 
-export function useGetMe<TData = Awaited<ReturnType<typeof getMe>>, TError = ErrorType<ApiError | ApiError>>(
+export function useGetMe<TData = Awaited<ReturnType<typeof getMe>>, TError = ErrorType<ApiError | ApiError | ApiError>>(
   options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMe>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getMe>>,
@@ -253,7 +253,7 @@ export function useGetMe<TData = Awaited<ReturnType<typeof getMe>>, TError = Err
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetMe<TData = Awaited<ReturnType<typeof getMe>>, TError = ErrorType<ApiError | ApiError>>(
+export function useGetMe<TData = Awaited<ReturnType<typeof getMe>>, TError = ErrorType<ApiError | ApiError | ApiError>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMe>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getMe>>,
@@ -263,7 +263,7 @@ export function useGetMe<TData = Awaited<ReturnType<typeof getMe>>, TError = Err
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetMe<TData = Awaited<ReturnType<typeof getMe>>, TError = ErrorType<ApiError | ApiError>>(
+export function useGetMe<TData = Awaited<ReturnType<typeof getMe>>, TError = ErrorType<ApiError | ApiError | ApiError>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMe>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -271,7 +271,7 @@ export function useGetMe<TData = Awaited<ReturnType<typeof getMe>>, TError = Err
  * @summary The current user
  */
 
-export function useGetMe<TData = Awaited<ReturnType<typeof getMe>>, TError = ErrorType<ApiError | ApiError>>(
+export function useGetMe<TData = Awaited<ReturnType<typeof getMe>>, TError = ErrorType<ApiError | ApiError | ApiError>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMe>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -328,7 +328,7 @@ export const getListMySessionsQueryKey = (params?: ListMySessionsParams,) => {
     }
 
     
-export const getListMySessionsQueryOptions = <TData = Awaited<ReturnType<typeof listMySessions>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(params?: ListMySessionsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMySessions>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getListMySessionsQueryOptions = <TData = Awaited<ReturnType<typeof listMySessions>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(params?: ListMySessionsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMySessions>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -347,10 +347,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListMySessionsQueryResult = NonNullable<Awaited<ReturnType<typeof listMySessions>>>
-export type ListMySessionsQueryError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>
+export type ListMySessionsQueryError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
 
 
-export function useListMySessions<TData = Awaited<ReturnType<typeof listMySessions>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useListMySessions<TData = Awaited<ReturnType<typeof listMySessions>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  params: undefined |  ListMySessionsParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMySessions>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof listMySessions>>,
@@ -360,7 +360,7 @@ export function useListMySessions<TData = Awaited<ReturnType<typeof listMySessio
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListMySessions<TData = Awaited<ReturnType<typeof listMySessions>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useListMySessions<TData = Awaited<ReturnType<typeof listMySessions>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  params?: ListMySessionsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMySessions>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof listMySessions>>,
@@ -370,7 +370,7 @@ export function useListMySessions<TData = Awaited<ReturnType<typeof listMySessio
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListMySessions<TData = Awaited<ReturnType<typeof listMySessions>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useListMySessions<TData = Awaited<ReturnType<typeof listMySessions>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  params?: ListMySessionsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMySessions>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -378,7 +378,7 @@ export function useListMySessions<TData = Awaited<ReturnType<typeof listMySessio
  * @summary My sessions
  */
 
-export function useListMySessions<TData = Awaited<ReturnType<typeof listMySessions>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useListMySessions<TData = Awaited<ReturnType<typeof listMySessions>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  params?: ListMySessionsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMySessions>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -419,7 +419,7 @@ export const logoutMySession = async (id: string, options?: RequestInit): Promis
 
 
 
-export const getLogoutMySessionMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const getLogoutMySessionMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof logoutMySession>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof logoutMySession>>, TError,{id: string}, TContext> => {
 
@@ -446,12 +446,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type LogoutMySessionMutationResult = NonNullable<Awaited<ReturnType<typeof logoutMySession>>>
     
-    export type LogoutMySessionMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>
+    export type LogoutMySessionMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
 
     /**
  * @summary End one of my sessions
  */
-export const useLogoutMySession = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const useLogoutMySession = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof logoutMySession>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof logoutMySession>>,

@@ -73,7 +73,7 @@ export const getGetCeoDashboardQueryKey = () => {
     }
 
     
-export const getGetCeoDashboardQueryOptions = <TData = Awaited<ReturnType<typeof getCeoDashboard>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCeoDashboard>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getGetCeoDashboardQueryOptions = <TData = Awaited<ReturnType<typeof getCeoDashboard>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCeoDashboard>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -92,10 +92,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetCeoDashboardQueryResult = NonNullable<Awaited<ReturnType<typeof getCeoDashboard>>>
-export type GetCeoDashboardQueryError = ErrorType<ApiError | ApiError | ApiError | ApiError>
+export type GetCeoDashboardQueryError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>
 
 
-export function useGetCeoDashboard<TData = Awaited<ReturnType<typeof getCeoDashboard>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError>>(
+export function useGetCeoDashboard<TData = Awaited<ReturnType<typeof getCeoDashboard>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(
   options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCeoDashboard>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getCeoDashboard>>,
@@ -105,7 +105,7 @@ export function useGetCeoDashboard<TData = Awaited<ReturnType<typeof getCeoDashb
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetCeoDashboard<TData = Awaited<ReturnType<typeof getCeoDashboard>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError>>(
+export function useGetCeoDashboard<TData = Awaited<ReturnType<typeof getCeoDashboard>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCeoDashboard>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getCeoDashboard>>,
@@ -115,7 +115,7 @@ export function useGetCeoDashboard<TData = Awaited<ReturnType<typeof getCeoDashb
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetCeoDashboard<TData = Awaited<ReturnType<typeof getCeoDashboard>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError>>(
+export function useGetCeoDashboard<TData = Awaited<ReturnType<typeof getCeoDashboard>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCeoDashboard>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -123,7 +123,7 @@ export function useGetCeoDashboard<TData = Awaited<ReturnType<typeof getCeoDashb
  * @summary The CEO's dashboard
  */
 
-export function useGetCeoDashboard<TData = Awaited<ReturnType<typeof getCeoDashboard>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError>>(
+export function useGetCeoDashboard<TData = Awaited<ReturnType<typeof getCeoDashboard>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getCeoDashboard>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -180,7 +180,7 @@ export const getListCeoReportsQueryKey = (params?: ListCeoReportsParams,) => {
     }
 
     
-export const getListCeoReportsQueryOptions = <TData = Awaited<ReturnType<typeof listCeoReports>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(params?: ListCeoReportsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listCeoReports>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getListCeoReportsQueryOptions = <TData = Awaited<ReturnType<typeof listCeoReports>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(params?: ListCeoReportsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listCeoReports>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -199,10 +199,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListCeoReportsQueryResult = NonNullable<Awaited<ReturnType<typeof listCeoReports>>>
-export type ListCeoReportsQueryError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>
+export type ListCeoReportsQueryError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
 
 
-export function useListCeoReports<TData = Awaited<ReturnType<typeof listCeoReports>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useListCeoReports<TData = Awaited<ReturnType<typeof listCeoReports>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  params: undefined |  ListCeoReportsParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listCeoReports>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof listCeoReports>>,
@@ -212,7 +212,7 @@ export function useListCeoReports<TData = Awaited<ReturnType<typeof listCeoRepor
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListCeoReports<TData = Awaited<ReturnType<typeof listCeoReports>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useListCeoReports<TData = Awaited<ReturnType<typeof listCeoReports>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  params?: ListCeoReportsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listCeoReports>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof listCeoReports>>,
@@ -222,7 +222,7 @@ export function useListCeoReports<TData = Awaited<ReturnType<typeof listCeoRepor
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListCeoReports<TData = Awaited<ReturnType<typeof listCeoReports>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useListCeoReports<TData = Awaited<ReturnType<typeof listCeoReports>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  params?: ListCeoReportsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listCeoReports>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -230,7 +230,7 @@ export function useListCeoReports<TData = Awaited<ReturnType<typeof listCeoRepor
  * @summary The CEO's report list
  */
 
-export function useListCeoReports<TData = Awaited<ReturnType<typeof listCeoReports>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useListCeoReports<TData = Awaited<ReturnType<typeof listCeoReports>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  params?: ListCeoReportsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listCeoReports>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -279,7 +279,7 @@ export const getGetAdminDashboardQueryKey = () => {
     }
 
     
-export const getGetAdminDashboardQueryOptions = <TData = Awaited<ReturnType<typeof getAdminDashboard>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAdminDashboard>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getGetAdminDashboardQueryOptions = <TData = Awaited<ReturnType<typeof getAdminDashboard>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAdminDashboard>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -298,10 +298,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetAdminDashboardQueryResult = NonNullable<Awaited<ReturnType<typeof getAdminDashboard>>>
-export type GetAdminDashboardQueryError = ErrorType<ApiError | ApiError | ApiError | ApiError>
+export type GetAdminDashboardQueryError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>
 
 
-export function useGetAdminDashboard<TData = Awaited<ReturnType<typeof getAdminDashboard>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError>>(
+export function useGetAdminDashboard<TData = Awaited<ReturnType<typeof getAdminDashboard>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(
   options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAdminDashboard>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getAdminDashboard>>,
@@ -311,7 +311,7 @@ export function useGetAdminDashboard<TData = Awaited<ReturnType<typeof getAdminD
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetAdminDashboard<TData = Awaited<ReturnType<typeof getAdminDashboard>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError>>(
+export function useGetAdminDashboard<TData = Awaited<ReturnType<typeof getAdminDashboard>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAdminDashboard>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getAdminDashboard>>,
@@ -321,7 +321,7 @@ export function useGetAdminDashboard<TData = Awaited<ReturnType<typeof getAdminD
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetAdminDashboard<TData = Awaited<ReturnType<typeof getAdminDashboard>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError>>(
+export function useGetAdminDashboard<TData = Awaited<ReturnType<typeof getAdminDashboard>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAdminDashboard>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -329,7 +329,7 @@ export function useGetAdminDashboard<TData = Awaited<ReturnType<typeof getAdminD
  * @summary The platform admin's dashboard
  */
 
-export function useGetAdminDashboard<TData = Awaited<ReturnType<typeof getAdminDashboard>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError>>(
+export function useGetAdminDashboard<TData = Awaited<ReturnType<typeof getAdminDashboard>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAdminDashboard>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -386,7 +386,7 @@ export const getGetAdminStatisticsQueryKey = (params?: GetAdminStatisticsParams,
     }
 
     
-export const getGetAdminStatisticsQueryOptions = <TData = Awaited<ReturnType<typeof getAdminStatistics>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError>>(params?: GetAdminStatisticsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAdminStatistics>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getGetAdminStatisticsQueryOptions = <TData = Awaited<ReturnType<typeof getAdminStatistics>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(params?: GetAdminStatisticsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAdminStatistics>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -405,10 +405,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetAdminStatisticsQueryResult = NonNullable<Awaited<ReturnType<typeof getAdminStatistics>>>
-export type GetAdminStatisticsQueryError = ErrorType<ApiError | ApiError | ApiError | ApiError>
+export type GetAdminStatisticsQueryError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>
 
 
-export function useGetAdminStatistics<TData = Awaited<ReturnType<typeof getAdminStatistics>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError>>(
+export function useGetAdminStatistics<TData = Awaited<ReturnType<typeof getAdminStatistics>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(
  params: undefined |  GetAdminStatisticsParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAdminStatistics>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getAdminStatistics>>,
@@ -418,7 +418,7 @@ export function useGetAdminStatistics<TData = Awaited<ReturnType<typeof getAdmin
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetAdminStatistics<TData = Awaited<ReturnType<typeof getAdminStatistics>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError>>(
+export function useGetAdminStatistics<TData = Awaited<ReturnType<typeof getAdminStatistics>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(
  params?: GetAdminStatisticsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAdminStatistics>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getAdminStatistics>>,
@@ -428,7 +428,7 @@ export function useGetAdminStatistics<TData = Awaited<ReturnType<typeof getAdmin
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetAdminStatistics<TData = Awaited<ReturnType<typeof getAdminStatistics>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError>>(
+export function useGetAdminStatistics<TData = Awaited<ReturnType<typeof getAdminStatistics>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(
  params?: GetAdminStatisticsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAdminStatistics>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -436,7 +436,7 @@ export function useGetAdminStatistics<TData = Awaited<ReturnType<typeof getAdmin
  * @summary Platform statistics
  */
 
-export function useGetAdminStatistics<TData = Awaited<ReturnType<typeof getAdminStatistics>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError>>(
+export function useGetAdminStatistics<TData = Awaited<ReturnType<typeof getAdminStatistics>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(
  params?: GetAdminStatisticsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getAdminStatistics>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {

@@ -78,7 +78,7 @@ export const getGetDepartmentQueryKey = (id?: string,
     }
 
     
-export const getGetDepartmentQueryOptions = <TData = Awaited<ReturnType<typeof getDepartment>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(id: string,
+export const getGetDepartmentQueryOptions = <TData = Awaited<ReturnType<typeof getDepartment>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(id: string,
     deptId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getDepartment>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
@@ -98,10 +98,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetDepartmentQueryResult = NonNullable<Awaited<ReturnType<typeof getDepartment>>>
-export type GetDepartmentQueryError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>
+export type GetDepartmentQueryError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
 
 
-export function useGetDepartment<TData = Awaited<ReturnType<typeof getDepartment>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useGetDepartment<TData = Awaited<ReturnType<typeof getDepartment>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  id: string,
     deptId: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getDepartment>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
@@ -112,7 +112,7 @@ export function useGetDepartment<TData = Awaited<ReturnType<typeof getDepartment
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetDepartment<TData = Awaited<ReturnType<typeof getDepartment>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useGetDepartment<TData = Awaited<ReturnType<typeof getDepartment>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  id: string,
     deptId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getDepartment>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
@@ -123,7 +123,7 @@ export function useGetDepartment<TData = Awaited<ReturnType<typeof getDepartment
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetDepartment<TData = Awaited<ReturnType<typeof getDepartment>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useGetDepartment<TData = Awaited<ReturnType<typeof getDepartment>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  id: string,
     deptId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getDepartment>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
@@ -132,7 +132,7 @@ export function useGetDepartment<TData = Awaited<ReturnType<typeof getDepartment
  * @summary Get a department
  */
 
-export function useGetDepartment<TData = Awaited<ReturnType<typeof getDepartment>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useGetDepartment<TData = Awaited<ReturnType<typeof getDepartment>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  id: string,
     deptId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getDepartment>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
@@ -179,7 +179,7 @@ export const updateDepartment = async (id: string,
 
 
 
-export const getUpdateDepartmentMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const getUpdateDepartmentMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateDepartment>>, TError,{id: string;deptId: string;data: BodyType<UpdateDepartment>}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof updateDepartment>>, TError,{id: string;deptId: string;data: BodyType<UpdateDepartment>}, TContext> => {
 
@@ -206,12 +206,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type UpdateDepartmentMutationResult = NonNullable<Awaited<ReturnType<typeof updateDepartment>>>
     export type UpdateDepartmentMutationBody = BodyType<UpdateDepartment>
-    export type UpdateDepartmentMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+    export type UpdateDepartmentMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
 
     /**
  * @summary Update a department
  */
-export const useUpdateDepartment = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const useUpdateDepartment = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateDepartment>>, TError,{id: string;deptId: string;data: BodyType<UpdateDepartment>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof updateDepartment>>,
@@ -254,7 +254,7 @@ export const assignDepartmentUser = async (id: string,
 
 
 
-export const getAssignDepartmentUserMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const getAssignDepartmentUserMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof assignDepartmentUser>>, TError,{id: string;deptId: string;data: BodyType<AssignUser>}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof assignDepartmentUser>>, TError,{id: string;deptId: string;data: BodyType<AssignUser>}, TContext> => {
 
@@ -281,12 +281,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type AssignDepartmentUserMutationResult = NonNullable<Awaited<ReturnType<typeof assignDepartmentUser>>>
     export type AssignDepartmentUserMutationBody = BodyType<AssignUser>
-    export type AssignDepartmentUserMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+    export type AssignDepartmentUserMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
 
     /**
  * @summary Assign a user to a department
  */
-export const useAssignDepartmentUser = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const useAssignDepartmentUser = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof assignDepartmentUser>>, TError,{id: string;deptId: string;data: BodyType<AssignUser>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof assignDepartmentUser>>,
@@ -328,7 +328,7 @@ export const removeDepartmentUser = async (id: string,
 
 
 
-export const getRemoveDepartmentUserMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const getRemoveDepartmentUserMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof removeDepartmentUser>>, TError,{id: string;deptId: string;userId: string}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof removeDepartmentUser>>, TError,{id: string;deptId: string;userId: string}, TContext> => {
 
@@ -355,12 +355,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type RemoveDepartmentUserMutationResult = NonNullable<Awaited<ReturnType<typeof removeDepartmentUser>>>
     
-    export type RemoveDepartmentUserMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>
+    export type RemoveDepartmentUserMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
 
     /**
  * @summary Remove a user from a department
  */
-export const useRemoveDepartmentUser = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const useRemoveDepartmentUser = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof removeDepartmentUser>>, TError,{id: string;deptId: string;userId: string}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof removeDepartmentUser>>,

@@ -88,7 +88,7 @@ export const getListEnterprisesQueryKey = (params?: ListEnterprisesParams,) => {
     }
 
     
-export const getListEnterprisesQueryOptions = <TData = Awaited<ReturnType<typeof listEnterprises>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError>>(params?: ListEnterprisesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listEnterprises>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getListEnterprisesQueryOptions = <TData = Awaited<ReturnType<typeof listEnterprises>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(params?: ListEnterprisesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listEnterprises>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -107,10 +107,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListEnterprisesQueryResult = NonNullable<Awaited<ReturnType<typeof listEnterprises>>>
-export type ListEnterprisesQueryError = ErrorType<ApiError | ApiError | ApiError | ApiError>
+export type ListEnterprisesQueryError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>
 
 
-export function useListEnterprises<TData = Awaited<ReturnType<typeof listEnterprises>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError>>(
+export function useListEnterprises<TData = Awaited<ReturnType<typeof listEnterprises>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(
  params: undefined |  ListEnterprisesParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listEnterprises>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof listEnterprises>>,
@@ -120,7 +120,7 @@ export function useListEnterprises<TData = Awaited<ReturnType<typeof listEnterpr
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListEnterprises<TData = Awaited<ReturnType<typeof listEnterprises>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError>>(
+export function useListEnterprises<TData = Awaited<ReturnType<typeof listEnterprises>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(
  params?: ListEnterprisesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listEnterprises>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof listEnterprises>>,
@@ -130,7 +130,7 @@ export function useListEnterprises<TData = Awaited<ReturnType<typeof listEnterpr
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListEnterprises<TData = Awaited<ReturnType<typeof listEnterprises>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError>>(
+export function useListEnterprises<TData = Awaited<ReturnType<typeof listEnterprises>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(
  params?: ListEnterprisesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listEnterprises>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -138,7 +138,7 @@ export function useListEnterprises<TData = Awaited<ReturnType<typeof listEnterpr
  * @summary List enterprises
  */
 
-export function useListEnterprises<TData = Awaited<ReturnType<typeof listEnterprises>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError>>(
+export function useListEnterprises<TData = Awaited<ReturnType<typeof listEnterprises>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(
  params?: ListEnterprisesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listEnterprises>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -181,7 +181,7 @@ export const createEnterprise = async (createEnterprise: CreateEnterprise, optio
 
 
 
-export const getCreateEnterpriseMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const getCreateEnterpriseMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createEnterprise>>, TError,{data: BodyType<CreateEnterprise>}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof createEnterprise>>, TError,{data: BodyType<CreateEnterprise>}, TContext> => {
 
@@ -208,12 +208,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type CreateEnterpriseMutationResult = NonNullable<Awaited<ReturnType<typeof createEnterprise>>>
     export type CreateEnterpriseMutationBody = BodyType<CreateEnterprise>
-    export type CreateEnterpriseMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+    export type CreateEnterpriseMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
 
     /**
  * @summary Create an enterprise
  */
-export const useCreateEnterprise = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const useCreateEnterprise = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createEnterprise>>, TError,{data: BodyType<CreateEnterprise>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof createEnterprise>>,
@@ -260,7 +260,7 @@ export const getGetEnterpriseQueryKey = (id?: string,) => {
     }
 
     
-export const getGetEnterpriseQueryOptions = <TData = Awaited<ReturnType<typeof getEnterprise>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getEnterprise>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getGetEnterpriseQueryOptions = <TData = Awaited<ReturnType<typeof getEnterprise>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getEnterprise>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -279,10 +279,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetEnterpriseQueryResult = NonNullable<Awaited<ReturnType<typeof getEnterprise>>>
-export type GetEnterpriseQueryError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>
+export type GetEnterpriseQueryError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
 
 
-export function useGetEnterprise<TData = Awaited<ReturnType<typeof getEnterprise>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useGetEnterprise<TData = Awaited<ReturnType<typeof getEnterprise>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  id: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getEnterprise>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getEnterprise>>,
@@ -292,7 +292,7 @@ export function useGetEnterprise<TData = Awaited<ReturnType<typeof getEnterprise
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetEnterprise<TData = Awaited<ReturnType<typeof getEnterprise>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useGetEnterprise<TData = Awaited<ReturnType<typeof getEnterprise>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getEnterprise>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getEnterprise>>,
@@ -302,7 +302,7 @@ export function useGetEnterprise<TData = Awaited<ReturnType<typeof getEnterprise
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetEnterprise<TData = Awaited<ReturnType<typeof getEnterprise>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useGetEnterprise<TData = Awaited<ReturnType<typeof getEnterprise>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getEnterprise>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -310,7 +310,7 @@ export function useGetEnterprise<TData = Awaited<ReturnType<typeof getEnterprise
  * @summary Get an enterprise
  */
 
-export function useGetEnterprise<TData = Awaited<ReturnType<typeof getEnterprise>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useGetEnterprise<TData = Awaited<ReturnType<typeof getEnterprise>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getEnterprise>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -354,7 +354,7 @@ export const updateEnterprise = async (id: string,
 
 
 
-export const getUpdateEnterpriseMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const getUpdateEnterpriseMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateEnterprise>>, TError,{id: string;data: BodyType<UpdateEnterprise>}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof updateEnterprise>>, TError,{id: string;data: BodyType<UpdateEnterprise>}, TContext> => {
 
@@ -381,12 +381,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type UpdateEnterpriseMutationResult = NonNullable<Awaited<ReturnType<typeof updateEnterprise>>>
     export type UpdateEnterpriseMutationBody = BodyType<UpdateEnterprise>
-    export type UpdateEnterpriseMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+    export type UpdateEnterpriseMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
 
     /**
  * @summary Update an enterprise
  */
-export const useUpdateEnterprise = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const useUpdateEnterprise = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateEnterprise>>, TError,{id: string;data: BodyType<UpdateEnterprise>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof updateEnterprise>>,
@@ -426,7 +426,7 @@ export const deleteEnterprise = async (id: string, options?: RequestInit): Promi
 
 
 
-export const getDeleteEnterpriseMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const getDeleteEnterpriseMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteEnterprise>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof deleteEnterprise>>, TError,{id: string}, TContext> => {
 
@@ -453,12 +453,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type DeleteEnterpriseMutationResult = NonNullable<Awaited<ReturnType<typeof deleteEnterprise>>>
     
-    export type DeleteEnterpriseMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>
+    export type DeleteEnterpriseMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
 
     /**
  * @summary Delete an enterprise
  */
-export const useDeleteEnterprise = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const useDeleteEnterprise = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteEnterprise>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof deleteEnterprise>>,
@@ -524,7 +524,7 @@ export const getListEnterpriseUsersQueryKey = (id?: string,
     }
 
     
-export const getListEnterpriseUsersQueryOptions = <TData = Awaited<ReturnType<typeof listEnterpriseUsers>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(id: string,
+export const getListEnterpriseUsersQueryOptions = <TData = Awaited<ReturnType<typeof listEnterpriseUsers>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(id: string,
     params?: ListEnterpriseUsersParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listEnterpriseUsers>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
@@ -544,10 +544,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListEnterpriseUsersQueryResult = NonNullable<Awaited<ReturnType<typeof listEnterpriseUsers>>>
-export type ListEnterpriseUsersQueryError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>
+export type ListEnterpriseUsersQueryError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
 
 
-export function useListEnterpriseUsers<TData = Awaited<ReturnType<typeof listEnterpriseUsers>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useListEnterpriseUsers<TData = Awaited<ReturnType<typeof listEnterpriseUsers>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  id: string,
     params: undefined |  ListEnterpriseUsersParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listEnterpriseUsers>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
@@ -558,7 +558,7 @@ export function useListEnterpriseUsers<TData = Awaited<ReturnType<typeof listEnt
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListEnterpriseUsers<TData = Awaited<ReturnType<typeof listEnterpriseUsers>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useListEnterpriseUsers<TData = Awaited<ReturnType<typeof listEnterpriseUsers>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  id: string,
     params?: ListEnterpriseUsersParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listEnterpriseUsers>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
@@ -569,7 +569,7 @@ export function useListEnterpriseUsers<TData = Awaited<ReturnType<typeof listEnt
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListEnterpriseUsers<TData = Awaited<ReturnType<typeof listEnterpriseUsers>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useListEnterpriseUsers<TData = Awaited<ReturnType<typeof listEnterpriseUsers>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  id: string,
     params?: ListEnterpriseUsersParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listEnterpriseUsers>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
@@ -578,7 +578,7 @@ export function useListEnterpriseUsers<TData = Awaited<ReturnType<typeof listEnt
  * @summary List an enterprise's users
  */
 
-export function useListEnterpriseUsers<TData = Awaited<ReturnType<typeof listEnterpriseUsers>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useListEnterpriseUsers<TData = Awaited<ReturnType<typeof listEnterpriseUsers>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  id: string,
     params?: ListEnterpriseUsersParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listEnterpriseUsers>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
@@ -628,7 +628,7 @@ export const getListEnterpriseDepartmentsQueryKey = (id?: string,) => {
     }
 
     
-export const getListEnterpriseDepartmentsQueryOptions = <TData = Awaited<ReturnType<typeof listEnterpriseDepartments>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listEnterpriseDepartments>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getListEnterpriseDepartmentsQueryOptions = <TData = Awaited<ReturnType<typeof listEnterpriseDepartments>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listEnterpriseDepartments>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -647,10 +647,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListEnterpriseDepartmentsQueryResult = NonNullable<Awaited<ReturnType<typeof listEnterpriseDepartments>>>
-export type ListEnterpriseDepartmentsQueryError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>
+export type ListEnterpriseDepartmentsQueryError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
 
 
-export function useListEnterpriseDepartments<TData = Awaited<ReturnType<typeof listEnterpriseDepartments>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useListEnterpriseDepartments<TData = Awaited<ReturnType<typeof listEnterpriseDepartments>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  id: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listEnterpriseDepartments>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof listEnterpriseDepartments>>,
@@ -660,7 +660,7 @@ export function useListEnterpriseDepartments<TData = Awaited<ReturnType<typeof l
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListEnterpriseDepartments<TData = Awaited<ReturnType<typeof listEnterpriseDepartments>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useListEnterpriseDepartments<TData = Awaited<ReturnType<typeof listEnterpriseDepartments>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listEnterpriseDepartments>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof listEnterpriseDepartments>>,
@@ -670,7 +670,7 @@ export function useListEnterpriseDepartments<TData = Awaited<ReturnType<typeof l
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListEnterpriseDepartments<TData = Awaited<ReturnType<typeof listEnterpriseDepartments>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useListEnterpriseDepartments<TData = Awaited<ReturnType<typeof listEnterpriseDepartments>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listEnterpriseDepartments>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -678,7 +678,7 @@ export function useListEnterpriseDepartments<TData = Awaited<ReturnType<typeof l
  * @summary List an enterprise's departments
  */
 
-export function useListEnterpriseDepartments<TData = Awaited<ReturnType<typeof listEnterpriseDepartments>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useListEnterpriseDepartments<TData = Awaited<ReturnType<typeof listEnterpriseDepartments>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listEnterpriseDepartments>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {

@@ -113,7 +113,7 @@ export const registerMessagingKeys = async (registerKeys: RegisterKeys, options?
 
 
 
-export const getRegisterMessagingKeysMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const getRegisterMessagingKeysMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof registerMessagingKeys>>, TError,{data: BodyType<RegisterKeys>}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof registerMessagingKeys>>, TError,{data: BodyType<RegisterKeys>}, TContext> => {
 
@@ -140,12 +140,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type RegisterMessagingKeysMutationResult = NonNullable<Awaited<ReturnType<typeof registerMessagingKeys>>>
     export type RegisterMessagingKeysMutationBody = BodyType<RegisterKeys>
-    export type RegisterMessagingKeysMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+    export type RegisterMessagingKeysMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
 
     /**
  * @summary Register my public keys
  */
-export const useRegisterMessagingKeys = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const useRegisterMessagingKeys = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof registerMessagingKeys>>, TError,{data: BodyType<RegisterKeys>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof registerMessagingKeys>>,
@@ -203,7 +203,7 @@ export const getGetMessagingKeysQueryKey = (userId?: string,
     }
 
     
-export const getGetMessagingKeysQueryOptions = <TData = Awaited<ReturnType<typeof getMessagingKeys>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(userId: string,
+export const getGetMessagingKeysQueryOptions = <TData = Awaited<ReturnType<typeof getMessagingKeys>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(userId: string,
     params?: GetMessagingKeysParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMessagingKeys>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
@@ -223,10 +223,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetMessagingKeysQueryResult = NonNullable<Awaited<ReturnType<typeof getMessagingKeys>>>
-export type GetMessagingKeysQueryError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+export type GetMessagingKeysQueryError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
 
 
-export function useGetMessagingKeys<TData = Awaited<ReturnType<typeof getMessagingKeys>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useGetMessagingKeys<TData = Awaited<ReturnType<typeof getMessagingKeys>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  userId: string,
     params: undefined |  GetMessagingKeysParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMessagingKeys>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
@@ -237,7 +237,7 @@ export function useGetMessagingKeys<TData = Awaited<ReturnType<typeof getMessagi
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetMessagingKeys<TData = Awaited<ReturnType<typeof getMessagingKeys>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useGetMessagingKeys<TData = Awaited<ReturnType<typeof getMessagingKeys>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  userId: string,
     params?: GetMessagingKeysParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMessagingKeys>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
@@ -248,7 +248,7 @@ export function useGetMessagingKeys<TData = Awaited<ReturnType<typeof getMessagi
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetMessagingKeys<TData = Awaited<ReturnType<typeof getMessagingKeys>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useGetMessagingKeys<TData = Awaited<ReturnType<typeof getMessagingKeys>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  userId: string,
     params?: GetMessagingKeysParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMessagingKeys>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
@@ -257,7 +257,7 @@ export function useGetMessagingKeys<TData = Awaited<ReturnType<typeof getMessagi
  * @summary A user's public keys
  */
 
-export function useGetMessagingKeys<TData = Awaited<ReturnType<typeof getMessagingKeys>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useGetMessagingKeys<TData = Awaited<ReturnType<typeof getMessagingKeys>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  userId: string,
     params?: GetMessagingKeysParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMessagingKeys>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
@@ -308,7 +308,7 @@ export const getGetMessagingBackupQueryKey = () => {
     }
 
     
-export const getGetMessagingBackupQueryOptions = <TData = Awaited<ReturnType<typeof getMessagingBackup>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMessagingBackup>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getGetMessagingBackupQueryOptions = <TData = Awaited<ReturnType<typeof getMessagingBackup>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMessagingBackup>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -327,10 +327,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetMessagingBackupQueryResult = NonNullable<Awaited<ReturnType<typeof getMessagingBackup>>>
-export type GetMessagingBackupQueryError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+export type GetMessagingBackupQueryError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
 
 
-export function useGetMessagingBackup<TData = Awaited<ReturnType<typeof getMessagingBackup>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useGetMessagingBackup<TData = Awaited<ReturnType<typeof getMessagingBackup>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
   options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMessagingBackup>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getMessagingBackup>>,
@@ -340,7 +340,7 @@ export function useGetMessagingBackup<TData = Awaited<ReturnType<typeof getMessa
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetMessagingBackup<TData = Awaited<ReturnType<typeof getMessagingBackup>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useGetMessagingBackup<TData = Awaited<ReturnType<typeof getMessagingBackup>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMessagingBackup>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getMessagingBackup>>,
@@ -350,7 +350,7 @@ export function useGetMessagingBackup<TData = Awaited<ReturnType<typeof getMessa
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetMessagingBackup<TData = Awaited<ReturnType<typeof getMessagingBackup>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useGetMessagingBackup<TData = Awaited<ReturnType<typeof getMessagingBackup>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMessagingBackup>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -358,7 +358,7 @@ export function useGetMessagingBackup<TData = Awaited<ReturnType<typeof getMessa
  * @summary My key backup
  */
 
-export function useGetMessagingBackup<TData = Awaited<ReturnType<typeof getMessagingBackup>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useGetMessagingBackup<TData = Awaited<ReturnType<typeof getMessagingBackup>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMessagingBackup>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -402,7 +402,7 @@ export const putMessagingBackup = async (keyBackup: NonReadonly<KeyBackup>, opti
 
 
 
-export const getPutMessagingBackupMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const getPutMessagingBackupMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof putMessagingBackup>>, TError,{data: BodyType<NonReadonly<KeyBackup>>}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof putMessagingBackup>>, TError,{data: BodyType<NonReadonly<KeyBackup>>}, TContext> => {
 
@@ -429,12 +429,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type PutMessagingBackupMutationResult = NonNullable<Awaited<ReturnType<typeof putMessagingBackup>>>
     export type PutMessagingBackupMutationBody = BodyType<NonReadonly<KeyBackup>>
-    export type PutMessagingBackupMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+    export type PutMessagingBackupMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
 
     /**
  * @summary Save my key backup
  */
-export const usePutMessagingBackup = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const usePutMessagingBackup = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof putMessagingBackup>>, TError,{data: BodyType<NonReadonly<KeyBackup>>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof putMessagingBackup>>,
@@ -489,7 +489,7 @@ export const getListMessagingUsersQueryKey = (params?: ListMessagingUsersParams,
     }
 
     
-export const getListMessagingUsersQueryOptions = <TData = Awaited<ReturnType<typeof listMessagingUsers>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(params?: ListMessagingUsersParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMessagingUsers>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getListMessagingUsersQueryOptions = <TData = Awaited<ReturnType<typeof listMessagingUsers>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(params?: ListMessagingUsersParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMessagingUsers>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -508,10 +508,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListMessagingUsersQueryResult = NonNullable<Awaited<ReturnType<typeof listMessagingUsers>>>
-export type ListMessagingUsersQueryError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+export type ListMessagingUsersQueryError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
 
 
-export function useListMessagingUsers<TData = Awaited<ReturnType<typeof listMessagingUsers>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useListMessagingUsers<TData = Awaited<ReturnType<typeof listMessagingUsers>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  params: undefined |  ListMessagingUsersParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMessagingUsers>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof listMessagingUsers>>,
@@ -521,7 +521,7 @@ export function useListMessagingUsers<TData = Awaited<ReturnType<typeof listMess
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListMessagingUsers<TData = Awaited<ReturnType<typeof listMessagingUsers>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useListMessagingUsers<TData = Awaited<ReturnType<typeof listMessagingUsers>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  params?: ListMessagingUsersParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMessagingUsers>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof listMessagingUsers>>,
@@ -531,7 +531,7 @@ export function useListMessagingUsers<TData = Awaited<ReturnType<typeof listMess
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListMessagingUsers<TData = Awaited<ReturnType<typeof listMessagingUsers>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useListMessagingUsers<TData = Awaited<ReturnType<typeof listMessagingUsers>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  params?: ListMessagingUsersParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMessagingUsers>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -539,7 +539,7 @@ export function useListMessagingUsers<TData = Awaited<ReturnType<typeof listMess
  * @summary Whom I may message
  */
 
-export function useListMessagingUsers<TData = Awaited<ReturnType<typeof listMessagingUsers>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useListMessagingUsers<TData = Awaited<ReturnType<typeof listMessagingUsers>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  params?: ListMessagingUsersParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMessagingUsers>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -582,7 +582,7 @@ export const createConversation = async (createConversation: CreateConversation,
 
 
 
-export const getCreateConversationMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const getCreateConversationMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createConversation>>, TError,{data: BodyType<CreateConversation>}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof createConversation>>, TError,{data: BodyType<CreateConversation>}, TContext> => {
 
@@ -609,12 +609,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type CreateConversationMutationResult = NonNullable<Awaited<ReturnType<typeof createConversation>>>
     export type CreateConversationMutationBody = BodyType<CreateConversation>
-    export type CreateConversationMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+    export type CreateConversationMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
 
     /**
  * @summary Open a direct conversation
  */
-export const useCreateConversation = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const useCreateConversation = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createConversation>>, TError,{data: BodyType<CreateConversation>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof createConversation>>,
@@ -668,7 +668,7 @@ export const getListConversationsQueryKey = (params?: ListConversationsParams,) 
     }
 
     
-export const getListConversationsQueryOptions = <TData = Awaited<ReturnType<typeof listConversations>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(params?: ListConversationsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listConversations>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getListConversationsQueryOptions = <TData = Awaited<ReturnType<typeof listConversations>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(params?: ListConversationsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listConversations>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -687,10 +687,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListConversationsQueryResult = NonNullable<Awaited<ReturnType<typeof listConversations>>>
-export type ListConversationsQueryError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+export type ListConversationsQueryError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
 
 
-export function useListConversations<TData = Awaited<ReturnType<typeof listConversations>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useListConversations<TData = Awaited<ReturnType<typeof listConversations>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  params: undefined |  ListConversationsParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listConversations>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof listConversations>>,
@@ -700,7 +700,7 @@ export function useListConversations<TData = Awaited<ReturnType<typeof listConve
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListConversations<TData = Awaited<ReturnType<typeof listConversations>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useListConversations<TData = Awaited<ReturnType<typeof listConversations>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  params?: ListConversationsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listConversations>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof listConversations>>,
@@ -710,7 +710,7 @@ export function useListConversations<TData = Awaited<ReturnType<typeof listConve
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListConversations<TData = Awaited<ReturnType<typeof listConversations>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useListConversations<TData = Awaited<ReturnType<typeof listConversations>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  params?: ListConversationsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listConversations>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -718,7 +718,7 @@ export function useListConversations<TData = Awaited<ReturnType<typeof listConve
  * @summary My conversations
  */
 
-export function useListConversations<TData = Awaited<ReturnType<typeof listConversations>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useListConversations<TData = Awaited<ReturnType<typeof listConversations>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  params?: ListConversationsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listConversations>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -761,7 +761,7 @@ export const createGroupChat = async (createGroupChat: CreateGroupChat, options?
 
 
 
-export const getCreateGroupChatMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const getCreateGroupChatMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createGroupChat>>, TError,{data: BodyType<CreateGroupChat>}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof createGroupChat>>, TError,{data: BodyType<CreateGroupChat>}, TContext> => {
 
@@ -788,12 +788,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type CreateGroupChatMutationResult = NonNullable<Awaited<ReturnType<typeof createGroupChat>>>
     export type CreateGroupChatMutationBody = BodyType<CreateGroupChat>
-    export type CreateGroupChatMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+    export type CreateGroupChatMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
 
     /**
  * @summary Start a group chat
  */
-export const useCreateGroupChat = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const useCreateGroupChat = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createGroupChat>>, TError,{data: BodyType<CreateGroupChat>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof createGroupChat>>,
@@ -841,7 +841,7 @@ export const getGetUnreadTotalQueryKey = () => {
     }
 
     
-export const getGetUnreadTotalQueryOptions = <TData = Awaited<ReturnType<typeof getUnreadTotal>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getUnreadTotal>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getGetUnreadTotalQueryOptions = <TData = Awaited<ReturnType<typeof getUnreadTotal>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getUnreadTotal>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -860,10 +860,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetUnreadTotalQueryResult = NonNullable<Awaited<ReturnType<typeof getUnreadTotal>>>
-export type GetUnreadTotalQueryError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+export type GetUnreadTotalQueryError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
 
 
-export function useGetUnreadTotal<TData = Awaited<ReturnType<typeof getUnreadTotal>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useGetUnreadTotal<TData = Awaited<ReturnType<typeof getUnreadTotal>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
   options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getUnreadTotal>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getUnreadTotal>>,
@@ -873,7 +873,7 @@ export function useGetUnreadTotal<TData = Awaited<ReturnType<typeof getUnreadTot
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetUnreadTotal<TData = Awaited<ReturnType<typeof getUnreadTotal>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useGetUnreadTotal<TData = Awaited<ReturnType<typeof getUnreadTotal>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getUnreadTotal>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getUnreadTotal>>,
@@ -883,7 +883,7 @@ export function useGetUnreadTotal<TData = Awaited<ReturnType<typeof getUnreadTot
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetUnreadTotal<TData = Awaited<ReturnType<typeof getUnreadTotal>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useGetUnreadTotal<TData = Awaited<ReturnType<typeof getUnreadTotal>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getUnreadTotal>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -891,7 +891,7 @@ export function useGetUnreadTotal<TData = Awaited<ReturnType<typeof getUnreadTot
  * @summary My unread total
  */
 
-export function useGetUnreadTotal<TData = Awaited<ReturnType<typeof getUnreadTotal>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useGetUnreadTotal<TData = Awaited<ReturnType<typeof getUnreadTotal>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getUnreadTotal>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -940,7 +940,7 @@ export const getGetConversationQueryKey = (id?: string,) => {
     }
 
     
-export const getGetConversationQueryOptions = <TData = Awaited<ReturnType<typeof getConversation>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getConversation>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getGetConversationQueryOptions = <TData = Awaited<ReturnType<typeof getConversation>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getConversation>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -959,10 +959,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetConversationQueryResult = NonNullable<Awaited<ReturnType<typeof getConversation>>>
-export type GetConversationQueryError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+export type GetConversationQueryError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
 
 
-export function useGetConversation<TData = Awaited<ReturnType<typeof getConversation>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useGetConversation<TData = Awaited<ReturnType<typeof getConversation>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  id: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getConversation>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getConversation>>,
@@ -972,7 +972,7 @@ export function useGetConversation<TData = Awaited<ReturnType<typeof getConversa
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetConversation<TData = Awaited<ReturnType<typeof getConversation>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useGetConversation<TData = Awaited<ReturnType<typeof getConversation>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getConversation>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getConversation>>,
@@ -982,7 +982,7 @@ export function useGetConversation<TData = Awaited<ReturnType<typeof getConversa
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetConversation<TData = Awaited<ReturnType<typeof getConversation>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useGetConversation<TData = Awaited<ReturnType<typeof getConversation>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getConversation>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -990,7 +990,7 @@ export function useGetConversation<TData = Awaited<ReturnType<typeof getConversa
  * @summary A conversation
  */
 
-export function useGetConversation<TData = Awaited<ReturnType<typeof getConversation>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useGetConversation<TData = Awaited<ReturnType<typeof getConversation>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getConversation>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -1033,7 +1033,7 @@ export const updateConversation = async (id: string,
 
 
 
-export const getUpdateConversationMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const getUpdateConversationMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateConversation>>, TError,{id: string;data: BodyType<UpdateConversation>}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof updateConversation>>, TError,{id: string;data: BodyType<UpdateConversation>}, TContext> => {
 
@@ -1060,12 +1060,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type UpdateConversationMutationResult = NonNullable<Awaited<ReturnType<typeof updateConversation>>>
     export type UpdateConversationMutationBody = BodyType<UpdateConversation>
-    export type UpdateConversationMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+    export type UpdateConversationMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
 
     /**
  * @summary Rename a group
  */
-export const useUpdateConversation = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const useUpdateConversation = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateConversation>>, TError,{id: string;data: BodyType<UpdateConversation>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof updateConversation>>,
@@ -1104,7 +1104,7 @@ export const archiveConversation = async (id: string, options?: RequestInit): Pr
 
 
 
-export const getArchiveConversationMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const getArchiveConversationMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof archiveConversation>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof archiveConversation>>, TError,{id: string}, TContext> => {
 
@@ -1131,12 +1131,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type ArchiveConversationMutationResult = NonNullable<Awaited<ReturnType<typeof archiveConversation>>>
     
-    export type ArchiveConversationMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+    export type ArchiveConversationMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
 
     /**
  * @summary Archive a conversation
  */
-export const useArchiveConversation = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const useArchiveConversation = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof archiveConversation>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof archiveConversation>>,
@@ -1174,7 +1174,7 @@ export const unarchiveConversation = async (id: string, options?: RequestInit): 
 
 
 
-export const getUnarchiveConversationMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const getUnarchiveConversationMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof unarchiveConversation>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof unarchiveConversation>>, TError,{id: string}, TContext> => {
 
@@ -1201,12 +1201,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type UnarchiveConversationMutationResult = NonNullable<Awaited<ReturnType<typeof unarchiveConversation>>>
     
-    export type UnarchiveConversationMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+    export type UnarchiveConversationMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
 
     /**
  * @summary Unarchive a conversation
  */
-export const useUnarchiveConversation = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const useUnarchiveConversation = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof unarchiveConversation>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof unarchiveConversation>>,
@@ -1248,7 +1248,7 @@ export const addConversationMembers = async (id: string,
 
 
 
-export const getAddConversationMembersMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const getAddConversationMembersMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof addConversationMembers>>, TError,{id: string;data: BodyType<AddMembers>}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof addConversationMembers>>, TError,{id: string;data: BodyType<AddMembers>}, TContext> => {
 
@@ -1275,12 +1275,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type AddConversationMembersMutationResult = NonNullable<Awaited<ReturnType<typeof addConversationMembers>>>
     export type AddConversationMembersMutationBody = BodyType<AddMembers>
-    export type AddConversationMembersMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+    export type AddConversationMembersMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
 
     /**
  * @summary Add members to a group
  */
-export const useAddConversationMembers = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const useAddConversationMembers = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof addConversationMembers>>, TError,{id: string;data: BodyType<AddMembers>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof addConversationMembers>>,
@@ -1323,7 +1323,7 @@ export const removeConversationMember = async (id: string,
 
 
 
-export const getRemoveConversationMemberMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const getRemoveConversationMemberMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof removeConversationMember>>, TError,{id: string;userId: string}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof removeConversationMember>>, TError,{id: string;userId: string}, TContext> => {
 
@@ -1350,12 +1350,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type RemoveConversationMemberMutationResult = NonNullable<Awaited<ReturnType<typeof removeConversationMember>>>
     
-    export type RemoveConversationMemberMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+    export type RemoveConversationMemberMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
 
     /**
  * @summary Remove a member, or leave
  */
-export const useRemoveConversationMember = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const useRemoveConversationMember = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof removeConversationMember>>, TError,{id: string;userId: string}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof removeConversationMember>>,
@@ -1402,7 +1402,7 @@ export const getListConversationKeysQueryKey = (id?: string,) => {
     }
 
     
-export const getListConversationKeysQueryOptions = <TData = Awaited<ReturnType<typeof listConversationKeys>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listConversationKeys>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getListConversationKeysQueryOptions = <TData = Awaited<ReturnType<typeof listConversationKeys>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listConversationKeys>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -1421,10 +1421,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListConversationKeysQueryResult = NonNullable<Awaited<ReturnType<typeof listConversationKeys>>>
-export type ListConversationKeysQueryError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+export type ListConversationKeysQueryError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
 
 
-export function useListConversationKeys<TData = Awaited<ReturnType<typeof listConversationKeys>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useListConversationKeys<TData = Awaited<ReturnType<typeof listConversationKeys>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  id: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listConversationKeys>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof listConversationKeys>>,
@@ -1434,7 +1434,7 @@ export function useListConversationKeys<TData = Awaited<ReturnType<typeof listCo
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListConversationKeys<TData = Awaited<ReturnType<typeof listConversationKeys>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useListConversationKeys<TData = Awaited<ReturnType<typeof listConversationKeys>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listConversationKeys>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof listConversationKeys>>,
@@ -1444,7 +1444,7 @@ export function useListConversationKeys<TData = Awaited<ReturnType<typeof listCo
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListConversationKeys<TData = Awaited<ReturnType<typeof listConversationKeys>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useListConversationKeys<TData = Awaited<ReturnType<typeof listConversationKeys>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listConversationKeys>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -1452,7 +1452,7 @@ export function useListConversationKeys<TData = Awaited<ReturnType<typeof listCo
  * @summary My keys of a conversation
  */
 
-export function useListConversationKeys<TData = Awaited<ReturnType<typeof listConversationKeys>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useListConversationKeys<TData = Awaited<ReturnType<typeof listConversationKeys>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listConversationKeys>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -1498,7 +1498,7 @@ export const createConversationEpoch = async (id: string,
 
 
 
-export const getCreateConversationEpochMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const getCreateConversationEpochMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createConversationEpoch>>, TError,{id: string;data: BodyType<NewEpoch>}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof createConversationEpoch>>, TError,{id: string;data: BodyType<NewEpoch>}, TContext> => {
 
@@ -1525,12 +1525,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type CreateConversationEpochMutationResult = NonNullable<Awaited<ReturnType<typeof createConversationEpoch>>>
     export type CreateConversationEpochMutationBody = BodyType<NewEpoch>
-    export type CreateConversationEpochMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+    export type CreateConversationEpochMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
 
     /**
  * @summary Start a key epoch
  */
-export const useCreateConversationEpoch = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const useCreateConversationEpoch = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createConversationEpoch>>, TError,{id: string;data: BodyType<NewEpoch>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof createConversationEpoch>>,
@@ -1571,7 +1571,7 @@ export const sendMessage = async (sendMessage: SendMessage, options?: RequestIni
 
 
 
-export const getSendMessageMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const getSendMessageMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendMessage>>, TError,{data: BodyType<SendMessage>}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof sendMessage>>, TError,{data: BodyType<SendMessage>}, TContext> => {
 
@@ -1598,12 +1598,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type SendMessageMutationResult = NonNullable<Awaited<ReturnType<typeof sendMessage>>>
     export type SendMessageMutationBody = BodyType<SendMessage>
-    export type SendMessageMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+    export type SendMessageMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
 
     /**
  * @summary Send a message
  */
-export const useSendMessage = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const useSendMessage = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendMessage>>, TError,{data: BodyType<SendMessage>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof sendMessage>>,
@@ -1661,7 +1661,7 @@ export const getListMessagesQueryKey = (id?: string,
     }
 
     
-export const getListMessagesQueryOptions = <TData = Awaited<ReturnType<typeof listMessages>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(id: string,
+export const getListMessagesQueryOptions = <TData = Awaited<ReturnType<typeof listMessages>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(id: string,
     params?: ListMessagesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMessages>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
@@ -1681,10 +1681,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListMessagesQueryResult = NonNullable<Awaited<ReturnType<typeof listMessages>>>
-export type ListMessagesQueryError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+export type ListMessagesQueryError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
 
 
-export function useListMessages<TData = Awaited<ReturnType<typeof listMessages>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useListMessages<TData = Awaited<ReturnType<typeof listMessages>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  id: string,
     params: undefined |  ListMessagesParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMessages>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
@@ -1695,7 +1695,7 @@ export function useListMessages<TData = Awaited<ReturnType<typeof listMessages>>
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListMessages<TData = Awaited<ReturnType<typeof listMessages>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useListMessages<TData = Awaited<ReturnType<typeof listMessages>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  id: string,
     params?: ListMessagesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMessages>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
@@ -1706,7 +1706,7 @@ export function useListMessages<TData = Awaited<ReturnType<typeof listMessages>>
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListMessages<TData = Awaited<ReturnType<typeof listMessages>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useListMessages<TData = Awaited<ReturnType<typeof listMessages>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  id: string,
     params?: ListMessagesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMessages>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
@@ -1715,7 +1715,7 @@ export function useListMessages<TData = Awaited<ReturnType<typeof listMessages>>
  * @summary A conversation's messages
  */
 
-export function useListMessages<TData = Awaited<ReturnType<typeof listMessages>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useListMessages<TData = Awaited<ReturnType<typeof listMessages>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  id: string,
     params?: ListMessagesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMessages>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
@@ -1758,7 +1758,7 @@ export const markMessageRead = async (id: string, options?: RequestInit): Promis
 
 
 
-export const getMarkMessageReadMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const getMarkMessageReadMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof markMessageRead>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof markMessageRead>>, TError,{id: string}, TContext> => {
 
@@ -1785,12 +1785,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type MarkMessageReadMutationResult = NonNullable<Awaited<ReturnType<typeof markMessageRead>>>
     
-    export type MarkMessageReadMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+    export type MarkMessageReadMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
 
     /**
  * @summary Mark read
  */
-export const useMarkMessageRead = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const useMarkMessageRead = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof markMessageRead>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof markMessageRead>>,
@@ -1829,7 +1829,7 @@ export const sendTyping = async (id: string, options?: RequestInit): Promise<voi
 
 
 
-export const getSendTypingMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const getSendTypingMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendTyping>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof sendTyping>>, TError,{id: string}, TContext> => {
 
@@ -1856,12 +1856,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type SendTypingMutationResult = NonNullable<Awaited<ReturnType<typeof sendTyping>>>
     
-    export type SendTypingMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+    export type SendTypingMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
 
     /**
  * @summary I am typing
  */
-export const useSendTyping = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const useSendTyping = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendTyping>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof sendTyping>>,

@@ -85,7 +85,7 @@ export const getListSessionsQueryKey = (params?: ListSessionsParams,) => {
     }
 
     
-export const getListSessionsQueryOptions = <TData = Awaited<ReturnType<typeof listSessions>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(params?: ListSessionsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSessions>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getListSessionsQueryOptions = <TData = Awaited<ReturnType<typeof listSessions>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(params?: ListSessionsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSessions>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -104,10 +104,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListSessionsQueryResult = NonNullable<Awaited<ReturnType<typeof listSessions>>>
-export type ListSessionsQueryError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>
+export type ListSessionsQueryError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
 
 
-export function useListSessions<TData = Awaited<ReturnType<typeof listSessions>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useListSessions<TData = Awaited<ReturnType<typeof listSessions>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  params: undefined |  ListSessionsParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSessions>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof listSessions>>,
@@ -117,7 +117,7 @@ export function useListSessions<TData = Awaited<ReturnType<typeof listSessions>>
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListSessions<TData = Awaited<ReturnType<typeof listSessions>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useListSessions<TData = Awaited<ReturnType<typeof listSessions>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  params?: ListSessionsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSessions>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof listSessions>>,
@@ -127,7 +127,7 @@ export function useListSessions<TData = Awaited<ReturnType<typeof listSessions>>
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListSessions<TData = Awaited<ReturnType<typeof listSessions>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useListSessions<TData = Awaited<ReturnType<typeof listSessions>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  params?: ListSessionsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSessions>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -135,7 +135,7 @@ export function useListSessions<TData = Awaited<ReturnType<typeof listSessions>>
  * @summary List sessions
  */
 
-export function useListSessions<TData = Awaited<ReturnType<typeof listSessions>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useListSessions<TData = Awaited<ReturnType<typeof listSessions>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  params?: ListSessionsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSessions>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -193,7 +193,7 @@ export const getListUserActivityQueryKey = (params?: ListUserActivityParams,) =>
     }
 
     
-export const getListUserActivityQueryOptions = <TData = Awaited<ReturnType<typeof listUserActivity>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(params?: ListUserActivityParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listUserActivity>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getListUserActivityQueryOptions = <TData = Awaited<ReturnType<typeof listUserActivity>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(params?: ListUserActivityParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listUserActivity>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -212,10 +212,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListUserActivityQueryResult = NonNullable<Awaited<ReturnType<typeof listUserActivity>>>
-export type ListUserActivityQueryError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>
+export type ListUserActivityQueryError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
 
 
-export function useListUserActivity<TData = Awaited<ReturnType<typeof listUserActivity>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useListUserActivity<TData = Awaited<ReturnType<typeof listUserActivity>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  params: undefined |  ListUserActivityParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listUserActivity>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof listUserActivity>>,
@@ -225,7 +225,7 @@ export function useListUserActivity<TData = Awaited<ReturnType<typeof listUserAc
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListUserActivity<TData = Awaited<ReturnType<typeof listUserActivity>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useListUserActivity<TData = Awaited<ReturnType<typeof listUserActivity>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  params?: ListUserActivityParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listUserActivity>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof listUserActivity>>,
@@ -235,7 +235,7 @@ export function useListUserActivity<TData = Awaited<ReturnType<typeof listUserAc
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListUserActivity<TData = Awaited<ReturnType<typeof listUserActivity>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useListUserActivity<TData = Awaited<ReturnType<typeof listUserActivity>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  params?: ListUserActivityParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listUserActivity>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -243,7 +243,7 @@ export function useListUserActivity<TData = Awaited<ReturnType<typeof listUserAc
  * @summary Activity per user
  */
 
-export function useListUserActivity<TData = Awaited<ReturnType<typeof listUserActivity>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useListUserActivity<TData = Awaited<ReturnType<typeof listUserActivity>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  params?: ListUserActivityParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listUserActivity>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -285,7 +285,7 @@ export const logoutSession = async (id: string, options?: RequestInit): Promise<
 
 
 
-export const getLogoutSessionMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const getLogoutSessionMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof logoutSession>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof logoutSession>>, TError,{id: string}, TContext> => {
 
@@ -312,12 +312,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type LogoutSessionMutationResult = NonNullable<Awaited<ReturnType<typeof logoutSession>>>
     
-    export type LogoutSessionMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>
+    export type LogoutSessionMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
 
     /**
  * @summary Log a session out
  */
-export const useLogoutSession = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const useLogoutSession = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof logoutSession>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof logoutSession>>,
@@ -356,7 +356,7 @@ export const logoutOtherSessions = async (id: string, options?: RequestInit): Pr
 
 
 
-export const getLogoutOtherSessionsMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const getLogoutOtherSessionsMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof logoutOtherSessions>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof logoutOtherSessions>>, TError,{id: string}, TContext> => {
 
@@ -383,12 +383,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type LogoutOtherSessionsMutationResult = NonNullable<Awaited<ReturnType<typeof logoutOtherSessions>>>
     
-    export type LogoutOtherSessionsMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>
+    export type LogoutOtherSessionsMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
 
     /**
  * @summary Log out the user's other sessions
  */
-export const useLogoutOtherSessions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const useLogoutOtherSessions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof logoutOtherSessions>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof logoutOtherSessions>>,
@@ -428,7 +428,7 @@ export const recordActivity = async ( options?: RequestInit): Promise<void> => {
 
 
 
-export const getRecordActivityMutationOptions = <TError = ErrorType<ApiError | ApiError>,
+export const getRecordActivityMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof recordActivity>>, TError,void, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof recordActivity>>, TError,void, TContext> => {
 
@@ -455,12 +455,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type RecordActivityMutationResult = NonNullable<Awaited<ReturnType<typeof recordActivity>>>
     
-    export type RecordActivityMutationError = ErrorType<ApiError | ApiError>
+    export type RecordActivityMutationError = ErrorType<ApiError | ApiError | ApiError>
 
     /**
  * @summary Heartbeat
  */
-export const useRecordActivity = <TError = ErrorType<ApiError | ApiError>,
+export const useRecordActivity = <TError = ErrorType<ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof recordActivity>>, TError,void, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof recordActivity>>,

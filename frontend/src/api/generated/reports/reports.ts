@@ -75,7 +75,7 @@ export const createDepartmentReport = async (id: string,
 
 
 
-export const getCreateDepartmentReportMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const getCreateDepartmentReportMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createDepartmentReport>>, TError,{id: string;data: BodyType<CreateReport>}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof createDepartmentReport>>, TError,{id: string;data: BodyType<CreateReport>}, TContext> => {
 
@@ -102,12 +102,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type CreateDepartmentReportMutationResult = NonNullable<Awaited<ReturnType<typeof createDepartmentReport>>>
     export type CreateDepartmentReportMutationBody = BodyType<CreateReport>
-    export type CreateDepartmentReportMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+    export type CreateDepartmentReportMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
 
     /**
  * @summary Create a report
  */
-export const useCreateDepartmentReport = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const useCreateDepartmentReport = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createDepartmentReport>>, TError,{id: string;data: BodyType<CreateReport>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof createDepartmentReport>>,
@@ -165,7 +165,7 @@ export const getListDepartmentReportsQueryKey = (id?: string,
     }
 
     
-export const getListDepartmentReportsQueryOptions = <TData = Awaited<ReturnType<typeof listDepartmentReports>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(id: string,
+export const getListDepartmentReportsQueryOptions = <TData = Awaited<ReturnType<typeof listDepartmentReports>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(id: string,
     params?: ListDepartmentReportsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listDepartmentReports>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
@@ -185,10 +185,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListDepartmentReportsQueryResult = NonNullable<Awaited<ReturnType<typeof listDepartmentReports>>>
-export type ListDepartmentReportsQueryError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+export type ListDepartmentReportsQueryError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
 
 
-export function useListDepartmentReports<TData = Awaited<ReturnType<typeof listDepartmentReports>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useListDepartmentReports<TData = Awaited<ReturnType<typeof listDepartmentReports>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  id: string,
     params: undefined |  ListDepartmentReportsParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listDepartmentReports>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
@@ -199,7 +199,7 @@ export function useListDepartmentReports<TData = Awaited<ReturnType<typeof listD
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListDepartmentReports<TData = Awaited<ReturnType<typeof listDepartmentReports>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useListDepartmentReports<TData = Awaited<ReturnType<typeof listDepartmentReports>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  id: string,
     params?: ListDepartmentReportsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listDepartmentReports>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
@@ -210,7 +210,7 @@ export function useListDepartmentReports<TData = Awaited<ReturnType<typeof listD
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListDepartmentReports<TData = Awaited<ReturnType<typeof listDepartmentReports>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useListDepartmentReports<TData = Awaited<ReturnType<typeof listDepartmentReports>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  id: string,
     params?: ListDepartmentReportsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listDepartmentReports>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
@@ -219,7 +219,7 @@ export function useListDepartmentReports<TData = Awaited<ReturnType<typeof listD
  * @summary List a department's reports
  */
 
-export function useListDepartmentReports<TData = Awaited<ReturnType<typeof listDepartmentReports>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useListDepartmentReports<TData = Awaited<ReturnType<typeof listDepartmentReports>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  id: string,
     params?: ListDepartmentReportsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listDepartmentReports>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
@@ -281,7 +281,7 @@ export const getGetReportQueryKey = (id?: string,
     }
 
     
-export const getGetReportQueryOptions = <TData = Awaited<ReturnType<typeof getReport>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(id: string,
+export const getGetReportQueryOptions = <TData = Awaited<ReturnType<typeof getReport>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(id: string,
     params?: GetReportParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getReport>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
@@ -301,10 +301,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetReportQueryResult = NonNullable<Awaited<ReturnType<typeof getReport>>>
-export type GetReportQueryError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+export type GetReportQueryError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
 
 
-export function useGetReport<TData = Awaited<ReturnType<typeof getReport>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useGetReport<TData = Awaited<ReturnType<typeof getReport>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  id: string,
     params: undefined |  GetReportParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getReport>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
@@ -315,7 +315,7 @@ export function useGetReport<TData = Awaited<ReturnType<typeof getReport>>, TErr
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetReport<TData = Awaited<ReturnType<typeof getReport>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useGetReport<TData = Awaited<ReturnType<typeof getReport>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  id: string,
     params?: GetReportParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getReport>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
@@ -326,7 +326,7 @@ export function useGetReport<TData = Awaited<ReturnType<typeof getReport>>, TErr
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetReport<TData = Awaited<ReturnType<typeof getReport>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useGetReport<TData = Awaited<ReturnType<typeof getReport>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  id: string,
     params?: GetReportParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getReport>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
@@ -335,7 +335,7 @@ export function useGetReport<TData = Awaited<ReturnType<typeof getReport>>, TErr
  * @summary Get a report
  */
 
-export function useGetReport<TData = Awaited<ReturnType<typeof getReport>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useGetReport<TData = Awaited<ReturnType<typeof getReport>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  id: string,
     params?: GetReportParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getReport>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
@@ -380,7 +380,7 @@ export const updateReport = async (id: string,
 
 
 
-export const getUpdateReportMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const getUpdateReportMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateReport>>, TError,{id: string;data: BodyType<UpdateReport>}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof updateReport>>, TError,{id: string;data: BodyType<UpdateReport>}, TContext> => {
 
@@ -407,12 +407,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type UpdateReportMutationResult = NonNullable<Awaited<ReturnType<typeof updateReport>>>
     export type UpdateReportMutationBody = BodyType<UpdateReport>
-    export type UpdateReportMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+    export type UpdateReportMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
 
     /**
  * @summary Update a report
  */
-export const useUpdateReport = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const useUpdateReport = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateReport>>, TError,{id: string;data: BodyType<UpdateReport>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof updateReport>>,
@@ -451,7 +451,7 @@ export const deleteReport = async (id: string, options?: RequestInit): Promise<v
 
 
 
-export const getDeleteReportMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const getDeleteReportMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteReport>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof deleteReport>>, TError,{id: string}, TContext> => {
 
@@ -478,12 +478,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type DeleteReportMutationResult = NonNullable<Awaited<ReturnType<typeof deleteReport>>>
     
-    export type DeleteReportMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+    export type DeleteReportMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
 
     /**
  * @summary Delete a report
  */
-export const useDeleteReport = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const useDeleteReport = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteReport>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof deleteReport>>,
@@ -524,7 +524,7 @@ export const reviewReport = async (id: string,
 
 
 
-export const getReviewReportMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const getReviewReportMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof reviewReport>>, TError,{id: string;data: BodyType<ReviewReport>}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof reviewReport>>, TError,{id: string;data: BodyType<ReviewReport>}, TContext> => {
 
@@ -551,12 +551,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type ReviewReportMutationResult = NonNullable<Awaited<ReturnType<typeof reviewReport>>>
     export type ReviewReportMutationBody = BodyType<ReviewReport>
-    export type ReviewReportMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+    export type ReviewReportMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
 
     /**
  * @summary Review a report
  */
-export const useReviewReport = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const useReviewReport = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof reviewReport>>, TError,{id: string;data: BodyType<ReviewReport>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof reviewReport>>,
@@ -728,7 +728,7 @@ export const getListEnterpriseReportsQueryKey = (id?: string,
     }
 
     
-export const getListEnterpriseReportsQueryOptions = <TData = Awaited<ReturnType<typeof listEnterpriseReports>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(id: string,
+export const getListEnterpriseReportsQueryOptions = <TData = Awaited<ReturnType<typeof listEnterpriseReports>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(id: string,
     params?: ListEnterpriseReportsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listEnterpriseReports>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
@@ -748,10 +748,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListEnterpriseReportsQueryResult = NonNullable<Awaited<ReturnType<typeof listEnterpriseReports>>>
-export type ListEnterpriseReportsQueryError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+export type ListEnterpriseReportsQueryError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
 
 
-export function useListEnterpriseReports<TData = Awaited<ReturnType<typeof listEnterpriseReports>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useListEnterpriseReports<TData = Awaited<ReturnType<typeof listEnterpriseReports>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  id: string,
     params: undefined |  ListEnterpriseReportsParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listEnterpriseReports>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
@@ -762,7 +762,7 @@ export function useListEnterpriseReports<TData = Awaited<ReturnType<typeof listE
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListEnterpriseReports<TData = Awaited<ReturnType<typeof listEnterpriseReports>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useListEnterpriseReports<TData = Awaited<ReturnType<typeof listEnterpriseReports>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  id: string,
     params?: ListEnterpriseReportsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listEnterpriseReports>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
@@ -773,7 +773,7 @@ export function useListEnterpriseReports<TData = Awaited<ReturnType<typeof listE
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListEnterpriseReports<TData = Awaited<ReturnType<typeof listEnterpriseReports>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useListEnterpriseReports<TData = Awaited<ReturnType<typeof listEnterpriseReports>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  id: string,
     params?: ListEnterpriseReportsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listEnterpriseReports>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
@@ -782,7 +782,7 @@ export function useListEnterpriseReports<TData = Awaited<ReturnType<typeof listE
  * @summary List an enterprise's reports
  */
 
-export function useListEnterpriseReports<TData = Awaited<ReturnType<typeof listEnterpriseReports>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useListEnterpriseReports<TData = Awaited<ReturnType<typeof listEnterpriseReports>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  id: string,
     params?: ListEnterpriseReportsParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listEnterpriseReports>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
