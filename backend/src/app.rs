@@ -74,17 +74,38 @@ fn app_config(state: &AppState) -> impl Endpoint + use<> {
     }))
 }
 
-/// Binds the configured address and returns where it listens and the server to await.
+/// Binds the configured address and returns where it listens and the server to await, which
+/// stops gracefully at SIGINT or SIGTERM.
 pub async fn listen(state: AppState) -> anyhow::Result<(SocketAddr, impl Future<Output = anyhow::Result<()>> + Send + use<>)> {
+    listen_until(state, shutdown_signal()).await
+}
+
+/// As `listen`, stopping when `shutdown` completes: no new connections; WebSockets closed with
+/// 1001 "going away" (clients reconnect, to another instance behind a balancer); requests in
+/// flight finish within 10 s; then the heartbeats still buffered are written.
+pub async fn listen_until<S: Future<Output = ()> + Send + 'static>(
+    state: AppState,
+    shutdown: S,
+) -> anyhow::Result<(SocketAddr, impl Future<Output = anyhow::Result<()>> + Send + use<S>)> {
     let addr = state.config.bind_addr;
     crate::realtime::tasks::spawn(&state);
     let acceptor = TcpListener::bind(addr).into_acceptor().await.with_context(|| format!("cannot listen on {addr}"))?;
     let local = acceptor.local_addr().into_iter().find_map(|a| a.as_socket_addr().copied()).context("no local address")?;
+    let after = state.clone();
     let server = async move {
-        Server::new_with_acceptor(acceptor)
-            .run_with_graceful_shutdown(routes(state), shutdown_signal(), Some(Duration::from_secs(10)))
+        let hub = after.realtime.clone();
+        let stopping = async move {
+            shutdown.await;
+            hub.close_all(crate::realtime::close::GOING_AWAY);
+        };
+        let served = Server::new_with_acceptor(acceptor)
+            .run_with_graceful_shutdown(routes(state), stopping, Some(Duration::from_secs(10)))
             .await
-            .context("server failed")
+            .context("server failed");
+        if let Err(err) = after.sessions.flush_seen().await {
+            tracing::warn!(error = %err, "could not write the last heartbeats");
+        }
+        served
     };
     Ok((local, server))
 }

@@ -325,3 +325,44 @@ async fn the_demo_seed_tells_a_story_once_sessions_on_the_map_reports_and_spread
     assert_eq!((status, totals["rows"].as_array().map(Vec::len)), (200, Some(14)), "{totals}");
     assert!(totals["rows"][12][1].as_f64().is_some_and(|sum| sum > 12_000.0), "totals computed: {totals}");
 }
+
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn a_graceful_stop_closes_sockets_as_going_away_and_writes_the_last_heartbeats(db: PgPool) {
+    // A flush interval that never comes: only the stop can write the heartbeat.
+    let mut config = crate::helpers::test_config();
+    config.intervals.heartbeat_flush = Duration::from_secs(3600);
+    backend::db::ensure_platform_realm(&db).await.unwrap();
+    let app = TestApp::spawn_with(db.clone(), |c| *c = config.clone()).await;
+    app.admin().await;
+    let state = backend::state::AppState::with_pool(config, db.clone()).unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let (addr, server) = backend::app::listen_until(state, async move {
+        let _ = stopped.await;
+    })
+    .await
+    .unwrap();
+    let server = tokio::spawn(server);
+    let base = format!("http://{addr}");
+    let token = sign_in_at(&base, ADMIN_EMAIL, ADMIN_PASSWORD).await;
+    sqlx::query("update public.sessions set last_seen_at = now() - interval '10 minutes'").execute(&db).await.unwrap();
+    let (mut ws, _) = tokio_tungstenite::connect_async(base.replace("http", "ws") + "/api/v1/ws").await.unwrap();
+    ws.send(Message::text(json!({ "type": "auth", "token": token }).to_string())).await.unwrap();
+    assert_eq!(next_json(&mut ws).await, json!({ "type": "ready" }));
+    let beat = reqwest::Client::new().post(format!("{base}/api/v1/monitoring/sessions/activity")).bearer_auth(&token).send().await.unwrap();
+    assert_eq!(beat.status(), 204);
+
+    stop.send(()).unwrap();
+    let (code, _, _) = closed_with(&mut ws).await;
+    assert_eq!(code, 1001, "going away: reconnect elsewhere");
+    tokio::time::timeout(Duration::from_secs(15), server).await.expect("stops within its grace").unwrap().unwrap();
+    let (recent,): (bool,) =
+        sqlx::query_as("select bool_and(last_seen_at > now() - interval '1 minute') from public.sessions").fetch_one(&db).await.unwrap();
+    assert!(recent, "the buffered heartbeat was written at the stop");
+}
+
+async fn sign_in_at(base: &str, email: &str, password: &str) -> String {
+    let resp =
+        reqwest::Client::new().post(format!("{base}/api/v1/auth/login")).json(&json!({ "email": email, "password": password })).send().await.unwrap();
+    assert_eq!(resp.status(), 200);
+    resp.json::<Value>().await.unwrap()["token"].as_str().unwrap().to_owned()
+}
