@@ -14,6 +14,7 @@ use poem::{
     listener::{Acceptor, Listener, TcpListener},
     web::Data,
 };
+use sha2::Digest;
 use uuid::Uuid;
 
 use crate::{api, auth, edge, error::render_poem_error, state::AppState};
@@ -32,7 +33,8 @@ pub fn routes(state: AppState) -> impl Endpoint {
         .at("/api/*", api_not_found)
         .at("/healthz", get(healthz))
         .at("/readyz", get(readyz))
-        .at("/app-config.json", app_config(&state));
+        .at("/app-config.json", app_config(&state))
+        .at("/metrics", get(metrics));
     if let Some(dir) = state.config.static_dir.as_deref() {
         route = route.nest("/", spa(dir));
     }
@@ -74,6 +76,21 @@ fn app_config(state: &AppState) -> impl Endpoint + use<> {
     }))
 }
 
+/// Prometheus metrics for a scraper holding `METRICS_TOKEN` (as a bearer token); without the
+/// setting the route does not exist (404), with a wrong token it is 401.
+#[handler]
+async fn metrics(req: &Request, state: Data<&AppState>) -> Response {
+    let Some(expected) = state.config.metrics_token.as_deref() else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
+    let given = req.headers().get("authorization").and_then(|v| v.to_str().ok()).and_then(|v| v.strip_prefix("Bearer "));
+    let matches = given.is_some_and(|g| sha2::Sha256::digest(g.as_bytes()) == sha2::Sha256::digest(expected.as_bytes()));
+    if !matches {
+        return StatusCode::UNAUTHORIZED.into_response();
+    }
+    Response::builder().content_type("text/plain; version=0.0.4").body(crate::metrics::render(&state).await)
+}
+
 /// Binds the configured address and returns where it listens and the server to await, which
 /// stops gracefully at SIGINT or SIGTERM.
 pub async fn listen(state: AppState) -> anyhow::Result<(SocketAddr, impl Future<Output = anyhow::Result<()>> + Send + use<>)> {
@@ -88,6 +105,7 @@ pub async fn listen_until<S: Future<Output = ()> + Send + 'static>(
     shutdown: S,
 ) -> anyhow::Result<(SocketAddr, impl Future<Output = anyhow::Result<()>> + Send + use<S>)> {
     let addr = state.config.bind_addr;
+    crate::metrics::handle();
     crate::realtime::tasks::spawn(&state);
     let acceptor = TcpListener::bind(addr).into_acceptor().await.with_context(|| format!("cannot listen on {addr}"))?;
     let local = acceptor.local_addr().into_iter().find_map(|a| a.as_socket_addr().copied()).context("no local address")?;
@@ -174,7 +192,6 @@ where
 /// its own inline scripts (allowed by hash) run, it connects only here, and nothing frames it.
 fn api_docs(html: String) -> impl Endpoint {
     use base64::Engine;
-    use sha2::Digest;
     let mut hashes = Vec::new();
     let mut rest = html.as_str();
     while let Some(start) = rest.find("<script") {
@@ -259,6 +276,7 @@ async fn log_request<E: Endpoint>(ep: E, req: Request) -> poem::Result<Response>
     let span = tracing::info_span!("request", %method, %path, request_id = %request_id);
     let mut resp = tracing::Instrument::instrument(ep.call(req), span.clone()).await?.into_response();
     let status = resp.status().as_u16();
+    crate::metrics::request(method.as_str(), &path, status, start.elapsed().as_secs_f64());
     let latency_ms = (start.elapsed().as_secs_f64() * 100_000.0).round() / 100.0;
     span.in_scope(|| tracing::info!(status, latency_ms, "request"));
     if let Ok(v) = HeaderValue::from_str(&request_id) {

@@ -31,7 +31,10 @@ impl Cache {
     }
 
     pub async fn conn(&self) -> anyhow::Result<Connection> {
-        Ok(self.pool.get().await?)
+        self.pool.get().await.map_err(|err| {
+            crate::metrics::redis_error();
+            err.into()
+        })
     }
 
     pub async fn ping(&self) -> anyhow::Result<()> {

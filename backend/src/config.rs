@@ -31,6 +31,9 @@ pub struct Config {
     /// The body limit of spreadsheet saves and imports (`MAX_SPREADSHEET_BODY_BYTES`): a
     /// workbook's bytes travel as base64.
     pub max_spreadsheet_body_bytes: usize,
+    /// The bearer token a Prometheus scraper sends to `/metrics` (`METRICS_TOKEN`); none: no
+    /// metrics route.
+    pub metrics_token: Option<String>,
     /// An optional tile server for the monitoring map (`MAP_TILE_URL`, `MAP_TILE_ATTRIBUTION`);
     /// without one the map draws country outlines shipped with the app and works offline.
     pub map_tiles: Option<MapTiles>,
@@ -151,6 +154,7 @@ impl Config {
             },
             max_body_bytes: parse_var("MAX_BODY_BYTES")?.unwrap_or(1024 * 1024),
             max_spreadsheet_body_bytes: parse_var("MAX_SPREADSHEET_BODY_BYTES")?.unwrap_or(12 * 1024 * 1024),
+            metrics_token: var("METRICS_TOKEN").filter(|t| !t.is_empty()),
             map_tiles: var("MAP_TILE_URL").map(|url| MapTiles::parse(&url, var("MAP_TILE_ATTRIBUTION"))).transpose()?,
         })
     }

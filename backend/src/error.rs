@@ -153,6 +153,7 @@ impl From<sqlx::Error> for AppError {
     fn from(err: sqlx::Error) -> Self {
         if database_unavailable(&err) {
             tracing::warn!(error = %err, "database unavailable");
+            crate::metrics::db_unavailable();
             return Self::Busy { retry_after_secs: 1 };
         }
         Self::Unexpected(err.into())

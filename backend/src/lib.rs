@@ -12,6 +12,7 @@ pub mod edge;
 pub mod error;
 pub mod export;
 pub mod geoip;
+pub mod metrics;
 pub mod realtime;
 pub mod seed;
 pub mod spreadsheet;

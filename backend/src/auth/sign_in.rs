@@ -43,6 +43,7 @@ pub async fn sign_in(state: &AppState, creds: Credentials<'_>, client: &ClientIn
     let device = creds.device_token.and_then(|t| state.tokens.verify_device(t, &account));
     let attempt = limiter.attempt(&email, client.ip, device).await.map_err(|retry_after_secs| {
         tracing::warn!(target: "audit", event = "sign_in_refused", account = %email.normalized(), ip = ?client.ip, reason = "rate_limited");
+        crate::metrics::sign_in_failure("rate_limited");
         AppError::RateLimited { retry_after_secs }
     })?;
 
@@ -53,6 +54,7 @@ pub async fn sign_in(state: &AppState, creds: Credentials<'_>, client: &ClientIn
         user => {
             let reason = if user.is_some() { "wrong_password" } else { "unknown_account" };
             tracing::warn!(target: "audit", event = "sign_in_failed", account = %email.normalized(), ip = ?client.ip, reason);
+            crate::metrics::sign_in_failure("invalid_credentials");
             return Err(AppError::InvalidCredentials);
         }
     };
@@ -60,6 +62,7 @@ pub async fn sign_in(state: &AppState, creds: Credentials<'_>, client: &ClientIn
     // Only a caller who knows the password learns that the account is inactive.
     if !user.may_sign_in() {
         tracing::warn!(target: "audit", event = "sign_in_refused", account = %email.normalized(), ip = ?client.ip, reason = "account_inactive");
+        crate::metrics::sign_in_failure("inactive");
         return Err(AppError::AccountInactive);
     }
 

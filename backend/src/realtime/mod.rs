@@ -223,6 +223,7 @@ impl Hub {
                 conn.close.send_replace(Some(close::SESSION_ENDED));
             } else if !delivered {
                 conn.close.send_replace(Some(close::TOO_SLOW));
+                crate::metrics::websocket_dropped();
                 tracing::warn!(session_id = %conn.listener.session_id, "socket too slow for its events; closing it");
             }
             delivered || ends_session

@@ -171,3 +171,14 @@ pub async fn user_count(pool: &PgPool, id: Uuid) -> sqlx::Result<i64> {
 pub fn escape_like(s: &str) -> String {
     s.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_")
 }
+
+/// How many tenant schemas there are, and how many are behind `latest` or failed a migration.
+pub async fn tenant_state(pool: &PgPool, latest: i64) -> sqlx::Result<(i64, i64)> {
+    sqlx::query_as(
+        "select count(*) filter (where enterprise_id is not null), count(*) filter (where version < $1 or last_error is not null) \
+         from public.tenant_schemas",
+    )
+    .bind(latest)
+    .fetch_one(pool)
+    .await
+}

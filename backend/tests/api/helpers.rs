@@ -42,6 +42,7 @@ pub fn test_config() -> Config {
         max_body_bytes: 64 * 1024,
         max_spreadsheet_body_bytes: 12 * 1024 * 1024,
         map_tiles: None,
+        metrics_token: None,
     }
 }
 

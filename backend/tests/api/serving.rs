@@ -147,3 +147,30 @@ async fn readiness_fails_when_redis_is_down(db: PgPool) {
     // Which dependency is down, never the error (hosts, ports, messages) to whoever asks.
     assert_eq!(resp.text().await.unwrap(), "unavailable: redis");
 }
+
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn metrics_are_for_the_scraper_alone_and_name_routes_not_ids(db: PgPool) {
+    let hidden = TestApp::spawn(db.clone()).await;
+    assert_eq!(hidden.http.get(hidden.url("/metrics")).send().await.unwrap().status(), 404, "no METRICS_TOKEN: no route");
+    let app = TestApp::spawn_with(db, |c| c.metrics_token = Some("scrape-secret".into())).await;
+    let admin = app.admin_token().await;
+    let id = uuid::Uuid::new_v4();
+    assert_eq!(app.get(&admin, &format!("/api/v1/enterprises/{id}")).await.0, 404);
+    assert_eq!(app.login("nobody@example.com", "wrong-password").await.status(), 401);
+    assert_eq!(app.http.get(app.url("/metrics")).send().await.unwrap().status(), 401);
+    assert_eq!(app.http.get(app.url("/metrics")).bearer_auth("guess").send().await.unwrap().status(), 401);
+    let resp = app.http.get(app.url("/metrics")).bearer_auth("scrape-secret").send().await.unwrap();
+    assert_eq!(resp.status(), 200);
+    let text = resp.text().await.unwrap();
+    for expected in [
+        r#"http_requests_total{method="GET",route="/api/v1/enterprises/:id",status="404"}"#,
+        r#"http_request_duration_seconds_bucket{method="GET",route="/api/v1/enterprises/:id",le="0.005"}"#,
+        r#"sign_in_failures_total{reason="invalid_credentials"}"#,
+        r#"db_pool_connections{pool="requests",state="idle"}"#,
+        "websocket_connections ",
+        "tenant_migrations_pending 0",
+    ] {
+        assert!(text.contains(expected), "{expected} missing from:\n{text}");
+    }
+    assert!(!text.contains(&id.to_string()), "ids never become labels");
+}
