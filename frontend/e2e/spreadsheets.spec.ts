@@ -134,6 +134,16 @@ test('a department user builds a workbook: typed figures and =SUM recompute, a p
   await expect(cell(page, 'D1')).toHaveText('Mar');
   await expect(cell(page, 'E2')).toHaveText('25');
 
+  // Ctrl+C, Ctrl+V inside the grid: the formula moves with its cell, as in any spreadsheet.
+  await goTo(page, 'B4');
+  await page.keyboard.press('Control+c', PACE);
+  await goTo(page, 'E4');
+  await page.keyboard.press('Control+v', PACE);
+  await expect(page.getByTestId('formula-bar')).toHaveValue('=SUM(E2:E3)');
+  await expect(cell(page, 'E4')).toHaveText('25');
+  await page.keyboard.press('Delete', PACE);
+  await expect(cell(page, 'E4')).toHaveText('');
+
   // Bold from the toolbar, then the formula bar shows what B4 holds.
   await goTo(page, 'A1');
   await page.getByRole('button', { name: 'Bold (Ctrl+B)' }).click();
@@ -206,6 +216,35 @@ test("a range becomes a report whose chart and table show the spreadsheet's figu
   const table = page.getByTestId('report-table');
   await expect(table.getByRole('columnheader')).toHaveText(['Month', 'Sales']);
   await expect(table.getByRole('row')).toHaveText([/Month\s*Sales/, /Jan\s*10/, /Feb\s*32/]);
+});
+
+test("a range replaces a draft report's table", async ({ page, request }) => {
+  const token = await apiToken(request, staff);
+  const draft = await request.post(`/api/v1/departments/${ids.finance}/reports`, {
+    headers: bearer(token),
+    data: { title: `Draft ${runId}`, content: 'Figures to come.', periodStart: '2026-01-01', periodEnd: '2026-01-31' },
+  });
+  expect(draft.status(), await draft.text()).toBe(201);
+  const draftId = ((await draft.json()) as { id: string }).id;
+
+  await signIn(page, staff);
+  await openEditor(page, 'Quarterly sales');
+  await page.getByRole('button', { name: 'Use in a report' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Use in a report' });
+  await dialog.getByLabel(/^Range/).fill('A1:B4');
+  await dialog.getByText("A draft's table").click();
+  await dialog.getByRole('combobox', { name: /^Draft report/ }).click();
+  await page.getByRole('option', { name: `Draft ${runId}` }).click();
+  await dialog.getByRole('button', { name: 'Update draft' }).click();
+
+  await expect(page).toHaveURL(new RegExp(`/reports/${draftId}$`));
+  const table = page.getByTestId('report-table');
+  await expect(table.getByRole('row')).toHaveText([/Month\s*Sales/, /Jan\s*10/, /Feb\s*32/, /Total\s*42/]);
+  expect(await readBarChart(page.getByTestId('report-chart'), ['Jan', 'Feb', 'Total'])).toEqual({
+    Jan: { Sales: 10 },
+    Feb: { Sales: 32 },
+    Total: { Sales: 42 },
+  });
 });
 
 test('a save over a version someone saved since is refused, and the user keeps theirs as a copy', async ({ page, request }) => {

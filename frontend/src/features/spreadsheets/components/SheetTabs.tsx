@@ -13,13 +13,15 @@ type SheetTabsProps = {
   onAdd: () => void;
   onRename: (sheet: SheetInfo) => void;
   onDelete: (sheet: SheetInfo) => void;
+  /** A sheet was picked or added with the pointer: back to the grid. */
+  onPicked: () => void;
 };
 
 /**
  * The workbook's sheets, as tabs under the grid (arrow keys move between them), with a menu on
  * the active one to rename or delete it, and a button to add one.
  */
-export function SheetTabs({ sheets, active, editable, onSelect, onAdd, onRename, onDelete }: SheetTabsProps) {
+export function SheetTabs({ sheets, active, editable, onSelect, onAdd, onRename, onDelete, onPicked }: SheetTabsProps) {
   const { t } = useTranslation();
   const tabs = useRef<(HTMLButtonElement | null)[]>([]);
   const position = Math.max(
@@ -42,7 +44,15 @@ export function SheetTabs({ sheets, active, editable, onSelect, onAdd, onRename,
     <Group gap={4} wrap="nowrap" className={classes.tabs}>
       {editable && (
         <Tooltip label={t('spreadsheets.sheets.add')} withArrow>
-          <ActionIcon variant="subtle" color="gray" aria-label={t('spreadsheets.sheets.add')} onClick={onAdd}>
+          <ActionIcon
+            variant="subtle"
+            color="gray"
+            aria-label={t('spreadsheets.sheets.add')}
+            onClick={() => {
+              onAdd();
+              onPicked();
+            }}
+          >
             <IconPlus size={16} aria-hidden />
           </ActionIcon>
         </Tooltip>
@@ -62,7 +72,10 @@ export function SheetTabs({ sheets, active, editable, onSelect, onAdd, onRename,
                 tabIndex={selected ? 0 : -1}
                 className={classes.tab}
                 data-active={selected || undefined}
-                onClick={() => onSelect(sheet.index)}
+                onClick={() => {
+                  onSelect(sheet.index);
+                  onPicked();
+                }}
                 onDoubleClick={() => editable && onRename(sheet)}
               >
                 {sheet.name}

@@ -93,7 +93,8 @@ function ToolButton({
 function ColourMenu({ label, icon, colours, onPick }: { label: string; icon: ReactNode; colours: readonly Colour[]; onPick: (value: string | null) => void }) {
   const { t } = useTranslation();
   return (
-    <Menu position="bottom-start" withinPortal>
+    // The grid takes the keyboard back after a pick (onStyle), not this button.
+    <Menu position="bottom-start" withinPortal returnFocus={false}>
       <Menu.Target>
         <Tooltip label={label} withArrow openDelay={400}>
           <ActionIcon variant="subtle" color="gray" size="lg" aria-label={label}>

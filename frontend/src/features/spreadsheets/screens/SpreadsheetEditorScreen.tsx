@@ -389,6 +389,7 @@ function WorkbookEditor({ workbook, spreadsheet, editable, departmentId, back, o
               setDialog({ sheet: target });
             }}
             onDelete={deleteSheet}
+            onPicked={() => setTimeout(() => grid.current?.focus(), 0)}
           />
         </Stack>
       </Card>
