@@ -1,4 +1,4 @@
-import { ActionIcon, Alert, Badge, Button, Card, Menu, Skeleton, Stack, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert, Button, Card, Menu, Skeleton, Stack, Text, Tooltip } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { IconAlertCircle, IconChartBar, IconDownload, IconPencil } from '@tabler/icons-react';
@@ -315,16 +315,12 @@ function WorkbookEditor({ workbook, spreadsheet, editable, departmentId, back, o
         title={name}
         back={back}
         badge={
-          editable ? (
+          editable && (
             <Tooltip label={t('spreadsheets.rename.action')} withArrow>
               <ActionIcon variant="subtle" color="gray" aria-label={t('spreadsheets.rename.action')} onClick={() => setDialog('rename')}>
                 <IconPencil size={18} aria-hidden />
               </ActionIcon>
             </Tooltip>
-          ) : (
-            <Badge color="gray" variant="light">
-              {t('spreadsheets.save.readOnly')}
-            </Badge>
           )
         }
         actions={
