@@ -16,6 +16,11 @@ function setup(thread)
   thread:set("offset", math.random(1, 1000000))
 end
 
+-- Each thread's own random sequence (they would all start from the same seed and send the same ids).
+function init(args)
+  math.randomseed(offset or 0)
+end
+
 local function uuid()
   return string.format("%08x-%04x-4%03x-%04x-%012x", math.random(0, 0xffffffff), math.random(0, 0xffff), math.random(0, 0xfff),
     0x8000 + math.random(0, 0x3fff), math.random(0, 0xffffffffffff))
