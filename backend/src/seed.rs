@@ -237,15 +237,16 @@ fn budget_workbook(department: &str) -> Vec<u8> {
     model.to_bytes()
 }
 
-const PLACES: [(&str, &str, f64, f64); 8] = [
-    ("Paris", "FR", 48.8566, 2.3522),
-    ("Lyon", "FR", 45.764, 4.8357),
-    ("London", "GB", 51.5074, -0.1278),
-    ("Montréal", "CA", 45.5019, -73.5674),
-    ("New York", "US", 40.7128, -74.006),
-    ("Berlin", "DE", 52.52, 13.405),
-    ("Casablanca", "MA", 33.5731, -7.5898),
-    ("Singapore", "SG", 1.3521, 103.8198),
+/// Addresses of MaxMind's test database (what `make run` geolocates with), with the places it
+/// gives them, so the demo sessions look like sign-ins from there.
+const PLACES: [(&str, &str, &str, f64, f64); 7] = [
+    ("81.2.69.142", "London", "GB", 51.5142, -0.0931),
+    ("2.125.160.216", "Boxford", "GB", 51.75, -1.25),
+    ("89.160.20.112", "Linköping", "SE", 58.4167, 15.6167),
+    ("216.160.83.56", "Milton", "US", 47.2513, -122.3149),
+    ("214.78.0.10", "San Diego", "US", 32.6783, -117.1291),
+    ("81.2.69.143", "London", "GB", 51.5142, -0.0931),
+    ("175.16.199.10", "Changchun", "CN", 43.88, 125.3228),
 ];
 
 const USER_AGENTS: [&str; 5] = [
@@ -256,8 +257,9 @@ const USER_AGENTS: [&str; 5] = [
     "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36",
 ];
 
-/// Yesterday's ended session and one signed in now for everyone of a demo enterprise, from places
-/// spread over three continents; one user's new session is flagged (a new country, far too fast).
+/// Yesterday's ended session and one signed in now for everyone of a demo enterprise, from
+/// MaxMind test addresses on three continents; one user's new session is flagged (a new
+/// country, far too fast).
 /// The sessions are not anyone's sign-in: nobody holds their tokens, and the sweep ends them as
 /// expired after the idle timeout like any other.
 async fn seed_sessions(pool: &PgPool, demo: &DemoEnterprise, index: usize) -> anyhow::Result<()> {
@@ -275,7 +277,7 @@ async fn seed_sessions(pool: &PgPool, demo: &DemoEnterprise, index: usize) -> an
     for (n, (user_id,)) in users.iter().enumerate() {
         let home = PLACES[(n + index * 3) % 3 + index * 3];
         let flagged = n == 1;
-        let away = if flagged { PLACES[7] } else { PLACES[(n + index) % PLACES.len()] };
+        let away = if flagged { PLACES[6] } else { PLACES[(n + index) % 6] };
         let yesterday = now - Duration::hours(26 + n as i64);
         let previous = insert_session(pool, *user_id, enterprise_id, home, USER_AGENTS[n % 3], &[]).await?;
         store::sessions::end(pool, previous, "logout").await?;
@@ -301,7 +303,7 @@ async fn insert_session(
     pool: &PgPool,
     user_id: Uuid,
     enterprise_id: Uuid,
-    (city, country, latitude, longitude): (&str, &str, f64, f64),
+    (ip, city, country, latitude, longitude): (&str, &str, &str, f64, f64),
     user_agent: &str,
     flags: &[&'static str],
 ) -> sqlx::Result<Uuid> {
@@ -312,7 +314,7 @@ async fn insert_session(
         NewSession {
             user_id,
             enterprise_id: Some(enterprise_id),
-            ip: None,
+            ip: ip.parse().ok(),
             user_agent: Some(user_agent),
             device: &device,
             location: Some(&location),

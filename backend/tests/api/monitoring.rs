@@ -302,6 +302,11 @@ async fn the_demo_seed_tells_a_story_once_sessions_on_the_map_reports_and_spread
     let live: Vec<&Value> = page["items"].as_array().unwrap().iter().filter(|s| !s["current"].as_bool().unwrap()).collect();
     assert_eq!(live.len(), 5, "everyone of Acme is signed in somewhere: {page}");
     assert!(live.iter().all(|s| s["latitude"].is_f64() && s["city"].is_string() && s["browser"].is_string()), "{page}");
+    let maxmind = ["81.2.69.", "2.125.160.", "89.160.20.", "216.160.83.", "214.78.0.", "175.16.199."];
+    assert!(
+        live.iter().all(|s| maxmind.iter().any(|p| s["ipAddress"].as_str().unwrap_or_default().starts_with(p))),
+        "test-database addresses: {page}"
+    );
     assert!(live.iter().any(|s| s["flags"] == json!(["new_country", "impossible_travel"])), "one flagged session to show");
     let (_, flagged) = app.get(&ceo, "/api/v1/monitoring/sessions?flagged=true").await;
     assert_eq!(flagged["total"], 1, "{flagged}");
