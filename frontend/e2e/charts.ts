@@ -4,19 +4,23 @@ import { type Locator, expect } from '@playwright/test';
 export type BarValues = Record<string, Record<string, number>>;
 
 type Drawn = {
-  axis: { left: number; right: number; bottom: number } | null;
-  ticks: { value: number; y: number }[];
-  labels: { text: string; x: number }[];
+  /** The category axis' line, from its first point to its second. */
+  axis: { x1: number; y1: number; x2: number; y2: number } | null;
+  texts: { text: string; anchor: string; x: number; y: number }[];
   legend: { name: string; color: string }[];
-  bars: { x: number; width: number; height: number; color: string }[];
+  /** Rectangles "M x y l w 0 l 0 h l -w 0 Z", in place (no transform). */
+  rects: { x: number; y: number; w: number; h: number; color: string }[];
 };
+
+const NUMBER = /^-?[\d.,]+$/;
 
 /**
  * Reads an ECharts bar chart drawn as SVG (the app's renderer) the way a reader does: the value
- * axis gives the scale, each bar's height its value, its place on the category axis its category
+ * axis gives the scale, each bar's length its value, its place on the category axis its category
  * (labels that ECharts hides for lack of room are placed by their band), its colour the series
  * named in the legend (`value` when there is no legend). `categories` are the expected category
- * labels in order; every visible label must be one of them, at its place.
+ * labels in order, left to right, or top to bottom when the bars lie down; every visible label
+ * must be one of them, at its place.
  */
 export async function readBarChart(chart: Locator, categories: string[]): Promise<BarValues> {
   const svg = chart.locator('svg').first();
@@ -29,25 +33,40 @@ export async function readBarChart(chart: Locator, categories: string[]): Promis
     if (JSON.stringify(next) === JSON.stringify(drawn)) break;
     drawn = next;
   }
-  const { axis, ticks, labels, legend, bars } = drawn;
+  const { axis, texts, legend, rects } = drawn;
   if (!axis) throw new Error('readBarChart: no category axis line');
+  // Bars standing up have their categories along a horizontal axis; lying down, along a vertical one.
+  const lying = axis.x1 === axis.x2;
+  const numeric = (text: { text: string }) => NUMBER.test(text.text);
+  // Value-axis ticks: right-aligned left of an upright chart, centred under a lying one.
+  const ticks = texts
+    .filter((text) => numeric(text) && text.anchor === (lying ? 'middle' : 'end'))
+    .map((text) => ({ value: Number(text.text.replace(/,/g, '')), at: lying ? text.x : text.y }))
+    .sort((a, b) => a.value - b.value);
+  const labels = texts
+    .filter((text) => !numeric(text) && text.anchor === (lying ? 'end' : 'middle'))
+    .map((text) => ({ text: text.text, at: lying ? text.y : text.x }));
   if (ticks.length < 2) throw new Error('readBarChart: fewer than two value-axis ticks');
   const [first, last] = [ticks[0], ticks[ticks.length - 1]];
-  const perUnit = (first.y - last.y) / (last.value - first.value);
-  const band = (axis.right - axis.left) / categories.length;
-  const categoryAt = (x: number) => Math.floor((x - axis.left) / band);
+  const perUnit = Math.abs(last.at - first.at) / (last.value - first.value);
+  const [start, end] = lying ? [Math.min(axis.y1, axis.y2), Math.max(axis.y1, axis.y2)] : [Math.min(axis.x1, axis.x2), Math.max(axis.x1, axis.x2)];
+  const band = (end - start) / categories.length;
+  const categoryAt = (at: number) => Math.floor((at - start) / band);
 
   for (const label of labels) {
-    const index = categoryAt(label.x);
+    const index = categoryAt(label.at);
     if (categories[index] !== label.text) throw new Error(`readBarChart: the label "${label.text}" stands where "${categories[index]}" was expected`);
   }
   const seriesName = (color: string) => legend.find((entry) => entry.color === color)?.name ?? (legend.length === 0 ? 'value' : `?${color}`);
   const values: BarValues = Object.fromEntries(categories.map((category) => [category, {}]));
-  for (const bar of bars) {
-    const category = categories[categoryAt(bar.x + bar.width / 2)];
-    if (category === undefined) throw new Error(`readBarChart: a bar at x=${bar.x} is outside the ${categories.length} categories`);
-    const name = seriesName(bar.color);
-    values[category][name] = (values[category][name] ?? 0) + Math.round((bar.height / perUnit) * 100) / 100;
+  for (const rect of rects) {
+    // Its thickness across the category axis, its length along the value axis.
+    const [middle, thickness, length] = lying ? [rect.y + rect.h / 2, rect.h, rect.w] : [rect.x + rect.w / 2, rect.w, -rect.h];
+    if (thickness <= 0) continue;
+    const category = categories[categoryAt(middle)];
+    if (category === undefined) throw new Error(`readBarChart: a bar at ${middle} is outside the ${categories.length} categories`);
+    const name = seriesName(rect.color);
+    values[category][name] = (values[category][name] ?? 0) + Math.round((length / perUnit) * 100) / 100;
   }
   return values;
 }
@@ -59,33 +78,30 @@ function draw(svg: Locator): Promise<Drawn> {
       const match = new RegExp(String.raw`translate\(${number}[ ,]+${number}\)`).exec(element.getAttribute('transform') ?? '');
       return match ? { x: Number(match[1]), y: Number(match[2]) } : null;
     };
-    const texts = [...root.querySelectorAll('text')];
-    const ticks = texts
-      .filter((text) => text.getAttribute('text-anchor') === 'end' && /^-?[\d.,]+$/.test(text.textContent ?? ''))
-      .map((text) => ({ value: Number((text.textContent ?? '').replace(/,/g, '')), y: translate(text)!.y }))
-      .sort((a, b) => a.value - b.value);
-    const labels = texts
-      .filter((text) => text.getAttribute('text-anchor') === 'middle')
-      .map((text) => ({ text: text.textContent ?? '', x: translate(text)!.x }));
+    const textElements = [...root.querySelectorAll('text')];
+    const texts = textElements
+      .map((text) => ({ text: text.textContent ?? '', anchor: text.getAttribute('text-anchor') ?? '', place: translate(text) }))
+      .filter((text) => text.place !== null)
+      .map(({ text, anchor, place }) => ({ text, anchor, x: place!.x, y: place!.y }));
     const paths = [...root.querySelectorAll('path')];
     // The legend: a coloured icon and its name, drawn at the same place.
-    const legend = texts
+    const legend = textElements
       .filter((text) => text.getAttribute('text-anchor') === 'start')
       .map((text) => {
         const icon = paths.find((path) => path.getAttribute('transform') === text.getAttribute('transform') && path.getAttribute('d')?.includes('A'));
         return { name: text.textContent ?? '', color: icon?.getAttribute('fill') ?? '' };
       });
-    const line = paths.find((path) => path.getAttribute('stroke-linecap') === 'round' && /^M[\d.]+ [\d.]+L[\d.]+ [\d.]+$/.test(path.getAttribute('d') ?? ''));
+    const line = paths.find(
+      (path) => path.getAttribute('stroke-linecap') === 'round' && new RegExp(`^M${number} ${number}L${number} ${number}$`).test(path.getAttribute('d') ?? ''),
+    );
     const lineMatch = line ? new RegExp(`^M${number} ${number}L${number} ${number}$`).exec(line.getAttribute('d')!) : null;
-    const axis = lineMatch ? { left: Number(lineMatch[1]), right: Number(lineMatch[3]), bottom: Number(lineMatch[2]) } : null;
-    // Bars: rectangles drawn up from the axis, "M x y l w 0 l 0 -h l -w 0 Z", in place (no transform).
-    const bar = new RegExp(`^M${number} ${number}l${number} 0l0 ${number}l-?[\\d.]+ 0Z$`);
-    const bars = paths
+    const axis = lineMatch ? { x1: Number(lineMatch[1]), y1: Number(lineMatch[2]), x2: Number(lineMatch[3]), y2: Number(lineMatch[4]) } : null;
+    const rect = new RegExp(`^M${number} ${number}l${number} 0l0 ${number}l-?[\\d.]+ 0Z$`);
+    const rects = paths
       .filter((path) => !path.hasAttribute('transform') && path.getAttribute('fill') !== 'none')
-      .map((path) => ({ match: bar.exec(path.getAttribute('d') ?? ''), color: path.getAttribute('fill') ?? '' }))
+      .map((path) => ({ match: rect.exec(path.getAttribute('d') ?? ''), color: path.getAttribute('fill') ?? '' }))
       .filter((entry): entry is { match: RegExpExecArray; color: string } => entry.match !== null)
-      .map(({ match, color }) => ({ x: Number(match[1]), width: Number(match[3]), height: -Number(match[4]), color }))
-      .filter((entry) => entry.width > 0);
-    return { axis, ticks, labels, legend, bars };
+      .map(({ match, color }) => ({ x: Number(match[1]), y: Number(match[2]), w: Number(match[3]), h: Number(match[4]), color }));
+    return { axis, texts, legend, rects };
   });
 }

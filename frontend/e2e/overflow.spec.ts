@@ -201,6 +201,20 @@ test.describe('French labels fit at 1280 px and 800 px', () => {
     await check(page, ['/dashboard', '/ceo', '/ceo/reports', `/ceo/reports/${ids.submitted}`, '/admin/users', '/ceo/monitoring', '/messages']);
   });
 
+  test("at 800 px the user list is cards: every row's actions on screen, e-mails whole", async ({ page }) => {
+    await page.setViewportSize({ width: 800, height: 900 });
+    await signIn(page, ceo);
+    await page.goto('/admin/users');
+    const row = page.getByTestId('user-row').filter({ hasText: head.name });
+    const actions = row.getByRole('button', { name: new RegExp(`^Actions pour ${head.name}`) });
+    await expect(actions).toBeInViewport({ ratio: 1 });
+    // The address is shown whole (it may wrap only after the @ or before a dot).
+    const email = row.getByText(head.email);
+    await expect(email).toBeVisible();
+    await actions.click();
+    await expect(page.getByRole('menuitem', { name: text('common.edit') })).toBeVisible();
+  });
+
   test("a department head's screens", async ({ page }) => {
     await signIn(page, head);
     const department = `/department/${ids.finance}`;

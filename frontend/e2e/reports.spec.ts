@@ -30,6 +30,8 @@ const TEXTS = {
     fieldContent: 'Content',
     fieldPeriodStart: 'Period start',
     fieldPeriodEnd: 'Period end',
+    /** A day as typed in a date field, in the interface language. */
+    day: (iso: string) => iso.replace(/^(\d{4})-(\d{2})-(\d{2})$/, '$2/$3/$1'),
     periodOrder: 'The period end must be on or after the period start',
     addColumn: 'Add column',
     addRow: 'Add row',
@@ -42,6 +44,8 @@ const TEXTS = {
     updateFailed: 'Failed to update report',
     deleteTitle: 'Delete report',
     deleteConfirm: 'Are you sure you want to delete this report?',
+    deleteNamed: (name: string) => `“${name}” and its history will be permanently deleted.`,
+    deleteIrreversible: 'This action cannot be undone.',
     deleted: 'Report deleted successfully',
     deleteFailed: 'Failed to delete report',
     notFound: 'Resource not found',
@@ -50,6 +54,17 @@ const TEXTS = {
     transition: (from: string, to: string) => `${from} → ${to}`,
     download: 'Download',
     xlsx: 'Excel (XLSX)',
+    workbook: {
+      sheets: ['Report', 'Data'],
+      fields: (title: string, author: string) => [
+        ['Title', title],
+        ['Department', 'Finance'],
+        ['Period', '2026-01-01 to 2026-03-31'],
+        ['Status', 'Submitted'],
+        ['Author', author],
+      ],
+      content: 'Content',
+    },
     reject: 'Reject',
     approve: 'Approve',
     reviewNotes: 'Review notes',
@@ -85,6 +100,7 @@ const TEXTS = {
     fieldContent: 'Contenu',
     fieldPeriodStart: 'Début de période',
     fieldPeriodEnd: 'Fin de période',
+    day: (iso: string) => iso.replace(/^(\d{4})-(\d{2})-(\d{2})$/, '$3/$2/$1'),
     periodOrder: 'La fin de période doit être identique ou postérieure au début',
     addColumn: 'Ajouter une colonne',
     addRow: 'Ajouter une ligne',
@@ -97,6 +113,8 @@ const TEXTS = {
     updateFailed: 'Échec de la mise à jour du rapport',
     deleteTitle: 'Supprimer le rapport',
     deleteConfirm: 'Êtes-vous sûr de vouloir supprimer ce rapport ?',
+    deleteNamed: (name: string) => `« ${name} » et son historique seront définitivement supprimés.`,
+    deleteIrreversible: 'Cette action est irréversible.',
     deleted: 'Rapport supprimé avec succès',
     deleteFailed: 'Échec de la suppression du rapport',
     notFound: 'Ressource introuvable',
@@ -105,6 +123,17 @@ const TEXTS = {
     transition: (from: string, to: string) => `${from} → ${to}`,
     download: 'Télécharger',
     xlsx: 'Excel (XLSX)',
+    workbook: {
+      sheets: ['Rapport', 'Données'],
+      fields: (title: string, author: string) => [
+        ['Titre', title],
+        ['Département', 'Finance'],
+        ['Période', '01/01/2026 au 31/03/2026'],
+        ['Statut', 'Soumis'],
+        ['Auteur', author],
+      ],
+      content: 'Contenu',
+    },
     reject: 'Rejeter',
     approve: 'Approuver',
     reviewNotes: "Notes d'examen",
@@ -232,12 +261,14 @@ for (const locale of ['en', 'fr'] as const) {
 
       await page.getByLabel(field(T.fieldTitle)).fill(title);
       await page.getByLabel(field(T.fieldContent)).fill('Sales went up in the North.');
-      await page.getByLabel(field(T.fieldPeriodStart)).fill('2026-03-31');
-      await page.getByLabel(field(T.fieldPeriodEnd)).fill('2026-01-01');
+      // Days are typed as written in the interface language (dd/mm/yyyy in French).
+      await page.getByLabel(field(T.fieldPeriodStart)).fill(T.day('2026-03-31'));
+      await page.getByLabel(field(T.fieldPeriodEnd)).fill(T.day('2026-01-01'));
       await saveDraft.click();
       await expect(page.getByText(T.periodOrder)).toBeVisible();
-      await page.getByLabel(field(T.fieldPeriodStart)).fill('2026-01-01');
-      await page.getByLabel(field(T.fieldPeriodEnd)).fill('2026-03-31');
+      await page.getByLabel(field(T.fieldPeriodStart)).fill(T.day('2026-01-01'));
+      await page.getByLabel(field(T.fieldPeriodEnd)).fill(T.day('2026-03-31'));
+      await expect(page.getByLabel(field(T.fieldPeriodEnd))).toHaveValue(T.day('2026-03-31'));
 
       // The table: 2 columns, 3 rows.
       await page.getByRole('button', { name: T.addColumn }).click();
@@ -286,17 +317,13 @@ for (const locale of ['en', 'fr'] as const) {
       await page.getByRole('menuitem', { name: T.xlsx }).click();
       const file = await download;
       expect(file.suggestedFilename()).toBe(`finance-${title.toLowerCase().replaceAll(' ', '-')}-2026-01-01.xlsx`);
+      // It speaks the app's language (the app sends lang=), with the screens' words and dates.
       const book = readXlsx((await file.path())!);
-      expect(Object.keys(book)).toEqual(['Report', 'Data']);
-      expect(book.Report.slice(0, 5)).toEqual([
-        ['Title', title],
-        ['Department', 'Finance'],
-        ['Period', '2026-01-01 to 2026-03-31'],
-        ['Status', 'submitted'],
-        ['Author', author.name],
-      ]);
-      expect(book.Report).toContainEqual(['Content', 'Sales went up in the North.']);
-      expect(book.Data).toEqual([
+      const [reportSheet, dataSheet] = T.workbook.sheets;
+      expect(Object.keys(book)).toEqual(T.workbook.sheets);
+      expect(book[reportSheet].slice(0, 5)).toEqual(T.workbook.fields(title, author.name));
+      expect(book[reportSheet]).toContainEqual([T.workbook.content, 'Sales went up in the North.']);
+      expect(book[dataSheet]).toEqual([
         ['Region', 'Revenue'],
         ['North', '120'],
         ['South', '80'],
@@ -343,6 +370,10 @@ for (const locale of ['en', 'fr'] as const) {
       await page.goto(`/ceo/reports?status=submitted`);
       await page.getByRole('link', { name: title }).click();
       await expect(page.getByTestId('report-table')).toContainText('180');
+      // Resubmitted: the rejection is history, not the report's current review.
+      await expect(status(page)).toHaveText(T.status.submitted);
+      await expect(page.getByTestId('report-history')).toContainText(notes.reject);
+      await expect(page.getByTestId('review-notes')).toHaveCount(0);
       await page.getByRole('textbox', { name: T.reviewNotes }).fill(notes.approve);
       await page.getByRole('button', { name: exact(T.approve) }).click();
       const dialog = page.getByRole('dialog', { name: T.approveTitle });
@@ -406,6 +437,12 @@ for (const locale of ['en', 'fr'] as const) {
       await expect(status(page)).toHaveText(T.status.approved);
       await expect(page.getByTestId('report-table')).toContainText('180');
       await expect(page.getByRole('button', { name: exact(T.reject) })).toHaveCount(0);
+
+      // By its id alone (a link from elsewhere): the server finds its enterprise.
+      await page.goto(new URL(page.url()).pathname);
+      await expect(status(page)).toHaveText(T.status.approved);
+      await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+      await expect(page.getByTestId('report-table')).toContainText('180');
     });
 
     test('the author deletes a draft after confirming it, and it leaves the list', async ({ page, request }) => {
@@ -427,12 +464,22 @@ for (const locale of ['en', 'fr'] as const) {
       await page.getByRole('button', { name: exact(T.delete) }).click();
       dialog = page.getByRole('dialog', { name: T.deleteTitle });
       await expect(dialog).toContainText(T.deleteConfirm);
+      await expect(dialog).toContainText(T.deleteNamed(doomed));
+      await expect(dialog).toContainText(T.deleteIrreversible);
+      // Once deleted, the app does not ask for it again (it would only get a 404).
+      const askedAfter: string[] = [];
+      const deleted = page.waitForResponse((response) => response.request().method() === 'DELETE' && response.url().endsWith(`/api/v1/reports/${id}`));
+      page.on('request', (request) => {
+        if (request.method() === 'GET' && new URL(request.url()).pathname === `/api/v1/reports/${id}`) askedAfter.push(request.url());
+      });
       await dialog.getByRole('button', { name: exact(T.delete) }).click();
+      await deleted;
 
       await expectToast(page, T.deleted);
       await expect(page).toHaveURL(/\/department\/[0-9a-f-]{36}\/reports$/);
       await expect(page.getByRole('link', { name: title })).toBeVisible(); // the list is there...
       await expect(page.getByRole('link', { name: doomed })).toHaveCount(0); // ...without it
+      expect(askedAfter).toEqual([]);
       expect((await request.get(`/api/v1/reports/${id}`, { headers: await apiHeaders(request, author) })).status()).toBe(404);
     });
 
