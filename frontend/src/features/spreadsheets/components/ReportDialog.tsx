@@ -12,6 +12,7 @@ import type { ReportData } from '@/api/generated/model';
 import { createDepartmentReport, updateReport, useListDepartmentReports } from '@/api/generated/reports/reports';
 import { getSpreadsheetRange } from '@/api/generated/spreadsheets/spreadsheets';
 import { DialogActions } from '@/components/DialogActions';
+import { DateField } from '@/components/forms/DateField';
 import { errorMessage } from '@/lib/errors';
 import { useFieldProps } from '@/lib/forms';
 import { href } from '@/lib/paths';
@@ -187,8 +188,8 @@ function ReportForm({ onClose, departmentId, spreadsheetId, spreadsheetName, she
           <>
             <TextInput label={t('reports.fields.title')} withAsterisk {...field('title')} />
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              <TextInput type="date" label={t('reports.fields.periodStart')} withAsterisk {...field('periodStart')} />
-              <TextInput type="date" label={t('reports.fields.periodEnd')} withAsterisk {...field('periodEnd')} />
+              <DateField label={t('reports.fields.periodStart')} withAsterisk popoverProps={{ withinPortal: true }} {...field('periodStart')} />
+              <DateField label={t('reports.fields.periodEnd')} withAsterisk popoverProps={{ withinPortal: true }} {...field('periodEnd')} />
             </SimpleGrid>
           </>
         ) : drafts.isSuccess && draftOptions.length === 0 ? (
