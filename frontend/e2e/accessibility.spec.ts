@@ -171,6 +171,22 @@ for (const locale of ['en', 'fr'] as const) {
       ]);
     });
 
+    test('dialogs: an edit form and a confirmation, each closed by its named close button', async ({ page }) => {
+      await signIn(page, locale, admin);
+      await page.goto(`/admin/enterprises/${ids.enterprise}`);
+      const close = text(locale, 'common.close');
+      await page.getByRole('button', { name: text(locale, 'common.edit'), exact: true }).click();
+      await expect(page.getByRole('dialog')).toBeVisible();
+      await expectNoSeriousViolations(page, 'the enterprise edit dialog');
+      await page.getByRole('dialog').getByRole('button', { name: close, exact: true }).click();
+      await expect(page.getByRole('dialog')).toBeHidden();
+      await page.getByRole('button', { name: text(locale, 'common.delete'), exact: true }).click();
+      await expect(page.getByRole('dialog')).toBeVisible();
+      await expectNoSeriousViolations(page, 'the enterprise delete confirmation');
+      await page.getByRole('dialog').getByRole('button', { name: close, exact: true }).click();
+      await expect(page.getByRole('dialog')).toBeHidden();
+    });
+
     test("the CEO's screens", async ({ page }) => {
       await signIn(page, locale, ceo);
       await scan(page, ['/dashboard', '/ceo', '/ceo/reports', `/ceo/reports/${ids.submittedReport}`, '/admin/users', '/messages', '/ceo/monitoring']);

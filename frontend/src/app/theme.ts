@@ -9,13 +9,19 @@ export const theme = createTheme({
 });
 
 /**
- * The name of every dialog's and toast's close button (an icon alone, unnamed by Mantine: axe's
- * critical "button-name"), in the interface language: laid over the theme by the frame that
- * renders them (MantineThemeProvider), so each dialog needs nothing of its own.
+ * The name of every dialog's and toast's close button, and of every field's clear button (icons
+ * alone, unnamed by Mantine: axe's critical "button-name"), in the interface language: laid over
+ * the theme by the frame that renders them (MantineThemeProvider), so no screen needs its own.
  */
-export function closeButtonLabels(label: string): MantineThemeOverride {
-  const closeButtonProps = { 'aria-label': label };
-  return { components: { Modal: { defaultProps: { closeButtonProps } }, Notification: { defaultProps: { closeButtonProps } } } };
+export function closeButtonLabels(close: string, clear?: string): MantineThemeOverride {
+  const closeButtonProps = { 'aria-label': close };
+  return {
+    components: {
+      Modal: { defaultProps: { closeButtonProps } },
+      Notification: { defaultProps: { closeButtonProps } },
+      ...(clear ? { InputClearButton: { defaultProps: { 'aria-label': clear } } } : {}),
+    },
+  };
 }
 
 /** WCAG 2 AA for normal text (1.4.3). */

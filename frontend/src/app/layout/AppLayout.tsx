@@ -21,10 +21,10 @@ import { UnreadBadge } from './UnreadBadge';
 import { UserMenu } from './UserMenu';
 import { useRealtime } from './useRealtime';
 
-/** The signed-in screens' query cache, and their dialogs' close buttons named in the interface language. */
+/** The signed-in screens' query cache, and their dialogs' close and fields' clear buttons named in the interface language. */
 function FrameProviders({ client, children }: { client: QueryClient; children: ReactNode }) {
   const { t } = useTranslation();
-  const dialogs = useMemo(() => closeButtonLabels(t('common.close')), [t]);
+  const dialogs = useMemo(() => closeButtonLabels(t('common.close'), t('common.clear')), [t]);
   return (
     <QueryClientProvider client={client}>
       <MantineThemeProvider theme={dialogs}>{children}</MantineThemeProvider>

@@ -244,4 +244,19 @@ describe('system monitoring', () => {
     expect(await screen.findByTestId('map-stand-in')).toHaveAccessibleName('Carte des sessions');
     expect((await screen.findAllByTestId('activity-row'))[0]).toHaveTextContent('2 h 5 min');
   });
+
+  it('writes the date filters as a French reader does (dd/mm/yyyy), with a named clear button, and keeps ISO dates in the query', async () => {
+    const { calls } = mockMonitoring([halInLondon]);
+    session.start('token', ceo);
+    await changeLocale('fr');
+    const user = userEvent.setup();
+    renderApp('/ceo/monitoring?show=all&from=2026-03-01');
+    const from = await screen.findByLabelText('Actives à partir du');
+    expect(from).toHaveValue('01/03/2026');
+    await user.type(screen.getByLabelText("Actives jusqu'au"), '31/03/2026');
+    await waitFor(() => expect(tableCalls(calls).at(-1)).toBe('/api/v1/monitoring/sessions?from=2026-03-01&to=2026-03-31&page=1&pageSize=20'));
+
+    await user.click(within(from.closest('.mantine-InputWrapper-root')!).getByRole('button', { name: 'Effacer' }));
+    await waitFor(() => expect(tableCalls(calls).at(-1)).toBe('/api/v1/monitoring/sessions?to=2026-03-31&page=1&pageSize=20'));
+  });
 });
