@@ -21,10 +21,11 @@ test('a signed-in user on /login goes to /dashboard', async ({ page }) => {
   await expect(page).toHaveURL(/\/dashboard$/);
 });
 
-test('an unknown path shows the not-found screen with a way home', async ({ page }) => {
+test('an unknown path shows the not-found screen, signed out, in the sign-in frame with its language switch and the way to sign in', async ({ page }) => {
   await page.goto('/no/such/page');
   await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+  await expect(page.getByRole('button', { name: /language|langue/i }).first()).toBeVisible();
 
-  await page.getByRole('link', { name: 'Go to the home page' }).click();
+  await page.getByRole('link', { name: 'Go to the sign-in page' }).click();
   await expect(page).toHaveURL(/\/login$/);
 });
