@@ -16,6 +16,10 @@ type Credentials = { email: string; password: string };
 const messages = (locale: Locale) => JSON.parse(readFileSync(new URL(`../src/i18n/locales/${locale}.json`, import.meta.url), 'utf8')) as Messages;
 const text = (locale: Locale, key: string) => key.split('.').reduce<string | Messages>((node, part) => (node as Messages)[part], messages(locale)) as string;
 
+// Each test signs in and scans several whole screens with axe (about 25 s for the admin's on a
+// busy 2-core machine): twice the suite's default, so the time limit measures hangs, not load.
+test.describe.configure({ timeout: 60_000 });
+
 /** Unique per run, so the suite can run again against the same database. */
 const runId = `${Date.now()}-${Math.random().toString(36).slice(2, 6)}`;
 const ceo = { email: `a11y-ceo-${runId}@e2e.test`, password: 'ceo-password-1' };

@@ -81,7 +81,8 @@ pub fn service() -> OpenApiService<Api, ()> {
 /// The OpenAPI document as served and committed in `openapi.json`: poem-openapi's, plus what it
 /// cannot say itself: the statuses every operation with a body can answer before it runs (413
 /// over `MAX_BODY_BYTES`, 415 without a JSON `Content-Type`), which poem raises itself, and the
-/// media types of a report download (poem-openapi declares an attachment as one type).
+/// media types of report and spreadsheet downloads (poem-openapi declares an attachment as one
+/// type).
 pub fn spec_json() -> String {
     let mut spec: serde_json::Value = serde_json::from_str(&service().spec()).expect("poem-openapi writes JSON");
     let error = |description: &str| {
@@ -96,11 +97,14 @@ pub fn spec_json() -> String {
         .flat_map(|paths| paths.values_mut())
         .flat_map(|p| p.as_object_mut().into_iter().flat_map(|p| p.values_mut()))
     {
-        if operation["operationId"] == "exportReport" {
-            let files: serde_json::Map<String, serde_json::Value> = reports::ExportFormat::ALL
-                .iter()
-                .map(|f| (f.media_type().to_owned(), serde_json::json!({ "schema": { "type": "string", "format": "binary" } })))
-                .collect();
+        let downloads: &[&str] = match operation["operationId"].as_str() {
+            Some("exportReport") => &reports::ExportFormat::ALL.map(reports::ExportFormat::media_type),
+            Some("exportSpreadsheet") => &spreadsheets::SheetFormat::ALL.map(spreadsheets::SheetFormat::media_type),
+            _ => &[],
+        };
+        if !downloads.is_empty() {
+            let files: serde_json::Map<String, serde_json::Value> =
+                downloads.iter().map(|m| ((*m).to_owned(), serde_json::json!({ "schema": { "type": "string", "format": "binary" } }))).collect();
             operation["responses"]["200"]["content"] = serde_json::Value::Object(files);
         }
         if operation.get("requestBody").is_none() {

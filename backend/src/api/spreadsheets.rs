@@ -143,6 +143,17 @@ pub enum SheetFormat {
     Csv,
 }
 
+impl SheetFormat {
+    pub const ALL: [Self; 2] = [Self::Xlsx, Self::Csv];
+
+    pub fn media_type(self) -> &'static str {
+        match self {
+            Self::Xlsx => "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+            Self::Csv => "text/csv; charset=utf-8",
+        }
+    }
+}
+
 #[derive(ApiResponse)]
 pub enum SpreadsheetFile {
     /// The file, named after the spreadsheet.
@@ -418,12 +429,12 @@ impl SpreadsheetsApi {
         })
         .await?
         .map_err(sheet_error("content"))?;
-        let (extension, media) = match format {
-            SheetFormat::Xlsx => ("xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
-            SheetFormat::Csv => ("csv", "text/csv; charset=utf-8"),
+        let extension = match format {
+            SheetFormat::Xlsx => "xlsx",
+            SheetFormat::Csv => "csv",
         };
         let file_name = format!("{}.{extension}", slug::slugify(&s.summary.name));
-        Ok(SpreadsheetFile::File(Attachment::new(bytes).filename(file_name), media.to_owned()))
+        Ok(SpreadsheetFile::File(Attachment::new(bytes).filename(file_name), format.media_type().to_owned()))
     }
 
     /// A range as report data
