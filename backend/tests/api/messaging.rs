@@ -404,3 +404,55 @@ async fn a_deleted_user_leaves_their_conversations_and_their_keys_go(db: PgPool)
     let (_, page) = app.get(&token, &format!("/api/v1/messaging/conversations/{chat}/messages")).await;
     assert_eq!(page["items"][0]["senderId"].as_str(), Some(ann_id.as_str()));
 }
+
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn bad_input_to_every_messaging_call_is_a_400_and_unknown_ids_are_404(db: PgPool) {
+    let app = TestApp::spawn(db).await;
+    let admin = app.admin_token().await;
+    let (_, _, people) = team(&app, &admin, "Acme").await;
+    let (token, other) = (&people[0].1, &people[1].0);
+    let (_, c) = app.post(token, "/api/v1/messaging/conversations", json!({ "participantId": other })).await;
+    let chat = c["id"].as_str().unwrap().to_owned();
+    for path in [
+        "/api/v1/messaging/users?pageSize=0".to_owned(),
+        "/api/v1/messaging/users?page=0".to_owned(),
+        format!("/api/v1/messaging/users?q={}", "x".repeat(201)),
+        "/api/v1/messaging/conversations?archived=maybe".to_owned(),
+        "/api/v1/messaging/conversations?pageSize=101".to_owned(),
+        "/api/v1/messaging/conversations/not-a-uuid".to_owned(),
+        "/api/v1/messaging/keys/42".to_owned(),
+        format!("/api/v1/messaging/keys/{other}?version=0"),
+        format!("/api/v1/messaging/conversations/{chat}/messages?limit=0"),
+        format!("/api/v1/messaging/conversations/{chat}/messages?before=nope"),
+        format!("/api/v1/messaging/conversations/{chat}/keys?x=%00"),
+    ] {
+        let (status, body) = app.get(token, &path).await;
+        assert_eq!(status, 400, "{path}: {body}");
+    }
+    let bodies: [(&str, String, Value); 8] = [
+        ("POST", "/api/v1/messaging/conversations".into(), json!({ "participantId": "x" })),
+        ("POST", "/api/v1/messaging/group-chats".into(), json!({ "name": "G" })),
+        ("POST", "/api/v1/messaging/keys".into(), json!({ "agreementKey": point() })),
+        ("PUT", "/api/v1/messaging/backup".into(), json!({ "salt": "AA==", "iterations": 600000, "iv": "AA==", "ciphertext": "AA==" })),
+        ("PUT", format!("/api/v1/messaging/conversations/{chat}"), json!({ "name": "" })),
+        ("POST", format!("/api/v1/messaging/conversations/{chat}/members"), json!({ "userIds": [] })),
+        ("POST", format!("/api/v1/messaging/conversations/{chat}/epochs"), json!({ "epoch": 1, "creatorKeyVersion": 1, "keys": [] })),
+        ("POST", "/api/v1/messaging/messages".into(), json!({ "conversationId": chat })),
+    ];
+    for (method, path, body) in bodies {
+        let (status, answer) = if method == "PUT" { app.put(token, &path, body).await } else { app.post(token, &path, body).await };
+        assert_eq!(status, 400, "{method} {path}: {answer}");
+    }
+    let unknown = Uuid::new_v4();
+    for path in [format!("/api/v1/messaging/conversations/{unknown}"), format!("/api/v1/messaging/keys/{unknown}")] {
+        assert_eq!(app.get(token, &path).await.0, 404, "{path}");
+    }
+    for path in [
+        format!("/api/v1/messaging/messages/{unknown}/read"),
+        format!("/api/v1/messaging/conversations/{unknown}/typing"),
+        format!("/api/v1/messaging/conversations/{unknown}/archive"),
+    ] {
+        assert_eq!(app.post(token, &path, json!(null)).await.0, 404, "{path}");
+    }
+    assert_eq!(app.delete(token, &format!("/api/v1/messaging/conversations/{chat}/members/not-a-uuid")).await.0, 400);
+}

@@ -183,3 +183,49 @@ async fn hostile_files_and_bytes_are_refused_in_bounded_time(db: PgPool) {
     let (_, sheet) = app.get(user, &format!("/api/v1/spreadsheets/{id}")).await;
     assert_eq!(sheet["version"], 1, "nothing refused was saved");
 }
+
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn bad_input_to_every_spreadsheet_call_is_a_400_and_unknown_ids_are_404(db: PgPool) {
+    let o = office(db).await;
+    let (app, user) = (&o.app, &o.user);
+    let (_, created) = app.post(user, &format!("/api/v1/departments/{}/spreadsheets", o.finance), json!({ "name": "Sheet" })).await;
+    let id = created["id"].as_str().unwrap().to_owned();
+    for path in [
+        format!("/api/v1/departments/{}/spreadsheets?pageSize=0", o.finance),
+        "/api/v1/departments/nope/spreadsheets".to_owned(),
+        "/api/v1/spreadsheets/42".to_owned(),
+        format!("/api/v1/spreadsheets/{id}/export"),
+        format!("/api/v1/spreadsheets/{id}/export?format=docx"),
+        format!("/api/v1/spreadsheets/{id}/range"),
+        format!("/api/v1/spreadsheets/{id}/range?range=Z9:A1:B2"),
+        format!("/api/v1/spreadsheets/{id}/range?range=A1:B2&sheet={}", "s".repeat(201)),
+    ] {
+        let (status, body) = app.get(user, &path).await;
+        assert_eq!(status, 400, "{path}: {body}");
+    }
+    for (path, body) in [
+        (format!("/api/v1/departments/{}/spreadsheets", o.finance), json!({ "name": "   " })),
+        (format!("/api/v1/departments/{}/spreadsheets", o.finance), json!({ "name": "n".repeat(201) })),
+        (format!("/api/v1/departments/{}/spreadsheets", o.finance), json!({})),
+    ] {
+        assert_eq!(app.post(user, &path, body).await.0, 400, "{path}");
+    }
+    for body in [json!({ "version": 1 }), json!({ "content": "@@", "version": 1 }), json!({ "content": "", "version": 1, "name": "" })] {
+        let (status, answer) = app.put(user, &format!("/api/v1/spreadsheets/{id}"), body).await;
+        assert_eq!(status, 400, "{answer}");
+    }
+    let resp = app
+        .http
+        .post(app.url(&format!("/api/v1/departments/{}/spreadsheets/import", o.finance)))
+        .bearer_auth(user)
+        .json(&json!({ "file": "x" }))
+        .send()
+        .await
+        .unwrap();
+    assert!(resp.status().is_client_error(), "an import that is not multipart: {}", resp.status());
+    let unknown = uuid::Uuid::new_v4();
+    assert_eq!(app.get(user, &format!("/api/v1/spreadsheets/{unknown}")).await.0, 404);
+    assert_eq!(app.get(user, &format!("/api/v1/spreadsheets/{unknown}/range?range=A1:B2")).await.0, 404);
+    assert_eq!(app.delete(user, &format!("/api/v1/spreadsheets/{unknown}")).await.0, 404);
+    assert_eq!(app.get(user, &format!("/api/v1/departments/{unknown}/spreadsheets")).await.0, 404);
+}
