@@ -31,6 +31,8 @@ const chromium = {
 
 export default defineConfig({
   testDir: './e2e',
+  // Run by playwright.balanced.config.ts only: they need two instances behind nginx.
+  testIgnore: /\/e2e\/balanced\//,
   fullyParallel: false,
   workers: 1,
   // A test.only must never pass unnoticed, and a flaky test is a bug to fix, not to retry.

@@ -8,6 +8,9 @@ source scripts/services.sh
 [ -x /usr/bin/chromium ] || apt_install chromium
 command -v pgbouncer >/dev/null || apt_install pgbouncer
 command -v pdftotext >/dev/null || apt_install poppler-utils
+command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || apt_install nginx-light
+# Reads docker/compose.yaml without a Docker daemon (Debian's Compose v1; v2 is used when present).
+command -v docker-compose >/dev/null || docker compose version >/dev/null 2>&1 || apt_install --no-install-recommends docker-compose
 
 # Each #[sqlx::test] makes (and drops) its own database through this server.
 export DATABASE_URL="$PG_BASE_URL/postgres"
@@ -24,6 +27,9 @@ say "frontend: dependencies"
 
 say "frontend: generated hooks match openapi.json, lint, format, types check, unit tests, build, bundle budget"
 (cd frontend && npm run check:generated && npm run lint && npm run format:check && npm run typecheck && npm test && npm run build && npm run budget)
+
+say "docker: the compose file (with and without the balanced profile) and the balancer's nginx.conf"
+bash docker/check.sh
 
 say "end-to-end: a fresh database, a seeded admin, the real server, headless Chromium"
 cargo build -p backend --locked
@@ -46,6 +52,8 @@ export E2E_BACKEND_BIN="${CARGO_TARGET_DIR:-$PWD/target}/debug/backend"
 export E2E_ADMIN_EMAIL="admin@e2e.test" E2E_ADMIN_PASSWORD="e2e-admin-password"
 "$E2E_BACKEND_BIN" create-admin --email "$E2E_ADMIN_EMAIL" --password "$E2E_ADMIN_PASSWORD" --full-name "E2E Admin"
 (cd frontend && npm run e2e)
+say "end-to-end, balanced: the user flows through nginx over two server instances; a session ended on one is dead on the other"
+(cd frontend && npm run e2e:balanced)
 
 say "API fuzzing: schemathesis against the served openapi.json, as each role"
 bash scripts/fuzz/run.sh
