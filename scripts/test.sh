@@ -57,3 +57,6 @@ say "end-to-end, balanced: the user flows through nginx over two server instance
 
 say "API fuzzing: schemathesis against the served openapi.json, as each role"
 bash scripts/fuzz/run.sh
+
+say "faults: PostgreSQL restarted under load, Redis stopped and started, two instances (their own throwaway PostgreSQL and Redis)"
+bash scripts/faults/run.sh

@@ -9,7 +9,8 @@
 //!
 //! An attempt is counted before its password is checked, in one atomic step that also tells
 //! whether the client is over a limit: however many guesses are sent at once, at most the limit's
-//! number are ever checked. A successful sign-in gives its attempt back.
+//! number are ever checked. A successful sign-in gives its attempt back, and so does one whose
+//! password could not be checked (the database did not answer).
 //!
 //! Redis holds the counters so every instance shares them. When Redis is unreachable, each
 //! instance limits on its own with an in-process limiter (governor: the same limits as a steady
@@ -141,6 +142,16 @@ impl LoginLimiter {
     /// A successful sign-in forgives this client's failures on this account and gives its own
     /// attempt back to the shared counters.
     pub async fn succeeded(&self, attempt: Attempt) {
+        self.release(attempt, true).await;
+    }
+
+    /// Gives back an attempt whose password was never checked (the database did not answer):
+    /// it guessed nothing, so it must not bring the client nearer to its limit.
+    pub async fn not_checked(&self, attempt: Attempt) {
+        self.release(attempt, false).await;
+    }
+
+    async fn release(&self, attempt: Attempt, succeeded: bool) {
         if attempt.counters.is_empty() {
             return;
         }
@@ -148,7 +159,7 @@ impl LoginLimiter {
             let mut conn = self.cache.conn().await?;
             let mut pipe = redis::pipe();
             for counter in &attempt.counters {
-                if counter.cleared_on_success {
+                if succeeded && counter.cleared_on_success {
                     pipe.del(&counter.key).ignore();
                 } else {
                     pipe.decr(&counter.key, 1).ignore();

@@ -24,7 +24,8 @@ pub struct BearerAuth(pub Caller);
 async fn check_bearer(req: &Request, bearer: Bearer) -> poem::Result<Caller> {
     let state = req.data::<AppState>().expect("AppState is attached to every request");
     let claims = state.tokens.verify(&bearer.token).ok_or(AppError::SessionExpired)?;
-    if !state.sessions.is_live(claims.sid).await.map_err(AppError::Unexpected)? {
+    // A session that cannot be checked (PostgreSQL away) is a 503, like any database error.
+    if !state.sessions.is_live(claims.sid).await.map_err(AppError::from)? {
         return Err(AppError::SessionExpired.into());
     }
     Ok(Caller { user_id: claims.sub, role: claims.role, enterprise_id: claims.ent, session_id: claims.sid })

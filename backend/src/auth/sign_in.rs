@@ -47,7 +47,13 @@ pub async fn sign_in(state: &AppState, creds: Credentials<'_>, client: &ClientIn
         AppError::RateLimited { retry_after_secs }
     })?;
 
-    let user = store::users::find_by_email(&state.db, &email).await?;
+    let user = match store::users::find_by_email(&state.db, &email).await {
+        Ok(user) => user,
+        Err(err) => {
+            limiter.not_checked(attempt).await;
+            return Err(err.into());
+        }
+    };
     let matches = password::verify(creds.password, user.as_ref().map(|u| u.password_hash.as_str())).await?;
     let mut user = match user {
         Some(user) if matches => user,

@@ -116,6 +116,8 @@ pub mod close {
     pub const TOO_SLOW: u16 = 4408;
     /// The server is going away (shutdown); reconnect to another instance.
     pub const GOING_AWAY: u16 = 1001;
+    /// The session could not be checked (PostgreSQL did not answer): reconnect later.
+    pub const TRY_AGAIN_LATER: u16 = 1013;
 }
 
 /// How many events may wait for one socket before it is dropped as too slow.

@@ -3,9 +3,10 @@
 //! The token never travels in the URL (query strings end up in logs): the client's first message
 //! is `{"type":"auth","token":"<token>"}`, within 5 seconds; the server answers
 //! `{"type":"ready"}` and then sends events (`realtime::Event`). A missing, bad or dead token,
-//! and any later end of the session, closes the socket with code 4401. The socket also re-checks
-//! its session every 30 seconds, so an end that no event announced (Redis was down) still closes
-//! it.
+//! and any later end of the session, closes the socket with code 4401; a session that cannot be
+//! checked (PostgreSQL did not answer) closes it with 1013, and the client reconnects. The socket
+//! also re-checks its session every 30 seconds, so an end that no event announced (Redis was
+//! down) still closes it.
 
 use std::time::Duration;
 
@@ -44,9 +45,13 @@ pub fn ws(ws: WebSocket, state: Data<&AppState>) -> impl IntoResponse {
         .max_frame_size(Some(MAX_MESSAGE));
     ws.config(config).on_upgrade(move |socket| async move {
         let (mut sink, mut stream) = socket.split();
-        let Some(listener) = authenticate(&state, &mut stream).await else {
-            let _ = sink.send(Message::close_with(close::SESSION_ENDED, "session expired")).await;
-            return;
+        let listener = match authenticate(&state, &mut stream).await {
+            Ok(listener) => listener,
+            Err(code) => {
+                let reason = if code == close::SESSION_ENDED { "session expired" } else { "reconnect" };
+                let _ = sink.send(Message::close_with(code, reason)).await;
+                return;
+            }
         };
         let mut registration = state.realtime.register(listener);
         if sink.send(Message::text(r#"{"type":"ready"}"#)).await.is_err() {
@@ -95,17 +100,25 @@ pub fn ws(ws: WebSocket, state: Data<&AppState>) -> impl IntoResponse {
     })
 }
 
-/// The caller of the socket's first message, if it carries a live session's token in time.
-async fn authenticate<S>(state: &AppState, stream: &mut S) -> Option<Listener>
+/// The caller of the socket's first message, if it carries a live session's token in time. Else
+/// the code to close with: 4401 when the token is missing, bad or its session has ended; 1013 when
+/// the session cannot be checked now (PostgreSQL did not answer), so the client reconnects later
+/// instead of signing out.
+async fn authenticate<S>(state: &AppState, stream: &mut S) -> Result<Listener, u16>
 where
     S: futures_util::Stream<Item = std::io::Result<Message>> + Unpin,
 {
-    let first = tokio::time::timeout(AUTH_WAIT, stream.next()).await.ok()??.ok()?;
-    let Message::Text(text) = first else { return None };
-    let ClientMessage::Auth { token } = serde_json::from_str(&text).ok()?;
-    let claims = state.tokens.verify(&token)?;
-    if !state.sessions.is_live(claims.sid).await.ok()? {
-        return None;
+    let ended = close::SESSION_ENDED;
+    let first = tokio::time::timeout(AUTH_WAIT, stream.next()).await.ok().flatten().and_then(Result::ok).ok_or(ended)?;
+    let Message::Text(text) = first else { return Err(ended) };
+    let ClientMessage::Auth { token } = serde_json::from_str(&text).map_err(|_| ended)?;
+    let claims = state.tokens.verify(&token).ok_or(ended)?;
+    match state.sessions.is_live(claims.sid).await {
+        Ok(true) => Ok(Listener { session_id: claims.sid, user_id: claims.sub, enterprise_id: claims.ent, role: claims.role }),
+        Ok(false) => Err(ended),
+        Err(err) => {
+            tracing::warn!(error = %err, "cannot check a socket's session; it is told to reconnect");
+            Err(close::TRY_AGAIN_LATER)
+        }
     }
-    Some(Listener { session_id: claims.sid, user_id: claims.sub, enterprise_id: claims.ent, role: claims.role })
 }

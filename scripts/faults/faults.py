@@ -1,0 +1,434 @@
+"""Fault tests against two server instances (A and B) that share a PostgreSQL cluster and a Redis
+of their own (run.sh starts them, and the small scripts in FAULTS_WORK that stop and start them).
+
+1. PostgreSQL stops (immediately, as in a crash) under a mixed load of reads and writes through
+   both instances, stays away OUTAGE seconds, and starts again. While it is away every request
+   answers 503 `unavailable` with Retry-After (never a 500 or a hang: none may take longer than
+   BOUND seconds), the instances recover by themselves, and every write acknowledged with a 2xx
+   (a ledger of created reports and users) is there afterwards, read back through the API.
+2. Redis stops and starts again (empty). While it is away, signing in, the API and a WebSocket's
+   sign-in keep working (sessions are checked in PostgreSQL), sign-in attempts are still limited
+   (each instance alone), and an event raised on A reaches A's own sockets. After it is back, an
+   event raised on A reaches a socket that has stayed open on B, which only Redis pub/sub carries:
+   real-time delivery between instances resumes by itself.
+
+FAULTS_BREAK breaks the setup on purpose, to see the checks fail: `lose-write` deletes one
+acknowledged user in the database before the ledger is checked; `redis-elsewhere` brings Redis
+back on another port, so the instances never find it again.
+
+Usage: faults.py URL_A URL_B (environment from run.sh)
+"""
+
+import base64
+import http.client
+import json
+import os
+import random
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from urllib.parse import urlsplit
+
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+
+A, B = sys.argv[1], sys.argv[2]
+NAMES = {A: "A", B: "B"}
+WORK = os.environ["FAULTS_WORK"]
+BREAK = os.environ.get("FAULTS_BREAK", "")
+REDIS_PORT = urlsplit(os.environ["REDIS_URL"]).port
+PREFIX = os.environ["REDIS_PREFIX"]
+# No request may take longer: the server waits at most 5 s for a database connection (a statement
+# may run 15 s, but none of these is slow), and 500 ms for Redis.
+BOUND = 7.0
+OUTAGE = 7.0  # seconds PostgreSQL stays away: longer than the pool's 5 s wait
+RECOVERY_DEADLINE = 30.0
+RESUME_DEADLINE = 20.0
+PASSWORD = "faults-staff-password"
+
+failures = []
+
+
+def check(ok, what):
+    if not ok:
+        failures.append(what)
+        print(f"  FAIL: {what}", flush=True)
+    return ok
+
+
+def log(text):
+    print(text, flush=True)
+
+
+def run(script, *args):
+    subprocess.run([os.path.join(WORK, script), *args], check=True, stdout=subprocess.DEVNULL)
+
+
+class Resp:
+    def __init__(self, base, method, path, start, end, status, body, headers, error=None):
+        self.base, self.method, self.path = base, method, path
+        self.start, self.end, self.status, self.body, self.headers, self.error = start, end, status, body, headers, error
+
+    @property
+    def elapsed(self):
+        return self.end - self.start
+
+    @property
+    def ok(self):
+        return self.status is not None and 200 <= self.status < 300
+
+    def __repr__(self):
+        return f"{self.method} {NAMES.get(self.base, self.base)}{self.path} -> {self.status or self.error} in {self.elapsed:.2f}s {str(self.body)[:200]}"
+
+
+def call(base, method, path, token=None, body=None, timeout=30):
+    """One request on a connection of its own; transport errors come back as status None."""
+    url = urlsplit(base)
+    conn = http.client.HTTPConnection(url.hostname, url.port, timeout=timeout)
+    headers = {"content-type": "application/json"}
+    if token:
+        headers["authorization"] = f"Bearer {token}"
+    start = time.monotonic()
+    try:
+        conn.request(method, "/api/v1" + path, body=json.dumps(body) if body is not None else None, headers=headers)
+        r = conn.getresponse()
+        raw = r.read()
+        end = time.monotonic()
+        try:
+            parsed = json.loads(raw) if raw else None
+        except ValueError:
+            parsed = raw[:200]
+        return Resp(base, method, path, start, end, r.status, parsed, {k.lower(): v for k, v in r.getheaders()})
+    except OSError as e:
+        return Resp(base, method, path, start, time.monotonic(), None, None, {}, error=repr(e))
+    finally:
+        conn.close()
+
+
+def must(resp, *statuses):
+    if resp.status not in statuses:
+        sys.exit(f"setup failed: {resp!r}")
+    return resp.body
+
+
+def login(base, email, password):
+    return must(call(base, "POST", "/auth/login", body={"email": email, "password": password}), 200)["token"]
+
+
+def session_id(token):
+    payload = token.split(".")[1]
+    return json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))["sid"]
+
+
+def new_report(status="submitted"):
+    return {"title": f"Faults {uuid.uuid4().hex[:12]}", "content": "Figures", "periodStart": "2026-01-01",
+            "periodEnd": "2026-03-31", "status": status, "data": {"columns": ["Month", "Revenue"], "rows": [["Jan", 1]]}}
+
+
+def new_user(department):
+    email = f"u-{uuid.uuid4().hex[:12]}@faults.test"
+    return {"fullName": "Faults Staff", "email": email, "password": PASSWORD, "role": "DepartmentUser", "departmentId": department}
+
+
+# --- the world: an enterprise, its CEO and a department user, through the API --------------------
+
+log("faults: building the world through the API")
+admin = login(A, os.environ["FAULTS_ADMIN_EMAIL"], os.environ["FAULTS_ADMIN_PASSWORD"])
+ent = must(call(A, "POST", "/enterprises", admin, {"name": "Faults", "description": "Fault tests", "ceoFullName": "Faults CEO",
+                                                   "ceoEmail": "ceo@faults.test", "ceoPassword": "faults-ceo-password"}), 201)["id"]
+ceo = login(A, "ceo@faults.test", "faults-ceo-password")
+finance = next(d["id"] for d in must(call(A, "GET", f"/enterprises/{ent}/departments", ceo), 200) if d["type"] == "finance")
+for email in ("user@faults.test", "other@faults.test"):
+    must(call(A, "POST", "/users", ceo, {**new_user(finance), "email": email}), 201)
+user = login(A, "user@faults.test", PASSWORD)
+
+
+# --- 1. PostgreSQL restarted under load ----------------------------------------------------------
+
+log("faults: PostgreSQL restarted under a mixed load of reads and writes through A and B")
+results = []  # every Resp of the load
+ledger_reports, ledger_users = {}, {}  # acknowledged writes: id -> title / e-mail
+stop_load = threading.Event()
+
+
+def worker(kind, seed):
+    rnd = random.Random(seed)
+    n = 0
+    while not stop_load.is_set():
+        base = (A, B)[n % 2]
+        n += 1
+        if kind == "report":
+            body = new_report()
+            r = call(base, "POST", f"/departments/{finance}/reports", user, body)
+            if r.status == 201:
+                ledger_reports[r.body["id"]] = body["title"]
+        elif kind == "user":
+            body = new_user(finance)
+            r = call(base, "POST", "/users", ceo, body)
+            if r.status == 201:
+                ledger_users[r.body["id"]] = body["email"]
+        else:
+            choice = rnd.randrange(4)
+            known = list(ledger_reports)
+            if choice == 0 and known:
+                r = call(base, "GET", f"/reports/{rnd.choice(known)}", user)
+            elif choice == 1:
+                r = call(base, "GET", f"/departments/{finance}/reports?pageSize=20", user)
+            elif choice == 2:
+                r = call(base, "GET", "/users?pageSize=20", ceo)
+            else:
+                r = call(base, "GET", "/auth/me", user)
+        results.append(r)
+        time.sleep(0.05)
+
+
+threads = [threading.Thread(target=worker, args=(kind, i), daemon=True)
+           for i, kind in enumerate(["report", "report", "user", "read", "read", "read"])]
+for t in threads:
+    t.start()
+time.sleep(2.5)
+
+# A session whose live answer is not cached in Redis (it expired, or Redis lost it) is checked in
+# PostgreSQL: while PostgreSQL is away, that too must be a 503, not a 500 or a closed session.
+uncached = login(B, "other@faults.test", PASSWORD)
+
+probes = {}
+
+
+def uncached_request():
+    probes["uncached"] = r = call(B, "GET", "/auth/me", uncached)
+    results.append(r)
+
+
+def uncached_socket():
+    try:
+        with connect(B.replace("http", "ws", 1) + "/api/v1/ws", open_timeout=5, close_timeout=2, ping_interval=None) as ws:
+            ws.send(json.dumps({"type": "auth", "token": uncached}))
+            try:
+                probes["socket"] = ws.recv(timeout=BOUND)
+            except ConnectionClosed:
+                probes["socket"] = f"closed {ws.close_code} {ws.close_reason!r}"
+    except (OSError, TimeoutError) as e:
+        probes["socket"] = repr(e)
+
+
+def outage_sign_in(i):
+    # As many attempts as the sign-in limit per account and client allows (5): none of them can
+    # check a password, so none may count against the next sign-in.
+    r = call((A, B)[i % 2], "POST", "/auth/login", body={"email": "other@faults.test", "password": PASSWORD})
+    results.append(r)
+
+
+t_stop = time.monotonic()
+run("pg-stop")
+log(f"  PostgreSQL stopped (immediate) {t_stop - results[0].start:.1f}s into the load")
+time.sleep(0.5)
+# While PostgreSQL is away: a session whose live answer is not cached, a socket signing in with
+# it, and sign-ins.
+subprocess.run(["redis-cli", "-p", str(REDIS_PORT), "DEL", f"{PREFIX}session:{session_id(uncached)}"], check=True, stdout=subprocess.DEVNULL)
+probe_threads = [threading.Thread(target=uncached_request, daemon=True), threading.Thread(target=uncached_socket, daemon=True)]
+probe_threads += [threading.Thread(target=outage_sign_in, args=(i,), daemon=True) for i in range(5)]
+for t in probe_threads:
+    t.start()
+time.sleep(max(0.0, t_stop + OUTAGE - time.monotonic()))
+run("pg-start")
+t_up = time.monotonic()
+log(f"  PostgreSQL accepting connections again after {t_up - t_stop:.1f}s")
+
+recovered = {}
+while len(recovered) < 2 and time.monotonic() < t_up + RECOVERY_DEADLINE:
+    for r in list(results):
+        if r.start >= t_up and r.ok and r.base not in recovered:
+            recovered[r.base] = r.end
+    time.sleep(0.1)
+if check(len(recovered) == 2, f"both instances answer again within {RECOVERY_DEADLINE:.0f}s of PostgreSQL's return"):
+    settled = max(recovered.values()) + 1.0
+    time.sleep(max(0.0, settled + 3.0 - time.monotonic()))
+else:
+    settled = None
+stop_load.set()
+for t in threads + probe_threads:
+    t.join(timeout=40)
+
+uncached_probe = probes.get("uncached")
+log(f"  a session not cached in Redis, while PostgreSQL is away: {uncached_probe!r}")
+check(uncached_probe is not None and uncached_probe.status == 503 and (uncached_probe.body or {}).get("code") == "unavailable",
+      f"a request whose session is not cached answers 503 unavailable while PostgreSQL is away: {uncached_probe!r}")
+log(f"  a WebSocket signing in with that session, while PostgreSQL is away: {probes.get('socket')}")
+check("closed 1013" in str(probes.get("socket")),
+      "a WebSocket whose session cannot be checked (PostgreSQL away) is closed with 1013 (try again), "
+      f"not 4401 (which signs the user out): {probes.get('socket')}")
+after = call(A, "POST", "/auth/login", body={"email": "other@faults.test", "password": PASSWORD})
+log(f"  signing in after 5 attempts refused during the outage: {after.status}")
+check(after.status == 200, f"sign-ins refused during the outage do not count against the sign-in limit: {after!r}")
+
+statuses = {}
+for r in results:
+    statuses[r.status or r.error] = statuses.get(r.status or r.error, 0) + 1
+away = [r for r in results if r.start < t_up and r.end > t_stop]
+unavailable = [r for r in results if r.status == 503]
+bad = [r for r in results if not (r.ok or r.status == 503)]
+check(not bad, f"every answer is a 2xx or a 503; also got {len(bad)}: {bad[:5]}")
+wrong_503 = [r for r in unavailable if (r.body or {}).get("code") != "unavailable" or "retry-after" not in r.headers]
+check(not wrong_503, f"every 503 is `unavailable` with Retry-After: {wrong_503[:5]}")
+slowest = max(results, key=lambda r: r.elapsed)
+check(slowest.elapsed <= BOUND, f"no request takes longer than {BOUND}s: {slowest!r}")
+check(len(unavailable) > 0, "the outage was seen: some requests answered 503")
+if settled is not None:
+    late = [r for r in results if r.start >= settled and not r.ok]
+    check(not late, f"once recovered, every request succeeds: {late[:5]}")
+
+if BREAK == "lose-write" and ledger_users:
+    lost = next(iter(ledger_users))
+    subprocess.run(["psql", os.environ["DATABASE_URL"], "-qc", f"delete from public.users where id = '{lost}'"], check=True)
+    log(f"  FAULTS_BREAK=lose-write: deleted acknowledged user {lost} behind the API's back")
+
+missing = []
+for rid, title in ledger_reports.items():
+    r = call(A, "GET", f"/reports/{rid}", user)
+    if not (r.status == 200 and r.body["title"] == title):
+        missing.append(("report", rid, r.status))
+for uid, email in ledger_users.items():
+    r = call(B, "GET", f"/users/{uid}", ceo)
+    if not (r.status == 200 and r.body["email"] == email):
+        missing.append(("user", uid, r.status))
+check(len(ledger_reports) > 0 and len(ledger_users) > 0, "writes were acknowledged")
+check(not missing, f"every acknowledged write is there after the restart; missing: {missing[:5]}")
+acked_last = sum(1 for r in results if r.ok and r.method == "POST" and t_stop - 2 <= r.end <= t_stop)
+pg_numbers = {
+    "requests": len(results),
+    "statuses": statuses,
+    "max_latency_while_away": max((r.elapsed for r in away), default=0.0),
+    "max_latency": slowest.elapsed,
+    "recovery": {NAMES[b]: round(t - t_up, 2) for b, t in recovered.items()},
+    "acknowledged": len(ledger_reports) + len(ledger_users),
+    "verified": len(ledger_reports) + len(ledger_users) - len(missing),
+}
+log(f"  {len(results)} requests {statuses}; {len(away)} overlapped the outage, "
+    f"max latency while away {pg_numbers['max_latency_while_away']:.2f}s, max overall {slowest.elapsed:.2f}s")
+log(f"  recovered (first 2xx after PostgreSQL's return): " + ", ".join(f"{k} {v:.2f}s" for k, v in pg_numbers["recovery"].items()))
+log(f"  acknowledged writes: {len(ledger_reports)} reports, {len(ledger_users)} users ({acked_last} in the 2s before the crash); "
+    f"verified after recovery: {pg_numbers['verified']}")
+
+
+# --- 2. Redis stopped and started again -----------------------------------------------------------
+
+log("faults: Redis stopped, then started again (empty)")
+
+
+class Listener(threading.Thread):
+    """A signed-in WebSocket that records every event it receives, and how it ended."""
+
+    def __init__(self, base, token):
+        super().__init__(daemon=True)
+        self.name_ = NAMES[base]
+        self.ws = connect(base.replace("http", "ws", 1) + "/api/v1/ws", open_timeout=5, close_timeout=2, ping_interval=None)
+        self.ws.send(json.dumps({"type": "auth", "token": token}))
+        ready = self.ws.recv(timeout=BOUND)
+        if json.loads(ready) != {"type": "ready"}:
+            raise RuntimeError(f"socket on {self.name_} not ready: {ready}")
+        self.events = []  # (monotonic time, event)
+        self.closed = None
+        self.start()
+
+    def run(self):
+        try:
+            for message in self.ws:
+                self.events.append((time.monotonic(), json.loads(message)))
+        except ConnectionClosed:
+            pass
+        self.closed = (self.ws.close_code, self.ws.close_reason)
+
+    def got(self, report_id):
+        return next((t for t, e in self.events if e.get("type") == "report.status_changed" and e.get("reportId") == report_id), None)
+
+    def wait(self, report_id, timeout):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if (t := self.got(report_id)) is not None:
+                return t
+            time.sleep(0.05)
+        return None
+
+    def close(self):
+        self.ws.close()
+        self.join(timeout=5)
+
+
+def raise_event(base):
+    """A report submitted through `base`: its author, head and CEO hear report.status_changed."""
+    rid = must(call(base, "POST", f"/departments/{finance}/reports", user, new_report("draft")), 201)["id"]
+    r = call(base, "PUT", f"/reports/{rid}", user, {"status": "submitted"})
+    must(r, 200)
+    return rid, r
+
+
+ceo_on_b = Listener(B, ceo)
+ceo_on_a = Listener(A, ceo)
+rid, _ = raise_event(A)
+check(ceo_on_b.wait(rid, 5) is not None, "with Redis up, an event raised on A reaches a socket on B")
+
+t_down = time.monotonic()
+run("redis-stop")
+log("  Redis stopped")
+time.sleep(1.0)
+while_down = []
+for base in (A, B):
+    r = call(base, "POST", "/auth/login", body={"email": "user@faults.test", "password": PASSWORD})
+    while_down.append(r)
+    if check(r.status == 200, f"signing in on {NAMES[base]} works without Redis: {r!r}"):
+        token = r.body["token"]
+        while_down.append(me := call(base, "GET", "/auth/me", token))
+        check(me.status == 200, f"a new session's token works on {NAMES[base]} without Redis: {me!r}")
+        while_down.append(other := call((B, A)[base == B], "GET", "/auth/me", token))
+        check(other.status == 200, f"...and on the other instance: {other!r}")
+        try:
+            probe = Listener(B, token)
+            probe.close()
+        except Exception as e:  # noqa: BLE001 - any failure to sign the socket in is the finding
+            check(False, f"a WebSocket signs in on B without Redis: {e!r}")
+    while_down.append(r := call(base, "GET", "/users?pageSize=20", ceo))
+    check(r.status == 200, f"an existing session works on {NAMES[base]} without Redis: {r!r}")
+rid, r = raise_event(A)
+while_down.append(r)
+check(ceo_on_a.wait(rid, 3) is not None, "without Redis, an event raised on A still reaches A's own sockets")
+attempts = [call(A, "POST", "/auth/login", body={"email": "nobody@faults.test", "password": "wrong-password-for-faults"}) for _ in range(8)]
+while_down += attempts
+limited = [a.status for a in attempts]
+log(f"  without Redis: sign-ins {[r.status for r in while_down[:2]]}, 8 wrong passwords for one account on A: {limited}")
+check(limited[:5] == [401] * 5 and 429 in limited, f"without Redis, sign-in attempts are still limited (5 per account and client): {limited}")
+slowest_down = max(while_down, key=lambda r: r.elapsed)
+check(slowest_down.elapsed <= BOUND, f"no request takes longer than {BOUND}s without Redis: {slowest_down!r}")
+log(f"  {len(while_down)} requests without Redis, slowest {slowest_down.elapsed:.2f}s")
+time.sleep(max(0.0, t_down + 4.0 - time.monotonic()))
+
+if BREAK == "redis-elsewhere":
+    run("redis-start", str(REDIS_PORT + 1))
+    log(f"  FAULTS_BREAK=redis-elsewhere: Redis back on port {REDIS_PORT + 1}, where nobody looks")
+else:
+    run("redis-start")
+t_up = time.monotonic()
+log(f"  Redis answering again after {t_up - t_down:.1f}s")
+resumed = None
+raised = []
+while time.monotonic() < t_up + RESUME_DEADLINE and ceo_on_b.closed is None:
+    raised.append(raise_event(A)[0])
+    delivered = [(ceo_on_b.got(r), r) for r in raised if ceo_on_b.got(r) is not None]
+    if delivered:
+        resumed = min(delivered)[0] - t_up
+        break
+    time.sleep(0.25)
+check(ceo_on_b.closed is None, f"the socket on B stayed open through the Redis outage: closed {ceo_on_b.closed}")
+if check(resumed is not None, f"events raised on A reach the socket on B again within {RESUME_DEADLINE:.0f}s of Redis' return"):
+    log(f"  delivery from A to B resumed {resumed:.2f}s after Redis answered ({len(raised)} events raised)")
+r = call(B, "POST", "/auth/login", body={"email": "user@faults.test", "password": PASSWORD})
+check(r.status == 200, f"signing in works after Redis is back: {r!r}")
+ceo_on_a.close()
+ceo_on_b.close()
+
+if failures:
+    log(f"faults: {len(failures)} check(s) failed")
+    sys.exit(1)
+log("faults: all checks passed")
