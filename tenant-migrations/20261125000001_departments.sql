@@ -11,5 +11,3 @@ create table departments (
     created_at timestamptz not null default now(),
     updated_at timestamptz not null default now()
 );
-create trigger departments_updated_at before update on departments
-    for each row execute function public.set_updated_at();

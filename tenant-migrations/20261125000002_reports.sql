@@ -23,8 +23,6 @@ create table reports (
 );
 create index reports_department_idx on reports (department_id, created_at desc);
 create index reports_status_idx on reports (status, created_at desc);
-create trigger reports_updated_at before update on reports
-    for each row execute function public.set_updated_at();
 
 -- Every status change: who, when, from, to, and the notes given.
 create table report_events (

@@ -178,5 +178,9 @@ async fn migrate(url: &str, parallelism: usize, folder: Option<std::path::PathBu
     if !summary.failed.is_empty() {
         anyhow::bail!("{} tenant schema(s) failed to migrate; fix and run `backend migrate` again", summary.failed.len());
     }
+    let distributed = crate::tenancy::citus::distribute_schemas(&pool).await.context("cannot distribute the tenant schemas on Citus")?;
+    if distributed > 0 {
+        println!("Citus: {distributed} tenant schema(s) distributed");
+    }
     Ok(())
 }

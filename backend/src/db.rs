@@ -40,8 +40,15 @@ pub async fn migrate(url: &str) -> anyhow::Result<PgPool> {
     MIGRATOR.run(&migrations).await.context("migration failed")?;
     migrations.close().await;
     let pool = pool(url)?;
-    ensure_platform_realm(&pool).await.context("cannot create the platform schema")?;
+    prepare(&pool).await?;
     Ok(pool)
+}
+
+/// What the public-schema migrations cannot do: on Citus, the shared tables tenants join become
+/// reference tables (`tenancy::citus`); then the platform realm's schema is made if missing.
+pub async fn prepare(pool: &PgPool) -> anyhow::Result<()> {
+    crate::tenancy::citus::prepare_shared_tables(pool).await.context("cannot prepare the shared tables for Citus")?;
+    ensure_platform_realm(pool).await.context("cannot create the platform schema")
 }
 
 /// The platform admins' own tenant-shaped schema (realm zero), built like any tenant's.

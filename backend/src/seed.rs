@@ -4,7 +4,7 @@
 //! demo enterprise that has none.
 
 use anyhow::Context;
-use chrono::{Duration, Utc};
+use chrono::{DateTime, Duration, Utc};
 use sqlx::PgPool;
 use uuid::Uuid;
 
@@ -159,16 +159,18 @@ async fn seed_work(pool: &PgPool, demo: &DemoEnterprise) -> anyhow::Result<()> {
             }
             // Its history happened over the days after the period ended.
             let shift = (today - end).num_days().max(1) - 3;
-            sqlx::query(
-                "with r as (update reports set created_at = created_at - make_interval(days => $2), updated_at = updated_at - make_interval(days => $2), \
-                   submitted_at = submitted_at - make_interval(days => $2), reviewed_at = reviewed_at - make_interval(days => $2) where id = $1), \
-                 e as (update report_events set created_at = created_at - make_interval(days => $2) where report_id = $1) \
-                 update public.report_transitions set at = at - make_interval(days => $2) where report_id = $1",
-            )
-            .bind(id)
-            .bind(shift.max(0) as i32)
-            .execute(&mut *tx)
-            .await?;
+            // Every time of this report is the transaction's now(): all move to one earlier time,
+            // computed first (Citus refuses `column - interval`, a STABLE operator, in writes).
+            let at: DateTime<Utc> =
+                sqlx::query_scalar("select now() - make_interval(days => $1)").bind(shift.max(0) as i32).fetch_one(&mut *tx).await?;
+            for sql in [
+                "update reports set created_at = $2, updated_at = $2, submitted_at = case when submitted_at is null then null else $2 end, \
+                 reviewed_at = case when reviewed_at is null then null else $2 end where id = $1",
+                "update report_events set created_at = $2 where report_id = $1",
+                "update public.report_transitions set at = $2 where report_id = $1",
+            ] {
+                sqlx::query(sql).bind(id).bind(at).execute(&mut *tx).await?;
+            }
             made += 1;
         }
         let budget = budget_workbook(&department.kind);

@@ -57,11 +57,15 @@ pub async fn update(tx: &mut PgConnection, id: Uuid, description: Option<&str>, 
     if let Some(Some(head)) = head {
         super::users::hold(&mut *tx, head).await?;
         // A person heads one department at most.
-        sqlx::query("update departments set head_id = null where head_id = $1 and id <> $2").bind(head).bind(id).execute(&mut *tx).await?;
+        sqlx::query("update departments set head_id = null, updated_at = now() where head_id = $1 and id <> $2")
+            .bind(head)
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
     }
     let done = sqlx::query(
         "update departments set description = coalesce($2, description), \
-         head_id = case when $3 then $4 else head_id end where id = $1",
+         head_id = case when $3 then $4 else head_id end, updated_at = now() where id = $1",
     )
     .bind(id)
     .bind(description)
@@ -74,7 +78,10 @@ pub async fn update(tx: &mut PgConnection, id: Uuid, description: Option<&str>, 
 
 /// A department whose head leaves it has no head. Returns whether `user_id` was its head.
 pub async fn clear_head(tx: &mut PgConnection, department_id: Uuid, user_id: Uuid) -> sqlx::Result<bool> {
-    let done =
-        sqlx::query("update departments set head_id = null where id = $1 and head_id = $2").bind(department_id).bind(user_id).execute(tx).await?;
+    let done = sqlx::query("update departments set head_id = null, updated_at = now() where id = $1 and head_id = $2")
+        .bind(department_id)
+        .bind(user_id)
+        .execute(tx)
+        .await?;
     Ok(done.rows_affected() == 1)
 }

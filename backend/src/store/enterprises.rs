@@ -127,7 +127,7 @@ pub async fn update(pool: &PgPool, id: Uuid, changes: EnterpriseChanges<'_>) -> 
     let mut tx = pool.begin().await?;
     let found = sqlx::query(
         "update public.enterprises set name = coalesce($2, name), description = coalesce($3, description), \
-         is_active = coalesce($4, is_active) where id = $1",
+         is_active = coalesce($4, is_active), updated_at = now() where id = $1",
     )
     .bind(id)
     .bind(changes.name)

@@ -85,9 +85,9 @@ pub async fn backup(tx: &mut PgConnection, user_id: Uuid) -> sqlx::Result<Option
 
 pub async fn put_backup(tx: &mut PgConnection, user_id: Uuid, b: NewBackup<'_>) -> sqlx::Result<BackupRecord> {
     sqlx::query_as(
-        "insert into messaging_key_backups (user_id, salt, iterations, iv, ciphertext) values ($1, $2, $3, $4, $5) \
+        "insert into messaging_key_backups (user_id, salt, iterations, iv, ciphertext, updated_at) values ($1, $2, $3, $4, $5, now()) \
          on conflict (user_id) do update set salt = excluded.salt, iterations = excluded.iterations, iv = excluded.iv, \
-         ciphertext = excluded.ciphertext, updated_at = now() \
+         ciphertext = excluded.ciphertext, updated_at = excluded.updated_at \
          returning salt, iterations, iv, ciphertext, updated_at",
     )
     .bind(user_id)

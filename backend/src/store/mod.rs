@@ -9,6 +9,23 @@ pub mod sessions;
 pub mod spreadsheets;
 pub mod users;
 
+/// The unique or check constraint a write violated. On Citus the error comes from a worker's
+/// shard of the table: the constraint is named only in the message, with the shard id appended
+/// (`users_email_key_102009`), and both are taken off here.
+pub fn violated_constraint(err: &sqlx::Error) -> Option<String> {
+    let e = err.as_database_error()?;
+    if let Some(name) = e.constraint() {
+        return Some(name.to_owned());
+    }
+    if !matches!(e.code().as_deref(), Some("23505" | "23514")) {
+        return None;
+    }
+    let name = e.message().split('"').nth(1)?;
+    let base =
+        name.rsplit_once('_').filter(|(_, shard)| !shard.is_empty() && shard.bytes().all(|b| b.is_ascii_digit())).map_or(name, |(base, _)| base);
+    Some(base.to_owned())
+}
+
 /// A page request: `page` from 1, `page_size` 1..=100 (validated at the API edge).
 #[derive(Debug, Clone, Copy)]
 pub struct Paging {

@@ -71,10 +71,12 @@ pub struct NewReport<'a> {
 pub async fn insert(tx: &mut PgConnection, r: NewReport<'_>) -> sqlx::Result<Uuid> {
     super::users::hold(&mut *tx, r.created_by).await?;
     let id = Uuid::now_v7();
-    sqlx::query(
+    // No `case ... now()`: Citus evaluates now() once on the coordinator, but not inside CASE.
+    let submitted_at = if r.status == ReportStatus::Submitted { "now()" } else { "null" };
+    sqlx::query(sqlx::AssertSqlSafe(format!(
         "insert into reports (id, department_id, title, content, period_start, period_end, status, data, created_by, submitted_at) \
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, case when $7 = 'submitted' then now() end)",
-    )
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, {submitted_at})"
+    )))
     .bind(id)
     .bind(r.department_id)
     .bind(r.title)
@@ -180,7 +182,7 @@ pub async fn update(tx: &mut PgConnection, id: Uuid, c: &ReportChanges<'_>) -> s
     sqlx::query(
         "update reports set title = coalesce($2, title), content = coalesce($3, content), \
          period_start = coalesce($4, period_start), period_end = coalesce($5, period_end), \
-         data = case when $6 then $7 else data end where id = $1",
+         data = case when $6 then $7 else data end, updated_at = now() where id = $1",
     )
     .bind(id)
     .bind(c.title)
@@ -209,22 +211,20 @@ pub async fn transition(
     // Back to its author (edited or submitted again): the last review is history (its audit
     // trail keeps it), not the report's current review.
     let reopened = matches!(to, ReportStatus::Draft | ReportStatus::Submitted);
-    sqlx::query(
-        "update reports set status = $2, \
-         submitted_at = case when $2 = 'submitted' then now() else submitted_at end, \
-         reviewed_by = case when $3 then $4 when $6 then null else reviewed_by end, \
-         reviewed_at = case when $3 then now() when $6 then null else reviewed_at end, \
-         review_notes = case when $3 then $5 when $6 then null else review_notes end \
-         where id = $1",
-    )
-    .bind(id)
-    .bind(to.as_str())
-    .bind(reviewing)
-    .bind(actor)
-    .bind(notes)
-    .bind(reopened)
-    .execute(&mut *tx)
-    .await?;
+    // The columns set depend on the move alone, so they are chosen here rather than by CASE in
+    // SQL: Citus evaluates now() once on the coordinator, but refuses it inside CASE.
+    let mut qb = QueryBuilder::<Postgres>::new("update reports set updated_at = now(), status = ");
+    qb.push_bind(to.as_str());
+    if to == ReportStatus::Submitted {
+        qb.push(", submitted_at = now()");
+    }
+    if reviewing {
+        qb.push(", reviewed_at = now(), reviewed_by = ").push_bind(actor).push(", review_notes = ").push_bind(notes);
+    } else if reopened {
+        qb.push(", reviewed_at = null, reviewed_by = null, review_notes = null");
+    }
+    qb.push(" where id = ").push_bind(id);
+    qb.build().execute(&mut *tx).await?;
     record_event(tx, enterprise_id, id, actor, Some(from), to, notes).await
 }
 

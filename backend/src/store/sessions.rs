@@ -144,19 +144,28 @@ pub async fn end_for_user(tx: &mut sqlx::PgConnection, user_id: Uuid, reason: &s
     .await
 }
 
-/// Ends the live sessions that expired or sat unused past their idle timeout (the sweep).
+/// Ends the live sessions that expired or sat unused past their idle timeout (the sweep): the
+/// expired first, then the idle, so each gets its reason without `case ... now()` (which Citus
+/// refuses in writes).
 pub async fn end_stale(pool: &PgPool, idle_secs: f64, remembered_idle_secs: f64) -> sqlx::Result<Vec<EndedSession>> {
-    sqlx::query_as(
-        "update public.sessions set ended_at = now(), \
-           end_reason = case when expires_at <= now() then 'expired' else 'idle' end \
-         where ended_at is null and (expires_at <= now() \
-           or last_seen_at < now() - make_interval(secs => case when remember_me then $2 else $1 end)) \
+    let mut ended: Vec<EndedSession> = sqlx::query_as(
+        "update public.sessions set ended_at = now(), end_reason = 'expired' where ended_at is null and expires_at <= now() \
          returning id, enterprise_id, end_reason",
     )
-    .bind(idle_secs)
-    .bind(remembered_idle_secs)
     .fetch_all(pool)
-    .await
+    .await?;
+    ended.extend(
+        sqlx::query_as::<_, EndedSession>(
+            "update public.sessions set ended_at = now(), end_reason = 'idle' \
+             where ended_at is null and last_seen_at < now() - make_interval(secs => case when remember_me then $2 else $1 end) \
+             returning id, enterprise_id, end_reason",
+        )
+        .bind(idle_secs)
+        .bind(remembered_idle_secs)
+        .fetch_all(pool)
+        .await?,
+    );
+    Ok(ended)
 }
 
 /// Moves `last_seen_at` of these live sessions to now (the batched heartbeats).

@@ -139,12 +139,12 @@ pub async fn any_platform_admin(pool: &PgPool) -> sqlx::Result<bool> {
 }
 
 pub async fn record_login(pool: &PgPool, id: Uuid) -> sqlx::Result<()> {
-    sqlx::query("update public.users set last_login_at = now() where id = $1").bind(id).execute(pool).await.map(drop)
+    sqlx::query("update public.users set last_login_at = now(), updated_at = now() where id = $1").bind(id).execute(pool).await.map(drop)
 }
 
 /// True when `err` is the violation of the unique e-mail index.
 pub fn is_duplicate_email(err: &sqlx::Error) -> bool {
-    err.as_database_error().and_then(|e| e.constraint()) == Some("users_email_key")
+    super::violated_constraint(err).as_deref() == Some("users_email_key")
 }
 
 #[derive(Debug, Default)]
@@ -207,7 +207,7 @@ pub async fn update(tx: &mut sqlx::PgConnection, id: Uuid, c: &UserChanges<'_>) 
          update public.users set full_name = coalesce($2, full_name), email = coalesce($3, email), \
          role = coalesce($4, role), status = coalesce($5, status), \
          department_id = case when $6 then $7 else department_id end, \
-         password_hash = coalesce($8, password_hash) where id = $1 returning (select role from previous)",
+         password_hash = coalesce($8, password_hash), updated_at = now() where id = $1 returning (select role from previous)",
     )
     .bind(id)
     .bind(c.full_name)
@@ -280,8 +280,8 @@ pub async fn delete(tx: &mut sqlx::PgConnection, user: &UserRecord) -> Result<Ve
         return Err(DeleteError::HasReports);
     }
     sqlx::query(
-        "with heads as (update departments set head_id = null where head_id = $1), \
-         reviews as (update reports set reviewed_by = null where reviewed_by = $1) \
+        "with heads as (update departments set head_id = null, updated_at = now() where head_id = $1), \
+         reviews as (update reports set reviewed_by = null, updated_at = now() where reviewed_by = $1) \
          update report_events set actor_id = null where actor_id = $1",
     )
     .bind(id)

@@ -11,7 +11,7 @@ use std::{
 use futures_util::{StreamExt, stream};
 use sqlx::{PgPool, migrate::Migrator};
 
-use super::{SchemaName, newest, set_search_path};
+use super::{SchemaName, newest, run_script, set_search_path};
 
 #[derive(Debug)]
 pub struct TenantOutcome {
@@ -87,10 +87,10 @@ pub async fn migrate_one(pool: &PgPool, migrations: &Migrator, schema: &str) -> 
         if from >= to {
             return anyhow::Ok(Applied::UpToDate);
         }
+        let citus = super::citus::enabled(&mut tx).await?;
         set_search_path(&mut tx, &schema).await?;
         for m in migrations.iter().filter(|m| m.version > from) {
-            sqlx::raw_sql(sqlx::AssertSqlSafe(m.sql.as_ref()))
-                .execute(&mut *tx)
+            run_script(&mut tx, m.sql.as_ref(), citus)
                 .await
                 .map_err(|e| anyhow::anyhow!("migration {} ({}) failed: {e}", m.version, m.description))?;
         }

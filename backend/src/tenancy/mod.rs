@@ -1,6 +1,7 @@
 //! One PostgreSQL schema per enterprise. This module owns schema naming, creating a tenant from
 //! the baseline, the per-request tenant transaction, and the tenant-migration runner.
 
+pub mod citus;
 pub mod migrate;
 
 use std::sync::LazyLock;
@@ -64,12 +65,30 @@ pub async fn begin(pool: &PgPool, schema: &SchemaName) -> sqlx::Result<Transacti
     Ok(tx)
 }
 
+/// Runs a migration script in the caller's transaction: in one round trip, or on Citus one
+/// statement at a time (it forwards a distributed schema's DDL to the worker with the statement's
+/// whole text, which must then hold one statement).
+pub async fn run_script(conn: &mut PgConnection, script: &str, citus: bool) -> sqlx::Result<()> {
+    if !citus {
+        return sqlx::raw_sql(sqlx::AssertSqlSafe(script)).execute(conn).await.map(drop);
+    }
+    for statement in citus::statements(script).map_err(|e| sqlx::Error::Protocol(format!("cannot cut a tenant migration: {e}")))? {
+        sqlx::raw_sql(sqlx::AssertSqlSafe(statement)).execute(&mut *conn).await?;
+    }
+    Ok(())
+}
+
 /// Creates the schema, applies the baseline and records its version, inside the caller's
-/// transaction: if anything later fails, no schema is left behind.
+/// transaction: if anything later fails, no schema is left behind. On Citus the schema is a
+/// distributed schema, placed whole on one worker.
 pub async fn create_schema(tx: &mut Transaction<'_, Postgres>, schema: &SchemaName, enterprise_id: Option<Uuid>) -> sqlx::Result<()> {
+    let citus = citus::enabled(tx).await?;
+    if citus {
+        citus::distribute_next_schema(tx).await?;
+    }
     sqlx::query(sqlx::AssertSqlSafe(format!("create schema \"{}\"", schema.as_str()))).execute(&mut **tx).await?;
     set_search_path(tx, schema).await?;
-    sqlx::raw_sql(sqlx::AssertSqlSafe(BASELINE.as_str())).execute(&mut **tx).await?;
+    run_script(tx, &BASELINE, citus).await?;
     sqlx::query("select set_config('search_path', 'public', true)").execute(&mut **tx).await?;
     sqlx::query("insert into public.tenant_schemas (schema_name, enterprise_id, version) values ($1, $2, $3)")
         .bind(schema.as_str())

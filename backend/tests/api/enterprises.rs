@@ -86,13 +86,12 @@ async fn a_failure_after_the_schema_is_created_leaves_no_row_and_no_schema(db: P
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     // Fail the last step of the transaction: recording the tenant's version.
-    sqlx::raw_sql(
-        "create function fail() returns trigger language plpgsql as $$ begin raise exception 'forced failure'; end $$;
-         create trigger fail before insert on tenant_schemas for each row execute function fail();",
-    )
-    .execute(&app.db)
-    .await
-    .unwrap();
+    for sql in [
+        "create function fail() returns trigger language plpgsql as $$ begin raise exception 'forced failure'; end $$",
+        "create trigger fail before insert on tenant_schemas for each row execute function fail()",
+    ] {
+        sqlx::raw_sql(sql).execute(&app.db).await.unwrap();
+    }
 
     let (status, body) = app
         .post(

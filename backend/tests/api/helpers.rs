@@ -65,7 +65,7 @@ impl TestApp {
     async fn start(db: PgPool, config: Config) -> Self {
         // Server logs go to the test's captured output, shown when it fails.
         let _ = tracing_subscriber::fmt().with_env_filter("warn,backend=info").with_test_writer().try_init();
-        backend::db::ensure_platform_realm(&db).await.expect("the platform realm's schema");
+        backend::db::prepare(&db).await.expect("the platform realm's schema (and on Citus, the reference tables)");
         let state = AppState::with_pool(config.clone(), db.clone()).expect("state");
         let (addr, server) = backend::app::listen(state).await.expect("listen");
         tokio::spawn(server);

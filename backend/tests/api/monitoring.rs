@@ -336,7 +336,7 @@ async fn a_graceful_stop_closes_sockets_as_going_away_and_writes_the_last_heartb
     // A flush interval that never comes: only the stop can write the heartbeat.
     let mut config = crate::helpers::test_config();
     config.intervals.heartbeat_flush = Duration::from_secs(3600);
-    backend::db::ensure_platform_realm(&db).await.unwrap();
+    backend::db::prepare(&db).await.unwrap();
     let app = TestApp::spawn_with(db.clone(), |c| *c = config.clone()).await;
     app.admin().await;
     let state = backend::state::AppState::with_pool(config, db.clone()).unwrap();
