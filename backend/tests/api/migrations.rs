@@ -185,6 +185,26 @@ async fn every_tenant_migration_keeps_to_what_citus_accepts(db: PgPool) {
             "inheritance in {realm}"
         );
     }
+    // On a Citus cluster (the API suite is run against one, docs/scaling.md): the schema is a
+    // distributed schema placed whole on one worker, and the shared tables it joins are reference tables.
+    if backend::tenancy::citus::enabled(&mut app.db.acquire().await.unwrap()).await.unwrap() {
+        let nodes: Vec<(String, i32)> = sqlx::query_as(
+            "select distinct s.nodename, s.nodeport from citus_shards s join pg_dist_node n on n.nodename = s.nodename and n.nodeport = s.nodeport \
+             where s.table_name::text like $1 and n.groupid <> 0",
+        )
+        .bind(format!("{schema}.%"))
+        .fetch_all(&app.db)
+        .await
+        .unwrap();
+        assert_eq!(nodes.len(), 1, "{schema} lies whole on one worker: {nodes:?}");
+        let references: i64 = sqlx::query_scalar(
+            "select count(*) from pg_dist_partition where logicalrelid in ('public.users'::regclass, 'public.enterprises'::regclass) and repmodel = 't'",
+        )
+        .fetch_one(&app.db)
+        .await
+        .unwrap();
+        assert_eq!(references, 2);
+    }
     let shared_triggers: i64 = sqlx::query_scalar(
         "select count(*) from pg_trigger where not tgisinternal and tgrelid in ('public.users'::regclass, 'public.enterprises'::regclass)",
     )
