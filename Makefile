@@ -23,4 +23,5 @@ bench:
 	@bash bench/exports.sh
 	@bash bench/realtime.sh
 	@bash bench/messaging.sh
+	@bash bench/mixed.sh
 	@bash bench/spreadsheets.sh
