@@ -216,15 +216,20 @@ impl Scope {
     /// Staff see their department's reports in every status; the CEO and the platform admin
     /// see every department's, but never drafts.
     fn can_read(&self, caller: &Caller, r: &ReportRecord) -> bool {
-        match caller.role {
-            Role::DepartmentHead | Role::DepartmentUser => self.department == Some(r.department_id),
-            _ => r.status().visible_to_reviewers(),
-        }
+        may_read(caller, self.department, r)
     }
 
     /// Its author, or the head of its department.
     fn can_write(&self, caller: &Caller, r: &ReportRecord) -> bool {
         self.department == Some(r.department_id) && (r.created_by == caller.user_id || self.heads_department)
+    }
+}
+
+/// `Scope::can_read`, given the caller's department (staff only).
+fn may_read(caller: &Caller, department: Option<Uuid>, r: &ReportRecord) -> bool {
+    match caller.role {
+        Role::DepartmentHead | Role::DepartmentUser => department == Some(r.department_id),
+        _ => r.status().visible_to_reviewers(),
     }
 }
 
@@ -520,12 +525,24 @@ impl ReportsApi {
         #[oai(name = "enterpriseId")] enterprise_id: Query<Option<Uuid>>,
     ) -> Result<Json<ReportDetail>, ReportError> {
         auth.0.require("getReport")?;
-        let scope = report_scope(&state, &auth.0, enterprise_id.0, id.0).await?;
-        let mut tx = tenancy::begin(&state.db, &scope.schema).await?;
-        scope.readable(&mut tx, &auth.0, id.0).await?;
-        let found = detail(&mut tx, id.0).await?;
-        tx.commit().await?;
-        Ok(Json(found))
+        let caller = &auth.0;
+        // The tenant from the token, as `scope` resolves it, but the reader's department comes
+        // with the report: one statement, one round trip (the platform admin's tenant is looked up).
+        let schema = if caller.is_admin() {
+            report_scope(&state, caller, enterprise_id.0, id.0).await?.schema
+        } else {
+            let own = caller.enterprise_id.ok_or(AppError::Forbidden)?;
+            if enterprise_id.0.is_some_and(|id| id != own) {
+                return Err(AppError::NotFound.into());
+            }
+            SchemaName::for_enterprise(own)
+        };
+        let read = store::reports::read(&state.db, &schema, id.0, caller.user_id).await?.ok_or(AppError::NotFound)?;
+        if !may_read(caller, read.reader_department, &read.report) {
+            return Err(AppError::NotFound.into());
+        }
+        let history = read.history.0.into_iter().map(ReportEvent::from).collect();
+        Ok(Json(ReportDetail { report: read.report.into(), history }))
     }
 
     /// Update a report

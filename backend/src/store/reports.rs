@@ -5,7 +5,7 @@ use sqlx::{PgConnection, Postgres, QueryBuilder};
 use uuid::Uuid;
 
 use super::Paging;
-use crate::domain::ReportStatus;
+use crate::{domain::ReportStatus, tenancy::SchemaName};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct ReportRecord {
@@ -37,7 +37,7 @@ impl ReportRecord {
     }
 }
 
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, sqlx::FromRow, serde::Deserialize)]
 pub struct EventRecord {
     pub id: Uuid,
     pub actor_id: Option<Uuid>,
@@ -94,6 +94,40 @@ pub async fn insert(tx: &mut PgConnection, r: NewReport<'_>) -> sqlx::Result<Uui
 
 pub async fn find(tx: &mut PgConnection, id: Uuid) -> sqlx::Result<Option<ReportRecord>> {
     sqlx::query_as(sqlx::AssertSqlSafe(format!("{SELECT} where r.id = $1"))).bind(id).fetch_optional(tx).await
+}
+
+/// A report with its audit trail, and where the reader works, read in one statement.
+#[derive(Debug, sqlx::FromRow)]
+pub struct ReportRead {
+    #[sqlx(flatten)]
+    pub report: ReportRecord,
+    pub history: sqlx::types::Json<Vec<EventRecord>>,
+    /// The reader's department, read live from `public.users` (what `users::workplace` reads).
+    pub reader_department: Option<Uuid>,
+}
+
+/// The hot read of one report (`GET /reports/{id}`): one statement, one round trip, no
+/// transaction. The tenant's tables are named with their schema (a `SchemaName` holds only names
+/// the server makes), so no `search_path` has to be set first; the statement reads one snapshot.
+pub async fn read(db: impl sqlx::PgExecutor<'_>, schema: &SchemaName, id: Uuid, reader: Uuid) -> sqlx::Result<Option<ReportRead>> {
+    let s = schema.as_str();
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "select r.id, r.department_id, r.title, r.content, r.period_start, r.period_end, r.status, r.data, \
+         r.created_by, a.full_name as created_by_name, a.email as created_by_email, a.role as created_by_role, \
+         r.created_at, r.updated_at, r.submitted_at, r.reviewed_by, v.full_name as reviewed_by_name, \
+         v.email as reviewed_by_email, r.reviewed_at, r.review_notes, \
+         (select coalesce(json_agg(json_build_object('id', e.id, 'actor_id', e.actor_id, 'actor_name', u.full_name, \
+           'actor_email', u.email, 'actor_role', u.role, 'from_status', e.from_status, 'to_status', e.to_status, \
+           'notes', e.notes, 'created_at', e.created_at) order by e.created_at, e.id), '[]'::json) \
+          from \"{s}\".report_events e left join public.users u on u.id = e.actor_id where e.report_id = r.id) as history, \
+         (select m.department_id from public.users m where m.id = $2) as reader_department \
+         from \"{s}\".reports r left join public.users a on a.id = r.created_by left join public.users v on v.id = r.reviewed_by \
+         where r.id = $1"
+    )))
+    .bind(id)
+    .bind(reader)
+    .fetch_optional(db)
+    .await
 }
 
 #[derive(Debug, Default)]

@@ -137,6 +137,7 @@ async fn who_may_touch_a_report(db: PgPool) {
     let (status, body) = app.post(&w.ceo, &format!("{path}/review"), json!({ "status": "approved" })).await;
     assert_eq!((status, body["code"].as_str()), (404, Some("not_found")), "{body}");
     assert_eq!(app.get(&w.ceo, &format!("{path}/export?format=pdf")).await.0, 404, "nor exports it");
+    assert_eq!(app.get(&w.ceo, &path).await.0, 404, "nor reads it");
     // Only the CEO reviews.
     let (status, body) = app.put(&w.user, &path, json!({ "status": "submitted" })).await;
     assert_eq!((status, body["status"].as_str()), (200, Some("submitted")), "{body}");
