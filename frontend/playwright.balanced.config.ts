@@ -18,6 +18,8 @@ export default defineConfig({
   ...main,
   testIgnore: [],
   outputDir: 'test-results/balanced',
+  // Two debug servers, nginx and the browser share the machine's cores: whole flows get longer.
+  timeout: 60_000,
   reporter: process.env.CI ? [['list'], ['html', { open: 'never', outputFolder: 'playwright-report/balanced' }]] : 'list',
   use: { ...main.use, baseURL: balancer.url },
   projects: [

@@ -174,6 +174,8 @@ async function signIn(page: Page, credentials: Credentials) {
 }
 
 test.describe('French labels fit at 1280 px and 800 px', () => {
+  // Each test walks several whole screens at two widths (the admin's: ten loads and measures).
+  test.describe.configure({ timeout: 60_000 });
   test.beforeEach(async ({ page }) => {
     await page.addInitScript(() => window.localStorage.setItem('locale', 'fr'));
   });
