@@ -15,6 +15,17 @@ type Drawn = {
 const NUMBER = /^-?[\d.,]+$/;
 
 /**
+ * Expects the bar chart to show `expected` (see `readBarChart`). ECharts animates bars as they
+ * grow, and a busy machine can hold a frame still for longer than any "the drawing stopped
+ * moving" pause: the chart is read again until it shows the values or the expect timeout ends
+ * (the failure then says what it last showed).
+ */
+export async function expectBarChart(chart: Locator, categories: string[], expected: BarValues): Promise<void> {
+  await expect(chart.locator('svg').first()).toBeVisible();
+  await expect.poll(() => readBarChart(chart, categories), { message: 'the bar chart shows the expected values' }).toEqual(expected);
+}
+
+/**
  * Reads an ECharts bar chart drawn as SVG (the app's renderer) the way a reader does: the value
  * axis gives the scale, each bar's length its value, its place on the category axis its category
  * (labels that ECharts hides for lack of room are placed by their band), its colour the series
@@ -22,18 +33,8 @@ const NUMBER = /^-?[\d.,]+$/;
  * labels in order, left to right, or top to bottom when the bars lie down; every visible label
  * must be one of them, at its place.
  */
-export async function readBarChart(chart: Locator, categories: string[]): Promise<BarValues> {
-  const svg = chart.locator('svg').first();
-  await expect(svg).toBeVisible();
-  // ECharts animates bars as they grow: read once the drawing is still.
-  let drawn = await draw(svg);
-  for (let i = 0; i < 20; i++) {
-    await chart.page().waitForTimeout(150);
-    const next = await draw(svg);
-    if (JSON.stringify(next) === JSON.stringify(drawn)) break;
-    drawn = next;
-  }
-  const { axis, texts, legend, rects } = drawn;
+async function readBarChart(chart: Locator, categories: string[]): Promise<BarValues> {
+  const { axis, texts, legend, rects } = await draw(chart.locator('svg').first());
   if (!axis) throw new Error('readBarChart: no category axis line');
   // Bars standing up have their categories along a horizontal axis; lying down, along a vertical one.
   const lying = axis.x1 === axis.x2;

@@ -1,5 +1,5 @@
 import { type APIRequestContext, type Locator, type Page, expect, test } from '@playwright/test';
-import { readBarChart } from './charts';
+import { expectBarChart } from './charts';
 import { admin } from './support';
 import { readXlsx } from './xlsx';
 
@@ -303,7 +303,7 @@ for (const locale of ['en', 'fr'] as const) {
       await expect(page).toHaveURL(/\/ceo\/reports\/[0-9a-f-]{36}$/);
       await expect(status(page)).toHaveText(T.status.submitted);
       // The chart draws the table's numbers: one bar per region, as high as its revenue.
-      expect(await readBarChart(page.getByTestId('report-chart'), ['North', 'South', 'East'])).toEqual({
+      await expectBarChart(page.getByTestId('report-chart'), ['North', 'South', 'East'], {
         North: { Revenue: 120 },
         South: { Revenue: 80 },
         East: { Revenue: 95.5 },
@@ -407,7 +407,7 @@ for (const locale of ['en', 'fr'] as const) {
       await expectFigure(page.getByTestId('count-reviewed'), reviewed, '0');
       await expectFigure(page.getByTestId('count-approved'), approved, '1');
       await expectFigure(page.getByTestId('count-rejected'), rejected, '0');
-      expect(await readBarChart(page.getByTestId('chart'), [draft, submitted, reviewed, approved, rejected])).toEqual({
+      await expectBarChart(page.getByTestId('chart'), [draft, submitted, reviewed, approved, rejected], {
         [draft]: { value: 0 },
         [submitted]: { value: 0 },
         [reviewed]: { value: 0 },
@@ -423,7 +423,9 @@ for (const locale of ['en', 'fr'] as const) {
       await expectFigure(page.getByTestId('ceo-kpi-submitted'), submitted, '0');
       // One stack per department, one segment per status: only Finance has a report, approved.
       const none = { [submitted]: 0, [reviewed]: 0, [approved]: 0, [rejected]: 0 };
-      expect(await readBarChart(page.getByTestId('ceo-chart'), T.departments)).toEqual(
+      await expectBarChart(
+        page.getByTestId('ceo-chart'),
+        T.departments,
         Object.fromEntries(T.departments.map((department, index) => [department, index === 0 ? { ...none, [approved]: 1 } : none])),
       );
       await expect(page.getByRole('link', { name: title }).first()).toHaveAttribute('href', /\/ceo\/reports\/[0-9a-f-]{36}$/);
