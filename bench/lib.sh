@@ -1,7 +1,7 @@
 # Shared by the bench scripts: services, a release build, a fresh database with an admin, and a
 # server on loopback that is stopped (and its database dropped) on exit. Source it, then call
 # `start_server NAME PORT` (more than once for several servers); each call exports BENCH_BASE,
-# BENCH_DB_URL (also as DATABASE_URL), BENCH_BIN, BENCH_EMAIL and BENCH_PASSWORD for its server.
+# BENCH_DB_URL (also as DATABASE_URL), BENCH_BIN (unless given), BENCH_EMAIL and BENCH_PASSWORD for its server.
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/services.sh
 
@@ -17,8 +17,11 @@ start_server() {
   local name="$1" port="$2"
   export BENCH_BASE="http://127.0.0.1:$port"
   export BENCH_EMAIL="bench-admin@example.com" BENCH_PASSWORD="bench-admin-password"
-  cargo build --release -q -p backend
-  export BENCH_BIN="${CARGO_TARGET_DIR:-$PWD/target}/release/backend"
+  # BENCH_BIN set: that binary (to compare two builds in one window), else this tree's release build.
+  if [ -z "${BENCH_BIN:-}" ]; then
+    cargo build --release -q -p backend
+    export BENCH_BIN="${CARGO_TARGET_DIR:-$PWD/target}/release/backend"
+  fi
   psql "$PG_BASE_URL/postgres" -qc "drop database if exists $name with (force)"
   BENCH_DBS+=("$name")
   export DATABASE_URL="$PG_BASE_URL/$name" BENCH_DB_URL="$PG_BASE_URL/$name"

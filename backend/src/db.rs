@@ -22,8 +22,9 @@ pub fn pool(url: &str) -> anyhow::Result<PgPool> {
 /// Connections of the pool that builds and drops tenant schemas (`AppState::tenant_ddl`).
 pub const TENANT_DDL_CONNECTIONS: u32 = 4;
 
-/// A pooled connection idle for longer than this is pinged before it is handed out.
-const PING_WHEN_IDLE_FOR: Duration = Duration::from_secs(2);
+/// A pooled connection idle for longer than this is pinged before it is handed out (PostgreSQL's
+/// and Redis' pools alike).
+pub const PING_WHEN_IDLE_FOR: Duration = Duration::from_secs(2);
 
 pub fn pool_with(options: PgConnectOptions, max_connections: u32) -> PgPool {
     PgPoolOptions::new()

@@ -115,7 +115,7 @@ impl LoginLimiter {
                 pipe.cmd("EXPIRE").arg(&counter.key).arg(window).arg("NX").ignore();
                 pipe.ttl(&counter.key);
             }
-            let counts: Vec<i64> = pipe.query_async(&mut conn).await?;
+            let counts: Vec<i64> = pipe.query_async(&mut *conn).await?;
             anyhow::Ok(counts)
         }
         .await;
@@ -165,7 +165,7 @@ impl LoginLimiter {
                     pipe.decr(&counter.key, 1).ignore();
                 }
             }
-            pipe.query_async::<()>(&mut conn).await?;
+            pipe.query_async::<()>(&mut *conn).await?;
             anyhow::Ok(())
         }
         .await;

@@ -88,7 +88,7 @@ impl SessionGuard {
                 .arg("NX")
                 .arg("EX")
                 .arg(self.seen_every_secs())
-                .query_async(&mut conn)
+                .query_async(&mut *conn)
                 .await?;
             anyhow::Ok((value, due.is_some()))
         }
@@ -194,7 +194,7 @@ impl SessionGuard {
         }
         let result = async {
             let mut conn = self.cache.conn().await?;
-            pipe.query_async::<()>(&mut conn).await?;
+            pipe.query_async::<()>(&mut *conn).await?;
             anyhow::Ok(())
         }
         .await;
@@ -215,7 +215,7 @@ impl SessionGuard {
         };
         let result = async {
             let mut conn = self.cache.conn().await?;
-            cmd.query_async::<Option<String>>(&mut conn).await?;
+            cmd.query_async::<Option<String>>(&mut *conn).await?;
             anyhow::Ok(())
         }
         .await;

@@ -198,7 +198,7 @@ impl Hub {
         let json = serde_json::to_string(&envelopes).expect("events serialize");
         let published = async {
             let mut conn = self.0.cache.conn().await?;
-            redis::cmd("PUBLISH").arg(&self.0.channel).arg(&json).query_async::<i64>(&mut conn).await?;
+            redis::cmd("PUBLISH").arg(&self.0.channel).arg(&json).query_async::<i64>(&mut *conn).await?;
             anyhow::Ok(())
         }
         .await;

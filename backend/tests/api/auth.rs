@@ -211,7 +211,7 @@ async fn session_checks_are_served_from_the_redis_cache_and_an_end_wins_over_it(
     let cache = backend::cache::Cache::new(&app.config.redis_url, &app.config.redis_prefix).unwrap();
     let cached = || async {
         let mut conn = cache.conn().await.unwrap();
-        deadpool_redis::redis::cmd("GET").arg(cache.key(&["session", &sid.to_string()])).query_async::<Option<String>>(&mut conn).await.unwrap()
+        deadpool_redis::redis::cmd("GET").arg(cache.key(&["session", &sid.to_string()])).query_async::<Option<String>>(&mut *conn).await.unwrap()
     };
     assert_eq!(cached().await.as_deref(), Some("1"));
 
