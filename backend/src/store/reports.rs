@@ -50,11 +50,24 @@ pub struct EventRecord {
     pub created_at: DateTime<Utc>,
 }
 
-const SELECT: &str = "select r.id, r.department_id, r.title, r.content, r.period_start, r.period_end, r.status, r.data, \
-     r.created_by, a.full_name as created_by_name, a.email as created_by_email, a.role as created_by_role, \
-     r.created_at, r.updated_at, r.submitted_at, r.reviewed_by, v.full_name as reviewed_by_name, \
-     v.email as reviewed_by_email, r.reviewed_at, r.review_notes \
-     from reports r left join public.users a on a.id = r.created_by left join public.users v on v.id = r.reviewed_by";
+/// A report's columns (`ReportRecord`), over `reports r` with its author `a` and reviewer `v`
+/// joined by `report_authors!`.
+macro_rules! report_columns {
+    () => {
+        "r.id, r.department_id, r.title, r.content, r.period_start, r.period_end, r.status, r.data, \
+         r.created_by, a.full_name as created_by_name, a.email as created_by_email, a.role as created_by_role, \
+         r.created_at, r.updated_at, r.submitted_at, r.reviewed_by, v.full_name as reviewed_by_name, \
+         v.email as reviewed_by_email, r.reviewed_at, r.review_notes"
+    };
+}
+
+macro_rules! report_authors {
+    () => {
+        "left join public.users a on a.id = r.created_by left join public.users v on v.id = r.reviewed_by"
+    };
+}
+
+const SELECT: &str = concat!("select ", report_columns!(), " from reports r ", report_authors!());
 
 pub struct NewReport<'a> {
     pub enterprise_id: Uuid,
@@ -112,17 +125,19 @@ pub struct ReportRead {
 pub async fn read(db: impl sqlx::PgExecutor<'_>, schema: &SchemaName, id: Uuid, reader: Uuid) -> sqlx::Result<Option<ReportRead>> {
     let s = schema.as_str();
     sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "select r.id, r.department_id, r.title, r.content, r.period_start, r.period_end, r.status, r.data, \
-         r.created_by, a.full_name as created_by_name, a.email as created_by_email, a.role as created_by_role, \
-         r.created_at, r.updated_at, r.submitted_at, r.reviewed_by, v.full_name as reviewed_by_name, \
-         v.email as reviewed_by_email, r.reviewed_at, r.review_notes, \
-         (select coalesce(json_agg(json_build_object('id', e.id, 'actor_id', e.actor_id, 'actor_name', u.full_name, \
+        concat!(
+            "select ",
+            report_columns!(),
+            ", (select coalesce(json_agg(json_build_object('id', e.id, 'actor_id', e.actor_id, 'actor_name', u.full_name, \
            'actor_email', u.email, 'actor_role', u.role, 'from_status', e.from_status, 'to_status', e.to_status, \
            'notes', e.notes, 'created_at', e.created_at) order by e.created_at, e.id), '[]'::json) \
           from \"{s}\".report_events e left join public.users u on u.id = e.actor_id where e.report_id = r.id) as history, \
          (select m.department_id from public.users m where m.id = $2) as reader_department \
-         from \"{s}\".reports r left join public.users a on a.id = r.created_by left join public.users v on v.id = r.reviewed_by \
-         where r.id = $1"
+         from \"{s}\".reports r ",
+            report_authors!(),
+            " where r.id = $1"
+        ),
+        s = s
     )))
     .bind(id)
     .bind(reader)
