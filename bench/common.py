@@ -4,6 +4,7 @@ import json
 import os
 import time
 import urllib.request
+from types import SimpleNamespace
 
 BASE = os.environ.get("BENCH_BASE", "http://127.0.0.1:8080")
 
@@ -23,6 +24,23 @@ def call(method, path, token=None, body=None, raw=False, base=None):
 
 def login(email, password, base=None):
     return call("POST", "/api/v1/auth/login", body={"email": email, "password": password}, base=base)[1]["token"]
+
+
+def tenant_with_writer(slug, role="DepartmentHead"):
+    """A new enterprise "Bench <slug>", made through the API by the platform admin (BENCH_EMAIL),
+    with a writer of `role` in its finance department: the tokens and ids the benchmarks start from."""
+    admin = login(os.environ["BENCH_EMAIL"], os.environ["BENCH_PASSWORD"])
+    _, ent = call("POST", "/api/v1/enterprises", admin, {
+        "name": f"Bench {slug.title()}", "ceoFullName": "CEO", "ceoEmail": f"ceo@{slug}.bench", "ceoPassword": "bench-password"})
+    ceo = login(f"ceo@{slug}.bench", "bench-password")
+    departments = call("GET", f"/api/v1/enterprises/{ent['id']}/departments", ceo)[1]
+    finance = next(d["id"] for d in departments if d["type"] == "finance")
+    call("POST", "/api/v1/users", ceo, {"fullName": "Writer", "email": f"writer@{slug}.bench", "password": "bench-password",
+                                        "role": role, "departmentId": finance})
+    writer = login(f"writer@{slug}.bench", "bench-password")
+    return SimpleNamespace(admin=admin, enterprise=ent["id"], schema="t_" + ent["id"].replace("-", ""), ceo=ceo,
+                           departments=departments, finance=finance, writer=writer,
+                           writer_id=call("GET", "/api/v1/auth/me", writer)[1]["id"])
 
 
 def pct(values, p):

@@ -13,7 +13,7 @@ import time
 import urllib.error
 import urllib.request
 
-from common import BASE, call, login, ms, pct
+from common import BASE, call, ms, pct, tenant_with_writer
 
 PID = int(os.environ["BENCH_PID"])
 CONCURRENCY = int(os.environ.get("CONCURRENCY", "16"))
@@ -29,15 +29,8 @@ def rss_kib(field):
 
 
 def main():
-    admin = login(os.environ["BENCH_EMAIL"], os.environ["BENCH_PASSWORD"])
-    _, ent = call("POST", "/api/v1/enterprises", admin, {
-        "name": "Bench Exports", "ceoFullName": "CEO", "ceoEmail": "ceo@exports.bench", "ceoPassword": "bench-password"})
-    ceo = login("ceo@exports.bench", "bench-password")
-    departments = call("GET", f"/api/v1/enterprises/{ent['id']}/departments", ceo)[1]
-    finance = next(d["id"] for d in departments if d["type"] == "finance")
-    call("POST", "/api/v1/users", ceo, {"fullName": "Writer", "email": "writer@exports.bench", "password": "bench-password",
-                                        "role": "DepartmentUser", "departmentId": finance})
-    writer = login("writer@exports.bench", "bench-password")
+    t = tenant_with_writer("exports", role="DepartmentUser")
+    finance, writer = t.finance, t.writer
     table = {"columns": [f"C{c}" for c in range(50)], "rows": [[(r * 50 + c) % 10 for c in range(50)] for r in range(10_000)]}
     _, report = call("POST", f"/api/v1/departments/{finance}/reports", writer, {
         "title": "Largest report", "content": "x", "periodStart": "2026-01-01", "periodEnd": "2026-03-31", "data": table})

@@ -16,7 +16,7 @@ import subprocess
 import sys
 import uuid
 
-from common import call, login
+from common import tenant_with_writer
 
 REPORTS = int(os.environ.get("REPORTS", "1000"))
 CONVERSATIONS = int(os.environ.get("CONVERSATIONS", "1000"))
@@ -28,17 +28,8 @@ def prepare(out):
 
     from messaging import group_with_epoch, person
 
-    admin = login(os.environ["BENCH_EMAIL"], os.environ["BENCH_PASSWORD"])
-    _, ent = call("POST", "/api/v1/enterprises", admin, {
-        "name": "Bench Mixed", "ceoFullName": "CEO", "ceoEmail": "ceo@mixed.bench", "ceoPassword": "bench-password"})
-    ceo = login("ceo@mixed.bench", "bench-password")
-    departments = call("GET", f"/api/v1/enterprises/{ent['id']}/departments", ceo)[1]
-    finance = next(d["id"] for d in departments if d["type"] == "finance")
-    call("POST", "/api/v1/users", ceo, {"fullName": "Writer", "email": "writer@mixed.bench", "password": "bench-password",
-                                        "role": "DepartmentHead", "departmentId": finance})
-    writer = login("writer@mixed.bench", "bench-password")
-    writer_id = call("GET", "/api/v1/auth/me", writer)[1]["id"]
-    schema = "t_" + ent["id"].replace("-", "")
+    t = tenant_with_writer("mixed")
+    admin, ceo, finance, writer, writer_id, schema = t.admin, t.ceo, t.finance, t.writer, t.writer_id, t.schema
     rng = random.Random(13)
     ids = [uuid.uuid4() for _ in range(REPORTS)]
     with psycopg.connect(os.environ["DATABASE_URL"]) as conn, conn.cursor() as cur:

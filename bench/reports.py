@@ -11,7 +11,7 @@ import uuid
 
 import psycopg
 
-from common import call, login, summary, timed
+from common import call, summary, tenant_with_writer, timed
 
 DB = os.environ["DATABASE_URL"]
 REPORTS = int(os.environ.get("REPORTS", "10000"))
@@ -21,19 +21,10 @@ STATUSES = ["draft", "submitted", "reviewed", "approved", "rejected"]
 
 
 def main():
-    admin = login(os.environ["BENCH_EMAIL"], os.environ["BENCH_PASSWORD"])
-    _, ent = call("POST", "/api/v1/enterprises", admin, {
-        "name": "Bench Reports", "ceoFullName": "CEO", "ceoEmail": "ceo@reports.bench", "ceoPassword": "bench-password"})
-    ceo = login("ceo@reports.bench", "bench-password")
-    departments = call("GET", f"/api/v1/enterprises/{ent['id']}/departments", ceo)[1]
-    finance = next(d["id"] for d in departments if d["type"] == "finance")
-    call("POST", "/api/v1/users", ceo, {"fullName": "Writer", "email": "writer@reports.bench", "password": "bench-password",
-                                        "role": "DepartmentHead", "departmentId": finance})
-    writer = login("writer@reports.bench", "bench-password")
-    writer_id = call("GET", "/api/v1/auth/me", writer)[1]["id"]
+    t = tenant_with_writer("reports")
+    ceo, departments, finance, writer, writer_id, schema = t.ceo, t.departments, t.finance, t.writer, t.writer_id, t.schema
 
     # The reports themselves go in with SQL: the benchmark is about reading them.
-    schema = "t_" + ent["id"].replace("-", "")
     rng = random.Random(7)
     with psycopg.connect(DB) as conn:
         with conn.cursor() as cur:
