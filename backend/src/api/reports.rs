@@ -288,16 +288,21 @@ async fn scope(state: &AppState, caller: &Caller, enterprise_id: Option<Uuid>) -
         let enterprise = store::enterprises::find(&state.db, id).await?.ok_or(AppError::NotFound)?;
         return Ok(Scope { enterprise_id: id, schema: enterprise.schema(), department: None, heads_department: false });
     }
-    let own = caller.enterprise_id.ok_or(AppError::Forbidden)?;
-    if enterprise_id.is_some_and(|id| id != own) {
-        return Err(AppError::NotFound);
-    }
-    let schema = SchemaName::for_enterprise(own);
+    let (own, schema) = own_tenant(caller, enterprise_id)?;
     let (department, heads_department) = match caller.role {
         Role::DepartmentHead | Role::DepartmentUser => store::users::workplace(&state.db, caller.user_id, &schema).await?.unwrap_or_default(),
         _ => (None, false),
     };
     Ok(Scope { enterprise_id: own, schema, department, heads_department })
+}
+
+/// A tenant user's own enterprise and its schema, from the token; another enterprise named is 404.
+fn own_tenant(caller: &Caller, enterprise_id: Option<Uuid>) -> Result<(Uuid, SchemaName), AppError> {
+    let own = caller.enterprise_id.ok_or(AppError::Forbidden)?;
+    if enterprise_id.is_some_and(|id| id != own) {
+        return Err(AppError::NotFound);
+    }
+    Ok((own, SchemaName::for_enterprise(own)))
 }
 
 impl From<ReportRecord> for Report {
@@ -526,16 +531,12 @@ impl ReportsApi {
     ) -> Result<Json<ReportDetail>, ReportError> {
         auth.0.require("getReport")?;
         let caller = &auth.0;
-        // The tenant from the token, as `scope` resolves it, but the reader's department comes
-        // with the report: one statement, one round trip (the platform admin's tenant is looked up).
+        // The tenant as `scope` resolves it, but the reader's department comes with the report:
+        // one statement, one round trip (the platform admin's tenant is looked up).
         let schema = if caller.is_admin() {
             report_scope(&state, caller, enterprise_id.0, id.0).await?.schema
         } else {
-            let own = caller.enterprise_id.ok_or(AppError::Forbidden)?;
-            if enterprise_id.0.is_some_and(|id| id != own) {
-                return Err(AppError::NotFound.into());
-            }
-            SchemaName::for_enterprise(own)
+            own_tenant(caller, enterprise_id.0)?.1
         };
         let read = store::reports::read(&state.db, &schema, id.0, caller.user_id).await?.ok_or(AppError::NotFound)?;
         if !may_read(caller, read.reader_department, &read.report) {
