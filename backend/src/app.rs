@@ -116,7 +116,10 @@ pub async fn listen_until<S: Future<Output = ()> + Send + 'static>(
             shutdown.await;
             hub.close_all(crate::realtime::close::GOING_AWAY);
         };
+        // HTTP/1.1 and h2c both: every limit (body, time, headers) holds whatever the protocol,
+        // and an HTTP/2 connection may carry at most 100 requests at once.
         let served = Server::new_with_acceptor(acceptor)
+            .http2_max_concurrent_streams(100)
             .run_with_graceful_shutdown(routes(state), stopping, Some(Duration::from_secs(10)))
             .await
             .context("server failed");
@@ -247,15 +250,21 @@ async fn readyz(state: Data<&AppState>) -> (StatusCode, String) {
     if down.is_empty() { (StatusCode::OK, "ready".into()) } else { (StatusCode::SERVICE_UNAVAILABLE, format!("unavailable: {}", down.join(", "))) }
 }
 
-/// Refuses bodies over `max` bytes with 413, whether or not they announce their length.
+/// Refuses bodies over `max` bytes with 413, whatever the protocol or framing: a declared
+/// `Content-Length` over the limit is refused before anything is read (hyper and h2 refuse a body
+/// longer than its declared length), and a body of unknown length (HTTP/1.1 chunked, HTTP/2 or
+/// h2c without `content-length`) is read up to `max` bytes and refused at the first byte past it,
+/// so no body over the limit is ever held whole.
 async fn limit_body<E: Endpoint>(ep: E, mut req: Request, max: usize) -> poem::Result<E::Output> {
     let declared = req.headers().get("content-length").and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<usize>().ok());
     if declared.is_some_and(|len| len > max) {
         return Err(poem::Error::from_status(StatusCode::PAYLOAD_TOO_LARGE));
     }
-    if declared.is_none() && req.headers().contains_key("transfer-encoding") {
-        let body = req.take_body().into_bytes_limit(max).await?;
+    let body = req.take_body();
+    if declared.is_some() || body.is_empty() {
         req.set_body(body);
+    } else {
+        req.set_body(body.into_bytes_limit(max).await?);
     }
     ep.call(req).await
 }
@@ -276,7 +285,8 @@ async fn log_request<E: Endpoint>(ep: E, req: Request) -> poem::Result<Response>
     let span = tracing::info_span!("request", %method, %path, request_id = %request_id);
     let mut resp = tracing::Instrument::instrument(ep.call(req), span.clone()).await?.into_response();
     let status = resp.status().as_u16();
-    crate::metrics::request(method.as_str(), &path, status, start.elapsed().as_secs_f64());
+    let route = crate::metrics::route(resp.extensions().get::<poem_openapi::OperationId>().map(|o| o.0), &path);
+    crate::metrics::request(method.as_str(), route, status, start.elapsed().as_secs_f64());
     let latency_ms = (start.elapsed().as_secs_f64() * 100_000.0).round() / 100.0;
     span.in_scope(|| tracing::info!(status, latency_ms, "request"));
     if let Ok(v) = HeaderValue::from_str(&request_id) {

@@ -144,6 +144,7 @@ impl Config {
             intervals: Intervals {
                 heartbeat_flush: Duration::from_secs(parse_var("HEARTBEAT_FLUSH_SECS")?.unwrap_or(5)),
                 sweep: Duration::from_secs(parse_var("SESSION_SWEEP_SECS")?.unwrap_or(30)),
+                socket_recheck: Duration::from_secs(30),
             },
             login_limits: LoginLimits {
                 per_account_and_ip: parse_var("LOGIN_MAX_FAILURES")?.unwrap_or(5),

@@ -17,22 +17,72 @@ use crate::{
 };
 
 /// PostgreSQL refuses the NUL character in text, so a NUL anywhere a client can put one (a path,
-/// a query parameter, a JSON string or key) is refused here with 400 `validation_failed` naming
-/// the field, before any handler could pass it to the database.
+/// a query parameter, a JSON string or key under any JSON media type, a form field, a multipart
+/// field's name, text or file name) is refused here with 400 `validation_failed` naming the
+/// field, before any handler could pass it to the database. The bytes of uploaded files are
+/// theirs to hold.
 pub async fn refuse_nul<E: Endpoint>(ep: E, mut req: Request) -> poem::Result<Response> {
     if let Some(field) = nul_in_uri(&req) {
         return Ok(refused(&field));
     }
-    let is_json = req.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).is_some_and(|ct| ct.starts_with("application/json"));
-    if is_json {
+    let kind = req.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).map(BodyKind::of).unwrap_or(BodyKind::Other);
+    if kind != BodyKind::Other {
         // The body limit (app::limit_body) has already refused anything larger than allowed.
-        let bytes = req.take_body().into_vec().await?;
-        if let Some(field) = nul_in_json(&bytes) {
+        let bytes = req.take_body().into_bytes().await?;
+        let found = match &kind {
+            BodyKind::Json => nul_in_json(&bytes),
+            BodyKind::Form => form_urlencoded::parse(&bytes).find(|(k, v)| k.contains('\0') || v.contains('\0')).map(|(k, _)| k.replace('\0', "")),
+            BodyKind::Multipart(boundary) => nul_in_multipart(bytes.clone(), boundary).await,
+            BodyKind::Other => None,
+        };
+        if let Some(field) = found {
             return Ok(refused(&field));
         }
         req.set_body(bytes);
     }
     Ok(ep.call(req).await?.into_response())
+}
+
+/// How a request body is parsed, by its media type (compared without regard to case, as
+/// poem-openapi does): JSON (`application/json`, any `…/…+json`), a URL-encoded form, multipart.
+#[derive(Debug, PartialEq, Eq)]
+enum BodyKind {
+    Json,
+    Form,
+    Multipart(String),
+    Other,
+}
+
+impl BodyKind {
+    fn of(content_type: &str) -> Self {
+        let Ok(mime) = content_type.parse::<mime::Mime>() else { return Self::Other };
+        let subtype = mime.subtype().as_str().to_ascii_lowercase();
+        let suffix = mime.suffix().map(|s| s.as_str().to_ascii_lowercase());
+        match mime.type_().as_str().to_ascii_lowercase().as_str() {
+            _ if subtype == "json" || suffix.as_deref() == Some("json") => Self::Json,
+            "application" if subtype == "x-www-form-urlencoded" => Self::Form,
+            "multipart" => mime.get_param(mime::BOUNDARY).map_or(Self::Other, |b| Self::Multipart(b.as_str().to_owned())),
+            _ => Self::Other,
+        }
+    }
+}
+
+/// The name of the first multipart field whose name, file name or text (a field without a file
+/// name) holds a NUL. A body multer cannot read is left to the operation's own parser.
+async fn nul_in_multipart(bytes: bytes::Bytes, boundary: &str) -> Option<String> {
+    let stream = futures_util::stream::once(async move { Ok::<_, std::io::Error>(bytes) });
+    let mut multipart = multer::Multipart::new(stream, boundary);
+    while let Ok(Some(field)) = multipart.next_field().await {
+        let name = field.name().unwrap_or("").replace('\0', "");
+        let label = if name.is_empty() { "body".to_owned() } else { name };
+        if field.name().is_some_and(|n| n.contains('\0')) || field.file_name().is_some_and(|n| n.contains('\0')) {
+            return Some(label);
+        }
+        if field.file_name().is_none() && field.bytes().await.ok()?.contains(&0) {
+            return Some(label);
+        }
+    }
+    None
 }
 
 fn refused(field: &str) -> Response {
@@ -185,6 +235,19 @@ mod tests {
         assert_eq!(nul_in_json(br#"{"a\u0000":1}"#).as_deref(), Some("a"));
         assert_eq!(nul_in_json(br#"{"description":"a\\u0000b"}"#), None, "an escaped backslash is not a NUL");
         assert_eq!(nul_in_json(br#"{"description":"plain"}"#), None);
+    }
+
+    #[test]
+    fn every_json_media_type_forms_and_multipart_are_checked() {
+        for json in
+            ["application/json", "APPLICATION/JSON", "application/json; charset=utf-8", "application/merge-patch+json", "application/vnd.x+json"]
+        {
+            assert_eq!(BodyKind::of(json), BodyKind::Json, "{json}");
+        }
+        assert_eq!(BodyKind::of("application/x-www-form-urlencoded"), BodyKind::Form);
+        assert_eq!(BodyKind::of("Multipart/Form-Data; boundary=abc"), BodyKind::Multipart("abc".into()));
+        assert_eq!(BodyKind::of("application/octet-stream"), BodyKind::Other);
+        assert_eq!(BodyKind::of("not a type"), BodyKind::Other);
     }
 
     #[test]

@@ -290,6 +290,10 @@ pub fn render_poem_error(err: poem::Error) -> Response {
     if let Some(allow) = resp.headers().get("allow") {
         out.headers_mut().insert("allow", allow.clone());
     }
+    // The operation that refused the request still labels it (metrics).
+    if let Some(operation) = resp.extensions().get::<poem_openapi::OperationId>() {
+        out.set_data(*operation);
+    }
     out
 }
 

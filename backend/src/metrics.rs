@@ -4,7 +4,7 @@
 //!
 //! | metric | labels | what |
 //! |---|---|---|
-//! | `http_requests_total` | method, route, status | requests answered; `route` is the path with ids as `:id` |
+//! | `http_requests_total` | method, route, status | requests answered; `route` is the operation id (`getReport`), a fixed path outside the API, `unmatched` or `(app)` |
 //! | `http_request_duration_seconds` | method, route | latency histogram |
 //! | `db_pool_connections` | pool (`requests`, `tenant_ddl`), state (`idle`, `in_use`) | PostgreSQL pool use |
 //! | `db_unavailable_total` | | database errors answered 503 (pool wait, lost connection, timeout) |
@@ -37,19 +37,35 @@ pub fn handle() -> &'static PrometheusHandle {
     })
 }
 
-/// A request path as a route template: every segment that is a UUID becomes `:id`, so the
-/// labels stay few whatever the ids.
-pub fn route(path: &str) -> String {
-    if !path.starts_with("/api/") {
-        return if matches!(path, "/healthz" | "/readyz" | "/metrics") { path.to_owned() } else { "(app)".to_owned() };
+/// The `route` label of a request: the operation id of the API operation that answered
+/// (`getReport`), one of the few fixed paths outside the API, `unmatched` for any other path
+/// under `/api`, and `(app)` for the web app's pages and files. The labels are fixed by the code,
+/// never by what clients send.
+pub fn route(operation: Option<&'static str>, path: &str) -> &'static str {
+    if let Some(operation) = operation {
+        return operation;
     }
-    path.split('/').map(|segment| if uuid::Uuid::parse_str(segment).is_ok() { ":id" } else { segment }).collect::<Vec<_>>().join("/")
+    const FIXED: [&str; 6] = ["/healthz", "/readyz", "/metrics", "/api/openapi.json", "/api/docs", "/api/v1/ws"];
+    match FIXED.iter().find(|p| **p == path) {
+        Some(p) => p,
+        None if path == "/api" || path.starts_with("/api/") => "unmatched",
+        None => "(app)",
+    }
 }
 
-pub fn request(method: &str, path: &str, status: u16, seconds: f64) {
-    let route = route(path);
-    metrics::counter!("http_requests_total", "method" => method.to_owned(), "route" => route.clone(), "status" => status.to_string()).increment(1);
-    metrics::histogram!("http_request_duration_seconds", "method" => method.to_owned(), "route" => route).record(seconds);
+pub fn request(method: &str, route: &'static str, status: u16, seconds: f64) {
+    let method = match method {
+        "GET" => "GET",
+        "HEAD" => "HEAD",
+        "POST" => "POST",
+        "PUT" => "PUT",
+        "PATCH" => "PATCH",
+        "DELETE" => "DELETE",
+        "OPTIONS" => "OPTIONS",
+        _ => "other",
+    };
+    metrics::counter!("http_requests_total", "method" => method, "route" => route, "status" => status.to_string()).increment(1);
+    metrics::histogram!("http_request_duration_seconds", "method" => method, "route" => route).record(seconds);
 }
 
 pub fn sign_in_failure(reason: &'static str) {
@@ -88,10 +104,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn routes_keep_their_shape_and_lose_their_ids() {
-        assert_eq!(route("/api/v1/reports/0190f7a2-8d15-776f-9968-2ef9c6fcea31/export"), "/api/v1/reports/:id/export");
-        assert_eq!(route("/api/v1/enterprises"), "/api/v1/enterprises");
-        assert_eq!(route("/healthz"), "/healthz");
-        assert_eq!(route("/admin/enterprises/0190f7a2-8d15-776f-9968-2ef9c6fcea31"), "(app)", "the app's pages are one label");
+    fn routes_are_operations_or_a_fixed_few() {
+        assert_eq!(route(Some("exportReport"), "/api/v1/reports/0190f7a2-8d15-776f-9968-2ef9c6fcea31/export"), "exportReport");
+        assert_eq!(route(None, "/api/v1/made-up-path-segment"), "unmatched");
+        assert_eq!(route(None, "/api/v1/ws"), "/api/v1/ws");
+        assert_eq!(route(None, "/healthz"), "/healthz");
+        assert_eq!(route(None, "/admin/enterprises/0190f7a2-8d15-776f-9968-2ef9c6fcea31"), "(app)", "the app's pages are one label");
     }
 }

@@ -76,9 +76,24 @@ impl SessionGuard {
 
     /// Whether the session may make this request; marks it as used.
     pub async fn is_live(&self, id: Uuid) -> anyhow::Result<bool> {
+        self.check(id, true).await
+    }
+
+    /// Whether the session is still live, without marking it as used: for checks the server
+    /// makes on its own (an open socket's periodic re-check), which must not keep an idle
+    /// session alive.
+    pub async fn still_live(&self, id: Uuid) -> anyhow::Result<bool> {
+        self.check(id, false).await
+    }
+
+    async fn check(&self, id: Uuid, used: bool) -> anyhow::Result<bool> {
         let seen_key = self.cache.key(&["session-seen", &id.to_string()]);
         let cached = async {
             let mut conn = self.cache.conn().await?;
+            if !used {
+                let value: Option<String> = redis::cmd("GET").arg(self.key(id)).query_async(&mut *conn).await?;
+                return anyhow::Ok((value, false));
+            }
             // One round trip: the cached answer, and whether `last_seen_at` is due a write.
             let (value, due): (Option<String>, Option<String>) = redis::pipe()
                 .get(self.key(id))
@@ -118,9 +133,9 @@ impl SessionGuard {
         }
         // Without Redis nothing spaces the writes out: they happen in line, at most one a minute
         // (the statement skips rows seen recently).
-        if redis_up {
+        if used && redis_up {
             self.touch_later(id);
-        } else {
+        } else if used {
             store::sessions::touch(&self.db, id, self.seen_every_secs()).await?;
         }
         self.remember(id, Some(live.expires_at.min(idle_deadline))).await;

@@ -6,7 +6,8 @@
 //! and any later end of the session, closes the socket with code 4401; a session that cannot be
 //! checked (PostgreSQL did not answer) closes it with 1013, and the client reconnects. The socket
 //! also re-checks its session every 30 seconds, so an end that no event announced (Redis was
-//! down) still closes it.
+//! down) still closes it; the re-check is not a use of the session (only requests are), so an open
+//! tab alone never keeps an idle session alive.
 
 use std::time::Duration;
 
@@ -27,7 +28,6 @@ const AUTH_WAIT: Duration = Duration::from_secs(5);
 /// Clients send only small messages (auth now; typing later): anything larger is refused, and a
 /// socket's buffers stay small (tungstenite's defaults are 128 KiB each way and 64 MiB messages).
 const MAX_MESSAGE: usize = 64 * 1024;
-const RECHECK: Duration = Duration::from_secs(30);
 
 #[derive(Deserialize)]
 #[serde(tag = "type", rename_all = "lowercase")]
@@ -57,7 +57,7 @@ pub fn ws(ws: WebSocket, state: Data<&AppState>) -> impl IntoResponse {
         if sink.send(Message::text(r#"{"type":"ready"}"#)).await.is_err() {
             return;
         }
-        let mut recheck = tokio::time::interval(RECHECK);
+        let mut recheck = tokio::time::interval(state.config.intervals.socket_recheck);
         recheck.tick().await;
         let code = loop {
             tokio::select! {
@@ -87,7 +87,8 @@ pub fn ws(ws: WebSocket, state: Data<&AppState>) -> impl IntoResponse {
                     }
                 }
                 _ = recheck.tick() => {
-                    if !state.sessions.is_live(listener.session_id).await.unwrap_or(true) {
+                    // Not a use of the session: an open tab alone must not keep it alive.
+                    if !state.sessions.still_live(listener.session_id).await.unwrap_or(true) {
                         break Some(close::SESSION_ENDED);
                     }
                 }

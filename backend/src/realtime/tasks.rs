@@ -13,6 +13,8 @@ pub struct Intervals {
     pub heartbeat_flush: Duration,
     /// The sweep of expired and idle sessions (`SESSION_SWEEP_SECS`).
     pub sweep: Duration,
+    /// An open socket's re-check of its session (30 s), for an end no event announced.
+    pub socket_recheck: Duration,
 }
 
 /// Starts the instance's background tasks; they run until the process ends.

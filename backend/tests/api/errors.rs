@@ -36,6 +36,93 @@ async fn huge_bodies_are_refused_with_413(db: PgPool) {
     assert_eq!((status, json["code"].as_str()), (413, Some("payload_too_large")));
 }
 
+/// HTTP/2 with prior knowledge (h2c) carries neither `Content-Length` nor `Transfer-Encoding`:
+/// the limit must still bound what the server reads, on JSON and multipart routes alike.
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn the_body_limit_holds_over_cleartext_http2_without_a_length(db: PgPool) {
+    let app = TestApp::spawn(db).await;
+    let h2 = reqwest::Client::builder().http2_prior_knowledge().build().unwrap();
+    let without_length = |bytes: Vec<u8>| {
+        let chunks: Vec<Result<Vec<u8>, std::io::Error>> = bytes.chunks(16 * 1024).map(|c| Ok(c.to_vec())).collect();
+        reqwest::Body::wrap_stream(futures_util::stream::iter(chunks))
+    };
+
+    let huge = format!(r#"{{"email": "{}", "password": "x"}}"#, "a".repeat(200 * 1024)).into_bytes();
+    let resp = h2.post(app.url("/api/v1/auth/login")).header("content-type", "application/json").body(without_length(huge)).send().await.unwrap();
+    assert_eq!(resp.version(), reqwest::Version::HTTP_2);
+    let (status, json) = parts(resp).await;
+    assert_eq!((status, json["code"].as_str()), (413, Some("payload_too_large")), "{json}");
+
+    // Under the limit, the same framing is served as usual (the credentials are wrong: 401).
+    let small = br#"{"email": "nobody@example.com", "password": "wrong-password"}"#.to_vec();
+    let resp = h2.post(app.url("/api/v1/auth/login")).header("content-type", "application/json").body(without_length(small)).send().await.unwrap();
+    assert_eq!(resp.status(), 401);
+
+    // A multipart import past the spreadsheet limit (12 MiB here), with no length declared.
+    let admin = app.admin_token().await;
+    let (ent, _) = app.enterprise(&admin, "Acme").await;
+    let dept = app.department(&admin, &ent, "finance").await;
+    let boundary = "xBOUNDARYx";
+    let mut body = format!("--{boundary}\r\ncontent-disposition: form-data; name=\"file\"; filename=\"a.xlsx\"\r\n\r\n").into_bytes();
+    body.extend(std::iter::repeat_n(b'A', 13 * 1024 * 1024));
+    body.extend(format!("\r\n--{boundary}--\r\n").into_bytes());
+    let resp = h2
+        .post(app.url(&format!("/api/v1/departments/{dept}/spreadsheets/import")))
+        .bearer_auth(&admin)
+        .header("content-type", format!("multipart/form-data; boundary={boundary}"))
+        .body(without_length(body))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 413);
+}
+
+/// The NUL rule holds whatever media type carries the body: JSON in capitals or with a `+json`
+/// suffix, and multipart text fields. (A NUL in a part's headers, its name or file name, is
+/// refused by the multipart parser itself as a 400.)
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn a_nul_under_any_media_type_or_in_multipart_is_a_400(db: PgPool) {
+    let app = TestApp::spawn(db).await;
+    let admin = app.admin_token().await;
+    let (ent, ceo) = app.enterprise(&admin, "Acme").await;
+    let dept = app.department(&ceo, &ent, "finance").await;
+    app.staff(&ceo, &ent, "writer@acme.example", "DepartmentUser", Some(&dept)).await;
+    let writer = app.token("writer@acme.example", "staff-password").await;
+    let create = format!("/api/v1/departments/{dept}/spreadsheets");
+
+    for media_type in ["APPLICATION/JSON", "application/merge-patch+json", "application/vnd.x+json", "Application/Json; charset=utf-8"] {
+        let resp = app
+            .http
+            .post(app.url(&create))
+            .bearer_auth(&writer)
+            .header("content-type", media_type)
+            .body(r#"{"name": "Budget\u0000"}"#)
+            .send()
+            .await
+            .unwrap();
+        let (status, body) = parts(resp).await;
+        assert_eq!((status, body["fields"]["name"].as_str()), (400, Some("invalid_character")), "{media_type}: {body}");
+    }
+
+    let import = format!("/api/v1/departments/{dept}/spreadsheets/import");
+    let file_part =
+        |file_name: &str| format!("--B\r\ncontent-disposition: form-data; name=\"file\"; filename=\"{file_name}\"\r\n\r\nPK not really\r\n");
+    let body = format!("{}--B\r\ncontent-disposition: form-data; name=\"name\"\r\n\r\nBud\u{0}get\r\n--B--\r\n", file_part("a.xlsx"));
+    let resp = app
+        .http
+        .post(app.url(&import))
+        .bearer_auth(&writer)
+        .header("content-type", "multipart/form-data; boundary=B")
+        .body(body)
+        .send()
+        .await
+        .unwrap();
+    let (status, body) = parts(resp).await;
+    assert_eq!((status, body["fields"]["name"].as_str()), (400, Some("invalid_character")), "{body}");
+    let (_, list) = app.get(&writer, &create).await;
+    assert_eq!(list["total"], 0, "nothing was written: {list}");
+}
+
 #[sqlx::test(migrator = "backend::db::MIGRATOR")]
 async fn unknown_api_paths_and_methods_are_json_errors(db: PgPool) {
     let app = TestApp::spawn(db).await;

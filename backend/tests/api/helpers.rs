@@ -37,7 +37,11 @@ pub fn test_config() -> Config {
         device_token_ttl: Duration::from_secs(365 * 86400),
         remember_me_ttl: Duration::from_secs(30 * 86400),
         idle_timeouts: IdleTimeouts { session: Duration::from_secs(2 * 3600), remembered: Duration::from_secs(14 * 86400) },
-        intervals: Intervals { heartbeat_flush: Duration::from_millis(200), sweep: Duration::from_millis(500) },
+        intervals: Intervals {
+            heartbeat_flush: Duration::from_millis(200),
+            sweep: Duration::from_millis(500),
+            socket_recheck: Duration::from_secs(30),
+        },
         login_limits: LoginLimits { per_account_and_ip: 5, per_ip: 50, per_account: 20, per_device: 10, window: Duration::from_secs(900) },
         max_body_bytes: 64 * 1024,
         max_spreadsheet_body_bytes: 12 * 1024 * 1024,

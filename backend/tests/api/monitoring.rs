@@ -258,6 +258,32 @@ async fn the_sweep_ends_expired_sessions_and_closes_their_sockets(db: PgPool) {
     assert_eq!(reason.as_deref(), Some("expired"));
 }
 
+/// An open socket re-checks its session, but that is not a use of it: a tab left open with
+/// nothing done in it lets the session end at its idle timeout (and the socket is closed).
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn an_open_socket_alone_does_not_keep_an_idle_session_alive(db: PgPool) {
+    let app = TestApp::spawn_with(db, |c| {
+        c.idle_timeouts.session = Duration::from_secs(3);
+        c.intervals.socket_recheck = Duration::from_millis(300);
+    })
+    .await;
+    app.admin().await;
+    let token = app.token(ADMIN_EMAIL, ADMIN_PASSWORD).await;
+    let mut ws = socket(&app, &token).await;
+    let start = Instant::now();
+    let code = loop {
+        match tokio::time::timeout(Duration::from_secs(10), ws.next()).await.expect("the idle session's socket is closed within 10 s") {
+            Some(Ok(Message::Close(Some(frame)))) => break u16::from(frame.code),
+            Some(Ok(_)) => {}
+            other => panic!("closed without a code: {other:?}"),
+        }
+    };
+    assert_eq!(code, 4401, "closed as ended after {:?}", start.elapsed());
+    let reason: Option<String> = sqlx::query_scalar("select end_reason from sessions").fetch_one(&app.db).await.unwrap();
+    assert_eq!(reason.as_deref(), Some("idle"));
+    assert_eq!(app.me(&token).await.status(), 401);
+}
+
 /// Bad input to the monitoring calls is a 400 naming what is wrong, never a 500.
 #[sqlx::test(migrator = "backend::db::MIGRATOR")]
 async fn bad_input_to_the_monitoring_calls_is_400(db: PgPool) {
