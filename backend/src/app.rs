@@ -59,6 +59,7 @@ pub fn routes(state: AppState) -> impl Endpoint {
             async move { auth::client::attach(ep, req, &trusted).await }
         })
         .around(log_request)
+        .around(crate::connection::attach)
         .data(state)
 }
 
@@ -109,6 +110,7 @@ pub async fn listen_until<S: Future<Output = ()> + Send + 'static>(
     crate::realtime::tasks::spawn(&state);
     let acceptor = TcpListener::bind(addr).into_acceptor().await.with_context(|| format!("cannot listen on {addr}"))?;
     let local = acceptor.local_addr().into_iter().find_map(|a| a.as_socket_addr().copied()).context("no local address")?;
+    let acceptor = crate::connection::Watched(acceptor);
     let after = state.clone();
     let server = async move {
         let hub = after.realtime.clone();

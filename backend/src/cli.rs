@@ -48,6 +48,9 @@ enum Command {
         #[arg(long, default_value_t = 100)]
         columns: i32,
     },
+    /// Run one spreadsheet engine job from stdin (the server starts this; see spreadsheet/worker.rs).
+    #[command(hide = true)]
+    SpreadsheetEngine,
     /// Create a platform administrator.
     CreateAdmin {
         #[arg(long)]
@@ -76,6 +79,9 @@ pub fn main() -> ExitCode {
             Err(_) => ExitCode::FAILURE,
         };
     }
+    if let Command::SpreadsheetEngine = cli.command {
+        return crate::spreadsheet::worker::serve_stdio();
+    }
     crate::telemetry::init();
     let runtime = tokio::runtime::Runtime::new().expect("tokio runtime");
     match runtime.block_on(run(cli.command)) {
@@ -90,7 +96,7 @@ pub fn main() -> ExitCode {
 
 async fn run(command: Command) -> anyhow::Result<()> {
     match command {
-        Command::Openapi | Command::SampleWorkbook { .. } => unreachable!("handled without a runtime"),
+        Command::Openapi | Command::SampleWorkbook { .. } | Command::SpreadsheetEngine => unreachable!("handled without a runtime"),
         Command::Serve => {
             let config = Config::from_env()?;
             let pool = db::migrate(&config.database_url).await?;

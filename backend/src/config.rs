@@ -5,7 +5,7 @@ use std::{env, fmt, net::SocketAddr, path::PathBuf, str::FromStr, time::Duration
 use anyhow::{Context, bail};
 use ipnet::IpNet;
 
-pub use crate::{auth::sessions::IdleTimeouts, realtime::tasks::Intervals};
+pub use crate::{auth::sessions::IdleTimeouts, realtime::tasks::Intervals, spreadsheet::worker::EngineLimits};
 
 #[derive(Clone)]
 pub struct Config {
@@ -31,6 +31,9 @@ pub struct Config {
     /// The body limit of spreadsheet saves and imports (`MAX_SPREADSHEET_BODY_BYTES`): a
     /// workbook's bytes travel as base64.
     pub max_spreadsheet_body_bytes: usize,
+    /// The spreadsheet engine's worker: its program, deadline (`SPREADSHEET_TIMEOUT_SECS`) and
+    /// memory bound (`SPREADSHEET_MAX_MEMORY_MB`).
+    pub spreadsheet_engine: EngineLimits,
     /// The bearer token a Prometheus scraper sends to `/metrics` (`METRICS_TOKEN`); none: no
     /// metrics route.
     pub metrics_token: Option<String>,
@@ -155,6 +158,11 @@ impl Config {
             },
             max_body_bytes: parse_var("MAX_BODY_BYTES")?.unwrap_or(1024 * 1024),
             max_spreadsheet_body_bytes: parse_var("MAX_SPREADSHEET_BODY_BYTES")?.unwrap_or(12 * 1024 * 1024),
+            spreadsheet_engine: EngineLimits {
+                program: std::env::current_exe().context("cannot find this program, to run the spreadsheet engine")?,
+                deadline: Duration::from_secs_f64(parse_var::<f64>("SPREADSHEET_TIMEOUT_SECS")?.unwrap_or(5.0).clamp(0.1, 3600.0)),
+                max_memory_bytes: parse_var::<u64>("SPREADSHEET_MAX_MEMORY_MB")?.unwrap_or(512).max(16) * 1024 * 1024,
+            },
             metrics_token: var("METRICS_TOKEN").filter(|t| !t.is_empty()),
             map_tiles: var("MAP_TILE_URL").map(|url| MapTiles::parse(&url, var("MAP_TILE_ATTRIBUTION"))).transpose()?,
         })

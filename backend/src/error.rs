@@ -18,7 +18,7 @@ pub struct ErrorBody {
     pub code: String,
     /// A human-readable explanation in English.
     pub message: String,
-    /// Each refused field and why: `required`, `invalid_email`, `too_short`, `too_long`, `too_weak` (a common or trivial password), `invalid_character` (text holding a NUL), `invalid`
+    /// Each refused field and why: `required`, `invalid_email`, `too_short`, `too_long`, `too_weak` (a common or trivial password), `invalid_character` (text holding a NUL), `too_complex` (a spreadsheet whose formulas read too many cells or take too long to compute), `invalid`
     /// (with `validation_failed`), or `taken` (an e-mail in use, with `conflict`).
     #[oai(skip_serializing_if_is_none)]
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -109,6 +109,10 @@ impl Conflict {
 pub enum AppError {
     #[error("Please check your input")]
     Validation(FieldErrors),
+    /// As `Validation`, with a message saying what exactly is refused (a spreadsheet's formula
+    /// and the limit it crossed).
+    #[error("{1}")]
+    Explained(FieldErrors, String),
     #[error("Invalid email or password")]
     InvalidCredentials,
     #[error("Your session has expired. Please login again.")]
@@ -195,7 +199,7 @@ impl From<FieldErrors> for AppError {
 impl AppError {
     pub fn code(&self) -> &'static str {
         match self {
-            Self::Validation(_) => "validation_failed",
+            Self::Validation(_) | Self::Explained(..) => "validation_failed",
             Self::InvalidCredentials => "invalid_credentials",
             Self::SessionExpired => "session_expired",
             Self::Unauthorized => "unauthorized",
@@ -212,7 +216,7 @@ impl AppError {
 
     pub fn status(&self) -> StatusCode {
         match self {
-            Self::Validation(_) => StatusCode::BAD_REQUEST,
+            Self::Validation(_) | Self::Explained(..) => StatusCode::BAD_REQUEST,
             Self::InvalidCredentials | Self::SessionExpired | Self::Unauthorized => StatusCode::UNAUTHORIZED,
             Self::AccountInactive | Self::Forbidden => StatusCode::FORBIDDEN,
             Self::NotFound => StatusCode::NOT_FOUND,
@@ -231,7 +235,7 @@ impl AppError {
                 tracing::error!(error = ?err, "unexpected error");
                 ErrorBody::new("internal", "Server error. Please try again later.")
             }
-            Self::Validation(fields) => ErrorBody {
+            Self::Validation(fields) | Self::Explained(fields, _) => ErrorBody {
                 fields: Some(fields.iter().map(|(k, v)| (k.to_owned(), v.code().to_owned())).collect()),
                 ..ErrorBody::new(self.code(), self.to_string())
             },

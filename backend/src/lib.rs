@@ -6,6 +6,7 @@ pub mod auth;
 pub mod cache;
 pub mod cli;
 pub mod config;
+pub mod connection;
 pub mod db;
 pub mod domain;
 pub mod edge;

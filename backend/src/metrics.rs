@@ -10,6 +10,7 @@
 //! | `db_unavailable_total` | | database errors answered 503 (pool wait, lost connection, timeout) |
 //! | `redis_errors_total` | | Redis calls that failed (sessions fall back to PostgreSQL) |
 //! | `websocket_connections` | | sockets open on this instance |
+//! | `spreadsheet_workers` | | spreadsheet engine worker processes alive on this instance |
 //! | `websocket_dropped_total` | | sockets closed for being too slow for their events (4408) |
 //! | `sign_in_failures_total` | reason (`invalid_credentials`, `inactive`, `rate_limited`) | refused sign-ins |
 //! | `tenants` | | tenant schemas |
@@ -92,6 +93,7 @@ pub async fn render(state: &AppState) -> String {
         metrics::gauge!("db_pool_connections", "pool" => name, "state" => "in_use").set(size - idle);
     }
     metrics::gauge!("websocket_connections").set(state.realtime.connections() as f64);
+    metrics::gauge!("spreadsheet_workers").set(state.engine.running() as f64);
     if let Ok((tenants, pending)) = crate::store::enterprises::tenant_state(&state.db, crate::tenancy::latest_version()).await {
         metrics::gauge!("tenants").set(tenants as f64);
         metrics::gauge!("tenant_migrations_pending").set(pending as f64);

@@ -12,6 +12,7 @@ use crate::{
     db,
     geoip::GeoIp,
     realtime::Hub,
+    spreadsheet::worker::Engine,
 };
 
 #[derive(Clone)]
@@ -32,6 +33,8 @@ pub struct Inner {
     pub login_limiter: LoginLimiter,
     pub tokens: TokenKeys,
     pub geoip: Option<GeoIp>,
+    /// The spreadsheet engine's worker processes and their slots.
+    pub engine: Engine,
 }
 
 impl Deref for AppState {
@@ -64,6 +67,7 @@ impl AppState {
             login_limiter: LoginLimiter::new(cache.clone(), config.login_limits),
             tokens: TokenKeys::new(&config.jwt_secret),
             geoip,
+            engine: Engine::new(config.spreadsheet_engine.clone()),
             cache,
             db,
             config,

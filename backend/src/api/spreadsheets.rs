@@ -14,6 +14,8 @@ use poem_openapi::{
 };
 use uuid::Uuid;
 
+use crate::connection::Gone;
+
 use super::{
     ApiTags,
     reports::ReportData,
@@ -24,7 +26,10 @@ use crate::{
     auth::{BearerAuth, Caller},
     domain::{FieldErrors, FieldIssue, Role},
     error::AppError,
-    spreadsheet::{self, SheetError},
+    spreadsheet::{
+        self, SheetError,
+        worker::{EngineError, Job, Output},
+    },
     state::AppState,
     store::{self, spreadsheets as db},
     tenancy::{self, SchemaName},
@@ -190,6 +195,7 @@ api_errors!(SpreadsheetError {
 
 /// Where the caller may act: their tenant, and (staff) their own department.
 struct Scope {
+    enterprise: Uuid,
     schema: SchemaName,
     /// Staff: their department; the CEO: none (every department, read-only).
     department: Option<Uuid>,
@@ -200,11 +206,11 @@ async fn scope(state: &AppState, caller: &Caller) -> Result<Scope, AppError> {
     let enterprise = caller.enterprise_id.ok_or(AppError::Forbidden)?;
     let schema = SchemaName::for_enterprise(enterprise);
     match caller.role {
-        Role::EnterpriseCeo => Ok(Scope { schema, department: None, editable: false }),
+        Role::EnterpriseCeo => Ok(Scope { enterprise, schema, department: None, editable: false }),
         Role::DepartmentHead | Role::DepartmentUser => {
             let (department, _) = store::users::workplace(&state.db, caller.user_id, &schema).await?.unwrap_or_default();
             // Staff in no department have nowhere to keep spreadsheets: every id is 404 to them.
-            Ok(Scope { schema, department: Some(department.unwrap_or(Uuid::nil())), editable: true })
+            Ok(Scope { enterprise, schema, department: Some(department.unwrap_or(Uuid::nil())), editable: true })
         }
         Role::PlatformAdmin => Err(AppError::Forbidden),
     }
@@ -243,25 +249,44 @@ fn name(errors: &mut FieldErrors, field: &str, value: &str) -> String {
     errors.check(field, checked).unwrap_or_default()
 }
 
-fn sheet_error(field: &'static str) -> impl Fn(SheetError) -> AppError {
-    move |err| {
-        let mut errors = FieldErrors::new();
-        errors.check::<()>(
-            match err {
-                SheetError::NoSuchSheet => "sheet",
-                SheetError::InvalidRange => "range",
-                _ => field,
-            },
-            Err(if err == SheetError::TooLarge { FieldIssue::TooLong } else { FieldIssue::Invalid }),
-        );
-        AppError::Validation(errors)
+fn sheet_error(field: &'static str, err: SheetError) -> AppError {
+    let field = match err {
+        SheetError::NoSuchSheet => "sheet",
+        SheetError::InvalidRange => "range",
+        _ => field,
+    };
+    let (issue, message) = match err {
+        SheetError::TooLarge => (FieldIssue::TooLong, None),
+        SheetError::TooComplex(why) => (FieldIssue::TooComplex, Some(why)),
+        SheetError::TooSlow => (FieldIssue::TooComplex, Some("The workbook takes too long to compute: simplify its formulas".to_owned())),
+        SheetError::OutOfMemory => (FieldIssue::TooLong, Some("The workbook needs more memory to compute than the server allows".to_owned())),
+        SheetError::Invalid | SheetError::NoSuchSheet | SheetError::InvalidRange => (FieldIssue::Invalid, None),
+    };
+    let mut errors = FieldErrors::new();
+    errors.check::<()>(field, Err(issue));
+    match message {
+        Some(message) => AppError::Explained(errors, message),
+        None => AppError::Validation(errors),
     }
 }
 
-/// Runs engine work on the blocking pool, one job per core (503 when all stay busy).
-async fn engine<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> Result<T, AppError> {
-    let _slot = crate::export::slot().await.ok_or(AppError::Busy { retry_after_secs: 5 })?;
-    tokio::task::spawn_blocking(work).await.map_err(|e| AppError::Unexpected(e.into()))
+/// Runs engine work in a worker process (`spreadsheet::worker`): bounded in time and memory, one
+/// job at a time per enterprise, 503 when the slots stay busy.
+async fn engine(state: &AppState, gone: &Gone, scope: &Scope, job: Job, input: &[u8], field: &'static str) -> Result<Output, AppError> {
+    state.engine.run(Some(scope.enterprise), job, input, &gone.0).await.map_err(|err| match err {
+        EngineError::Sheet(err) => sheet_error(field, err),
+        EngineError::Busy => AppError::Busy { retry_after_secs: 5 },
+        // Nobody reads this answer.
+        EngineError::Gone => AppError::Busy { retry_after_secs: 1 },
+        EngineError::Failed(err) => AppError::Unexpected(err),
+    })
+}
+
+fn file_of(output: Output) -> Result<Vec<u8>, AppError> {
+    match output {
+        Output::Bytes(bytes) => Ok(bytes),
+        Output::Range(..) => Err(AppError::Unexpected(anyhow::anyhow!("the engine answered a range where a file was asked"))),
+    }
 }
 
 #[OpenApi(tag = "ApiTags::Spreadsheets")]
@@ -317,6 +342,7 @@ impl SpreadsheetsApi {
     async fn import(
         &self,
         state: Data<&AppState>,
+        gone: Data<&Gone>,
         auth: BearerAuth,
         id: Path<Uuid>,
         body: ImportSpreadsheet,
@@ -331,10 +357,9 @@ impl SpreadsheetsApi {
         errors.into_result()?;
         let file = body.file.into_vec().await.map_err(|e| AppError::Unexpected(e.into()))?;
         if file.len() > MAX_IMPORT_BYTES {
-            return Err(sheet_error("file")(SheetError::TooLarge).into());
+            return Err(sheet_error("file", SheetError::TooLarge).into());
         }
-        let workbook_name = name.clone();
-        let content = engine(move || spreadsheet::from_xlsx(&file, &workbook_name)).await?.map_err(sheet_error("file"))?;
+        let content = file_of(engine(&state, &gone, &scope, Job::Import { name: name.clone() }, &file, "file").await?)?;
         self.insert(&state, &scope, &auth.0, id.0, &name, &content).await
     }
 
@@ -368,6 +393,7 @@ impl SpreadsheetsApi {
     async fn save(
         &self,
         state: Data<&AppState>,
+        gone: Data<&Gone>,
         auth: BearerAuth,
         id: Path<Uuid>,
         body: Json<SaveSpreadsheet>,
@@ -380,7 +406,7 @@ impl SpreadsheetsApi {
         let content = errors.check("content", B64.decode(body.content.as_bytes()).map_err(|_| FieldIssue::Invalid));
         errors.into_result()?;
         let content = content.unwrap_or_default();
-        let content = engine(move || spreadsheet::check(&content).map(|()| content)).await?.map_err(sheet_error("content"))?;
+        engine(&state, &gone, &scope, Job::Check, &content, "content").await?;
         let mut tx = tenancy::begin(&state.db, &scope.schema).await?;
         scope.find(&mut tx, id.0).await?;
         let version = db::save(&mut tx, id.0, body.version, &content, new_name.as_deref(), auth.0.user_id)
@@ -411,6 +437,7 @@ impl SpreadsheetsApi {
     async fn export(
         &self,
         state: Data<&AppState>,
+        gone: Data<&Gone>,
         auth: BearerAuth,
         id: Path<Uuid>,
         format: Query<SheetFormat>,
@@ -422,13 +449,11 @@ impl SpreadsheetsApi {
         let s = scope.find(&mut tx, id.0).await?;
         tx.commit().await?;
         let format = format.0;
-        let content = s.content;
-        let bytes = engine(move || match format {
-            SheetFormat::Xlsx => spreadsheet::to_xlsx(&content),
-            SheetFormat::Csv => spreadsheet::to_csv(&content, sheet.0.as_deref()),
-        })
-        .await?
-        .map_err(sheet_error("content"))?;
+        let job = match format {
+            SheetFormat::Xlsx => Job::Xlsx,
+            SheetFormat::Csv => Job::Csv { sheet: sheet.0 },
+        };
+        let bytes = file_of(engine(&state, &gone, &scope, job, &s.content, "content").await?)?;
         let extension = match format {
             SheetFormat::Xlsx => "xlsx",
             SheetFormat::Csv => "csv",
@@ -445,6 +470,7 @@ impl SpreadsheetsApi {
     async fn range(
         &self,
         state: Data<&AppState>,
+        gone: Data<&Gone>,
         auth: BearerAuth,
         id: Path<Uuid>,
         #[oai(validator(max_length = 30))] range: Query<String>,
@@ -455,9 +481,11 @@ impl SpreadsheetsApi {
         let mut tx = tenancy::begin(&state.db, &scope.schema).await?;
         let s = scope.find(&mut tx, id.0).await?;
         tx.commit().await?;
-        let (columns, rows) =
-            engine(move || spreadsheet::range(&s.content, sheet.0.as_deref(), &range.0.to_ascii_uppercase())).await?.map_err(sheet_error("range"))?;
-        Ok(Json(ReportData { columns, rows }))
+        let job = Job::Range { sheet: sheet.0, range: range.0.to_ascii_uppercase() };
+        match engine(&state, &gone, &scope, job, &s.content, "range").await? {
+            Output::Range(columns, rows) => Ok(Json(ReportData { columns, rows })),
+            Output::Bytes(_) => Err(AppError::Unexpected(anyhow::anyhow!("the engine answered a file where a range was asked")).into()),
+        }
     }
 }
 

@@ -11,6 +11,8 @@ pub enum FieldIssue {
     TooWeak,
     /// Text holding a character that cannot be stored (NUL).
     InvalidCharacter,
+    /// A spreadsheet whose formulas cost more to compute than allowed (cells read, time).
+    TooComplex,
     Invalid,
 }
 
@@ -23,6 +25,7 @@ impl FieldIssue {
             Self::TooLong => "too_long",
             Self::TooWeak => "too_weak",
             Self::InvalidCharacter => "invalid_character",
+            Self::TooComplex => "too_complex",
             Self::Invalid => "invalid",
         }
     }

@@ -45,6 +45,11 @@ pub fn test_config() -> Config {
         login_limits: LoginLimits { per_account_and_ip: 5, per_ip: 50, per_account: 20, per_device: 10, window: Duration::from_secs(900) },
         max_body_bytes: 64 * 1024,
         max_spreadsheet_body_bytes: 12 * 1024 * 1024,
+        spreadsheet_engine: backend::config::EngineLimits {
+            program: PathBuf::from(env!("CARGO_BIN_EXE_backend")),
+            deadline: Duration::from_secs(5),
+            max_memory_bytes: 512 * 1024 * 1024,
+        },
         map_tiles: None,
         metrics_token: None,
     }
@@ -64,6 +69,13 @@ impl TestApp {
     /// Another server with the same configuration (secret, Redis prefix) on another pool.
     pub async fn spawn_like(other: &TestApp, db: PgPool) -> Self {
         Self::start(db, other.config.clone()).await
+    }
+
+    /// As `spawn_like`, with a change to the configuration.
+    pub async fn spawn_like_with(other: &TestApp, db: PgPool, tweak: impl FnOnce(&mut Config)) -> Self {
+        let mut config = other.config.clone();
+        tweak(&mut config);
+        Self::start(db, config).await
     }
 
     async fn start(db: PgPool, config: Config) -> Self {

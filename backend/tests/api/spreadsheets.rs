@@ -53,7 +53,11 @@ struct Office {
 }
 
 async fn office(db: PgPool) -> Office {
-    let app = TestApp::spawn(db).await;
+    office_with(db, |_| {}).await
+}
+
+async fn office_with(db: PgPool, tweak: impl FnOnce(&mut backend::config::Config)) -> Office {
+    let app = TestApp::spawn_with(db, tweak).await;
     let admin = app.admin_token().await;
     let (ent, ceo) = app.enterprise(&admin, "Acme").await;
     let finance = app.department(&ceo, &ent, "finance").await;
@@ -228,4 +232,130 @@ async fn bad_input_to_every_spreadsheet_call_is_a_400_and_unknown_ids_are_404(db
     assert_eq!(app.get(user, &format!("/api/v1/spreadsheets/{unknown}/range?range=A1:B2")).await.0, 404);
     assert_eq!(app.delete(user, &format!("/api/v1/spreadsheets/{unknown}")).await.0, 404);
     assert_eq!(app.get(user, &format!("/api/v1/departments/{unknown}/spreadsheets")).await.0, 404);
+}
+
+/// Creates a spreadsheet holding `content`; returns its id.
+async fn saved(o: &Office, name: &str, content: &[u8]) -> String {
+    let (status, created) = o.app.post(&o.user, &format!("/api/v1/departments/{}/spreadsheets", o.finance), json!({ "name": name })).await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_str().unwrap().to_owned();
+    let (status, body) = o.app.put(&o.user, &format!("/api/v1/spreadsheets/{id}"), json!({ "content": B64.encode(content), "version": 1 })).await;
+    assert_eq!(status, 200, "{body}");
+    id
+}
+
+/// A formula whose ranges read a whole sheet is refused when saved, naming it; one whose range
+/// is built while computing (OFFSET), which no count can see in advance, is stopped at the
+/// deadline; either way the answer says why, and the engine serves the next job at once.
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn runaway_formulas_are_refused_when_saved_or_stopped_at_the_deadline(db: PgPool) {
+    let o = office_with(db, |c| c.spreadsheet_engine.deadline = Duration::from_secs(2)).await;
+    let (app, user) = (&o.app, &o.user);
+    let (_, created) = app.post(user, &format!("/api/v1/departments/{}/spreadsheets", o.finance), json!({ "name": "Runaway" })).await;
+    let id = created["id"].as_str().unwrap();
+    let whole_sheet = workbook(&[(1, 1, "=COUNTBLANK(B1:XFD1048576)")]);
+    let (status, body) = app.put(user, &format!("/api/v1/spreadsheets/{id}"), json!({ "content": B64.encode(&whole_sheet), "version": 1 })).await;
+    assert_eq!((status, &body["code"], &body["fields"]["content"]), (400, &json!("validation_failed"), &json!("too_complex")), "{body}");
+    let message = body["message"].as_str().unwrap();
+    assert!(message.contains("Sheet1!A1") && message.contains("COUNTBLANK(B1:XFD1048576)") && message.contains("20000000"), "{message}");
+
+    let dynamic = saved(&o, "Dynamic", &workbook(&[(1, 1, "=COUNTBLANK(OFFSET(B1,0,0,1048576,16000))")])).await;
+    for path in [format!("/api/v1/spreadsheets/{dynamic}/export?format=csv"), format!("/api/v1/spreadsheets/{dynamic}/range?range=A1:A2")] {
+        let field = if path.contains("range") { "range" } else { "content" };
+        let (status, body) = app.get(user, &path).await;
+        assert_eq!((status, &body["fields"][field]), (400, &json!("too_complex")), "{path}: {body}");
+        assert_eq!(body["message"], "The workbook takes too long to compute: simplify its formulas");
+    }
+
+    let fine = saved(&o, "Fine", &workbook(&[(1, 1, "Total"), (2, 1, "=6*7")])).await;
+    let resp = app.http.get(app.url(&format!("/api/v1/spreadsheets/{fine}/export?format=csv"))).bearer_auth(user).send().await.unwrap();
+    assert_eq!(resp.status(), 200);
+    assert_eq!(resp.text().await.unwrap(), "Total\n42\n");
+}
+
+/// Engine work whose request is gone is stopped (its worker killed), and so is any still running
+/// when the server stops: nothing outlives its request or holds the process.
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn engine_work_ends_with_its_request_and_with_the_server(db: PgPool) {
+    let o = office_with(db.clone(), |c| c.spreadsheet_engine.deadline = Duration::from_secs(600)).await;
+    let dynamic = saved(&o, "Dynamic", &workbook(&[(1, 1, "=COUNTBLANK(OFFSET(B1,0,0,1048576,16000))")])).await;
+
+    let state = backend::state::AppState::with_pool(o.app.config.clone(), db).unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let (addr, server) = backend::app::listen_until(state.clone(), async move {
+        let _ = stopped.await;
+    })
+    .await
+    .unwrap();
+    let server = tokio::spawn(server);
+    let export = format!("http://{addr}/api/v1/spreadsheets/{dynamic}/export?format=csv");
+
+    // The client hangs up after a second: the worker goes with the request.
+    {
+        use tokio::io::AsyncWriteExt;
+        let mut socket = tokio::net::TcpStream::connect(addr).await.unwrap();
+        let request =
+            format!("GET /api/v1/spreadsheets/{dynamic}/export?format=csv HTTP/1.1\r\nhost: {addr}\r\nauthorization: Bearer {}\r\n\r\n", o.user);
+        socket.write_all(request.as_bytes()).await.unwrap();
+        while state.engine.running() == 0 {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    }
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while state.engine.running() > 0 {
+        assert!(Instant::now() < deadline, "the worker of a request that is gone still runs");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+
+    // A stop while a job runs: the server finishes within its grace, and the worker is gone.
+    let waiting = tokio::spawn(reqwest::Client::new().get(export).bearer_auth(o.user.clone()).send());
+    while state.engine.running() == 0 {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    stop.send(()).unwrap();
+    tokio::time::timeout(Duration::from_secs(30), server).await.expect("the server stops within its grace").unwrap().unwrap();
+    let _ = waiting.await;
+    assert_eq!(state.engine.running(), 0, "no worker outlives the server");
+}
+
+/// A job that needs more memory than allowed is stopped and answered as such.
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn engine_work_past_its_memory_bound_is_stopped(db: PgPool) {
+    let o = office(db.clone()).await;
+    let mut model = Model::new_empty("Big", "en", "UTC", "en").unwrap();
+    for row in 1..=1300 {
+        for column in 1..=150 {
+            model.set_user_input(0, row, column, format!("{}", row * column)).unwrap();
+        }
+    }
+    let big = saved(&o, "Big", &model.to_bytes()).await;
+    let tight = TestApp::spawn_like_with(&o.app, db, |c| c.spreadsheet_engine.max_memory_bytes = 32 * 1024 * 1024).await;
+    let (status, body) = tight.get(&o.user, &format!("/api/v1/spreadsheets/{big}/export?format=xlsx")).await;
+    assert_eq!((status, &body["fields"]["content"]), (400, &json!("too_long")), "{body}");
+    assert_eq!(body["message"], "The workbook needs more memory to compute than the server allows");
+}
+
+/// Crafted imports are refused by counting while the zip streams, before the engine builds
+/// anything: a sheet of 250,000 empty cells, 250,000 empty shared strings.
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn crafted_imports_are_refused_by_streaming_counts(db: PgPool) {
+    use std::io::Write;
+    let o = office(db).await;
+    let crafted = |part: &str, element: &str| {
+        let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+        zip.start_file(part, zip::write::FileOptions::default().compression_method(zip::CompressionMethod::Deflated)).unwrap();
+        zip.write_all(b"<?xml version=\"1.0\"?><root>").unwrap();
+        for _ in 0..250_000 {
+            zip.write_all(element.as_bytes()).unwrap();
+        }
+        zip.write_all(b"</root>").unwrap();
+        zip.finish().unwrap().into_inner()
+    };
+    for (part, element) in [("xl/worksheets/sheet1.xml", "<c r=\"A1\"/>"), ("xl/sharedStrings.xml", "<si><t></t></si>")] {
+        let file = crafted(part, element);
+        assert!(file.len() < 1024 * 1024, "a small file: {} bytes", file.len());
+        let (status, body) = import(&o.app, &o.user, &o.finance, file, Some("Crafted")).await;
+        assert_eq!((status, &body["fields"]["file"]), (400, &json!("too_long")), "{part}: {body}");
+    }
 }

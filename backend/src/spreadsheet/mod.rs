@@ -1,10 +1,14 @@
 //! Spreadsheets on the server: the same IronCalc engine version the browser runs (`ironcalc`
 //! pinned to match `@ironcalc/wasm`), to make empty workbooks, check what browsers save, and
 //! evaluate for XLSX and CSV downloads, XLSX imports and report data. The server never trusts a
-//! value the browser computed: it evaluates the formulas itself. All of it is CPU work: callers
-//! run it on the blocking pool, one per core (`export::slot`).
+//! value the browser computed: it evaluates the formulas itself. The server runs all of it in a
+//! worker process with a deadline and a memory bound (`worker.rs`), after the checks of
+//! `limits.rs`.
 
-use std::io::{Cursor, Read};
+pub mod limits;
+pub mod worker;
+
+use std::io::Cursor;
 
 use ironcalc::{
     base::{Model, cell::CellValue, expressions::utils::parse_reference_a1},
@@ -20,21 +24,17 @@ pub const ENGINE_VERSION: &str = "ironcalc-0.8.3";
 pub const MAX_CELLS: usize = 200_000;
 /// Most sheets.
 pub const MAX_SHEETS: usize = 50;
-/// Most files in an XLSX (a zip), and most bytes they may expand to: a zip bomb is refused
-/// before anything is decompressed.
-const MAX_ZIP_ENTRIES: usize = 2_000;
-const MAX_UNZIPPED_BYTES: u64 = 64 * 1024 * 1024;
 
 const LANGUAGE: &str = "en";
 const LOCALE: &str = "en";
 const TIMEZONE: &str = "UTC";
 
-#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[derive(Debug, Clone, thiserror::Error, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum SheetError {
     /// Not a workbook of this engine version.
     #[error("not a workbook")]
     Invalid,
-    /// Over `MAX_CELLS`, `MAX_SHEETS`, or an XLSX expanding past its limits.
+    /// Over `MAX_CELLS`, `MAX_SHEETS`, or an XLSX past one of the import limits (`limits.rs`).
     #[error("too large")]
     TooLarge,
     /// No sheet of that name.
@@ -43,18 +43,29 @@ pub enum SheetError {
     /// A range that is not `A1:C10` inside the sheet's limits.
     #[error("invalid range")]
     InvalidRange,
+    /// Formulas whose ranges read more cells than allowed: which one, in words.
+    #[error("{0}")]
+    TooComplex(String),
+    /// The work ran past the deadline (`SPREADSHEET_TIMEOUT_SECS`).
+    #[error("the workbook takes too long to compute")]
+    TooSlow,
+    /// The work needed more memory than allowed (`SPREADSHEET_MAX_MEMORY_MB`).
+    #[error("the workbook needs too much memory")]
+    OutOfMemory,
 }
 
 fn load(bytes: &[u8]) -> Result<Model<'static>, SheetError> {
     let model = Model::from_bytes(bytes, LANGUAGE).map_err(|_| SheetError::Invalid)?;
     check_size(&model)?;
+    limits::check_ranges(&model)?;
     Ok(model)
 }
 
 fn check_size(model: &Model<'_>) -> Result<(), SheetError> {
     let sheets = &model.workbook.worksheets;
     let cells: usize = sheets.iter().map(|s| s.sheet_data.values().map(|row| row.len()).sum::<usize>()).sum();
-    if sheets.len() > MAX_SHEETS || cells > MAX_CELLS { Err(SheetError::TooLarge) } else { Ok(()) }
+    let strings = model.workbook.shared_strings.len() as u64;
+    if sheets.len() > MAX_SHEETS || cells > MAX_CELLS || strings > limits::MAX_SHARED_STRINGS { Err(SheetError::TooLarge) } else { Ok(()) }
 }
 
 /// A new workbook with one empty sheet, as the engine's bytes.
@@ -125,25 +136,13 @@ pub fn to_csv(bytes: &[u8], sheet: Option<&str>) -> Result<Vec<u8>, SheetError> 
 /// A workbook from an XLSX file: refused (never a panic, never unbounded memory) when it is not
 /// a readable XLSX, expands past the limits, or holds too much; evaluated, as the engine's bytes.
 pub fn from_xlsx(file: &[u8], name: &str) -> Result<Vec<u8>, SheetError> {
-    let mut zip = zip::ZipArchive::new(Cursor::new(file)).map_err(|_| SheetError::Invalid)?;
-    if zip.len() > MAX_ZIP_ENTRIES {
-        return Err(SheetError::TooLarge);
-    }
-    let mut unzipped = 0u64;
-    for i in 0..zip.len() {
-        let entry = zip.by_index(i).map_err(|_| SheetError::Invalid)?;
-        // The declared size may lie: count what each entry really expands to, and stop at the limit.
-        let mut reader = entry.take(MAX_UNZIPPED_BYTES - unzipped + 1);
-        unzipped += std::io::copy(&mut reader, &mut std::io::sink()).map_err(|_| SheetError::Invalid)?;
-        if unzipped > MAX_UNZIPPED_BYTES {
-            return Err(SheetError::TooLarge);
-        }
-    }
+    limits::check_xlsx(file)?;
     let workbook = std::panic::catch_unwind(|| load_from_xlsx_bytes(file, name, LOCALE, TIMEZONE))
         .map_err(|_| SheetError::Invalid)?
         .map_err(|_| SheetError::Invalid)?;
     let mut model = Model::from_workbook(workbook, LANGUAGE).map_err(|_| SheetError::Invalid)?;
     check_size(&model)?;
+    limits::check_ranges(&model)?;
     model.evaluate();
     Ok(model.to_bytes())
 }
