@@ -2,10 +2,12 @@ import { Alert, Button, Group, PasswordInput, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconAlertCircle } from '@tabler/icons-react';
 import type { ParseKeys } from 'i18next';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFieldProps } from '@/lib/forms';
+import { useCurrentUser } from '@/lib/session';
 import { messengerError } from '../errors';
+import { MIN_PASSPHRASE_SCORE, passphraseScore, preloadPassphraseStrength } from '../passphrase-strength';
 
 /** The shortest backup passphrase accepted: it is all that protects the keys on the server. */
 export const MIN_PASSPHRASE_LENGTH = 12;
@@ -23,12 +25,13 @@ type PassphraseFormProps = {
 type Values = { passphrase: string; confirm: string };
 
 /**
- * A backup passphrase: chosen (at least 12 characters, typed twice) or entered. Deriving the key
- * takes a moment (600,000 PBKDF2 iterations), so the button shows progress; a failure is told
- * in the form.
+ * A backup passphrase: chosen (at least 12 characters, hard enough to guess for zxcvbn, typed
+ * twice) or entered. Deriving the key takes a moment (600,000 PBKDF2 iterations), so the button
+ * shows progress; a failure is told in the form.
  */
 export function PassphraseForm({ kind, label, submitLabel, onSubmit, extra }: PassphraseFormProps) {
   const { t } = useTranslation();
+  const { fullName, email } = useCurrentUser();
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const form = useForm<Values>({
@@ -41,10 +44,23 @@ export function PassphraseForm({ kind, label, submitLabel, onSubmit, extra }: Pa
   });
   const field = useFieldProps(form);
 
+  useEffect(() => {
+    if (kind === 'choose') preloadPassphraseStrength();
+  }, [kind]);
+
   const submit = form.onSubmit(async ({ passphrase }) => {
     setBusy(true);
     setFailure(null);
     try {
+      // The server keeps the encrypted backup: a new passphrase must withstand guessing offline.
+      if (kind === 'choose') {
+        const userInputs = [fullName, ...fullName.split(/\s+/), email, email.split('@')[0]];
+        if ((await passphraseScore(passphrase, userInputs)) < MIN_PASSPHRASE_SCORE) {
+          form.setFieldError('passphrase', 'messenger.backup.tooWeak');
+          form.getInputNode('passphrase')?.focus();
+          return;
+        }
+      }
       await onSubmit(passphrase);
     } catch (error) {
       setFailure(messengerError(error, t));

@@ -97,6 +97,43 @@ describe('setting up the messenger in a browser', () => {
     expect(JSON.stringify(put.body)).not.toContain('too short but longer now');
   });
 
+  it("refuses a new passphrase that is easy to guess, or made of the user's own name or e-mail, and sends no backup then", async () => {
+    let registered = false;
+    const { calls } = mockMessenger({
+      'GET /api/v1/messaging/keys/ada': () => (registered ? jsonResponse(200, serverKeys('ada', 1, 'new1')) : serverErrors.notFound()),
+      'POST /api/v1/messaging/keys': ({ body }) => {
+        registered = true;
+        return jsonResponse(201, { ...serverKeys('ada', 1, 'new1'), ...(body as object) });
+      },
+      'PUT /api/v1/messaging/backup': ({ body }) => jsonResponse(200, body),
+    });
+    session.start('token', me);
+    const user = userEvent.setup();
+    renderApp('/messages');
+    await screen.findByRole('heading', { name: 'Protect your messages with a backup passphrase' });
+
+    const choose = async (passphrase: string) => {
+      await user.clear(screen.getByLabelText(/^Backup passphrase/));
+      await user.type(screen.getByLabelText(/^Backup passphrase/), passphrase);
+      await user.clear(screen.getByLabelText(/^Confirm the passphrase/));
+      await user.type(screen.getByLabelText(/^Confirm the passphrase/), passphrase);
+      await user.click(screen.getByRole('button', { name: 'Save the backup' }));
+    };
+    const tooWeak = 'This passphrase is too easy to guess. Use several unrelated words or a longer phrase.';
+    // At least 12 characters, yet guessed at once; the last is Ada's e-mail address.
+    for (const weak of ['passwordpassword', 'aaaaaaaaaaaa', 'ada@example.com!']) {
+      await choose(weak);
+      expect(await screen.findByText(tooWeak)).toBeInTheDocument();
+      expect(screen.getByLabelText(/^Backup passphrase/)).toHaveAccessibleDescription(expect.stringContaining(tooWeak));
+    }
+    expect(calls.some((c) => c.method === 'PUT')).toBe(false);
+
+    await choose('correct horse battery staple orbit');
+    expect(await screen.findByRole('button', { name: 'New chat' })).toBeInTheDocument();
+    expect(screen.queryByText(tooWeak)).not.toBeInTheDocument();
+    expect(calls.filter((c) => c.method === 'PUT' && c.path === '/api/v1/messaging/backup')).toHaveLength(1);
+  });
+
   it('lets the user skip the backup, and a later one makes new keys and says why', async () => {
     let versions = 0;
     const { calls } = mockMessenger({
@@ -143,6 +180,17 @@ describe('setting up the messenger in a browser', () => {
 
     await user.clear(screen.getByLabelText(/^Backup passphrase/));
     await user.type(screen.getByLabelText(/^Backup passphrase/), 'the right passphrase');
+    await user.click(screen.getByRole('button', { name: 'Restore with your backup passphrase' }));
+    expect(await screen.findByRole('button', { name: 'New chat' })).toBeInTheDocument();
+  });
+
+  it('restores with the existing passphrase, however easy to guess: only a new one is judged', async () => {
+    mockMessenger({ 'GET /api/v1/messaging/backup': jsonResponse(200, fakeBackup('ada', 'passwordpassword', { 1: 'ada' })) });
+    session.start('token', me);
+    const user = userEvent.setup();
+    renderApp('/messages');
+
+    await user.type(await screen.findByLabelText(/^Backup passphrase/), 'passwordpassword');
     await user.click(screen.getByRole('button', { name: 'Restore with your backup passphrase' }));
     expect(await screen.findByRole('button', { name: 'New chat' })).toBeInTheDocument();
   });
