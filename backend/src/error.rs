@@ -26,7 +26,8 @@ pub struct ErrorBody {
     /// With `conflict`: why, so clients can explain it in their own words (`own_account`: you
     /// cannot deactivate, demote or delete yourself; `has_reports`: a report author cannot be
     /// deleted, deactivate them instead; messenger: `rekey_required`, `stale_epoch`, `no_keys`,
-    /// `direct_conversation`, `stale_key_version`, `id_taken`; `stale_version`: a save from a
+    /// `direct_conversation`, `stale_key_version`, `id_taken`, `too_many_keys` (more new
+    /// key versions than 10 a day or 200 in all); `stale_version`: a save from a
     /// version someone saved over).
     #[oai(skip_serializing_if_is_none)]
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -71,6 +72,8 @@ pub enum Conflict {
     StaleKeyVersion,
     /// Messenger: a message id already used for another message.
     IdTaken,
+    /// Messenger: more new key versions (browsers) than allowed in a day, or in all.
+    TooManyKeys,
     /// A save made from a version someone has saved over since.
     StaleVersion,
 }
@@ -86,6 +89,7 @@ impl Conflict {
             Self::DirectConversation => "direct_conversation",
             Self::StaleKeyVersion => "stale_key_version",
             Self::IdTaken => "id_taken",
+            Self::TooManyKeys => "too_many_keys",
             Self::StaleVersion => "stale_version",
         }
     }
@@ -100,6 +104,7 @@ impl Conflict {
             Self::DirectConversation => "A direct conversation cannot be renamed or change members",
             Self::StaleKeyVersion => "These keys are not the next version; reload and try again",
             Self::IdTaken => "This message id is already used",
+            Self::TooManyKeys => "The messenger was set up in too many new browsers today; try again tomorrow, or restore your key backup",
             Self::StaleVersion => "Someone saved this since you opened it; reload it, or keep your version as a copy",
         }
     }

@@ -156,7 +156,7 @@ pub struct Conversation {
     /// The key epoch messages use now; 0 before the first key.
     pub epoch: i32,
     /// A new epoch must be started before the next message (no key yet, a member joined or
-    /// left, or the epoch is 100 messages or 7 days old).
+    /// left or has new keys (a new browser), or the epoch is 100 messages or 7 days old).
     pub rekey_required: bool,
     /// Each member's read position (members who have read nothing are absent).
     pub read_marks: Vec<ReadMark>,
@@ -178,7 +178,7 @@ fn conversation(c: db::ConversationRecord, members: &[db::MemberRecord]) -> Conv
         created_at: c.created_at,
         created_by: c.created_by,
         epoch: c.epoch,
-        rekey_required: c.rekey_required || stale,
+        rekey_required: c.rekey_required || c.keys_changed || stale,
         read_marks: own
             .iter()
             .filter_map(|m| Some(ReadMark { user_id: m.user_id, message_id: m.last_read_message_id?, read_at: m.last_read_at? }))
@@ -437,9 +437,11 @@ impl MessagingApi {
         let signing = point(&mut errors, "signingKey", &body.signing_key);
         errors.into_result()?;
         let mut tx = tenancy::begin(&state.db, &realm(&auth.0)).await?;
-        let keys = db::add_keys(&mut tx, auth.0.user_id, body.key_version, &agreement, &signing)
-            .await?
-            .ok_or(AppError::Conflict(Conflict::StaleKeyVersion))?;
+        let keys = match db::add_keys(&mut tx, auth.0.user_id, body.key_version, &agreement, &signing).await? {
+            db::AddedKeys::Added(keys) => keys,
+            db::AddedKeys::StaleVersion => return Err(AppError::Conflict(Conflict::StaleKeyVersion).into()),
+            db::AddedKeys::TooMany => return Err(AppError::Conflict(Conflict::TooManyKeys).into()),
+        };
         tx.commit().await?;
         Ok(KeysCreated::Created(Json(keys.into())))
     }
@@ -927,7 +929,7 @@ impl MessagingApi {
             None => None,
         };
         let limit = i64::from(limit.0.unwrap_or(MESSAGES_PER_PAGE).min(MAX_MESSAGES_PER_PAGE));
-        let (mut rows, has_more) = db::messages(&mut tx, id.0, before.as_ref(), limit).await?;
+        let (mut rows, has_more) = db::messages(&mut tx, id.0, me, before.as_ref(), limit).await?;
         rows.reverse();
         Ok(Json(MessagePage { items: rows.into_iter().map(Message::from).collect(), has_more }))
     }

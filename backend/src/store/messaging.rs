@@ -21,19 +21,40 @@ pub async fn latest_key_version(tx: &mut PgConnection, user_id: Uuid) -> sqlx::R
     sqlx::query_scalar("select max(version) from messaging_keys where user_id = $1").bind(user_id).fetch_one(tx).await
 }
 
-/// Adds the next version of the caller's keys; `None` when `expected` is not that version.
+/// Most key versions a user may register in a day, and in all: every new version makes the
+/// conversations they are in start a new epoch, so an unbounded stream of them would keep every
+/// other member's epochs failing (`stale_epoch`).
+pub const MAX_KEY_VERSIONS_PER_DAY: i64 = 10;
+pub const MAX_KEY_VERSIONS: i32 = 200;
+
+pub enum AddedKeys {
+    Added(KeysRecord),
+    /// `expected` is not the next version.
+    StaleVersion,
+    /// Over `MAX_KEY_VERSIONS_PER_DAY` or `MAX_KEY_VERSIONS`.
+    TooMany,
+}
+
+/// Adds the next version of the caller's keys.
 pub async fn add_keys(
     tx: &mut PgConnection,
     user_id: Uuid,
     expected: Option<i32>,
     agreement: &[u8],
     signing: &[u8],
-) -> sqlx::Result<Option<KeysRecord>> {
+) -> sqlx::Result<AddedKeys> {
     // One registration at a time per user: the version is read and written under the lock.
     sqlx::query("select pg_advisory_xact_lock(hashtextextended($1::text, 7))").bind(user_id).execute(&mut *tx).await?;
     let next = latest_key_version(tx, user_id).await?.unwrap_or(0) + 1;
     if expected.is_some_and(|v| v != next) {
-        return Ok(None);
+        return Ok(AddedKeys::StaleVersion);
+    }
+    let recent: i64 = sqlx::query_scalar("select count(*) from messaging_keys where user_id = $1 and created_at > now() - interval '1 day'")
+        .bind(user_id)
+        .fetch_one(&mut *tx)
+        .await?;
+    if recent >= MAX_KEY_VERSIONS_PER_DAY || next > MAX_KEY_VERSIONS {
+        return Ok(AddedKeys::TooMany);
     }
     sqlx::query_as(
         "insert into messaging_keys (user_id, version, agreement_key, signing_key) values ($1, $2, $3, $4) \
@@ -45,7 +66,7 @@ pub async fn add_keys(
     .bind(signing)
     .fetch_one(tx)
     .await
-    .map(Some)
+    .map(AddedKeys::Added)
 }
 
 /// The user's keys of `version`, or their newest.
@@ -180,11 +201,19 @@ pub struct ConversationRecord {
     pub epoch_messages: i32,
     pub rekey_required: bool,
     pub archived: bool,
+    /// A member's newest keys are not those the current epoch's key was wrapped for (they set up
+    /// the messenger in a new browser): the next message needs a new epoch, or that browser could
+    /// not read it.
+    pub keys_changed: bool,
     pub unread_count: i64,
 }
 
 const CONVERSATION_COLUMNS: &str = "c.id, c.kind, c.name, c.created_by, c.created_at, c.last_message_at, c.epoch, \
     c.epoch_started_at, c.epoch_messages, c.rekey_required, m.archived, \
+    (c.epoch > 0 and exists (select 1 from conversation_members o where o.conversation_id = c.id \
+       and (select max(v.version) from messaging_keys v where v.user_id = o.user_id) is distinct from \
+           (select k.key_version from conversation_keys k where k.conversation_id = c.id and k.epoch = c.epoch and k.user_id = o.user_id))) \
+       as keys_changed, \
     (select count(*) from messages x where x.conversation_id = c.id and x.kind = 'message' and x.sender_id is distinct from m.user_id \
        and x.created_at > coalesce(m.last_read_at, m.joined_at)) as unread_count";
 
@@ -455,7 +484,9 @@ pub struct MessageRecord {
     pub created_at: DateTime<Utc>,
 }
 
-const MESSAGE_COLUMNS: &str = "id, conversation_id, kind, sender_id, subject_id, epoch, sender_key_version, iv, ciphertext, signature, created_at";
+/// A message's columns, of the table named (or aliased) `x`.
+const MESSAGE_COLUMNS: &str =
+    "x.id, x.conversation_id, x.kind, x.sender_id, x.subject_id, x.epoch, x.sender_key_version, x.iv, x.ciphertext, x.signature, x.created_at";
 
 pub struct NewMessage<'a> {
     pub id: Uuid,
@@ -472,7 +503,7 @@ pub struct NewMessage<'a> {
 /// The sender has read everything up to their own message.
 pub async fn insert_message(tx: &mut PgConnection, m: NewMessage<'_>) -> sqlx::Result<Option<MessageRecord>> {
     let stored: Option<MessageRecord> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "insert into messages (id, conversation_id, sender_id, epoch, sender_key_version, iv, ciphertext, signature) \
+        "insert into messages as x (id, conversation_id, sender_id, epoch, sender_key_version, iv, ciphertext, signature) \
          values ($1, $2, $3, $4, $5, $6, $7, $8) on conflict (id) do nothing returning {MESSAGE_COLUMNS}"
     )))
     .bind(m.id)
@@ -495,11 +526,17 @@ pub async fn insert_message(tx: &mut PgConnection, m: NewMessage<'_>) -> sqlx::R
     Ok(Some(stored))
 }
 
-/// The message, if it is in a conversation `me` belongs to.
+/// What of a conversation's timeline a member sees: messages of the epochs they hold a key for
+/// (a newcomer cannot read earlier ones, and is not told who spoke when either), and the
+/// membership entries from their joining on. `x` is the message, `m` the member's row.
+const VISIBLE_TO_MEMBER: &str = "(case when x.epoch is null then x.created_at >= m.joined_at \
+     else exists (select 1 from conversation_keys k where k.conversation_id = x.conversation_id and k.epoch = x.epoch and k.user_id = m.user_id) end)";
+
+/// The message, if it is in a conversation `me` belongs to and `me` may see it.
 pub async fn message(tx: &mut PgConnection, id: Uuid, me: Uuid) -> sqlx::Result<Option<MessageRecord>> {
     sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "select {MESSAGE_COLUMNS} from messages x where id = $1 \
-         and exists (select 1 from conversation_members m where m.conversation_id = x.conversation_id and m.user_id = $2)"
+        "select {MESSAGE_COLUMNS} from messages x join conversation_members m on m.conversation_id = x.conversation_id and m.user_id = $2 \
+         where x.id = $1 and {VISIBLE_TO_MEMBER}"
     )))
     .bind(id)
     .bind(me)
@@ -507,21 +544,25 @@ pub async fn message(tx: &mut PgConnection, id: Uuid, me: Uuid) -> sqlx::Result<
     .await
 }
 
-/// Up to `limit` messages before `before` (newest first), and whether older ones exist.
+/// Up to `limit` messages `me` may see before `before` (newest first), and whether older ones
+/// exist.
 pub async fn messages(
     tx: &mut PgConnection,
     conversation: Uuid,
+    me: Uuid,
     before: Option<&MessageRecord>,
     limit: i64,
 ) -> sqlx::Result<(Vec<MessageRecord>, bool)> {
     let mut rows: Vec<MessageRecord> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "select {MESSAGE_COLUMNS} from messages where conversation_id = $1 \
-         and ($2::timestamptz is null or (created_at, id) < ($2, $3)) order by created_at desc, id desc limit $4"
+        "select {MESSAGE_COLUMNS} from messages x join conversation_members m on m.conversation_id = x.conversation_id and m.user_id = $5 \
+         where x.conversation_id = $1 and {VISIBLE_TO_MEMBER} \
+         and ($2::timestamptz is null or (x.created_at, x.id) < ($2, $3)) order by x.created_at desc, x.id desc limit $4"
     )))
     .bind(conversation)
     .bind(before.map(|b| b.created_at))
     .bind(before.map(|b| b.id))
     .bind(limit + 1)
+    .bind(me)
     .fetch_all(tx)
     .await?;
     let more = rows.len() as i64 > limit;

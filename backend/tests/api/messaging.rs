@@ -204,15 +204,73 @@ async fn messages_go_under_the_current_epoch_which_every_membership_change_renew
     let (_, keys) = app.get(&ceo, &format!("/api/v1/messaging/conversations/{chat}/keys")).await;
     assert_eq!(keys.as_array().unwrap().iter().map(|k| k["epoch"].as_i64().unwrap()).collect::<Vec<_>>(), [3]);
 
-    // The timeline says who came and went.
+    // The timeline says who came and went; a newcomer sees it from their joining on, and only
+    // the messages of epochs they hold a key for (not even who spoke when before).
+    let kinds = |page: &Value| page["items"].as_array().unwrap().iter().map(|m| m["kind"].as_str().unwrap().to_owned()).collect::<Vec<_>>();
+    let (_, page) = app.get(ann_token, &format!("/api/v1/messaging/conversations/{chat}/messages")).await;
+    assert_eq!(kinds(&page), ["message", "member_removed", "message", "member_added"]);
     let (_, page) = app.get(&ceo, &format!("/api/v1/messaging/conversations/{chat}/messages")).await;
-    let kinds: Vec<&str> = page["items"].as_array().unwrap().iter().map(|m| m["kind"].as_str().unwrap()).collect();
-    assert_eq!(kinds, ["message", "member_removed", "message", "member_added"]);
+    assert_eq!(kinds(&page), ["member_added"], "{page}");
+    let (_, ann_page) = app.get(ann_token, &format!("/api/v1/messaging/conversations/{chat}/messages")).await;
+    let first_message = ann_page["items"][0]["id"].as_str().unwrap();
+    let (status, _) = app.get(&ceo, &format!("/api/v1/messaging/conversations/{chat}/messages?before={first_message}")).await;
+    assert_eq!(status, 404, "an earlier message is not even there for the newcomer");
+    send(&app, &ceo, &chat, 3).await;
+    let (_, page) = app.get(&ceo, &format!("/api/v1/messaging/conversations/{chat}/messages")).await;
+    assert_eq!(kinds(&page), ["member_added", "message"]);
     // Anyone may leave; a direct conversation has no members to change.
     assert_eq!(app.delete(ben_token, &format!("/api/v1/messaging/conversations/{chat}/members/{ben}")).await.0, 204);
     let (_, direct) = app.post(ann_token, "/api/v1/messaging/conversations", json!({ "participantId": ben })).await;
     let (status, body) = app.delete(ann_token, &format!("/api/v1/messaging/conversations/{}/members/{ben}", direct["id"].as_str().unwrap())).await;
     assert_eq!((status, reason(&body)), (409, "direct_conversation"));
+}
+
+/// A member who sets up the messenger in a new browser (new keys) gets the next epoch wrapped for
+/// those keys before anyone's next message, so that browser can read what is sent from then on.
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn new_keys_of_a_member_need_a_new_epoch_before_the_next_message(db: PgPool) {
+    let app = TestApp::spawn(db).await;
+    let admin = app.admin_token().await;
+    let (_, _, people) = team(&app, &admin, "Acme").await;
+    let [(_, ann), (ben, ben_token), _] = &people[..] else { unreachable!() };
+    let (_, direct) = app.post(ann, "/api/v1/messaging/conversations", json!({ "participantId": ben })).await;
+    let direct = direct["id"].as_str().unwrap().to_owned();
+    start_epoch(&app, ann, &direct, 1).await;
+    send(&app, ann, &direct, 1).await;
+
+    // Ben opens a new browser: keys version 2.
+    let (status, keys) = app.post(ben_token, "/api/v1/messaging/keys", keys_body()).await;
+    assert_eq!((status, keys["keyVersion"].as_i64()), (201, Some(2)), "{keys}");
+    for token in [ann, ben_token] {
+        let (_, c) = app.get(token, &format!("/api/v1/messaging/conversations/{direct}")).await;
+        assert_eq!(c["rekeyRequired"], true, "{c}");
+    }
+    let (status, body) = app.post(ann, "/api/v1/messaging/messages", message_body(&direct, 1)).await;
+    assert_eq!((status, reason(&body)), (409, "rekey_required"), "epoch 1 was wrapped for Ben's old keys");
+    start_epoch(&app, ann, &direct, 2).await;
+    let (_, keys) = app.get(ben_token, &format!("/api/v1/messaging/conversations/{direct}/keys")).await;
+    let newest = keys.as_array().unwrap().last().unwrap();
+    assert_eq!((newest["epoch"].as_i64(), newest["keyVersion"].as_i64()), (Some(2), Some(2)));
+    send(&app, ann, &direct, 2).await;
+}
+
+/// New key versions are bounded: each one makes every conversation of their owner start a new
+/// epoch, so an endless stream of them would keep the other members' epochs failing.
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn key_versions_are_bounded_per_day(db: PgPool) {
+    let app = TestApp::spawn(db).await;
+    let admin = app.admin_token().await;
+    let (_, _, people) = team(&app, &admin, "Acme").await;
+    let ann = &people[0].1;
+    // One version came with the team; nine more make ten today.
+    for version in 2..=10 {
+        let (status, body) = app.post(ann, "/api/v1/messaging/keys", keys_body()).await;
+        assert_eq!((status, body["keyVersion"].as_i64()), (201, Some(version)), "{body}");
+    }
+    let (status, body) = app.post(ann, "/api/v1/messaging/keys", keys_body()).await;
+    assert_eq!((status, reason(&body)), (409, "too_many_keys"), "{body}");
+    let (_, newest) = app.get(ann, &format!("/api/v1/messaging/keys/{}", people[0].0)).await;
+    assert_eq!(newest["keyVersion"], 10, "nothing was registered");
 }
 
 #[sqlx::test(migrator = "backend::db::MIGRATOR")]

@@ -19,6 +19,8 @@ export function messengerError(error: unknown, t: TFunction): string {
       return t('messenger.errors.busy');
     case 'direct_conversation':
       return t('messenger.errors.direct');
+    case 'too_many_keys':
+      return t('messenger.errors.tooManyKeys');
   }
   return errorMessage(error, t);
 }

@@ -17,13 +17,14 @@ export interface ApiError {
   code: string;
   /** A human-readable explanation in English. */
   message: string;
-  /** Each refused field and why: `required`, `invalid_email`, `too_short`, `too_long`, `too_weak` (a common or trivial password), `invalid_character` (text holding a NUL), `invalid`
+  /** Each refused field and why: `required`, `invalid_email`, `too_short`, `too_long`, `too_weak` (a common or trivial password), `invalid_character` (text holding a NUL), `too_complex` (a spreadsheet whose formulas read too many cells or take too long to compute), `invalid`
 (with `validation_failed`), or `taken` (an e-mail in use, with `conflict`). */
   fields?: ApiErrorFields;
   /** With `conflict`: why, so clients can explain it in their own words (`own_account`: you
 cannot deactivate, demote or delete yourself; `has_reports`: a report author cannot be
 deleted, deactivate them instead; messenger: `rekey_required`, `stale_epoch`, `no_keys`,
-`direct_conversation`, `stale_key_version`, `id_taken`; `stale_version`: a save from a
+`direct_conversation`, `stale_key_version`, `id_taken`, `too_many_keys` (more new
+key versions than 10 a day or 200 in all); `stale_version`: a save from a
 version someone saved over). */
   reason?: string;
 }

@@ -35,7 +35,7 @@ export interface Conversation {
   /** The key epoch messages use now; 0 before the first key. */
   epoch: number;
   /** A new epoch must be started before the next message (no key yet, a member joined or
-left, or the epoch is 100 messages or 7 days old). */
+left or has new keys (a new browser), or the epoch is 100 messages or 7 days old). */
   rekeyRequired: boolean;
   /** Each member's read position (members who have read nothing are absent). */
   readMarks: ReadMark[];

@@ -125,7 +125,7 @@ export const createConversationResponse = zod.object({
   "createdAt": zod.iso.datetime({}),
   "createdBy": zod.uuid().nullish(),
   "epoch": zod.number().describe('The key epoch messages use now; 0 before the first key.'),
-  "rekeyRequired": zod.boolean().describe('A new epoch must be started before the next message (no key yet, a member joined or\nleft, or the epoch is 100 messages or 7 days old).'),
+  "rekeyRequired": zod.boolean().describe('A new epoch must be started before the next message (no key yet, a member joined or\nleft or has new keys (a new browser), or the epoch is 100 messages or 7 days old).'),
   "readMarks": zod.array(zod.object({
   "userId": zod.uuid(),
   "messageId": zod.uuid(),
@@ -162,7 +162,7 @@ export const listConversationsResponse = zod.object({
   "createdAt": zod.iso.datetime({}),
   "createdBy": zod.uuid().nullish(),
   "epoch": zod.number().describe('The key epoch messages use now; 0 before the first key.'),
-  "rekeyRequired": zod.boolean().describe('A new epoch must be started before the next message (no key yet, a member joined or\nleft, or the epoch is 100 messages or 7 days old).'),
+  "rekeyRequired": zod.boolean().describe('A new epoch must be started before the next message (no key yet, a member joined or\nleft or has new keys (a new browser), or the epoch is 100 messages or 7 days old).'),
   "readMarks": zod.array(zod.object({
   "userId": zod.uuid(),
   "messageId": zod.uuid(),
@@ -199,7 +199,7 @@ export const createGroupChatResponse = zod.object({
   "createdAt": zod.iso.datetime({}),
   "createdBy": zod.uuid().nullish(),
   "epoch": zod.number().describe('The key epoch messages use now; 0 before the first key.'),
-  "rekeyRequired": zod.boolean().describe('A new epoch must be started before the next message (no key yet, a member joined or\nleft, or the epoch is 100 messages or 7 days old).'),
+  "rekeyRequired": zod.boolean().describe('A new epoch must be started before the next message (no key yet, a member joined or\nleft or has new keys (a new browser), or the epoch is 100 messages or 7 days old).'),
   "readMarks": zod.array(zod.object({
   "userId": zod.uuid(),
   "messageId": zod.uuid(),
@@ -239,7 +239,7 @@ export const getConversationResponse = zod.object({
   "createdAt": zod.iso.datetime({}),
   "createdBy": zod.uuid().nullish(),
   "epoch": zod.number().describe('The key epoch messages use now; 0 before the first key.'),
-  "rekeyRequired": zod.boolean().describe('A new epoch must be started before the next message (no key yet, a member joined or\nleft, or the epoch is 100 messages or 7 days old).'),
+  "rekeyRequired": zod.boolean().describe('A new epoch must be started before the next message (no key yet, a member joined or\nleft or has new keys (a new browser), or the epoch is 100 messages or 7 days old).'),
   "readMarks": zod.array(zod.object({
   "userId": zod.uuid(),
   "messageId": zod.uuid(),
@@ -274,7 +274,7 @@ export const updateConversationResponse = zod.object({
   "createdAt": zod.iso.datetime({}),
   "createdBy": zod.uuid().nullish(),
   "epoch": zod.number().describe('The key epoch messages use now; 0 before the first key.'),
-  "rekeyRequired": zod.boolean().describe('A new epoch must be started before the next message (no key yet, a member joined or\nleft, or the epoch is 100 messages or 7 days old).'),
+  "rekeyRequired": zod.boolean().describe('A new epoch must be started before the next message (no key yet, a member joined or\nleft or has new keys (a new browser), or the epoch is 100 messages or 7 days old).'),
   "readMarks": zod.array(zod.object({
   "userId": zod.uuid(),
   "messageId": zod.uuid(),
@@ -306,7 +306,7 @@ export const archiveConversationResponse = zod.object({
   "createdAt": zod.iso.datetime({}),
   "createdBy": zod.uuid().nullish(),
   "epoch": zod.number().describe('The key epoch messages use now; 0 before the first key.'),
-  "rekeyRequired": zod.boolean().describe('A new epoch must be started before the next message (no key yet, a member joined or\nleft, or the epoch is 100 messages or 7 days old).'),
+  "rekeyRequired": zod.boolean().describe('A new epoch must be started before the next message (no key yet, a member joined or\nleft or has new keys (a new browser), or the epoch is 100 messages or 7 days old).'),
   "readMarks": zod.array(zod.object({
   "userId": zod.uuid(),
   "messageId": zod.uuid(),
@@ -337,7 +337,7 @@ export const unarchiveConversationResponse = zod.object({
   "createdAt": zod.iso.datetime({}),
   "createdBy": zod.uuid().nullish(),
   "epoch": zod.number().describe('The key epoch messages use now; 0 before the first key.'),
-  "rekeyRequired": zod.boolean().describe('A new epoch must be started before the next message (no key yet, a member joined or\nleft, or the epoch is 100 messages or 7 days old).'),
+  "rekeyRequired": zod.boolean().describe('A new epoch must be started before the next message (no key yet, a member joined or\nleft or has new keys (a new browser), or the epoch is 100 messages or 7 days old).'),
   "readMarks": zod.array(zod.object({
   "userId": zod.uuid(),
   "messageId": zod.uuid(),
@@ -374,7 +374,7 @@ export const addConversationMembersResponse = zod.object({
   "createdAt": zod.iso.datetime({}),
   "createdBy": zod.uuid().nullish(),
   "epoch": zod.number().describe('The key epoch messages use now; 0 before the first key.'),
-  "rekeyRequired": zod.boolean().describe('A new epoch must be started before the next message (no key yet, a member joined or\nleft, or the epoch is 100 messages or 7 days old).'),
+  "rekeyRequired": zod.boolean().describe('A new epoch must be started before the next message (no key yet, a member joined or\nleft or has new keys (a new browser), or the epoch is 100 messages or 7 days old).'),
   "readMarks": zod.array(zod.object({
   "userId": zod.uuid(),
   "messageId": zod.uuid(),
@@ -447,7 +447,7 @@ export const createConversationEpochResponse = zod.object({
   "createdAt": zod.iso.datetime({}),
   "createdBy": zod.uuid().nullish(),
   "epoch": zod.number().describe('The key epoch messages use now; 0 before the first key.'),
-  "rekeyRequired": zod.boolean().describe('A new epoch must be started before the next message (no key yet, a member joined or\nleft, or the epoch is 100 messages or 7 days old).'),
+  "rekeyRequired": zod.boolean().describe('A new epoch must be started before the next message (no key yet, a member joined or\nleft or has new keys (a new browser), or the epoch is 100 messages or 7 days old).'),
   "readMarks": zod.array(zod.object({
   "userId": zod.uuid(),
   "messageId": zod.uuid(),
