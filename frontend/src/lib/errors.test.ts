@@ -39,3 +39,21 @@ describe('errorMessage for a refused status change', () => {
     await i18n.changeLanguage('en');
   });
 });
+
+describe('errorMessage for a workbook too costly to compute', () => {
+  it('says the formulas cost too much, in the reader’s language', async () => {
+    const refused = new ApiRequestError(400, {
+      code: 'validation_failed',
+      message: 'Sheet1!A1 =COUNTBLANK(B1:XFD1048576) reads too many cells',
+      fields: { content: 'too_complex' },
+    });
+    expect(errorMessage(refused, i18n.t)).toBe(
+      "This workbook's formulas take too much to compute (a range of millions of cells, or a calculation that runs too long). Make their ranges smaller.",
+    );
+    await i18n.changeLanguage('fr');
+    expect(errorMessage(refused, i18n.t)).toBe(
+      'Les formules de ce classeur demandent trop de calcul (une plage de millions de cellules, ou un calcul trop long). Réduisez leurs plages.',
+    );
+    await i18n.changeLanguage('en');
+  });
+});

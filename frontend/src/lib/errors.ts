@@ -26,6 +26,8 @@ export function errorMessage(error: unknown, t: TFunction, fallback: string = t(
     case 'not_found':
       return t('errors.notFound');
     case 'validation_failed':
+      // A workbook whose formulas read too many cells or compute too long.
+      if (Object.values(error.fields).includes('too_complex')) return t('errors.tooComplex');
       return t('errors.validation');
     case 'invalid_transition':
       return t('errors.invalidTransition');

@@ -112,7 +112,14 @@ export default function SpreadsheetListScreen() {
       open(created.id);
     } catch (error) {
       const field = isApiRequestError(error) ? error.fields.file : undefined;
-      const message = field === 'too_long' ? t('spreadsheets.import.tooLarge') : field ? t('spreadsheets.import.unreadable') : errorMessage(error, t);
+      const message =
+        field === 'too_long'
+          ? t('spreadsheets.import.tooLarge')
+          : field === 'too_complex'
+            ? t('errors.tooComplex')
+            : field
+              ? t('spreadsheets.import.unreadable')
+              : errorMessage(error, t);
       notifications.show({ color: 'red', title: t('spreadsheets.import.failed'), message });
     } finally {
       setImporting(false);
