@@ -40,7 +40,15 @@ pub async fn sign_in(state: &AppState, creds: Credentials<'_>, client: &ClientIn
 
     let limiter = &state.login_limiter;
     let account = email.normalized();
-    let device = creds.device_token.and_then(|t| state.tokens.verify_device(t, &account));
+    // A device token counts only if it was issued after the account's password last changed;
+    // the account is read only for a token this server signed.
+    let device = match creds.device_token.filter(|t| state.tokens.verify_device(t, &account, None).is_some()) {
+        Some(token) => {
+            let changed = store::users::password_changed_at(&state.db, &email).await?;
+            state.tokens.verify_device(token, &account, changed)
+        }
+        None => None,
+    };
     let attempt = limiter.attempt(&email, client.ip, device).await.map_err(|retry_after_secs| {
         tracing::warn!(target: "audit", event = "sign_in_refused", account = %email.normalized(), ip = ?client.ip, reason = "rate_limited");
         crate::metrics::sign_in_failure("rate_limited");

@@ -78,10 +78,12 @@ impl TokenKeys {
         Ok(jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.encoding)?)
     }
 
-    /// The device id of a device token this server signed for `account`, unexpired.
-    pub fn verify_device(&self, token: &str, account: &str) -> Option<Uuid> {
+    /// The device id of a device token this server signed for `account`, unexpired and issued
+    /// after the account's password last changed (`password_changed_at`).
+    pub fn verify_device(&self, token: &str, account: &str, password_changed_at: Option<chrono::DateTime<chrono::Utc>>) -> Option<Uuid> {
         let claims = jsonwebtoken::decode::<DeviceClaims>(token, &self.decoding, &self.device_validation).ok()?.claims;
-        (claims.sub == account).then_some(claims.did)
+        let after_change = password_changed_at.is_none_or(|at| claims.iat > at.timestamp());
+        (claims.sub == account && after_change).then_some(claims.did)
     }
 }
 
@@ -107,13 +109,20 @@ mod tests {
     fn a_device_token_vouches_for_its_account_only_and_is_no_session_token() {
         let keys = TokenKeys::new(&[7u8; 32]);
         let device = keys.sign_device("ann@example.com", chrono::Duration::days(1)).unwrap();
-        assert!(keys.verify_device(&device, "ann@example.com").is_some());
-        assert_eq!(keys.verify_device(&device, "bob@example.com"), None);
+        assert!(keys.verify_device(&device, "ann@example.com", None).is_some());
+        assert_eq!(keys.verify_device(&device, "bob@example.com", None), None);
         assert_eq!(keys.verify(&device), None, "a device token is not a bearer token");
         let session = keys.sign(&claims(60)).unwrap();
-        assert_eq!(keys.verify_device(&session, "ann@example.com"), None, "a bearer token is not a device token");
-        assert_eq!(TokenKeys::new(&[8u8; 32]).verify_device(&device, "ann@example.com"), None);
-        assert_eq!(keys.verify_device(&keys.sign_device("ann@example.com", chrono::Duration::seconds(-5)).unwrap(), "ann@example.com"), None);
+        assert_eq!(keys.verify_device(&session, "ann@example.com", None), None, "a bearer token is not a device token");
+        assert_eq!(TokenKeys::new(&[8u8; 32]).verify_device(&device, "ann@example.com", None), None);
+        assert_eq!(keys.verify_device(&keys.sign_device("ann@example.com", chrono::Duration::seconds(-5)).unwrap(), "ann@example.com", None), None);
+        let changed_since = chrono::Utc::now() - chrono::Duration::seconds(1);
+        assert!(keys.verify_device(&device, "ann@example.com", Some(changed_since - chrono::Duration::seconds(60))).is_some());
+        assert_eq!(
+            keys.verify_device(&device, "ann@example.com", Some(changed_since + chrono::Duration::seconds(60))),
+            None,
+            "issued before a password change"
+        );
     }
 
     #[test]

@@ -36,13 +36,7 @@ pub enum AddedKeys {
 }
 
 /// Adds the next version of the caller's keys.
-pub async fn add_keys(
-    tx: &mut PgConnection,
-    user_id: Uuid,
-    expected: Option<i32>,
-    agreement: &[u8],
-    signing: &[u8],
-) -> sqlx::Result<AddedKeys> {
+pub async fn add_keys(tx: &mut PgConnection, user_id: Uuid, expected: Option<i32>, agreement: &[u8], signing: &[u8]) -> sqlx::Result<AddedKeys> {
     // One registration at a time per user: the version is read and written under the lock.
     sqlx::query("select pg_advisory_xact_lock(hashtextextended($1::text, 7))").bind(user_id).execute(&mut *tx).await?;
     let next = latest_key_version(tx, user_id).await?.unwrap_or(0) + 1;

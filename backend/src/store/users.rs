@@ -77,6 +77,16 @@ pub async fn find_by_email(pool: &PgPool, email: &Email) -> sqlx::Result<Option<
     sqlx::query_as(sqlx::AssertSqlSafe(format!("{SELECT_USER} where lower(u.email) = lower($1)"))).bind(email.as_str()).fetch_optional(pool).await
 }
 
+/// When the account's password last changed (`None`: no such account, or never since it was
+/// recorded).
+pub async fn password_changed_at(pool: &PgPool, email: &Email) -> sqlx::Result<Option<DateTime<Utc>>> {
+    sqlx::query_scalar("select password_changed_at from public.users where lower(email) = lower($1)")
+        .bind(email.as_str())
+        .fetch_optional(pool)
+        .await
+        .map(Option::flatten)
+}
+
 pub async fn find_by_id(db: impl PgExecutor<'_>, id: Uuid) -> sqlx::Result<Option<UserRecord>> {
     sqlx::query_as(sqlx::AssertSqlSafe(format!("{SELECT_USER} where u.id = $1"))).bind(id).fetch_optional(db).await
 }
@@ -207,7 +217,8 @@ pub async fn update(tx: &mut sqlx::PgConnection, id: Uuid, c: &UserChanges<'_>) 
          update public.users set full_name = coalesce($2, full_name), email = coalesce($3, email), \
          role = coalesce($4, role), status = coalesce($5, status), \
          department_id = case when $6 then $7 else department_id end, \
-         password_hash = coalesce($8, password_hash), updated_at = now() where id = $1 returning (select role from previous)",
+         password_hash = coalesce($8, password_hash), password_changed_at = coalesce($9, password_changed_at), updated_at = now() \
+         where id = $1 returning (select role from previous)",
     )
     .bind(id)
     .bind(c.full_name)
@@ -217,6 +228,8 @@ pub async fn update(tx: &mut sqlx::PgConnection, id: Uuid, c: &UserChanges<'_>) 
     .bind(c.department_id.is_some())
     .bind(c.department_id.flatten())
     .bind(c.password_hash)
+    // Device tokens issued before a new password no longer count (auth/token.rs).
+    .bind(c.password_hash.map(|_| Utc::now()))
     .fetch_optional(&mut *tx)
     .await?;
     let role_changed = c.role.is_some_and(|r| previous_role.as_deref().is_some_and(|p| p != r.as_str()));

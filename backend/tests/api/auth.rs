@@ -304,6 +304,44 @@ async fn a_device_has_a_limit_of_its_own(db: PgPool) {
     assert_eq!(login_with_device(&app, ADMIN_PASSWORD, "203.0.113.9", Some(&device)).await.status(), 429);
 }
 
+/// A new password voids the device tokens issued before it: a browser that knew the old password
+/// no longer gets the known-browser budget, while one that signs in with the new password does.
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn a_password_change_voids_earlier_device_tokens(db: PgPool) {
+    let app = TestApp::spawn_with(db, |c| {
+        c.login_limits.per_account = 3;
+        c.trusted_proxies = vec!["127.0.0.1/32".parse().unwrap()];
+    })
+    .await;
+    let admin = app.admin_token().await;
+    let (_, ceo) = app.enterprise(&admin, "Acme").await;
+    let (_, me) = app.get(&ceo, "/api/v1/auth/me").await;
+    let login = |password: &str, ip: &str, device: Option<&str>| {
+        app.http
+            .post(app.url("/api/v1/auth/login"))
+            .header("x-forwarded-for", ip)
+            .json(&json!({ "email": "ceo@acme.example", "password": password, "deviceToken": device }))
+            .send()
+    };
+    let device_of =
+        |resp: reqwest::Response| async move { resp.json::<serde_json::Value>().await.unwrap()["deviceToken"].as_str().unwrap().to_owned() };
+    let old_device = device_of(login("ceo-password", "198.51.100.2", None).await.unwrap()).await;
+    // A second passes so the new password is set after the old token's issue time (in seconds).
+    tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
+    let (status, body) = app.put(&admin, &format!("/api/v1/users/{}", me["id"].as_str().unwrap()), json!({ "password": "new-ceo-password" })).await;
+    assert_eq!(status, 200, "{body}");
+    tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
+    let new_device = device_of(login("new-ceo-password", "198.51.100.3", None).await.unwrap()).await;
+
+    // Guesses from many addresses use up the account-wide budget.
+    for i in 0..3 {
+        assert_eq!(login("wrong-password", &format!("203.0.113.{i}"), None).await.unwrap().status(), 401);
+    }
+    assert_eq!(login("new-ceo-password", "203.0.113.99", None).await.unwrap().status(), 429);
+    assert_eq!(login("new-ceo-password", "198.51.100.2", Some(&old_device)).await.unwrap().status(), 429, "issued before the new password");
+    assert_eq!(login("new-ceo-password", "198.51.100.3", Some(&new_device)).await.unwrap().status(), 200);
+}
+
 /// Without Redis each instance still limits sign-in attempts by itself.
 #[sqlx::test(migrator = "backend::db::MIGRATOR")]
 async fn without_redis_sign_in_attempts_are_limited_by_the_instance(db: PgPool) {
