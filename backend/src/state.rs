@@ -59,7 +59,7 @@ impl AppState {
     fn with_pools(config: Config, db: PgPool, tenant_ddl: PgPool) -> anyhow::Result<Self> {
         let cache = Cache::new(&config.redis_url, &config.redis_prefix).context("invalid REDIS_URL")?;
         let geoip = config.geoip_database.as_deref().map(GeoIp::open).transpose()?;
-        let realtime = Hub::new(cache.clone(), &config.redis_url);
+        let realtime = Hub::new(cache.clone(), &config.redis_url, &config.jwt_secret);
         Ok(Self(Arc::new(Inner {
             tenant_ddl,
             sessions: SessionGuard::new(db.clone(), cache.clone(), config.idle_timeouts, realtime.clone()),

@@ -9,6 +9,11 @@
 //!
 //! Each socket has a bounded queue: a client too slow to read it is disconnected (it reconnects
 //! and refetches), so a slow client never makes the server's memory grow.
+//!
+//! What an instance publishes is signed (HMAC-SHA256 with a key derived from `JWT_SECRET`, which
+//! every instance shares) and timestamped: an instance acts only on messages that carry a valid
+//! signature made in the last minutes, so a process that can reach Redis but does not hold the
+//! secret can neither push events to sockets nor close them.
 
 pub mod socket;
 pub mod tasks;
@@ -135,6 +140,8 @@ pub struct Hub(Arc<HubInner>);
 
 struct HubInner {
     cache: Cache,
+    /// Signs and checks what instances publish (`seal`, `open`).
+    signing_key: Vec<u8>,
     redis_url: String,
     channel: String,
     next_id: AtomicU64,
@@ -156,9 +163,12 @@ impl Drop for Registration {
 }
 
 impl Hub {
-    pub fn new(cache: Cache, redis_url: &str) -> Self {
+    /// `secret`: the deployment's shared secret (`JWT_SECRET`); the key that signs events is
+    /// derived from it for this use only.
+    pub fn new(cache: Cache, redis_url: &str, secret: &[u8]) -> Self {
         let channel = cache.key(&["realtime"]);
         Self(Arc::new(HubInner {
+            signing_key: hmac_sha256(secret, b"enterprise-platform realtime events v1").to_vec(),
             cache,
             redis_url: redis_url.to_owned(),
             channel,
@@ -196,9 +206,10 @@ impl Hub {
             return;
         }
         let json = serde_json::to_string(&envelopes).expect("events serialize");
+        let sealed = seal(&self.0.signing_key, Utc::now().timestamp(), &json);
         let published = async {
             let mut conn = self.0.cache.conn().await?;
-            redis::cmd("PUBLISH").arg(&self.0.channel).arg(&json).query_async::<i64>(&mut *conn).await?;
+            redis::cmd("PUBLISH").arg(&self.0.channel).arg(&sealed).query_async::<i64>(&mut *conn).await?;
             anyhow::Ok(())
         }
         .await;
@@ -260,7 +271,11 @@ impl Hub {
         let mut messages = pubsub.on_message();
         while let Some(message) = messages.next().await {
             let payload: String = message.get_payload()?;
-            match serde_json::from_str::<Vec<Envelope>>(&payload) {
+            let Some(json) = open(&self.0.signing_key, Utc::now().timestamp(), &payload) else {
+                tracing::warn!("realtime: a message without a valid signature was ignored");
+                continue;
+            };
+            match serde_json::from_str::<Vec<Envelope>>(json) {
                 Ok(envelopes) => envelopes.iter().for_each(|envelope| self.deliver(envelope)),
                 Err(err) => tracing::warn!(error = %err, "realtime: unreadable event"),
             }
@@ -269,9 +284,61 @@ impl Hub {
     }
 }
 
+/// How old (or how far ahead, between clocks) a published message may be.
+const MAX_MESSAGE_AGE_SECS: i64 = 300;
+
+fn hmac_sha256(key: &[u8], data: &[u8]) -> [u8; 32] {
+    use hmac::Mac;
+    let mut mac = hmac::Hmac::<sha2::Sha256>::new_from_slice(key).expect("HMAC takes a key of any length");
+    mac.update(data);
+    mac.finalize().into_bytes().into()
+}
+
+/// `<signature, hex>.<unix seconds>.<json>`, the signature over `<unix seconds>.<json>`.
+fn seal(key: &[u8], now: i64, json: &str) -> String {
+    let signed = format!("{now}.{json}");
+    let mut out = String::with_capacity(65 + signed.len());
+    for byte in hmac_sha256(key, signed.as_bytes()) {
+        out.push_str(&format!("{byte:02x}"));
+    }
+    out.push('.');
+    out.push_str(&signed);
+    out
+}
+
+/// The JSON of a sealed message whose signature is valid and whose time is within
+/// `MAX_MESSAGE_AGE_SECS` of `now`.
+fn open<'a>(key: &[u8], now: i64, sealed: &'a str) -> Option<&'a str> {
+    use hmac::Mac;
+    let (signature, signed) = sealed.split_once('.')?;
+    let (at, json) = signed.split_once('.')?;
+    if signature.len() != 64 || (now - at.parse::<i64>().ok()?).abs() > MAX_MESSAGE_AGE_SECS {
+        return None;
+    }
+    let signature: Vec<u8> = (0..32).map(|i| u8::from_str_radix(signature.get(2 * i..2 * i + 2)?, 16).ok()).collect::<Option<_>>()?;
+    let mut mac = hmac::Hmac::<sha2::Sha256>::new_from_slice(key).expect("HMAC takes a key of any length");
+    mac.update(signed.as_bytes());
+    // Compared in constant time.
+    mac.verify_slice(&signature).ok()?;
+    Some(json)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_recent_messages_signed_with_the_key_are_opened() {
+        let key = hmac_sha256(b"a deployment secret", b"realtime");
+        let sealed = seal(&key, 1_000_000, r#"[{"a":1}]"#);
+        assert_eq!(open(&key, 1_000_010, &sealed), Some(r#"[{"a":1}]"#));
+        assert_eq!(open(&hmac_sha256(b"another secret", b"realtime"), 1_000_010, &sealed), None, "another key");
+        assert_eq!(open(&key, 1_000_000 + MAX_MESSAGE_AGE_SECS + 1, &sealed), None, "too old: a replay");
+        let tampered = sealed.replace(r#""a":1"#, r#""a":2"#);
+        assert_eq!(open(&key, 1_000_010, &tampered), None, "changed after signing");
+        assert_eq!(open(&key, 1_000_010, r#"[{"a":1}]"#), None, "unsigned");
+        assert_eq!(open(&key, 1_000_010, "zz.1.x"), None);
+    }
 
     fn listener(role: Role, enterprise: Option<Uuid>) -> Listener {
         Listener { session_id: Uuid::now_v7(), user_id: Uuid::now_v7(), enterprise_id: enterprise, role }
@@ -306,7 +373,7 @@ mod tests {
     #[tokio::test]
     async fn a_socket_that_does_not_read_is_closed_not_buffered_forever() {
         let cache = Cache::new("redis://127.0.0.1:1", "t:").unwrap();
-        let hub = Hub::new(cache, "redis://127.0.0.1:1");
+        let hub = Hub::new(cache, "redis://127.0.0.1:1", b"secret");
         let me = listener(Role::PlatformAdmin, None);
         let registration = hub.register(me);
         let envelope = Envelope {

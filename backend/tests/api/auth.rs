@@ -225,7 +225,7 @@ async fn session_checks_are_served_from_the_redis_cache_and_an_end_wins_over_it(
     assert_eq!(app.me(&token).await.status(), 401);
 
     // A check that read "live" before the end and caches it late cannot undo the end.
-    let hub = backend::realtime::Hub::new(cache.clone(), &app.config.redis_url);
+    let hub = backend::realtime::Hub::new(cache.clone(), &app.config.redis_url, &app.config.jwt_secret);
     let guard = backend::auth::sessions::SessionGuard::new(app.db.clone(), cache.clone(), app.config.idle_timeouts, hub);
     guard.started(sid, chrono::Utc::now() + chrono::Duration::hours(1), false).await;
     assert_eq!(cached().await.as_deref(), Some("0"));

@@ -245,6 +245,33 @@ async fn events_cross_instances_but_never_tenants(db: PgPool) {
     assert!(heard_the_logout, "Acme's CEO sees the author's session end");
 }
 
+/// Whoever can reach Redis but lacks the deployment's secret cannot speak for the instances: a
+/// forged message on the events channel (a `session.ended` to every monitor would close their
+/// sockets) is ignored, while what the instances publish still arrives.
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn forged_messages_on_the_events_channel_are_ignored(db: PgPool) {
+    let app = TestApp::spawn(db).await;
+    let admin = app.admin_token().await;
+    let mut monitor = socket(&app, &admin).await;
+    let forged = json!([{
+        "audience": { "Monitors": { "enterprise": null } },
+        "event": { "type": "session.ended", "sessionId": uuid::Uuid::new_v4(), "reason": "forged" },
+    }])
+    .to_string();
+    use deadpool_redis::redis;
+    let redis = redis::Client::open(app.config.redis_url.as_str()).unwrap();
+    let mut conn = redis.get_multiplexed_async_connection().await.unwrap();
+    let channel = format!("{}realtime", app.config.redis_prefix);
+    for payload in [forged.clone(), format!("{}.{}.{forged}", "0".repeat(64), chrono::Utc::now().timestamp())] {
+        let receivers: i64 = redis::cmd("PUBLISH").arg(&channel).arg(payload).query_async(&mut conn).await.unwrap();
+        assert!(receivers >= 1, "the instance listens on {channel}");
+    }
+    // The instances' own events still arrive: a CEO signs in, the monitor hears of it.
+    let (_, _ceo) = app.enterprise(&admin, "Acme").await;
+    let started = next_of_type(&mut monitor, "monitoring.session_started").await;
+    assert_eq!(started["type"], "monitoring.session_started", "the socket is open and served: {started}");
+}
+
 /// Expired sessions are ended by the sweep, which closes their sockets.
 #[sqlx::test(migrator = "backend::db::MIGRATOR")]
 async fn the_sweep_ends_expired_sessions_and_closes_their_sockets(db: PgPool) {
