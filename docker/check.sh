@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Checks docker/compose.yaml and docker/nginx.conf without a Docker daemon (`make test` runs it):
-# Compose accepts the file with and without the `balanced` profile; both instances get the same
+# Compose accepts the file with and without the `balanced` profile; Redis requires a password; both instances get the same
 # settings, every server setting the README documents among them; the balancer's fixed address
 # is on its network, outside the range handed out to others, and believed by the instances; and
 # nginx accepts nginx.conf, whose upstream names both instances.
@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 
 if docker compose version >/dev/null 2>&1; then compose=(docker compose); else compose=(docker-compose); fi
 # Placeholder secrets: the file requires them.
-export JWT_SECRET=check POSTGRES_PASSWORD=check APP_DB_PASSWORD=check
+export JWT_SECRET=check POSTGRES_PASSWORD=check APP_DB_PASSWORD=check REDIS_PASSWORD=check
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "${compose[@]}" -f docker/compose.yaml config >"$work/default.yaml"
@@ -36,6 +36,11 @@ for name in ("app", "postgres", "redis"):
         problems.append(f"{name} must run without a profile")
 
 app, app2 = services["app"], services["app2"]
+# Redis requires a password, and the instances present it.
+if "--requirepass" not in " ".join(services["redis"].get("command") or []):
+    problems.append("redis does not require a password")
+if not app["environment"].get("REDIS_URL", "").startswith("redis://:check@"):
+    problems.append("the instances do not give Redis its password")
 if app["environment"] != app2["environment"]:
     problems.append("app and app2 have different environments")
 if app.get("image") != app2.get("image"):
