@@ -74,6 +74,8 @@ function unreadable(opened: Opened | undefined, t: TFunction): { icon: ReactNode
       return { icon: <IconLock size={16} aria-hidden />, text: t('messenger.timeline.undecryptable') };
     case 'before-keys':
       return { icon: <IconLock size={16} aria-hidden />, text: t('messenger.timeline.beforeKeys') };
+    case 'other-browser':
+      return { icon: <IconLock size={16} aria-hidden />, text: t('messenger.timeline.otherBrowser') };
     case 'before-joined':
       return { icon: <IconLock size={16} aria-hidden />, text: t('messenger.timeline.beforeJoined') };
     case 'unavailable':

@@ -1,7 +1,8 @@
 /**
  * An in-memory messenger server for the engine's tests: the rules of backend/src/api/messaging.rs
  * that the engine depends on (key versions, backups, epochs for exactly the current members at
- * their newest keys, `rekey_required` and `stale_epoch`, membership), nothing more.
+ * their newest keys, `rekey_required` (also when a member's newest keys are not those the
+ * current epoch was wrapped for) and `stale_epoch`, membership), nothing more.
  */
 import type { Conversation, ConversationKey, KeyBackup, Message, PublicKeys as ServerKeys, UserSummary } from '@/api/generated/model';
 import type { MessengerApi } from './messenger';
@@ -65,9 +66,15 @@ export class FakeServer {
       createdAt: '2026-03-01T09:00:00Z',
       createdBy: c.createdBy,
       epoch: c.epoch,
-      rekeyRequired: c.rekeyRequired || c.epoch === 0,
+      rekeyRequired: this.needsRekey(c),
       readMarks: [],
     };
+  }
+
+  /** As the server: no epoch yet, a membership change, or a member's keys changed since. */
+  private needsRekey(c: StoredConversation): boolean {
+    const keysChanged = c.members.some((m) => c.keys.find((k) => k.epoch === c.epoch && k.userId === m)?.keyVersion !== this.newest(m)?.keyVersion);
+    return c.rekeyRequired || c.epoch === 0 || keysChanged;
   }
 
   createConversation(id: string, createdBy: string, members: string[], kind: 'direct' | 'group' = members.length > 2 ? 'group' : 'direct') {
@@ -172,7 +179,7 @@ export class FakeServer {
             if (existing.ciphertext === body.ciphertext) return existing;
             throw new FakeApiError(409, 'id_taken');
           }
-          if (c.rekeyRequired || c.epoch === 0 || body.epoch !== c.epoch) throw new FakeApiError(409, 'rekey_required');
+          if (this.needsRekey(c) || body.epoch !== c.epoch) throw new FakeApiError(409, 'rekey_required');
           const message: Message = { ...body, kind: 'message', senderId: me, subjectId: null, createdAt: this.now() };
           c.messages.push(message);
           return message;

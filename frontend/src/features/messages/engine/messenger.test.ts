@@ -189,6 +189,33 @@ describe('the messenger engine', () => {
     ]);
   });
 
+  it('what colleagues send after someone opens a new browser reads there, in a direct chat and a group', async () => {
+    const { ids, server } = people('alice', 'bob', 'carol');
+    const alice = await setUp(server, ids.alice);
+    const bob = await setUp(server, ids.bob);
+    const carol = await setUp(server, ids.carol);
+    server.createConversation('d', ids.alice, [ids.alice, ids.bob]);
+    server.createConversation('g', ids.alice, [ids.alice, ids.bob, ids.carol]);
+    await send(server, alice, 'd', 'Before');
+    await send(server, carol, 'g', 'Group before');
+
+    // Bob, without a backup, in a new browser: new keys.
+    const first = await leaveBrowser(ids.bob);
+    const fresh = new Messenger(ids.bob, server.apiFor(ids.bob));
+    expect(await fresh.start()).toEqual({ kind: 'needs-backup', existingBackup: false, replacedKeys: true });
+    fresh.skipBackup();
+
+    // The others' next messages go under a new epoch wrapped for Bob's new keys.
+    await send(server, alice, 'd', 'After');
+    await send(server, carol, 'g', 'Group after');
+    expect(server.conversations.get('d')!.epoch).toBe(2);
+    expect(await readAll(fresh, server, 'd')).toEqual([{ state: 'before-keys' }, { state: 'ok', text: 'After' }]);
+    expect(await readAll(fresh, server, 'g')).toEqual([{ state: 'before-keys' }, { state: 'ok', text: 'Group after' }]);
+    // Bob's first browser reads what came before, and says truthfully why it cannot read the rest.
+    await backToBrowser(ids.bob, first);
+    expect(await readAll(bob, server, 'd')).toEqual([{ state: 'ok', text: 'Before' }, { state: 'other-browser' }]);
+  });
+
   it('a backup set up later holds a new key version only, and says what a restore can read', async () => {
     const { ids, server } = people('alice', 'bob');
     const alice = await setUp(server, ids.alice);

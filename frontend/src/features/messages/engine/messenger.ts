@@ -76,8 +76,10 @@ export type Opened =
   | { state: 'unverified' }
   /** This browser holds the key version but the message or its key does not open. */
   | { state: 'undecryptable' }
-  /** Its epoch was wrapped for a key version of the user that this browser does not have. */
+  /** Its epoch was wrapped for an older key version of the user that this browser does not have. */
   | { state: 'before-keys' }
+  /** Its epoch was wrapped for newer keys the user made in another browser. */
+  | { state: 'other-browser' }
   /** No copy of its epoch key was ever made for the user: sent before they joined. */
   | { state: 'before-joined' }
   /** A call failed (network, server): not kept, tried again later. */
@@ -104,7 +106,7 @@ export class BackupChangedError extends Error {
   }
 }
 
-type EpochKeyResult = CryptoKey | 'before-keys' | 'before-joined' | 'undecryptable';
+type EpochKeyResult = CryptoKey | 'before-keys' | 'other-browser' | 'before-joined' | 'undecryptable';
 type PublicKeyPair = { keys: ServerKeys; agreement: CryptoKey; signing: CryptoKey };
 type BackupVersion = BackupContents['versions'][number];
 
@@ -411,7 +413,7 @@ export class Messenger {
     const { copy, newest } = await this.ownCopy(conversationId, epoch);
     if (!copy) return epoch > newest ? 'undecryptable' : 'before-joined';
     const own = this.versions.find((v) => v.version === copy.keyVersion);
-    if (!own) return 'before-keys';
+    if (!own) return copy.keyVersion > this.newest().version ? 'other-browser' : 'before-keys';
     if (!copy.createdBy) return 'undecryptable';
     let creator: PublicKeyPair;
     try {
