@@ -32,6 +32,8 @@ struct Tenant {
     group: String,
     /// A group of the same four with its first key epoch and a message.
     chat: String,
+    /// The ids of the head, the user and the member (the CEO's groups hold them).
+    people: [String; 3],
     message: String,
     /// A spreadsheet of finance.
     sheet: String,
@@ -69,13 +71,13 @@ impl World {
             let (status, body) = app.post(token, "/api/v1/messaging/keys", keys_body()).await;
             assert_eq!(status, 201, "{body}");
         }
-        let ids = [member.clone(), head_id.clone(), user_id];
+        let ids = [member.clone(), head_id.clone(), user_id.clone()];
         let group = conversation(app, &ceo, "Group", &ids).await;
         let chat = conversation(app, &ceo, "Chat", &ids).await;
         start_epoch(app, &ceo, &chat, 1).await;
         let message = send(app, &ceo, &chat, 1).await;
         let sheet = spreadsheet(app, &user, &finance).await;
-        Tenant { id, name: slug, ceo, head, user, finance, submitted, member, group, chat, message, sheet }
+        Tenant { id, name: slug, ceo, head, user, finance, submitted, member, group, chat, people: ids.clone(), message, sheet }
     }
 
     /// A fresh department user of the tenant, in finance or in no department.
@@ -204,7 +206,13 @@ impl World {
                 let body = epoch_body(&self.app, &owner, &group, 1).await;
                 (Method::POST, format!("/api/v1/messaging/conversations/{group}/epochs"), Some(body))
             }
-            "sendMessage" => (Method::POST, "/api/v1/messaging/messages".into(), Some(message_body(&t.chat, 1))),
+            "sendMessage" => {
+                // A chat of its own, keyed for everyone's newest keys now: the walk registers new
+                // keys, and a member's new keys need a new epoch before the next message.
+                let chat = conversation(&self.app, &t.ceo, "Send", &t.people).await;
+                start_epoch(&self.app, &t.ceo, &chat, 1).await;
+                (Method::POST, "/api/v1/messaging/messages".into(), Some(message_body(&chat, 1)))
+            }
             "listMessages" => get(format!("/api/v1/messaging/conversations/{}/messages", t.chat)),
             "markMessageRead" => (Method::POST, format!("/api/v1/messaging/messages/{}/read", t.message), None),
             "sendTyping" => (Method::POST, format!("/api/v1/messaging/conversations/{}/typing", t.chat), None),
