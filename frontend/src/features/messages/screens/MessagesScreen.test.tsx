@@ -59,17 +59,22 @@ const composer = () => screen.getByRole('textbox', { name: 'Message' });
 
 beforeEach(() => resetFakeCrypto());
 
+/** A first visit: no keys on the server until the browser registers them; backups accepted. */
+function firstVisit() {
+  let registered = false;
+  return mockMessenger({
+    'GET /api/v1/messaging/keys/ada': () => (registered ? jsonResponse(200, serverKeys('ada', 1, 'new1')) : serverErrors.notFound()),
+    'POST /api/v1/messaging/keys': ({ body }) => {
+      registered = true;
+      return jsonResponse(201, { ...serverKeys('ada', 1, 'new1'), ...(body as object) });
+    },
+    'PUT /api/v1/messaging/backup': ({ body }) => jsonResponse(200, body),
+  });
+}
+
 describe('setting up the messenger in a browser', () => {
   it('makes and registers keys on the first visit, then asks for a backup passphrase of 12 characters, typed twice', async () => {
-    let registered = false;
-    const { calls } = mockMessenger({
-      'GET /api/v1/messaging/keys/ada': () => (registered ? jsonResponse(200, serverKeys('ada', 1, 'new1')) : serverErrors.notFound()),
-      'POST /api/v1/messaging/keys': ({ body }) => {
-        registered = true;
-        return jsonResponse(201, { ...serverKeys('ada', 1, 'new1'), ...(body as object) });
-      },
-      'PUT /api/v1/messaging/backup': ({ body }) => jsonResponse(200, body),
-    });
+    const { calls } = firstVisit();
     session.start('token', me);
     const user = userEvent.setup();
     renderApp('/messages');
@@ -98,15 +103,7 @@ describe('setting up the messenger in a browser', () => {
   });
 
   it("refuses a new passphrase that is easy to guess, or made of the user's own name or e-mail, and sends no backup then", async () => {
-    let registered = false;
-    const { calls } = mockMessenger({
-      'GET /api/v1/messaging/keys/ada': () => (registered ? jsonResponse(200, serverKeys('ada', 1, 'new1')) : serverErrors.notFound()),
-      'POST /api/v1/messaging/keys': ({ body }) => {
-        registered = true;
-        return jsonResponse(201, { ...serverKeys('ada', 1, 'new1'), ...(body as object) });
-      },
-      'PUT /api/v1/messaging/backup': ({ body }) => jsonResponse(200, body),
-    });
+    const { calls } = firstVisit();
     session.start('token', me);
     const user = userEvent.setup();
     renderApp('/messages');
