@@ -5,7 +5,25 @@ use std::{env, fmt, net::SocketAddr, path::PathBuf, str::FromStr, time::Duration
 use anyhow::{Context, bail};
 use ipnet::IpNet;
 
-pub use crate::{auth::sessions::IdleTimeouts, realtime::tasks::Intervals, spreadsheet::worker::EngineLimits};
+pub use crate::spreadsheet::worker::EngineLimits;
+
+/// Sessions unused for this long end (`end_reason = 'idle'`).
+#[derive(Clone, Copy, Debug)]
+pub struct IdleTimeouts {
+    pub session: Duration,
+    pub remembered: Duration,
+}
+
+/// How often the background work runs.
+#[derive(Clone, Copy, Debug)]
+pub struct Intervals {
+    /// Batched `last_seen_at` writes (`HEARTBEAT_FLUSH_SECS`).
+    pub heartbeat_flush: Duration,
+    /// The sweep of expired and idle sessions (`SESSION_SWEEP_SECS`).
+    pub sweep: Duration,
+    /// An open socket's re-check of its session (30 s), for an end no event announced.
+    pub socket_recheck: Duration,
+}
 
 #[derive(Clone)]
 pub struct Config {

@@ -20,8 +20,6 @@ use std::sync::OnceLock;
 
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 
-use crate::state::AppState;
-
 static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
 
 /// The process's recorder, installed at the first call.
@@ -85,16 +83,26 @@ pub fn websocket_dropped() {
     metrics::counter!("websocket_dropped_total").increment(1);
 }
 
-/// The exposition text, with the gauges read now.
-pub async fn render(state: &AppState) -> String {
-    for (name, pool) in [("requests", &state.db), ("tenant_ddl", &state.tenant_ddl)] {
-        let (size, idle) = (pool.size() as f64, pool.num_idle() as f64);
+/// What the gauges say now, read by whoever serves the scrape (`app.rs`).
+pub struct Gauges {
+    /// Each PostgreSQL pool's name, size and idle connections.
+    pub pools: Vec<(&'static str, u32, usize)>,
+    pub websocket_connections: usize,
+    pub spreadsheet_workers: usize,
+    /// Tenant schemas, and those behind the newest tenant migration (none: could not be read).
+    pub tenants: Option<(i64, i64)>,
+}
+
+/// The exposition text, with the gauges as given.
+pub fn render(gauges: &Gauges) -> String {
+    for &(name, size, idle) in &gauges.pools {
+        let (size, idle) = (f64::from(size), idle as f64);
         metrics::gauge!("db_pool_connections", "pool" => name, "state" => "idle").set(idle);
         metrics::gauge!("db_pool_connections", "pool" => name, "state" => "in_use").set(size - idle);
     }
-    metrics::gauge!("websocket_connections").set(state.realtime.connections() as f64);
-    metrics::gauge!("spreadsheet_workers").set(state.engine.running() as f64);
-    if let Ok((tenants, pending)) = crate::store::enterprises::tenant_state(&state.db, crate::tenancy::latest_version()).await {
+    metrics::gauge!("websocket_connections").set(gauges.websocket_connections as f64);
+    metrics::gauge!("spreadsheet_workers").set(gauges.spreadsheet_workers as f64);
+    if let Some((tenants, pending)) = gauges.tenants {
         metrics::gauge!("tenants").set(tenants as f64);
         metrics::gauge!("tenant_migrations_pending").set(pending as f64);
     }

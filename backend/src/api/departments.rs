@@ -3,7 +3,7 @@ use poem_openapi::{ApiResponse, Object, OpenApi, param::Path, payload::Json, typ
 use sqlx::PgConnection;
 use uuid::Uuid;
 
-use super::{ApiTags, enterprises::managed_tenant, types::UserSummary};
+use super::{ApiTags, managed::managed_tenant, types::UserSummary};
 use crate::{
     api_errors,
     auth::BearerAuth,

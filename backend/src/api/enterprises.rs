@@ -10,6 +10,7 @@ use uuid::Uuid;
 use super::{
     ApiTags,
     departments::{Department, load_departments},
+    managed::{find_managed, managed_tenant},
     types::{Page, User, UserSummary, paging},
 };
 use crate::{
@@ -23,7 +24,7 @@ use crate::{
         enterprises::{EnterpriseChanges, EnterpriseFilter, EnterpriseRecord, NewEnterprise},
         users::UserFilter,
     },
-    tenancy::{self, SchemaName},
+    tenancy,
 };
 
 #[derive(Default)]
@@ -274,25 +275,6 @@ impl EnterprisesApi {
         tx.commit().await?;
         Ok(Json(departments))
     }
-}
-
-/// The enterprise, if the caller manages it (admin: any; CEO: their own; others: 403/404).
-pub async fn find_managed(state: &AppState, auth: &BearerAuth, id: Uuid) -> Result<EnterpriseRecord, AppError> {
-    auth.0.require_enterprise_manager(id)?;
-    store::enterprises::find(&state.db, id).await?.ok_or(AppError::NotFound)
-}
-
-/// An enterprise as tenant calls need it: its id and its schema.
-pub struct Tenant {
-    pub id: Uuid,
-    pub schema: SchemaName,
-}
-
-/// Like `find_managed`, for calls that only work inside the tenant: no row to read beyond
-/// knowing it exists.
-pub async fn managed_tenant(state: &AppState, auth: &BearerAuth, id: Uuid) -> Result<Tenant, AppError> {
-    auth.0.require_enterprise_manager(id)?;
-    if store::enterprises::exists(&state.db, id).await? { Ok(Tenant { id, schema: SchemaName::for_enterprise(id) }) } else { Err(AppError::NotFound) }
 }
 
 pub fn required(s: &str) -> Result<&str, FieldIssue> {

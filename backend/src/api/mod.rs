@@ -5,6 +5,7 @@ mod auth;
 mod dashboards;
 mod departments;
 mod enterprises;
+mod managed;
 mod messaging;
 mod monitoring;
 mod reports;

@@ -710,7 +710,7 @@ impl ReportsApi {
         #[oai(name = "pageSize", validator(minimum(value = "1"), maximum(value = "100")))] page_size: Query<Option<u32>>,
     ) -> Result<Json<Page<Report>>, ReportError> {
         auth.0.require("listEnterpriseReports")?;
-        let enterprise = super::enterprises::managed_tenant(&state, &auth, id.0).await?;
+        let enterprise = super::managed::managed_tenant(&state, &auth, id.0).await?;
         let filter = ReportFilter { department_id: department_id.0, status: status.0, hide_drafts: true, q: q.0, from: from.0, to: to.0 };
         Ok(Json(report_page(&state, &enterprise.schema, &filter, sort.0, paging(page.0, page_size.0)).await?))
     }

@@ -23,6 +23,7 @@ use uuid::Uuid;
 
 use crate::{
     cache::Cache,
+    config::IdleTimeouts,
     realtime::{Audience, Event, Hub},
     store::{self, sessions::EndedSession},
 };
@@ -35,13 +36,6 @@ const ENDED_CACHE_SECS: u64 = 40 * 86400;
 /// `last_seen_at` is written at most this often per session (more often only for idle timeouts
 /// under four minutes, so that a session in use never looks idle).
 const SEEN_WRITE_SECS: u64 = 60;
-
-/// Sessions unused for this long end (`end_reason = 'idle'`).
-#[derive(Clone, Copy, Debug)]
-pub struct IdleTimeouts {
-    pub session: Duration,
-    pub remembered: Duration,
-}
 
 #[derive(Clone)]
 pub struct SessionGuard {

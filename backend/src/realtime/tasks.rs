@@ -2,20 +2,7 @@
 //! batched write of heartbeats, and the sweep that ends expired and idle sessions and announces
 //! them. Several instances sweeping at once end each session once (one UPDATE ... RETURNING).
 
-use std::time::Duration;
-
 use crate::state::AppState;
-
-/// How often the background work runs.
-#[derive(Clone, Copy, Debug)]
-pub struct Intervals {
-    /// Batched `last_seen_at` writes (`HEARTBEAT_FLUSH_SECS`).
-    pub heartbeat_flush: Duration,
-    /// The sweep of expired and idle sessions (`SESSION_SWEEP_SECS`).
-    pub sweep: Duration,
-    /// An open socket's re-check of its session (30 s), for an end no event announced.
-    pub socket_recheck: Duration,
-}
 
 /// Starts the instance's background tasks; they run until the process ends.
 pub fn spawn(state: &AppState) {

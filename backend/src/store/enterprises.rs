@@ -90,7 +90,7 @@ pub async fn list(pool: &PgPool, filter: &EnterpriseFilter, paging: Paging) -> s
     let filtered = |head: &str| {
         let mut qb = QueryBuilder::<Postgres>::new(format!("{head} from ({SELECT}) x where true"));
         if let Some(q) = filter.q.as_deref().map(str::trim).filter(|q| !q.is_empty()) {
-            let pattern = format!("%{}%", escape_like(q));
+            let pattern = format!("%{}%", super::escape_like(q));
             qb.push(" and (name ilike ").push_bind(pattern.clone()).push(" or ceo_email ilike ").push_bind(pattern).push(")");
         }
         if let Some(active) = filter.active {
@@ -165,11 +165,6 @@ pub async fn delete(pool: &PgPool, id: Uuid) -> sqlx::Result<Option<Vec<sessions
 
 pub async fn user_count(pool: &PgPool, id: Uuid) -> sqlx::Result<i64> {
     sqlx::query_scalar("select count(*) from public.users where enterprise_id = $1").bind(id).fetch_one(pool).await
-}
-
-/// `%`, `_` and `\` match themselves in a search box.
-pub fn escape_like(s: &str) -> String {
-    s.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_")
 }
 
 /// How many tenant schemas there are, and how many are behind `latest` or failed a migration.

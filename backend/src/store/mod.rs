@@ -26,6 +26,11 @@ pub fn violated_constraint(err: &sqlx::Error) -> Option<String> {
     Some(base.to_owned())
 }
 
+/// `%`, `_` and `\` match themselves in a search box.
+pub fn escape_like(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_")
+}
+
 /// A page request: `page` from 1, `page_size` 1..=100 (validated at the API edge).
 #[derive(Debug, Clone, Copy)]
 pub struct Paging {

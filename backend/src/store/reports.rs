@@ -201,7 +201,7 @@ pub async fn list(tx: &mut PgConnection, f: &ReportFilter, sort: ReportSort, pag
             qb.push(" and r.status <> 'draft'");
         }
         if let Some(q) = f.q.as_deref().map(str::trim).filter(|q| !q.is_empty()) {
-            let pattern = format!("%{}%", super::enterprises::escape_like(q));
+            let pattern = format!("%{}%", super::escape_like(q));
             qb.push(" and (r.title ilike ").push_bind(pattern.clone()).push(" or r.content ilike ").push_bind(pattern).push(")");
         }
         if let Some(from) = f.from {

@@ -255,7 +255,7 @@ fn filtered(head: &str, f: &SessionFilter) -> sqlx::QueryBuilder<sqlx::Postgres>
         qb.push(" and s.created_at < ").push_bind(to);
     }
     if let Some(q) = f.q.as_deref().map(str::trim).filter(|q| !q.is_empty()) {
-        let pattern = format!("%{}%", super::enterprises::escape_like(q));
+        let pattern = format!("%{}%", super::escape_like(q));
         qb.push(" and (u.full_name ilike ").push_bind(pattern.clone()).push(" or u.email ilike ").push_bind(pattern.clone());
         qb.push(" or s.city ilike ").push_bind(pattern).push(")");
     }

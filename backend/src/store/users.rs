@@ -186,7 +186,7 @@ pub async fn list(pool: &PgPool, filter: &UserFilter, paging: super::Paging) -> 
             qb.push(" and u.department_id = ").push_bind(id);
         }
         if let Some(q) = filter.q.as_deref().map(str::trim).filter(|q| !q.is_empty()) {
-            let pattern = format!("%{}%", super::enterprises::escape_like(q));
+            let pattern = format!("%{}%", super::escape_like(q));
             qb.push(" and (u.full_name ilike ").push_bind(pattern.clone()).push(" or u.email ilike ").push_bind(pattern).push(")");
         }
         qb

@@ -8,6 +8,7 @@ mod enterprises;
 mod errors;
 mod exports;
 mod helpers;
+mod layout;
 mod messaging;
 mod migrations;
 mod monitoring;
