@@ -50,7 +50,9 @@ pub type Api = (
     reports::ReportsApi,
     dashboards::DashboardsApi,
     monitoring::MonitoringApi,
-    messaging::MessagingApi,
+    messaging::MessagingKeysApi,
+    messaging::ConversationsApi,
+    messaging::MessagesApi,
     spreadsheets::SpreadsheetsApi,
 );
 
