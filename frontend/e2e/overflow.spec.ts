@@ -146,9 +146,24 @@ async function settle(page: Page) {
   await expect(page.locator('h1').first()).toBeVisible();
   await expect(page.locator('.mantine-Skeleton-root')).toHaveCount(0);
   await expect(page.locator('.mantine-Loader-root')).toHaveCount(0);
-  // Web fonts and late layout (charts sizing themselves) first.
+  // Web fonts and late layout (charts sizing themselves) first: the page keeps one size for five
+  // frames in a row (a condition, not a fixed wait: a loaded machine takes longer).
   await page.evaluate(() => document.fonts.ready);
-  await page.waitForTimeout(300);
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) => {
+        let last = '';
+        let same = 0;
+        const tick = () => {
+          const size = `${document.documentElement.scrollWidth}x${document.documentElement.scrollHeight}`;
+          same = size === last ? same + 1 : 0;
+          last = size;
+          if (same >= 5) resolve();
+          else requestAnimationFrame(tick);
+        };
+        requestAnimationFrame(tick);
+      }),
+  );
 }
 
 async function check(page: Page, paths: string[]) {

@@ -24,6 +24,7 @@ import http.client
 import json
 import os
 import random
+import socket
 import subprocess
 import sys
 import threading
@@ -39,6 +40,7 @@ NAMES = {A: "A", B: "B"}
 WORK = os.environ["FAULTS_WORK"]
 BREAK = os.environ.get("FAULTS_BREAK", "")
 REDIS_PORT = urlsplit(os.environ["REDIS_URL"]).port
+PG_PORT = urlsplit(os.environ["DATABASE_URL"]).port
 PREFIX = os.environ["REDIS_PREFIX"]
 # No request may take longer: the server waits at most 5 s for a database connection (a statement
 # may run 15 s, but none of these is slow), and 500 ms for Redis.
@@ -105,6 +107,24 @@ def call(base, method, path, token=None, body=None, timeout=30):
         return Resp(base, method, path, start, time.monotonic(), None, None, {}, error=repr(e))
     finally:
         conn.close()
+
+
+def refused(port):
+    """Whether nothing listens on this loopback port any more (a stopped server)."""
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+        return False
+    except OSError:
+        return True
+
+
+def wait_until(condition, deadline, what):
+    """Polls until `condition()` holds; fails the run if it does not within `deadline` seconds."""
+    until = time.monotonic() + deadline
+    while not condition():
+        if time.monotonic() > until:
+            raise SystemExit(f"FAIL: {what} did not happen within {deadline}s")
+        time.sleep(0.05)
 
 
 def must(resp, *statuses):
@@ -188,7 +208,8 @@ threads = [threading.Thread(target=worker, args=(kind, i), daemon=True)
            for i, kind in enumerate(["report", "report", "user", "read", "read", "read"])]
 for t in threads:
     t.start()
-time.sleep(2.5)
+# Some load answered before the crash.
+wait_until(lambda: sum(r.ok for r in list(results)) >= 100, 30, "100 requests answered under load")
 
 # A session whose live answer is not cached in Redis (it expired, or Redis lost it) is checked in
 # PostgreSQL: while PostgreSQL is away, that too must be a 503, not a 500 or a closed session.
@@ -224,7 +245,7 @@ def outage_sign_in(i):
 t_stop = time.monotonic()
 run("pg-stop")
 log(f"  PostgreSQL stopped (immediate) {t_stop - results[0].start:.1f}s into the load")
-time.sleep(0.5)
+wait_until(lambda: refused(PG_PORT), 10, "PostgreSQL gone")
 # While PostgreSQL is away: a session whose live answer is not cached, a socket signing in with
 # it, and sign-ins.
 subprocess.run(["redis-cli", "-p", str(REDIS_PORT), "DEL", f"{PREFIX}session:{session_id(uncached)}"], check=True, stdout=subprocess.DEVNULL)
@@ -373,7 +394,7 @@ check(ceo_on_b.wait(rid, 5) is not None, "with Redis up, an event raised on A re
 t_down = time.monotonic()
 run("redis-stop")
 log("  Redis stopped")
-time.sleep(1.0)
+wait_until(lambda: refused(REDIS_PORT), 10, "Redis gone")
 while_down = []
 for base in (A, B):
     r = call(base, "POST", "/auth/login", body={"email": "user@faults.test", "password": PASSWORD})

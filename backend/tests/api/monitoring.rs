@@ -224,12 +224,12 @@ async fn events_cross_instances_but_never_tenants(db: PgPool) {
         (Some("report.status_changed"), Some(report_id), Some("approved"), Some("Q1"))
     );
 
-    // Signed out through instance one: dead on two, and its socket on two closes at once.
-    let start = Instant::now();
+    // Signed out through instance one: dead on two, and its socket on two closes within a second
+    // of the sign-out's answer (a slow sign-out on a loaded machine is not the socket's delay).
     assert_eq!(one.logout(&author).await.status(), 204);
-    let (code, _, _) = closed_with(&mut author_socket).await;
+    let (code, took, _) = closed_with(&mut author_socket).await;
     assert_eq!(code, 4401);
-    assert!(start.elapsed() < Duration::from_secs(1), "{:?}", start.elapsed());
+    assert!(took < Duration::from_secs(1), "{took:?}");
     assert_eq!(two.me(&author).await.status(), 401);
 
     // Globex's CEO heard nothing of Acme's sessions or reports (only of Globex's own).
