@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig, devices } from '@playwright/test';
+import { serverLogDir } from './e2e/server-log';
 
 // Contract with scripts/test.sh: the SPA is built into dist/, the backend binary is built, the
 // database at DATABASE_URL is migrated and holds the admin E2E_ADMIN_EMAIL / E2E_ADMIN_PASSWORD.
@@ -48,21 +49,25 @@ export default defineConfig({
     screenshot: 'only-on-failure',
   },
   projects: [{ name: 'chromium', use: chromium }],
+  // The servers' logs are kept and read after the run (e2e/server-log.ts): an error, a panic or
+  // a 5xx answer fails it.
+  globalTeardown: './e2e/server-log.ts',
   webServer: {
-    command: `"${backendBin}" serve`,
+    command: `exec "${backendBin}" serve > "${serverLogDir}/server-$BIND_ADDR.log" 2>&1`,
     url: `${baseURL}/healthz`,
-    // DATABASE_URL, REDIS_URL, JWT_SECRET (and REDIS_PREFIX) are inherited. Warnings and errors
-    // only, so the test report stays readable; set RUST_LOG to see more.
+    // DATABASE_URL, REDIS_URL, JWT_SECRET (and REDIS_PREFIX) are inherited. JSON lines, with
+    // each request's status, into the run's log directory.
     env: {
+      LOG_FORMAT: 'json',
       BIND_ADDR: `127.0.0.1:${port}`,
       STATIC_DIR: staticDir,
       TRUSTED_PROXIES: '127.0.0.1',
       GEOIP_DATABASE: geoipDatabase,
-      RUST_LOG: process.env.RUST_LOG ?? 'warn',
+      RUST_LOG: process.env.RUST_LOG ?? 'warn,backend::app=info',
     },
     reuseExistingServer: false,
     timeout: 120_000,
     stdout: 'ignore',
-    stderr: 'pipe',
+    stderr: 'ignore',
   },
 });

@@ -106,3 +106,12 @@ if ! "$venv/bin/python" scripts/faults/faults.py "http://127.0.0.1:$port_a" "htt
   done
   die "fault tests failed"
 fi
+# The outages are deliberate, and the server answers them with 503s and warnings: an error or a
+# panic in either log is a defect all the same.
+for name in a b; do
+  if grep -E ' ERROR |panicked' "$work/server-$name.log" >"$work/problems-$name.log"; then
+    echo "--- server $name: errors or panics ---"
+    head -n 20 "$work/problems-$name.log"
+    die "server $name logged errors or panicked during the fault tests"
+  fi
+done
