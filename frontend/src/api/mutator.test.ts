@@ -90,16 +90,28 @@ describe('customFetch', () => {
     await expect(customFetch('/api/v1/x', { signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
   });
 
-  it('on 401 clears token and user and goes to /login', async () => {
+  // A sign-in without "remember me" is kept in sessionStorage, a remembered one in localStorage
+  // (lib/session): the 401 must clear the area the sign-in really wrote to.
+  it.each([
+    { signIn: 'not remembered', remember: false, kept: sessionStorage, other: localStorage },
+    { signIn: 'remembered', remember: true, kept: localStorage, other: sessionStorage },
+  ])('on 401 clears the token and user of a $signIn sign-in from storage and goes to /login', async ({ remember, kept, other }) => {
     const navigate = vi.fn();
     setNavigator(navigate);
-    session.start('tok-dead', makeUser());
+    const user = makeUser();
+    session.start('tok-dead', user, remember);
+    expect(kept.getItem('token')).toBe('tok-dead');
+    expect(JSON.parse(kept.getItem('user')!)).toEqual(user);
+    expect(other.getItem('token')).toBeNull();
+    expect(other.getItem('user')).toBeNull();
     fetchMock.mockResolvedValue(jsonResponse(401, { code: 'session_expired', message: 'Session expired' }));
 
     await expect(customFetch('/api/v1/auth/me')).rejects.toMatchObject({ status: 401, code: 'session_expired' });
 
-    expect(localStorage.getItem('token')).toBeNull();
-    expect(localStorage.getItem('user')).toBeNull();
+    for (const area of [kept, other]) {
+      expect(area.getItem('token')).toBeNull();
+      expect(area.getItem('user')).toBeNull();
+    }
     expect(session.get()).toMatchObject({ status: 'signed_out', reason: 'expired' });
     expect(navigate).toHaveBeenCalledWith('/login', expect.objectContaining({ reason: 'expired' }));
   });
@@ -119,12 +131,14 @@ describe('customFetch', () => {
   it('logs method, url and status but never the token or the password', async () => {
     session.start('secret-token', makeUser());
     fetchMock.mockResolvedValue(jsonResponse(200, {}));
+    // The request starts at 1000 ms and its answer is read at 1012 ms: the log says 12 ms.
+    vi.spyOn(performance, 'now').mockReturnValueOnce(1000).mockReturnValueOnce(1012);
 
     await customFetch('/api/v1/auth/login', { method: 'POST', body: JSON.stringify({ password: 'hunter22' }) });
 
+    // The whole lines, so that a "200" can only be the status and nothing else gets in.
+    expect(vi.mocked(console.info).mock.calls).toEqual([['[api] → POST /api/v1/auth/login'], ['[api] ← 200 POST /api/v1/auth/login (12 ms)']]);
     const logged = vi.mocked(console.info).mock.calls.flat().join('\n');
-    expect(logged).toContain('POST /api/v1/auth/login');
-    expect(logged).toContain('200');
     expect(logged).not.toContain('secret-token');
     expect(logged).not.toContain('hunter22');
   });

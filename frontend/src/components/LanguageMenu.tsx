@@ -3,7 +3,7 @@ import { IconCheck } from '@tabler/icons-react';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LOCALES, changeLocale, currentLocale } from '@/i18n';
-import { LanguageButton } from './LanguageSwitch';
+import { LanguageButton } from './LanguageButton';
 
 /** The language menu; LanguageSwitch loads it lazily and mounts it when the button is first clicked. */
 export default function LanguageMenu({ openOnMount = false }: { openOnMount?: boolean }) {

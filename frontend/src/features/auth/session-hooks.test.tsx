@@ -67,8 +67,18 @@ describe('session on start', () => {
 });
 
 describe('sign out', () => {
-  it('calls POST /auth/logout, clears the session and shows /login', async () => {
-    session.start('tok', makeUser('DepartmentUser', { fullName: 'Dee User' }));
+  // A sign-in without "remember me" is kept in sessionStorage, a remembered one in localStorage
+  // (lib/session): signing out must clear the area the sign-in really wrote to.
+  it.each([
+    { signIn: 'not remembered', remember: false, kept: sessionStorage, other: localStorage },
+    { signIn: 'remembered', remember: true, kept: localStorage, other: sessionStorage },
+  ])('calls POST /auth/logout, clears a $signIn sign-in from storage and shows /login', async ({ remember, kept, other }) => {
+    const dee = makeUser('DepartmentUser', { fullName: 'Dee User' });
+    session.start('tok', dee, remember);
+    expect(kept.getItem('token')).toBe('tok');
+    expect(JSON.parse(kept.getItem('user')!)).toEqual(dee);
+    expect(other.getItem('token')).toBeNull();
+    expect(other.getItem('user')).toBeNull();
     fetchMock.mockResolvedValue(new Response(null, { status: 204 }));
     const user = userEvent.setup();
     const { location } = renderApp('/dashboard');
@@ -80,8 +90,10 @@ describe('sign out', () => {
     expect(location().pathname).toBe('/login');
     expect(location().state).not.toHaveProperty('from');
     expect(calls().filter((call) => !call.startsWith('GET '))).toEqual(['POST /api/v1/auth/logout']);
-    expect(localStorage.getItem('token')).toBeNull();
-    expect(localStorage.getItem('user')).toBeNull();
+    for (const area of [kept, other]) {
+      expect(area.getItem('token')).toBeNull();
+      expect(area.getItem('user')).toBeNull();
+    }
   });
 
   it('still signs out locally when the server cannot be reached', async () => {

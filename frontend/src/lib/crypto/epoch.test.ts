@@ -47,12 +47,17 @@ describe('HPKE against RFC 9180 test vectors', () => {
 describe('epoch keys', () => {
   const to = (userId: string, epoch = 1): EpochRecipient => ({ conversationId: 'c1', epoch, userId, keyVersion: 1 });
 
+  it('are wrapped with DHKEM(P-256, HKDF-SHA256), HKDF-SHA256 and AES-256-GCM (RFC 9180 ids 0x0010, 0x0001, 0x0002)', () => {
+    expect({ kem: suite.kem.id, kdf: suite.kdf.id, aead: suite.aead.id }).toEqual({ kem: 0x0010, kdf: 0x0001, aead: 0x0002 });
+    expect({ key: suite.aead.keySize, nonce: suite.aead.nonceSize, tag: suite.aead.tagSize }).toEqual({ key: 32, nonce: 12, tag: 16 });
+    expect({ enc: suite.kem.encSize, secret: suite.kem.secretSize }).toEqual({ enc: 65, secret: 32 });
+  });
+
   it('reach the member they were wrapped for and open only with the right context and creator', async () => {
     const [creator, member, other] = await Promise.all([generateKeys(), generateKeys(), generateKeys()]);
     const key = newEpochKey();
     const wrapped = await wrapEpochKey(key, to('bob'), member.keys.agreement.publicKey, creator.keys.agreement);
     expect(fromBase64(wrapped)).toHaveLength(65 + 32 + 16);
-    expect(suite).toBeDefined();
 
     const aes = await unwrapEpochKey(wrapped, to('bob'), member.keys.agreement, creator.keys.agreement.publicKey);
     const iv = new Uint8Array(12);
