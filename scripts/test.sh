@@ -12,26 +12,48 @@ command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || apt_install nginx-light
 # Reads docker/compose.yaml without a Docker daemon (Debian's Compose v1; v2 is used when present).
 command -v docker-compose >/dev/null || docker compose version >/dev/null 2>&1 || apt_install --no-install-recommends docker-compose
 
+# How long each stage took, printed at the end (and when a stage fails).
+stage_start=$SECONDS stage_name="setup" stages=()
+stage() {
+  stages+=("$(printf '%5ds  %s' $((SECONDS - stage_start)) "$stage_name")")
+  stage_name="$1" stage_start=$SECONDS
+  say "$1"
+}
+report_stages() {
+  stages+=("$(printf '%5ds  %s' $((SECONDS - stage_start)) "$stage_name")")
+  printf '\nmake test, by stage (%d s in all):\n' "$SECONDS" >&2
+  printf '  %s\n' "${stages[@]}" >&2
+}
+trap report_stages EXIT
+
 # Each #[sqlx::test] makes (and drops) its own database through this server.
 export DATABASE_URL="$PG_BASE_URL/postgres"
 
-say "backend: format and lints"
+stage "backend: format and lints"
 cargo fmt --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
-say "backend: unit and integration tests (includes the openapi.json drift check)"
+stage "backend: unit and integration tests (includes the openapi.json drift check)"
 cargo test --workspace --locked
 
-say "frontend: dependencies"
-(cd frontend && npm ci --no-audit --no-fund --loglevel=error)
+stage "frontend: dependencies"
+# npm ci starts from an empty node_modules every time: skipped when the lockfile is the one the
+# installed tree came from.
+lock_sum="$(sha256sum frontend/package-lock.json | cut -d' ' -f1)"
+if [ "$(cat frontend/node_modules/.lock-sha256 2>/dev/null)" != "$lock_sum" ]; then
+  (cd frontend && npm ci --no-audit --no-fund --loglevel=error)
+  echo "$lock_sum" >frontend/node_modules/.lock-sha256
+fi
 
-say "frontend: generated hooks match openapi.json, lint, format, types check, unit tests, build, bundle budget"
-(cd frontend && npm run check:generated && npm run lint && npm run format:check && npm run typecheck && npm test && npm run build && npm run budget)
+stage "frontend: generated hooks match openapi.json, lint, format, types check, unit tests, build, bundle budget"
+# The build's own `tsc -b` is the type check just run: vite and the precompression only.
+(cd frontend && npm run check:generated && npm run lint && npm run format:check && npm run typecheck && npm test \
+  && npx vite build && node scripts/precompress.mjs && npm run budget)
 
-say "docker: the compose file (with and without the balanced profile) and the balancer's nginx.conf"
+stage "docker: the compose file (with and without the balanced profile) and the balancer's nginx.conf"
 bash docker/check.sh
 
-say "end-to-end: a fresh database, a seeded admin, the real server, headless Chromium"
+stage "end-to-end: a fresh database, a seeded admin, the real server, headless Chromium"
 cargo build -p backend --locked
 e2e_db="enterprise_platform_e2e"
 psql "$PG_BASE_URL/postgres" -qc "drop database if exists $e2e_db with (force)"
@@ -52,11 +74,11 @@ export E2E_BACKEND_BIN="${CARGO_TARGET_DIR:-$PWD/target}/debug/backend"
 export E2E_ADMIN_EMAIL="admin@e2e.test" E2E_ADMIN_PASSWORD="e2e-admin-password"
 "$E2E_BACKEND_BIN" create-admin --email "$E2E_ADMIN_EMAIL" --password "$E2E_ADMIN_PASSWORD" --full-name "E2E Admin"
 (cd frontend && npm run e2e)
-say "end-to-end, balanced: the user flows through nginx over two server instances; a session ended on one is dead on the other"
+stage "end-to-end, balanced: the user flows through nginx over two server instances; a session ended on one is dead on the other"
 (cd frontend && npm run e2e:balanced)
 
-say "API fuzzing: schemathesis against the served openapi.json, as each role"
+stage "API fuzzing: schemathesis against the served openapi.json, as each role"
 bash scripts/fuzz/run.sh
 
-say "faults: PostgreSQL restarted under load, Redis stopped and started, two instances (their own throwaway PostgreSQL and Redis)"
+stage "faults: PostgreSQL restarted under load, Redis stopped and started, two instances (their own throwaway PostgreSQL and Redis)"
 bash scripts/faults/run.sh
