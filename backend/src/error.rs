@@ -132,8 +132,10 @@ pub enum AppError {
     NotFound,
     #[error("{}", .0.message())]
     Conflict(Conflict),
-    /// An e-mail address that another account already uses: 409 `conflict` naming the field.
-    #[error("A user with this email already exists")]
+    /// An e-mail address that another account already uses: 409 `conflict` naming the field. The
+    /// message does not say so (whose account, or even that one exists elsewhere): only that this
+    /// address cannot be used.
+    #[error("This email address cannot be used")]
     EmailTaken { field: &'static str },
     #[error("A report cannot go from {} to {}", .0.from.as_str(), .0.to.as_str())]
     InvalidTransition(InvalidTransition),

@@ -61,6 +61,18 @@ async fn user_input_is_validated_field_by_field(db: PgPool) {
         )
         .await;
     assert_eq!((status, body["code"].as_str(), &body["fields"]), (409, Some("conflict"), &json!({ "email": "taken" })));
+    // A CEO naming an address of another enterprise learns only that it cannot be used.
+    let (ent, ceo) = app.enterprise(&admin, "Acme").await;
+    let (_, _globex_ceo) = app.enterprise(&admin, "Globex").await;
+    let (status, body) = app
+        .post(
+            &ceo,
+            "/api/v1/users",
+            json!({ "fullName": "A", "email": "ceo@globex.example", "password": "person-password-1", "role": "DepartmentUser", "enterpriseId": ent }),
+        )
+        .await;
+    assert_eq!((status, body["fields"]["email"].as_str()), (409, Some("taken")), "{body}");
+    assert_eq!(body["message"], "This email address cannot be used");
     let (status, _) =
         app.post(&admin, "/api/v1/users", json!({ "fullName": "A", "email": "a@x.example", "password": "person-password-1", "role": "Boss" })).await;
     assert_eq!(status, 400);

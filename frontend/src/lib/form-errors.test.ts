@@ -36,13 +36,13 @@ describe('serverFieldErrors', () => {
   });
 
   it('shows a taken e-mail address (409 `conflict`, field `taken`) on the field the server names', () => {
-    const conflict = new ApiRequestError(409, { code: 'conflict', message: 'A user with this email already exists', fields: { ceoEmail: 'taken' } });
+    const conflict = new ApiRequestError(409, { code: 'conflict', message: 'This email address cannot be used', fields: { ceoEmail: 'taken' } });
     expect(serverFieldErrors(conflict, FIELDS).errors).toEqual({ ceoEmail: 'validation.emailTaken' });
     expect(serverFieldErrors(conflict, FIELDS, { emailField: 'ceoEmail' }).errors).toEqual({ ceoEmail: 'validation.emailTaken' });
   });
 
   it('shows a 409 conflict without fields on the e-mail field, when the form names one', () => {
-    const conflict = new ApiRequestError(409, { code: 'conflict', message: 'A user with this email already exists' });
+    const conflict = new ApiRequestError(409, { code: 'conflict', message: 'This email address cannot be used' });
     expect(serverFieldErrors(conflict, FIELDS, { emailField: 'ceoEmail' }).errors).toEqual({ ceoEmail: 'validation.emailTaken' });
     expect(serverFieldErrors(conflict, FIELDS).errors).toEqual({});
   });

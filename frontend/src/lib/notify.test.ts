@@ -7,7 +7,7 @@ const shown = () =>
 
 describe('notify', () => {
   it('a success takes away the failure of the same action that it follows, and only that one', () => {
-    notify.failure('enterprise.create', 'Failed to create enterprise', 'A user with this email already exists');
+    notify.failure('enterprise.create', 'Failed to create enterprise', 'This email address cannot be used');
     notify.failure('user.delete', 'Failed to delete user', 'Server error');
     notify.success('enterprise.create', 'Enterprise created successfully');
     expect(shown()).toEqual([

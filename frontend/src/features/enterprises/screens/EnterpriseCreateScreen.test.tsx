@@ -85,11 +85,11 @@ describe('create an enterprise', () => {
     await fill({ name: 'Acme', ceoFullName: 'Cora', ceoEmail: 'taken@acme.test', ceoPassword: 'password1' });
 
     expect(await screen.findByText('Failed to create enterprise')).toBeInTheDocument();
-    expect(screen.getByText('The CEO email address is already used by another account.')).toBeInTheDocument();
-    expect(screen.getByText('This email address is already used by another account')).toBeInTheDocument();
+    expect(screen.getByText('The CEO email address cannot be used. Choose another one.')).toBeInTheDocument();
+    expect(screen.getByText('This email address cannot be used. Choose another one.')).toBeInTheDocument();
 
     await act(() => changeLocale('fr'));
-    expect(await screen.findByText('Cette adresse e-mail est déjà utilisée par un autre compte')).toBeInTheDocument();
+    expect(await screen.findByText('Cette adresse e-mail ne peut pas être utilisée. Choisissez-en une autre.')).toBeInTheDocument();
     expect(screen.getByRole('heading', { level: 1, name: 'Créer une entreprise' })).toBeInTheDocument();
   });
 
@@ -112,6 +112,6 @@ describe('create an enterprise', () => {
     await fill({ ceoEmail: 'cora@acme.test' });
     expect(await screen.findByText('Enterprise created successfully')).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByText('Failed to create enterprise')).not.toBeInTheDocument());
-    expect(screen.queryByText('The CEO email address is already used by another account.')).not.toBeInTheDocument();
+    expect(screen.queryByText('The CEO email address cannot be used. Choose another one.')).not.toBeInTheDocument();
   });
 });

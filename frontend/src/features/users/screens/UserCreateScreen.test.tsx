@@ -105,7 +105,7 @@ describe('create a user', () => {
     await user.click(screen.getByRole('button', { name: 'Create user' }));
 
     expect(await screen.findByText('Failed to create user')).toBeInTheDocument();
-    expect(screen.getAllByText('This email address is already used by another account')).toHaveLength(2); // toast and field
+    expect(screen.getAllByText('This email address cannot be used. Choose another one.')).toHaveLength(2); // toast and field
     expect(screen.getByLabelText(/^Email/)).toHaveFocus();
   });
 });
