@@ -390,6 +390,13 @@ pub async fn set_archived(tx: &mut PgConnection, id: Uuid, me: Uuid, archived: b
     Ok(())
 }
 
+/// A new message brings the conversation back for everyone who archived it (as chat apps do):
+/// it is unread for them, and belongs among their active conversations again.
+pub async fn unarchive_for_all(tx: &mut PgConnection, id: Uuid) -> sqlx::Result<()> {
+    sqlx::query("update conversation_members set archived = false where conversation_id = $1 and archived").bind(id).execute(tx).await?;
+    Ok(())
+}
+
 /// The members' newest key versions (`None`: no keys yet).
 pub async fn member_key_versions(tx: &mut PgConnection, conversation: Uuid) -> sqlx::Result<Vec<(Uuid, Option<i32>)>> {
     sqlx::query_as(

@@ -328,6 +328,16 @@ async fn unread_counts_read_marks_and_archives_are_the_server_s(db: PgPool) {
     assert_eq!(app.get(ann, "/api/v1/messaging/conversations").await.1["total"], 1, "archiving is for oneself");
     let (status, back) = app.post(ben, &format!("/api/v1/messaging/conversations/{chat}/unarchive"), json!(null)).await;
     assert_eq!((status, back["archived"].as_bool(), back["unreadCount"].as_i64()), (200, Some(false), Some(1)));
+
+    // A new message brings an archived conversation back, unread.
+    assert_eq!(app.post(ben, &format!("/api/v1/messaging/conversations/{chat}/archive"), json!(null)).await.0, 200);
+    send(&app, ann, &chat, 1).await;
+    let (_, list) = app.get(ben, "/api/v1/messaging/conversations").await;
+    assert_eq!(
+        (list["total"].as_i64(), list["items"][0]["archived"].as_bool(), list["items"][0]["unreadCount"].as_i64()),
+        (Some(1), Some(false), Some(2))
+    );
+    assert_eq!(unread(ben).await, 2);
 }
 
 #[sqlx::test(migrator = "backend::db::MIGRATOR")]

@@ -134,6 +134,7 @@ impl MessagesApi {
         )
         .await?
         .ok_or(AppError::Conflict(Conflict::IdTaken))?;
+        db::unarchive_for_all(&mut tx, view.id).await?;
         let members = db::member_ids(&mut tx, view.id).await?;
         tx.commit().await?;
         state
