@@ -25,3 +25,4 @@ bench:
 	@bash bench/messaging.sh
 	@bash bench/mixed.sh
 	@bash bench/spreadsheets.sh
+	@bash bench/runaway.sh
