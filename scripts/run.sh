@@ -31,22 +31,29 @@ bin="${CARGO_TARGET_DIR:-$PWD/target}/$dir/backend"
 [ "${SEED_DEMO:-1}" = 0 ] || "$bin" seed-demo
 
 bind="${BIND_ADDR:-0.0.0.0:${PORT:-8080}}"
+port="${bind##*:}"
 cat <<MSG
 
-  Enterprise Platform is starting at http://localhost:${bind##*:}
-  Platform administrator: $ADMIN_EMAIL / $ADMIN_PASSWORD
-  (an administrator made earlier keeps the password it was given)
-  Demo enterprises (SEED_DEMO=0 skips them), password demo-password for everyone:
-    Acme Industries  ceo@acme.example, bruno@ (finance head), chloe@ (finance), david@ (operations head), emma@ (sales)
-    Globex Services  ceo@globex.example, hugo@ (IT head), ines@ (IT), jade@ (HR head)
-  What each shows:
-    the admin        every enterprise, platform statistics, and the monitoring map of every session
-    a CEO            six months of reports to review (one waits, one was rejected), the map of
-                     their people signed in from three continents (one session flagged)
-    bruno@, hugo@    their department's reports in every status and a budget spreadsheet
-    any two people   the encrypted messenger (/messages) between colleagues
-  API docs: http://localhost:${bind##*:}/api/docs
+  ------------------------------------------------------------------------------------------
+  Enterprise Platform: http://localhost:$port        API docs: http://localhost:$port/api/docs
 
+  Sign in as                    password              who
+    $ADMIN_EMAIL$(printf '%*s' $((30 - ${#ADMIN_EMAIL})) '')$ADMIN_PASSWORD$(printf '%*s' $((22 - ${#ADMIN_PASSWORD})) '')platform administrator (an earlier one keeps its password)
 MSG
+if [ "${SEED_DEMO:-1}" != 0 ]; then
+  cat <<MSG
+    ceo@acme.example            demo-password         Acme Industries: CEO, six months of reports to review
+    bruno@acme.example          demo-password         Acme: finance head, reports in every status, a spreadsheet
+    chloe@acme.example          demo-password         Acme: finance
+    david@acme.example          demo-password         Acme: operations head
+    emma@acme.example           demo-password         Acme: sales and marketing
+    ceo@globex.example          demo-password         Globex Services: CEO
+    hugo@globex.example         demo-password         Globex: IT head
+    ines@globex.example         demo-password         Globex: IT
+    jade@globex.example         demo-password         Globex: HR head
+  Any two people of one enterprise can try the encrypted messenger (/messages).
+MSG
+fi
+echo "  ------------------------------------------------------------------------------------------"
 export BIND_ADDR="$bind"
 exec "$bin" serve

@@ -126,7 +126,9 @@ async fn seed_work(pool: &PgPool, demo: &DemoEnterprise) -> anyhow::Result<()> {
             let start = first_of_month(today, *months_ago);
             let end = first_of_month(today, months_ago - 1) - Duration::days(1);
             let label = start.format("%B %Y");
-            let title = format!("{} — {label}", crate::export::department_label(*kind, crate::export::Lang::En));
+            let department_name = crate::export::department_label(*kind, crate::export::Lang::En);
+            // The month's report, and (never submitted) the forecast being drafted beside it.
+            let title = if path.is_empty() { format!("{department_name} — {label} forecast") } else { format!("{department_name} — {label}") };
             let data = serde_json::json!({
                 "columns": ["Week", "Revenue", "Costs"],
                 "rows": (1..=4).map(|w| {
@@ -296,6 +298,8 @@ async fn seed_sessions(pool: &PgPool, demo: &DemoEnterprise, index: usize) -> an
                 .await?;
         let started = now - Duration::minutes(20 + 17 * n as i64);
         backdate(pool, current, started, now - Duration::minutes(n as i64 * 3), None).await?;
+        // The map and the people lists say when each signed in last, as a real sign-in would.
+        sqlx::query("update public.users set last_login_at = $2 where id = $1").bind(user_id).bind(started).execute(pool).await?;
     }
     println!("{}: {} demo sessions", demo.name, users.len() * 2 + 1);
     Ok(())

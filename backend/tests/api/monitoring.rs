@@ -348,6 +348,9 @@ async fn the_demo_seed_tells_a_story_once_sessions_on_the_map_reports_and_spread
     backend::seed::seed_demo(&db).await.unwrap();
     let (count,): (i64,) = sqlx::query_as("select count(*) from public.sessions").fetch_one(&db).await.unwrap();
     assert_eq!(count, 2 * 5 + 1 + 2 * 4 + 1, "a second run adds nothing: {count}");
+    let (never,): (i64,) =
+        sqlx::query_as("select count(*) from public.users where enterprise_id is not null and last_login_at is null").fetch_one(&db).await.unwrap();
+    assert_eq!(never, 0, "every demo person on the map has signed in before");
 
     let ceo = app.token("ceo@acme.example", backend::seed::DEMO_PASSWORD).await;
     let (status, page) = app.get(&ceo, "/api/v1/monitoring/sessions?active=true&pageSize=100").await;
@@ -376,6 +379,10 @@ async fn the_demo_seed_tells_a_story_once_sessions_on_the_map_reports_and_spread
     let bruno = app.token("bruno@acme.example", backend::seed::DEMO_PASSWORD).await;
     let (_, me) = app.get(&bruno, "/api/v1/auth/me").await;
     let finance = me["departmentId"].as_str().unwrap();
+    let (_, own) = app.get(&bruno, &format!("/api/v1/departments/{finance}/reports?pageSize=100")).await;
+    let titles: Vec<&str> = own["items"].as_array().unwrap().iter().map(|r| r["title"].as_str().unwrap()).collect();
+    let distinct: std::collections::BTreeSet<&&str> = titles.iter().collect();
+    assert_eq!((titles.len(), distinct.len()), (8, 8), "no two demo reports share a title: {titles:?}");
     let (_, sheets) = app.get(&bruno, &format!("/api/v1/departments/{finance}/spreadsheets")).await;
     assert_eq!(sheets["total"], 1, "{sheets}");
     let sheet = sheets["items"][0]["id"].as_str().unwrap();

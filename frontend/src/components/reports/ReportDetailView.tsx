@@ -148,7 +148,7 @@ export function ReportDetailView({ report, back, actions, enterpriseId, children
                 title={
                   event.fromStatus
                     ? t('reports.detail.transition', { from: t(`reportStatus.${event.fromStatus}`), to: t(`reportStatus.${event.toStatus}`) })
-                    : t('reports.detail.created', { status: t(`reportStatus.${event.toStatus}`) })
+                    : t('reports.detail.created', { status: t(`reportStatus.${event.toStatus}`).toLocaleLowerCase() })
                 }
               >
                 <Text size="sm" c="dimmed">

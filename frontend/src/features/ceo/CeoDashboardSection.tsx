@@ -101,7 +101,7 @@ export function CeoDashboardSection() {
                     <Text size="xs" c="dimmed">
                       {item.fromStatus
                         ? t('reports.detail.transition', { from: t(`reportStatus.${item.fromStatus}`), to: t(`reportStatus.${item.toStatus}`) })
-                        : t('reports.detail.created', { status: t(`reportStatus.${item.toStatus}`) })}
+                        : t('reports.detail.created', { status: t(`reportStatus.${item.toStatus}`).toLocaleLowerCase() })}
                       {' · '}
                       {t('reports.detail.by', { name: item.actor?.fullName ?? t('reports.detail.deletedUser'), at: format.dateTime(item.at) })}
                     </Text>

@@ -1,7 +1,8 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { ReportDetail, ReportEvent } from '@/api/generated/model';
+import { changeLocale } from '@/i18n';
 import { session } from '@/lib/session';
 import { mockApi } from '@/testing/api-mock';
 import { jsonResponse, makeReportDetail, makeUser, page, summaryOf } from '@/testing/fixtures';
@@ -51,6 +52,10 @@ describe('a report that was rejected and then resubmitted', () => {
     expect(screen.getByText('Reviewed by').nextElementSibling).toHaveTextContent('—');
     expect(within(screen.getByTestId('report-history')).getByText('Check North')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Approve' })).toBeInTheDocument();
+    // The first entry is a sentence: the status in it is not capitalised, in either language.
+    expect(within(screen.getByTestId('report-history')).getByText('Created as submitted')).toBeInTheDocument();
+    await act(() => changeLocale('fr'));
+    expect(await within(screen.getByTestId('report-history')).findByText('Créé en tant que soumis')).toBeInTheDocument();
   });
 
   it("shows the author's edit screen the last rejection's notes, from the history, labelled as such", async () => {
