@@ -247,3 +247,75 @@ test('messages are end to end encrypted: live between two people, in a group, no
     }
   });
 });
+
+test('after someone opens a new browser without a backup, what is sent to them from then on reads there, in a direct chat and a group', async ({
+  browser,
+  request,
+}) => {
+  test.setTimeout(180_000);
+  const rita = person('Rita');
+  const sam = person('Sam');
+  const tom = person('Tom');
+  const ceoToken = await token(request, ceo);
+  for (const user of [rita, sam, tom]) {
+    const created = await request.post('/api/v1/users', {
+      headers: { Authorization: `Bearer ${ceoToken}` },
+      data: { fullName: user.name, email: user.email, password: user.password, role: 'DepartmentUser' },
+    });
+    expect(created.status(), await created.text()).toBe(201);
+  }
+  const texts = {
+    direct: `Before the new browser ${runId}`,
+    group: `Group before the new browser ${runId}`,
+    directAfter: `After the new browser ${runId}`,
+    groupAfter: `Group after the new browser ${runId}`,
+  };
+  const s = await open(browser, sam);
+  const r = await open(browser, rita);
+  const t = await open(browser, tom);
+  for (const page of [s, r, t]) await page.getByRole('button', { name: 'Skip for now' }).click();
+
+  await test.step('a direct chat and a group, read in Rita’s first browser', async () => {
+    await s.getByRole('button', { name: 'New chat' }).first().click();
+    const picker = s.getByRole('dialog', { name: 'New chat' });
+    await picker.getByLabel('Search people').fill('Rita');
+    await picker.getByRole('button', { name: new RegExp(rita.name) }).click();
+    await send(s, texts.direct);
+    await s.getByRole('button', { name: 'New group' }).click();
+    const dialog = s.getByRole('dialog', { name: 'New group' });
+    await dialog.getByLabel('Group name', { exact: false }).fill(`New browser ${runId}`);
+    await dialog.getByLabel('Search people').fill(runId);
+    await dialog.getByRole('checkbox', { name: rita.name }).check();
+    await dialog.getByRole('checkbox', { name: tom.name }).check();
+    await dialog.getByRole('button', { name: 'Create group' }).click();
+    await send(s, texts.group);
+    await row(r, sam.name).click();
+    await expect(timeline(r).getByText(texts.direct)).toBeVisible();
+  });
+
+  const fresh = await open(browser, rita);
+  await test.step('Rita opens a new browser and skips the backup: new keys', async () => {
+    await expect(fresh.getByText('You have used the messenger before, in another browser', { exact: false })).toBeVisible();
+    await fresh.getByRole('button', { name: 'Skip for now' }).click();
+  });
+
+  await test.step('what Sam and Tom send from then on reads in the new browser; only what came before does not, and says so', async () => {
+    await row(s, rita.name).click();
+    await send(s, texts.directAfter);
+    await row(t, `New browser ${runId}`).click();
+    await send(t, texts.groupAfter);
+
+    await row(fresh, sam.name).click();
+    await expect(timeline(fresh).getByText(texts.directAfter)).toBeVisible();
+    await expect(timeline(fresh).getByText('Sent before this browser had your keys — restore your backup to read it.')).toBeVisible();
+    await row(fresh, `New browser ${runId}`).click();
+    await expect(timeline(fresh).getByText(texts.groupAfter)).toBeVisible();
+    await expect(timeline(fresh).getByText('Sent before this browser had your keys — restore your backup to read it.')).toBeVisible();
+  });
+
+  await test.step('Rita’s first browser, still open, reads what came before and says why it cannot read the rest', async () => {
+    await row(r, sam.name).click();
+    await expect(timeline(r).getByText(texts.direct)).toBeVisible();
+    await expect(timeline(r).getByText('Encrypted for the keys you made in another browser — restore your backup here to read it.')).toBeVisible();
+  });
+});
