@@ -67,8 +67,7 @@ export const serverErrors = {
   forbidden: () => apiError(403, { code: 'forbidden', message: 'You are not authorized to perform this action' }),
   notFound: () => apiError(404, { code: 'not_found', message: 'Resource not found' }),
   /** An e-mail address another account uses: 409 naming the field (`email`, or `ceoEmail` when creating an enterprise). */
-  emailTaken: (field: 'email' | 'ceoEmail') =>
-    apiError(409, { code: 'conflict', message: 'This email address cannot be used', fields: { [field]: 'taken' } }),
+  emailTaken: (field: 'email' | 'ceoEmail') => apiError(409, { code: 'conflict', message: 'This email address cannot be used', fields: { [field]: 'taken' } }),
   rateLimited: (retryAfterSeconds: number) =>
     apiError(429, { code: 'rate_limited', message: 'Too many attempts. Please try again later.' }, { 'Retry-After': String(retryAfterSeconds) }),
   internal: () => apiError(500, { code: 'internal', message: 'Server error. Please try again later.' }),
