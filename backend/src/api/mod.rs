@@ -71,7 +71,7 @@ pub fn service() -> OpenApiService<Api, ()> {
          `enterpriseId`), `monitoring.session_updated` (`sessionId`, `enterpriseId`, `lastSeenAt`) and \
          `monitoring.session_ended` (`sessionId`, `enterpriseId`, `reason`) to the monitors whose scope \
          includes the session, and `report.status_changed` (`reportId`, `departmentId`, `title`, \
-         `fromStatus`, `status`) to the report's author, department head and CEO. The messenger's \
+         `fromStatus`, `status`, `actorId`: who moved it) to the report's author, department head and CEO. The messenger's \
          events go to a conversation's members: `message.created` (`conversationId`, `messageId`, \
          `senderId`), `message.read` (`conversationId`, `userId`, `messageId`), \
          `conversation.changed` (`conversationId`: members, name, keys or the listener's archive \

@@ -352,7 +352,7 @@ async fn detail(tx: &mut PgConnection, id: Uuid) -> Result<ReportDetail, AppErro
     Ok(ReportDetail { report: report.into(), history })
 }
 
-/// The event of a report that moved from `from` to its current status, and who hears it: its
+/// The event of a report that `actor` moved from `from` to its current status, and who hears it: its
 /// author, its department's head and, unless it is a draft (the CEO never sees drafts), the CEO.
 /// Computed inside the transaction, announced after it commits (`announce`).
 async fn status_changed(
@@ -360,6 +360,7 @@ async fn status_changed(
     enterprise_id: Uuid,
     report: &Report,
     from: ReportStatus,
+    actor: Uuid,
 ) -> Result<Option<(Audience, Event)>, AppError> {
     if report.status == from {
         return Ok(None);
@@ -376,6 +377,7 @@ async fn status_changed(
         title: report.title.chars().take(200).collect(),
         from_status: Some(from.as_str().to_owned()),
         status: report.status.as_str().to_owned(),
+        actor_id: actor,
     };
     Ok(Some((audience, event)))
 }
@@ -599,7 +601,7 @@ impl ReportsApi {
                 .map_err(AppError::gone_is_not_found)?;
         }
         let updated = detail(&mut tx, report.id).await?;
-        let announcement = status_changed(&mut tx, scope.enterprise_id, &updated.report, current).await?;
+        let announcement = status_changed(&mut tx, scope.enterprise_id, &updated.report, current, caller.user_id).await?;
         tx.commit().await?;
         announce(&state, announcement).await;
         Ok(Json(updated))
@@ -651,7 +653,7 @@ impl ReportsApi {
             .await
             .map_err(AppError::gone_is_not_found)?;
         let reviewed = detail(&mut tx, report.id).await?;
-        let announcement = status_changed(&mut tx, scope.enterprise_id, &reviewed.report, from).await?;
+        let announcement = status_changed(&mut tx, scope.enterprise_id, &reviewed.report, from, caller.user_id).await?;
         tx.commit().await?;
         announce(&state, announcement).await;
         Ok(Json(reviewed))

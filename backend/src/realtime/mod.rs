@@ -53,7 +53,7 @@ pub enum Event {
     MonitoringSessionEnded { session_id: Uuid, enterprise_id: Option<Uuid>, reason: String },
     /// A report moved in its review; sent to its author, its department's head and the CEO.
     #[serde(rename = "report.status_changed")]
-    ReportStatusChanged { report_id: Uuid, department_id: Uuid, title: String, from_status: Option<String>, status: String },
+    ReportStatusChanged { report_id: Uuid, department_id: Uuid, title: String, from_status: Option<String>, status: String, actor_id: Uuid },
     /// A message was posted in a conversation of the listener (ids only: the client fetches it).
     #[serde(rename = "message.created")]
     MessageCreated { conversation_id: Uuid, message_id: Uuid, sender_id: Uuid },

@@ -223,6 +223,8 @@ async fn events_cross_instances_but_never_tenants(db: PgPool) {
         (changed["type"].as_str(), changed["reportId"].as_str(), changed["status"].as_str(), changed["title"].as_str()),
         (Some("report.status_changed"), Some(report_id), Some("approved"), Some("Q1"))
     );
+    let (_, reviewer) = one.get(&acme_ceo, "/api/v1/auth/me").await;
+    assert_eq!(changed["actorId"], reviewer["id"], "who moved it: their own tab need not be told");
 
     // Signed out through instance one: dead on two, and its socket on two closes within a second
     // of the sign-out's answer (a slow sign-out on a loaded machine is not the socket's delay).

@@ -29,8 +29,13 @@ export function useRealtime(queryClient: QueryClient) {
         session.expire();
       } else if (event.type === 'report.status_changed') {
         void queryClient.invalidateQueries();
-        const status = t(`reportStatus.${event.status as ReportStatus}`);
-        notifications.show({ color: 'blue', message: t('reports.live.statusChanged', { title: String(event.title), status }) });
+        // Whoever moved the report was told by their own action: one toast, not two.
+        const state = session.get();
+        const mine = state.status === 'signed_in' && event.actorId === state.user.id;
+        if (!mine) {
+          const status = t(`reportStatus.${event.status as ReportStatus}`);
+          notifications.show({ color: 'blue', message: t('reports.live.statusChanged', { title: String(event.title), status }) });
+        }
       } else if (isMessagingEvent(event)) {
         handleMessagingEvent(queryClient, event);
       } else if (event.type.startsWith('monitoring.')) {
