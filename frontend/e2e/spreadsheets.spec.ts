@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { type APIRequestContext, type Page, expect, test } from '@playwright/test';
+import { type APIRequestContext, type Page, type Request, type WebSocketRoute, expect, test } from '@playwright/test';
 import { expectBarChart } from './charts';
 import { admin, apiToken, bearer, createEnterprise, signIn } from './support';
 import { readXlsx, readXlsxFormulas } from './xlsx';
@@ -303,4 +303,181 @@ test('the CEO opens the department spreadsheets read-only, in French', async ({ 
   await page.keyboard.press('Enter', PACE);
   await expect(cell(page, 'B2')).toHaveText('10');
   await expect(page.getByTestId('formula-bar')).toHaveAttribute('readonly', '');
+});
+
+/** Creates a spreadsheet from the list's "New spreadsheet" dialog; returns its id once its grid is up. */
+async function createFromList(page: Page, name: string): Promise<string> {
+  await expect(page.getByRole('heading', { level: 1, name: 'Spreadsheets' })).toBeVisible();
+  await page.getByRole('button', { name: 'New spreadsheet' }).first().click();
+  const dialog = page.getByRole('dialog', { name: 'New spreadsheet' });
+  await dialog.getByLabel(/^Name/).fill(name);
+  await dialog.getByRole('button', { name: 'Create' }).click();
+  await expect(page).toHaveURL(/\/spreadsheet\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+  await expect(cell(page, 'A1')).toBeAttached({ timeout: 20_000 });
+  return /\/spreadsheet\/([0-9a-f-]{36})$/.exec(page.url())![1];
+}
+
+/** A value typed as a person types it into the selected cell: a key every 40 ms, Enter, a pause. */
+async function typeValue(page: Page, text: string) {
+  await page.keyboard.type(text, { delay: 40 });
+  await page.keyboard.press('Enter');
+  await page.waitForTimeout(400);
+}
+
+const isSave = (id: string) => (request: Request) => request.method() === 'PUT' && request.url().endsWith(`/api/v1/spreadsheets/${id}`);
+
+/** The first sheet as the server has it (CSV export), one line per row. */
+async function serverRows(request: APIRequestContext, token: string, id: string): Promise<string[]> {
+  const response = await request.get(`/api/v1/spreadsheets/${id}/export?format=csv&sheet=Sheet1`, { headers: bearer(token) });
+  expect(response.status(), await response.text()).toBe(200);
+  return (await response.text()).split(/\r?\n/).filter((line) => line !== '');
+}
+
+/**
+ * Closes the page as a user closing the tab does (beforeunload handlers run). Returns whether
+ * the browser asked first; the question is dismissed (the user stays), so the page stays open.
+ */
+async function leavingAsks(page: Page): Promise<boolean> {
+  const asked = page.waitForEvent('dialog').then(
+    async (dialog) => {
+      expect(dialog.type()).toBe('beforeunload');
+      await dialog.dismiss();
+      return true;
+    },
+    () => false, // the page closed without asking
+  );
+  await page.close({ runBeforeUnload: true });
+  return asked;
+}
+
+test('typing in a new spreadsheet is saved within seconds of the last key, every time, and is there after a reload', async ({ page }) => {
+  test.setTimeout(180_000);
+  await signIn(page, staff);
+  await page.goto(listPath());
+  for (let round = 1; round <= 5; round++) {
+    if (round > 1) await page.getByRole('link', { name: 'Back to the spreadsheets' }).click();
+    const id = await createFromList(page, `Autosave ${round} ${runId}`);
+    await typeValue(page, '17');
+    await typeValue(page, '25');
+    await page.keyboard.type('=SUM(A1:A2)*2', { delay: 40 });
+    await page.keyboard.press('Enter');
+    // Nothing is saved at the instant of a key (saves wait for a pause), so a save sent from now
+    // on holds every value typed.
+    const save = page.waitForRequest(isSave(id), { timeout: 10_000 });
+    await page.waitForTimeout(400);
+    await expect(cell(page, 'A3')).toHaveText('84');
+    // Fails after 10 s if no save went out.
+    const answer = await (await save).response();
+    expect(answer?.status(), `round ${round}`).toBe(200);
+    await expect(page.getByTestId('save-state')).toHaveAttribute('data-status', 'saved');
+    await expect(page.getByTestId('save-state')).toHaveText('All changes saved');
+
+    await page.reload();
+    await expect(cell(page, 'A3')).toHaveText('84', { timeout: 20_000 });
+    await expect(cell(page, 'A1')).toHaveText('17');
+    await expect(cell(page, 'A2')).toHaveText('25');
+  }
+});
+
+test('leaving the page with unsaved typing never drops it silently: the browser asks, also while the save of an editor just left is on its way', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const token = await apiToken(request, staff);
+  await signIn(page, staff);
+  await page.goto(listPath());
+
+  // A value typed a moment ago waits for a pause before it is saved: closing the tab asks first.
+  const typed = await createFromList(page, `Leaving ${runId}`);
+  await page.keyboard.type('17', { delay: 40 });
+  await page.keyboard.press('Enter');
+  const asked = await leavingAsks(page);
+  expect(asked || (await serverRows(request, token, typed)).includes('17'), 'neither asked nor saved before the page went').toBe(true);
+  if (asked) {
+    await expect(page.getByTestId('save-state')).toHaveAttribute('data-status', 'saved', { timeout: 15_000 });
+    expect(await serverRows(request, token, typed)).toEqual(['17']);
+  }
+  if (page.isClosed()) {
+    page = await page.context().newPage();
+    await signIn(page, staff);
+  }
+
+  // Back to the list: the editor sends what is pending as it closes. While that save is on its
+  // way (held in the page here, as a busy server holds it), closing the tab must ask: a request
+  // still on its way when its page goes dies with it (and the server drops a save whose client
+  // hung up while its engine checked the workbook).
+  await page.goto(listPath());
+  const left = await createFromList(page, `Left ${runId}`);
+  await page.evaluate(() => {
+    const send = window.fetch.bind(window);
+    const slow = window as unknown as { held: number; release: () => void };
+    const released = new Promise<void>((resolve) => (slow.release = resolve));
+    slow.held = 0;
+    window.fetch = async (input, init) => {
+      if (init?.method === 'PUT') {
+        slow.held += 1;
+        await released;
+      }
+      return send(input, init);
+    };
+  });
+  await typeValue(page, '25');
+  await page.getByRole('link', { name: 'Back to the spreadsheets' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Spreadsheets' })).toBeVisible();
+  await expect.poll(() => page.evaluate(() => (window as unknown as { held: number }).held)).toBe(1);
+  const askedAgain = await leavingAsks(page);
+  if (askedAgain) await page.evaluate(() => (window as unknown as { release: () => void }).release());
+  await expect.poll(() => serverRows(request, token, left), { message: askedAgain ? 'the save went on' : 'the page went without asking' }).toEqual(['25']);
+});
+
+test('the live socket reconnecting while the user types does not reopen the editor: what was typed stays, is saved, and nothing conflicts', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  // The page's socket goes through the test, which can drop it as the server does when it cannot
+  // check the session (1013): the app reconnects, then reads again what it may have missed.
+  const sockets: { page: WebSocketRoute; server: WebSocketRoute }[] = [];
+  let ready = 0;
+  await page.routeWebSocket(/\/api\/v1\/ws$/, (socket) => {
+    const server = socket.connectToServer();
+    server.onMessage((message) => {
+      if (String(message).includes('"ready"')) ready += 1;
+      socket.send(message);
+    });
+    sockets.push({ page: socket, server });
+  });
+  const refused: string[] = [];
+  page.on('response', (response) => {
+    if (response.status() === 409) refused.push(response.url());
+  });
+  await signIn(page, staff);
+  await expect.poll(() => ready).toBe(1);
+  await page.goto(listPath());
+  await expect.poll(() => ready).toBe(2);
+  const id = await createFromList(page, `Reconnect ${runId}`);
+
+  const firstSave = page.waitForResponse((response) => isSave(id)(response.request()));
+  await typeValue(page, '17');
+  expect((await firstSave).status()).toBe(200);
+  await typeValue(page, '25');
+
+  const reread = page.waitForResponse((response) => response.url().includes('/api/v1/messaging/unread'));
+  const { page: socket, server } = sockets.at(-1)!;
+  await server.close();
+  await socket.close({ code: 1013, reason: 'reconnect' });
+  await expect.poll(() => ready, { timeout: 15_000 }).toBe(3);
+  await reread;
+  await expect(cell(page, 'A2')).toHaveText('25');
+  await expect(cell(page, 'A1')).toHaveText('17');
+
+  await typeValue(page, '=SUM(A1:A2)*2');
+  await expect(cell(page, 'A3')).toHaveText('84');
+  await expect(page.getByTestId('save-state')).toHaveAttribute('data-status', 'saved', { timeout: 15_000 });
+  expect(refused).toEqual([]);
+  await page.reload();
+  await expect(cell(page, 'A3')).toHaveText('84', { timeout: 20_000 });
+  await expect(cell(page, 'A1')).toHaveText('17');
+  await expect(cell(page, 'A2')).toHaveText('25');
 });

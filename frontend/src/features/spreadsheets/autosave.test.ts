@@ -6,6 +6,9 @@ const stale = () => new ApiRequestError(409, { code: 'conflict', message: 'Someo
 const busy = (seconds: number) => new ApiRequestError(503, { code: 'unavailable', message: 'Busy' }, seconds);
 const invalid = () => new ApiRequestError(400, { code: 'validation_failed', message: 'Please check your input', fields: { content: 'too_long' } });
 
+/** The savers of a test: disposed after it, so none still listens for the page's unload. */
+const created: Autosaver[] = [];
+
 /** An autosaver over a fake server whose answers the test gives one by one. */
 function setUp(version = 3) {
   let bytes = 0;
@@ -23,6 +26,7 @@ function setUp(version = 3) {
     },
     onChange: (state) => states.push(state.status),
   });
+  created.push(saver);
   return { saver, requests, states, answer: (fn: (request: SaveRequest) => Promise<SaveAnswer>) => answers.push(fn) };
 }
 
@@ -30,6 +34,7 @@ beforeEach(() => {
   vi.useFakeTimers();
 });
 afterEach(() => {
+  created.splice(0).forEach((saver) => saver.dispose());
   vi.useRealTimers();
 });
 
@@ -144,5 +149,48 @@ describe('autosave', () => {
     expect(requests).toHaveLength(1);
     expect(state).toMatchObject({ status: 'saved', version: 8 });
     expect(saver.unsaved).toBe(false);
+  });
+
+  it('closing keeps trying a busy or unreachable server until the save is on it, without a word to the closed editor', async () => {
+    const { saver, requests, states, answer } = setUp(4);
+    answer(() => Promise.reject(busy(2)));
+    answer(() => Promise.reject(new NetworkError(new TypeError('offline'))));
+    saver.change();
+    let closed: SaveState | undefined;
+    void saver.close().then((state) => (closed = state));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(requests).toHaveLength(1);
+    expect(saver.unsaved).toBe(true);
+
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(requests).toHaveLength(2);
+    expect(closed).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(requests.map((r) => r.version)).toEqual([4, 4, 4]);
+    expect(closed).toMatchObject({ status: 'saved', version: 5 });
+    expect(saver.unsaved).toBe(false);
+    expect(states).toEqual(['pending']);
+  });
+
+  it('asks before the page is left while changes are not on the server, also once its editor has closed', async () => {
+    const { saver, answer } = setUp(1);
+    let finish: (answer: SaveAnswer) => void = () => {};
+    answer(() => new Promise((resolve) => (finish = resolve)));
+    const leave = () => {
+      const event = new Event('beforeunload', { cancelable: true });
+      window.dispatchEvent(event);
+      return event.defaultPrevented;
+    };
+    expect(leave()).toBe(false);
+    saver.change();
+    expect(leave()).toBe(true);
+
+    // The editor closes while the save is on its way: the page must still not go without asking.
+    const closing = saver.close();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(leave()).toBe(true);
+    finish({ version: 2, updatedAt: '2026-03-01T10:00:00Z' });
+    expect(await closing).toMatchObject({ status: 'saved', version: 2 });
+    expect(leave()).toBe(false);
   });
 });

@@ -61,6 +61,7 @@ export class Autosaver {
   constructor(private readonly options: Options) {
     this.current = { status: 'saved', version: options.version };
     this.delayMs = options.delayMs ?? 1500;
+    window.addEventListener('beforeunload', this.warn);
   }
 
   get state(): SaveState {
@@ -94,17 +95,44 @@ export class Autosaver {
     return this.current;
   }
 
-  /** The editor closes: nobody listens any more, but what is pending is still saved, once. */
-  close(): Promise<SaveState> {
+  /**
+   * The editor closes: nobody listens any more, but what is pending is still saved. A busy or
+   * unreachable server is tried again as while the editor was open (stopping at the first
+   * `retrying` dropped the changes without a word), and until the save settles leaving the page
+   * still asks first.
+   */
+  async close(): Promise<SaveState> {
     this.silent = true;
-    return this.flush().finally(() => this.dispose());
+    try {
+      let state = await this.flush();
+      while (state.status === 'retrying' && !this.disposed) {
+        // This loop does the waiting now (its flush would clear the retry's timer anyway).
+        this.clearTimer();
+        await new Promise((resolve) => setTimeout(resolve, (state.retryIn ?? OFFLINE_RETRY_SECONDS) * 1000));
+        state = await this.flush();
+      }
+      return state;
+    } finally {
+      this.dispose();
+    }
   }
 
   /** Stops saving (the user chose how to settle a conflict, or the editor closed). */
   dispose(): void {
     this.disposed = true;
     this.clearTimer();
+    window.removeEventListener('beforeunload', this.warn);
   }
+
+  /**
+   * Leaving the page (reload, close, another site) while changes are not on the server yet: the
+   * browser asks first, since the page's requests end with it. The saver listens itself, from
+   * its creation until it is disposed, so a saver whose editor has gone (the user left for
+   * another screen, or a new saver took over) still warns while its last save is on its way.
+   */
+  private readonly warn = (event: BeforeUnloadEvent) => {
+    if (this.unsaved) event.preventDefault();
+  };
 
   private set(patch: Partial<SaveState>): void {
     const next = { ...this.current, ...patch };

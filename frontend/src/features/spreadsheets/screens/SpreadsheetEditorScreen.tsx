@@ -38,9 +38,15 @@ const MAX_SHEET_NAME = 31;
 export default function SpreadsheetEditorScreen() {
   const { t } = useTranslation();
   const { departmentId, spreadsheetId, canOpen, canEdit, ceo } = useSpreadsheetRoute();
-  // The workbook lives in the engine once opened: the query is read once, and again only on reload.
+  // The workbook lives in the engine once opened: the query is read once, and again only on reload
+  // (the conflict dialog's `refetch`). 'static', not Infinity: an invalidation reads again any query
+  // that is merely never stale, and the app invalidates every query when the realtime socket
+  // reconnects or a report changes status. That read brought the version this editor's own saves
+  // had made, so a new `Editor` key: the open editor was replaced by the server's copy, what was
+  // typed since the last save vanished from the grid (the closing autosaver still sent it, unseen)
+  // and the next save was refused as stale (409).
   const spreadsheet = useGetSpreadsheet(spreadsheetId, {
-    query: { enabled: canOpen, staleTime: Infinity, gcTime: 0, refetchOnWindowFocus: false, refetchOnReconnect: false },
+    query: { enabled: canOpen, staleTime: 'static', gcTime: 0, refetchOnWindowFocus: false, refetchOnReconnect: false },
   });
   const [engine, setEngine] = useState<Engine | null>(null);
   const [engineError, setEngineError] = useState<unknown>(null);
@@ -152,7 +158,9 @@ function WorkbookEditor({ workbook, spreadsheet, editable, departmentId, back, o
   const freeing = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   // One autosaver while the editor is open; closing it saves what is pending, then the engine's
-  // memory goes. (StrictMode runs this twice: the first close finds nothing to save.)
+  // memory goes. (StrictMode runs this twice: the first close finds nothing to save.) Leaving the
+  // page with changes not on the server yet, the browser asks first: each autosaver sees to it
+  // until its last save is on the server, even once its editor has gone.
   useEffect(() => {
     clearTimeout(freeing.current);
     const created = editable
@@ -174,15 +182,6 @@ function WorkbookEditor({ workbook, spreadsheet, editable, departmentId, back, o
       freeing.current = setTimeout(() => void closing.finally(() => workbook.free()), 0);
     };
   }, [editable, spreadsheet.id, spreadsheet.version, workbook, client, departmentId]);
-
-  // Leaving the page with changes not on the server yet: the browser asks first.
-  useEffect(() => {
-    const warn = (event: BeforeUnloadEvent) => {
-      if (saver.current?.unsaved) event.preventDefault();
-    };
-    window.addEventListener('beforeunload', warn);
-    return () => window.removeEventListener('beforeunload', warn);
-  }, []);
 
   const sheets = workbook.sheets();
   const activeSheet = sheets.find((entry) => entry.index === sheet) ?? sheets[0];
