@@ -280,6 +280,7 @@ test('after someone opens a new browser without a backup, what is sent to them f
     const picker = s.getByRole('dialog', { name: 'New chat' });
     await picker.getByLabel('Search people').fill('Rita');
     await picker.getByRole('button', { name: new RegExp(rita.name) }).click();
+    await expect(s.getByRole('heading', { name: rita.name })).toBeVisible();
     await send(s, texts.direct);
     await s.getByRole('button', { name: 'New group' }).click();
     const dialog = s.getByRole('dialog', { name: 'New group' });
@@ -288,6 +289,7 @@ test('after someone opens a new browser without a backup, what is sent to them f
     await dialog.getByRole('checkbox', { name: rita.name }).check();
     await dialog.getByRole('checkbox', { name: tom.name }).check();
     await dialog.getByRole('button', { name: 'Create group' }).click();
+    await expect(s.getByRole('heading', { name: `New browser ${runId}` })).toBeVisible();
     await send(s, texts.group);
     await row(r, sam.name).click();
     await expect(timeline(r).getByText(texts.direct)).toBeVisible();
@@ -301,14 +303,18 @@ test('after someone opens a new browser without a backup, what is sent to them f
 
   await test.step('what Sam and Tom send from then on reads in the new browser; only what came before does not, and says so', async () => {
     await row(s, rita.name).click();
+    await expect(s.getByRole('heading', { name: rita.name })).toBeVisible();
     await send(s, texts.directAfter);
     await row(t, `New browser ${runId}`).click();
+    await expect(t.getByRole('heading', { name: `New browser ${runId}` })).toBeVisible();
     await send(t, texts.groupAfter);
 
     await row(fresh, sam.name).click();
+    await expect(fresh.getByRole('heading', { name: sam.name })).toBeVisible();
     await expect(timeline(fresh).getByText(texts.directAfter)).toBeVisible();
     await expect(timeline(fresh).getByText('Sent before this browser had your keys — restore your backup to read it.')).toBeVisible();
     await row(fresh, `New browser ${runId}`).click();
+    await expect(fresh.getByRole('heading', { name: `New browser ${runId}` })).toBeVisible();
     await expect(timeline(fresh).getByText(texts.groupAfter)).toBeVisible();
     await expect(timeline(fresh).getByText('Sent before this browser had your keys — restore your backup to read it.')).toBeVisible();
   });
