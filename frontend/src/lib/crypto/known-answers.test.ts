@@ -6,6 +6,7 @@ import { importPrivateKeys, publicKeysOf } from './keys';
 import { KAT } from './known-answer-vectors';
 import { MessageError, openMessage, sealMessage, type MessageContext } from './message';
 import { keyFingerprint, safetyNumber } from './safety';
+import { supplyRandom } from './known-answer-random';
 
 /*
  * Known answers for the messenger's own constructions (docs/messenger-crypto.md): fixed keys,
@@ -29,17 +30,6 @@ function flip(bytes: Bytes, i: number): Bytes {
   const copy = bytes.slice();
   copy[i] ^= 1;
   return copy;
-}
-
-/** crypto.getRandomValues hands out these bytes, by the length asked for. */
-function supplyRandom(byLength: Record<number, Bytes>): void {
-  const real = crypto.getRandomValues.bind(crypto);
-  vi.spyOn(crypto, 'getRandomValues').mockImplementation(((array: Uint8Array<ArrayBuffer>) => {
-    const fixed = byLength[array.length];
-    if (!fixed) return real(array);
-    array.set(fixed);
-    return array;
-  }) as typeof crypto.getRandomValues);
 }
 
 /** HPKE's ephemeral key pair is the script's. */

@@ -6,6 +6,7 @@ import { suite } from '@/lib/crypto/epoch';
 import { KAT } from '@/lib/crypto/known-answer-vectors';
 import { FakeServer } from './fake-server';
 import { Messenger } from './messenger';
+import { supplyRandom } from '@/lib/crypto/known-answer-random';
 
 /*
  * The engine against the known answers of scripts/messenger-known-answers.py (an independent
@@ -62,17 +63,6 @@ async function bobRestored(server: FakeServer): Promise<Messenger> {
   expect(await bob.start()).toEqual({ kind: 'restore', reason: 'new-browser', hasBackup: true });
   expect(await bob.restore(KAT.backup.passphrase)).toEqual({ kind: 'ready' });
   return bob;
-}
-
-/** crypto.getRandomValues hands out these bytes, by the length asked for. */
-function supplyRandom(byLength: Record<number, Uint8Array>): void {
-  const real = crypto.getRandomValues.bind(crypto);
-  vi.spyOn(crypto, 'getRandomValues').mockImplementation(((array: Uint8Array<ArrayBuffer>) => {
-    const fixed = byLength[array.length];
-    if (!fixed) return real(array);
-    array.set(fixed);
-    return array;
-  }) as typeof crypto.getRandomValues);
 }
 
 async function signedByBob(signature: string | null | undefined, signed: string): Promise<boolean> {
