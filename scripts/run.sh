@@ -38,7 +38,7 @@ cat <<MSG
   Enterprise Platform: http://localhost:$port        API docs: http://localhost:$port/api/docs
 
   Sign in as                    password              who
-    $ADMIN_EMAIL$(printf '%*s' $((30 - ${#ADMIN_EMAIL})) '')$ADMIN_PASSWORD$(printf '%*s' $((22 - ${#ADMIN_PASSWORD})) '')platform administrator (an earlier one keeps its password)
+    $ADMIN_EMAIL$(printf '%*s' $((28 - ${#ADMIN_EMAIL})) '')$ADMIN_PASSWORD$(printf '%*s' $((22 - ${#ADMIN_PASSWORD})) '')platform administrator (an earlier one keeps its password)
 MSG
 if [ "${SEED_DEMO:-1}" != 0 ]; then
   cat <<MSG
