@@ -156,10 +156,7 @@ impl ConversationsApi {
         let id = db::create_group(&mut tx, me, &name, &others).await?;
         let c = load(&mut tx, id, me).await?;
         tx.commit().await?;
-        state
-            .realtime
-            .publish(to_members(&auth.0, c.members.iter().map(|m| m.id).collect()), Event::ConversationChanged { conversation_id: id })
-            .await;
+        changed(&state, &auth.0, &c).await;
         Ok(ConversationOpened::Created(Json(c)))
     }
 
@@ -226,10 +223,7 @@ impl ConversationsApi {
         db::system_entry(&mut tx, c.id, "renamed", me, None).await?;
         let c = load(&mut tx, c.id, me).await?;
         tx.commit().await?;
-        state
-            .realtime
-            .publish(to_members(&auth.0, c.members.iter().map(|m| m.id).collect()), Event::ConversationChanged { conversation_id: c.id })
-            .await;
+        changed(&state, &auth.0, &c).await;
         Ok(Json(c))
     }
 
@@ -288,10 +282,7 @@ impl ConversationsApi {
         }
         let c = load(&mut tx, c.id, me).await?;
         tx.commit().await?;
-        state
-            .realtime
-            .publish(to_members(&auth.0, c.members.iter().map(|m| m.id).collect()), Event::ConversationChanged { conversation_id: c.id })
-            .await;
+        changed(&state, &auth.0, &c).await;
         Ok(Json(c))
     }
 
@@ -408,12 +399,14 @@ impl ConversationsApi {
         db::start_epoch(&mut tx, c.id, body.epoch, me, body.creator_key_version, &keys).await?;
         let c = load(&mut tx, c.id, me).await?;
         tx.commit().await?;
-        state
-            .realtime
-            .publish(to_members(&auth.0, c.members.iter().map(|m| m.id).collect()), Event::ConversationChanged { conversation_id: c.id })
-            .await;
+        changed(&state, &auth.0, &c).await;
         Ok(Json(c))
     }
+}
+
+/// Tells a conversation's members (as it stands now) that it changed.
+async fn changed(state: &AppState, caller: &Caller, c: &Conversation) {
+    state.realtime.publish(to_members(caller, c.members.iter().map(|m| m.id).collect()), Event::ConversationChanged { conversation_id: c.id }).await;
 }
 
 impl ConversationsApi {
