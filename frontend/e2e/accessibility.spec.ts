@@ -2,11 +2,15 @@ import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, type Page, expect, test } from '@playwright/test';
+import { overflowing, settle } from './screens';
 import { admin } from './support';
 
 /**
  * axe-core on every main screen, in English and in French, signed in as the role that sees it.
- * A violation of impact "serious" or "critical" fails the test; no rule is disabled.
+ * A violation of impact "serious" or "critical" fails the test; no rule is disabled. In French
+ * (the longer language) the same visit also checks, at 1280 px, that no text runs out of its box
+ * (`overflowing`), with names, addresses and titles as long as real ones can be; overflow.spec.ts
+ * walks the screens again at 800 px.
  */
 
 type Messages = { [key: string]: string | Messages };
@@ -23,11 +27,15 @@ test.describe.configure({ timeout: 60_000 });
 /** Unique per run, so the suite can run again against the same database. */
 const runId = `${Date.now()}-${Math.random().toString(36).slice(2, 6)}`;
 const ceo = { email: `a11y-ceo-${runId}@e2e.test`, password: 'ceo-password-1' };
-const head = { name: `Hana Head ${runId}`, email: `a11y-head-${runId}@e2e.test`, password: 'head-password-1' };
+const head = {
+  name: `Héloïse Delacroix-Montgolfier ${runId}`,
+  email: `heloise.delacroix-montgolfier-${runId}@entreprise-exemple.e2e.test`,
+  password: 'head-password-1',
+};
 const member = { name: `Milo Member ${runId}`, email: `a11y-member-${runId}@e2e.test`, password: 'member-password-1' };
 
-/** What beforeAll creates: an enterprise, its CEO, the head of Finance and a member, and two reports. */
-const ids = { enterprise: '', finance: '', submittedReport: '', draftReport: '', spreadsheet: '' };
+/** What beforeAll creates: an enterprise, its CEO, the head of Finance and a member, and three reports. */
+const ids = { enterprise: '', finance: '', submittedReport: '', draftReport: '', rejectedReport: '', spreadsheet: '' };
 
 /** Signs in through the API, from `from` (X-Forwarded-For) when given, and returns the bearer header. */
 async function apiHeaders(request: APIRequestContext, credentials: Credentials, from?: string) {
@@ -47,9 +55,9 @@ test.beforeAll(async ({ request }) => {
     await request.post('/api/v1/enterprises', {
       headers: adminHeaders,
       data: {
-        name: `Accessible ${runId}`,
-        description: 'Made by the accessibility suite',
-        ceoFullName: `Cleo Ceo ${runId}`,
+        name: `Société générale des constructions métalliques ${runId}`,
+        description: 'Une entreprise dont le nom et la description sont longs, comme en vrai.',
+        ceoFullName: `Jean-Baptiste de La Rochefoucauld ${runId}`,
         ceoEmail: ceo.email,
         ceoPassword: ceo.password,
       },
@@ -68,7 +76,10 @@ test.beforeAll(async ({ request }) => {
       data: { fullName: head.name, email: head.email, password: head.password, role: 'DepartmentHead', departmentId: ids.finance },
     }),
   );
-  const madeHead = await request.put(`/api/v1/enterprises/${ids.enterprise}/departments/${ids.finance}`, { headers: ceoHeaders, data: { headId } });
+  const madeHead = await request.put(`/api/v1/enterprises/${ids.enterprise}/departments/${ids.finance}`, {
+    headers: ceoHeaders,
+    data: { headId, description: 'Comptabilité, trésorerie et contrôle de gestion' },
+  });
   expect(madeHead.status(), await madeHead.text()).toBe(200);
   await created(
     await request.post('/api/v1/users', {
@@ -80,25 +91,29 @@ test.beforeAll(async ({ request }) => {
   const headHeaders = await apiHeaders(request, head);
   const report = (title: string, status: 'draft' | 'submitted') => ({
     title,
-    content: 'Revenue went up in the North and down in the South.',
+    content: 'Le chiffre d’affaires a progressé au nord et reculé au sud.',
     periodStart: '2026-01-01',
     periodEnd: '2026-03-31',
     status,
     data: {
-      columns: ['Region', 'Revenue'],
+      columns: ['Région', 'Chiffre d’affaires', 'Charges d’exploitation'],
       rows: [
-        ['North', 120],
-        ['South', 80],
-        ['East', 95.5],
+        ['Nord', 120, 80],
+        ['Sud', 80, 95],
+        ['Est', 95.5, 70],
       ],
     },
   });
-  ids.submittedReport = await created(
-    await request.post(`/api/v1/departments/${ids.finance}/reports`, { headers: headHeaders, data: report(`Quarterly figures ${runId}`, 'submitted') }),
-  );
-  ids.draftReport = await created(
-    await request.post(`/api/v1/departments/${ids.finance}/reports`, { headers: headHeaders, data: report(`Draft figures ${runId}`, 'draft') }),
-  );
+  const post = async (title: string, status: 'draft' | 'submitted') =>
+    created(await request.post(`/api/v1/departments/${ids.finance}/reports`, { headers: headHeaders, data: report(title, status) }));
+  ids.submittedReport = await post(`Rapport trimestriel soumis ${runId}`, 'submitted');
+  ids.draftReport = await post(`Brouillon du rapport trimestriel ${runId}`, 'draft');
+  ids.rejectedReport = await post(`Rapport trimestriel refusé ${runId}`, 'submitted');
+  const rejected = await request.post(`/api/v1/reports/${ids.rejectedReport}/review`, {
+    headers: ceoHeaders,
+    data: { status: 'rejected', reviewNotes: 'Les charges du sud sont à justifier.' },
+  });
+  expect(rejected.status(), await rejected.text()).toBe(200);
   ids.spreadsheet = await created(
     await request.post(`/api/v1/departments/${ids.finance}/spreadsheets`, { headers: headHeaders, data: { name: `Budget ${runId}` } }),
   );
@@ -109,13 +124,6 @@ test.beforeAll(async ({ request }) => {
   await apiHeaders(request, member, '2.125.160.216');
   await apiHeaders(request, head, '216.160.83.56');
 });
-
-/** Waits until the screen has its heading and nothing is loading any more (lazy chunks, queries, charts). */
-async function settle(page: Page) {
-  await expect(page.locator('h1').first()).toBeVisible();
-  await expect(page.locator('.mantine-Skeleton-root')).toHaveCount(0);
-  await expect(page.locator('.mantine-Loader-root')).toHaveCount(0);
-}
 
 /** Scans the page with axe; every serious or critical violation is reported, with the elements at fault. */
 async function expectNoSeriousViolations(page: Page, screen: string) {
@@ -140,13 +148,18 @@ async function signIn(page: Page, locale: Locale, credentials: Credentials) {
   await expect(page).toHaveURL(/\/dashboard$/);
 }
 
-async function scan(page: Page, paths: string[]) {
+/** Scans each screen with axe; in French, the same visit checks that no text runs out of its box. */
+async function scan(page: Page, locale: Locale, paths: string[]) {
   for (const path of paths) {
     await test.step(path, async () => {
       await page.goto(path);
       await expectNoSeriousViolations(page, path);
       // The screen itself was scanned, not the page a guard or an error sent the user to.
       expect(new URL(page.url()).pathname).toBe(path);
+      if (locale === 'fr') {
+        const { width } = page.viewportSize()!;
+        expect.soft(await overflowing(page), `${path} at ${width} px: content wider than its box`).toEqual([]);
+      }
     });
   }
 }
@@ -158,18 +171,19 @@ for (const locale of ['en', 'fr'] as const) {
     });
 
     test('signed-out screens', async ({ page }) => {
-      await scan(page, ['/login', '/forgot-password', '/no-such-page']);
+      await scan(page, locale, ['/login', '/forgot-password', '/no-such-page']);
     });
 
     test("the admin's screens", async ({ page }) => {
       await signIn(page, locale, admin);
-      await scan(page, [
+      await scan(page, locale, [
         '/dashboard',
         '/admin',
         '/admin/enterprises',
         `/admin/enterprises/${ids.enterprise}`,
         '/admin/users',
         '/admin/monitoring',
+        `/ceo/reports/${ids.submittedReport}`,
         '/messages',
         '/no-such-page',
       ]);
@@ -193,7 +207,7 @@ for (const locale of ['en', 'fr'] as const) {
 
     test("the CEO's screens", async ({ page }) => {
       await signIn(page, locale, ceo);
-      await scan(page, ['/dashboard', '/ceo', '/ceo/reports', `/ceo/reports/${ids.submittedReport}`, '/admin/users', '/messages', '/ceo/monitoring']);
+      await scan(page, locale, ['/dashboard', '/ceo', '/ceo/reports', `/ceo/reports/${ids.submittedReport}`, '/admin/users', '/messages', '/ceo/monitoring']);
       await test.step('/ceo/monitoring, a popup open', async () => {
         const map = page.getByRole('region', { name: text(locale, 'monitoring.map.label') });
         await map.getByRole('button', { name: new RegExp(`^${head.name}`) }).click();
@@ -251,13 +265,14 @@ for (const locale of ['en', 'fr'] as const) {
     test("a department head's screens", async ({ page }) => {
       await signIn(page, locale, head);
       const department = `/department/${ids.finance}`;
-      await scan(page, [
+      await scan(page, locale, [
         '/dashboard',
         department,
         `${department}/reports`,
         `${department}/reports/${ids.submittedReport}`,
         `${department}/reports/create`,
         `${department}/reports/${ids.draftReport}/edit`,
+        `${department}/reports/${ids.rejectedReport}/edit`,
         '/messages',
       ]);
     });
@@ -265,7 +280,7 @@ for (const locale of ['en', 'fr'] as const) {
     test("a department head's spreadsheet screens", async ({ page }) => {
       const spreadsheets = `/department/${ids.finance}/spreadsheet`;
       await signIn(page, locale, head);
-      await scan(page, [spreadsheets, `${spreadsheets}/${ids.spreadsheet}`]);
+      await scan(page, locale, [spreadsheets, `${spreadsheets}/${ids.spreadsheet}`]);
       await test.step('the editor, "Use in a report" open', async () => {
         await page.getByRole('button', { name: text(locale, 'spreadsheets.report.action') }).click();
         await expect(page.getByRole('dialog', { name: text(locale, 'spreadsheets.report.title') })).toBeVisible();
@@ -276,7 +291,7 @@ for (const locale of ['en', 'fr'] as const) {
     test("the CEO's read-only spreadsheet screens", async ({ page }) => {
       const spreadsheets = `/department/${ids.finance}/spreadsheet`;
       await signIn(page, locale, ceo);
-      await scan(page, [spreadsheets, `${spreadsheets}/${ids.spreadsheet}`]);
+      await scan(page, locale, [spreadsheets, `${spreadsheets}/${ids.spreadsheet}`]);
     });
   });
 }
