@@ -29,26 +29,51 @@ trap report_stages EXIT
 # Each #[sqlx::test] makes (and drops) its own database through this server.
 export DATABASE_URL="$PG_BASE_URL/postgres"
 
-stage "backend: format and lints"
-cargo fmt --check
-cargo clippy --workspace --all-targets --locked -- -D warnings
+# The backend's checks and the frontend's static checks share nothing and are bound by different
+# things (rustc's codegen over both cores, node's one thread): they run side by side, each into a
+# log of its own, printed when both are done.
+backend_checks() {
+  cargo fmt --check
+  cargo clippy --workspace --all-targets --locked -- -D warnings
+  # Also builds the server binary (target/debug/backend) the frontend's unit tests and the
+  # end-to-end runs use.
+  cargo test --workspace --locked
+}
+frontend_checks() {
+  # npm ci starts from an empty node_modules every time: skipped when the lockfile is the one the
+  # installed tree came from.
+  lock_sum="$(sha256sum frontend/package-lock.json | cut -d' ' -f1)"
+  if [ "$(cat frontend/node_modules/.lock-sha256 2>/dev/null)" != "$lock_sum" ]; then
+    (cd frontend && npm ci --no-audit --no-fund --loglevel=error)
+    echo "$lock_sum" >frontend/node_modules/.lock-sha256
+  fi
+  # The build's own `tsc -b` is the type check just run: vite and the precompression only.
+  (cd frontend && npm run check:generated && npm run lint && npm run format:check && npm run typecheck \
+    && npx vite build && node scripts/precompress.mjs && npm run budget)
+}
+side_by_side() {
+  local logs pids=() names=() failed=0 i
+  logs="$(mktemp -d)"
+  for name in "$@"; do
+    ( set -euo pipefail; SECONDS=0; "$name"; echo "($name: ${SECONDS} s)" ) >"$logs/$name.log" 2>&1 &
+    pids+=($!) names+=("$name")
+  done
+  for i in "${!pids[@]}"; do
+    if ! wait "${pids[$i]}"; then failed=1; names[$i]="${names[$i]} FAILED"; fi
+  done
+  for i in "${!names[@]}"; do
+    say "${names[$i]}"
+    cat "$logs/${names[$i]%% *}.log"
+  done
+  rm -rf "$logs"
+  return $failed
+}
 
-stage "backend: unit and integration tests (includes the openapi.json drift check)"
-cargo test --workspace --locked
+stage "backend (format, lints, unit and integration tests, the openapi.json drift check) beside the frontend (dependencies, generated hooks, lint, format, types, build, bundle budget)"
+side_by_side backend_checks frontend_checks
 
-stage "frontend: dependencies"
-# npm ci starts from an empty node_modules every time: skipped when the lockfile is the one the
-# installed tree came from.
-lock_sum="$(sha256sum frontend/package-lock.json | cut -d' ' -f1)"
-if [ "$(cat frontend/node_modules/.lock-sha256 2>/dev/null)" != "$lock_sum" ]; then
-  (cd frontend && npm ci --no-audit --no-fund --loglevel=error)
-  echo "$lock_sum" >frontend/node_modules/.lock-sha256
-fi
-
-stage "frontend: generated hooks match openapi.json, lint, format, types check, unit tests, build, bundle budget"
-# The build's own `tsc -b` is the type check just run: vite and the precompression only.
-(cd frontend && npm run check:generated && npm run lint && npm run format:check && npm run typecheck && npm test \
-  && npx vite build && node scripts/precompress.mjs && npm run budget)
+stage "frontend: unit tests (one runs the server binary's spreadsheet engine)"
+(cd frontend && npm test)
 
 stage "docker: the compose file (with and without the balanced profile) and the balancer's nginx.conf"
 bash docker/check.sh
