@@ -1,8 +1,9 @@
 //! Who may call what: one row per API operation, one column per role, read by the handlers
-//! (`Caller::require`, the role gate every operation passes first) and walked by one test
-//! (`tests/api/permissions.rs`) that calls every operation in openapi.json without a token, with a
-//! dead token, and as each role on its own tenant's ids and on another tenant's. An operation
-//! without a row fails that test. A new feature adds its rows here.
+//! (`Caller::require`, the role gate every operation passes first). The test
+//! `tests/api/permissions.rs` is the second opinion: it writes the expected answer of every
+//! operation for eleven kinds of caller literally, from the product's rules, and calls them all;
+//! it never reads this table, so a row changed here fails there until the test is changed too. A
+//! new feature adds its rows here and its line there.
 //!
 //! For tenant roles a cell says what happens with ids of their own enterprise (for department
 //! staff: their own department) and with another enterprise's ids, which never exist for them
