@@ -9,7 +9,7 @@ export STATIC_DIR="${STATIC_DIR:-$PWD/frontend/dist}"
 export GEOIP_DATABASE="${GEOIP_DATABASE:-$PWD/backend/tests/data/GeoLite2-City-Test.mmdb}"
 ADMIN_EMAIL="${ADMIN_EMAIL:-admin@example.com}"
 export ADMIN_PASSWORD="${ADMIN_PASSWORD:-admin-demo-password}"
-PROFILE="${PROFILE:-release}"
+PROFILE="${PROFILE:-local}"
 
 # A stable secret for this checkout, so restarting the server keeps everyone signed in.
 mkdir -p .run
@@ -18,11 +18,12 @@ if [ -z "${JWT_SECRET:-}" ]; then
   export JWT_SECRET="$(cat .run/jwt_secret)"
 fi
 
-say "building the web app"
-(cd frontend && { [ -d node_modules ] || npm ci --no-audit --no-fund; } && npm run build)
-
-say "building the server ($PROFILE)"
+# The web app builds beside the server: cargo keeps both cores busy only part of the time.
+say "building the web app and the server ($PROFILE profile), side by side"
+(cd frontend && { [ -d node_modules ] || npm ci --no-audit --no-fund --loglevel=error; } && npm run build >/dev/null) &
+web=$!
 cargo build --profile "$PROFILE" -p backend
+wait "$web" || die "the web app did not build (cd frontend && npm run build)"
 dir=$([ "$PROFILE" = dev ] && echo debug || echo "$PROFILE")
 bin="${CARGO_TARGET_DIR:-$PWD/target}/$dir/backend"
 
