@@ -56,7 +56,7 @@ def floor_transaction(conn):
     schema = f"t_{eid.hex}"
     t = time.perf_counter()
     with conn.transaction():
-        conn.execute("insert into public.enterprises (id, name, description, schema_name) values (%s, %s, '', %s)", (eid, "Floor", schema))
+        conn.execute("insert into public.enterprises (id, name, description, schema_name) values (%s, %s, '', %s)", (eid, f"Floor {eid.hex}", schema))
         conn.execute(f'create schema "{schema}"')
         conn.execute("select set_config('search_path', %s, true)", (schema,))
         conn.execute(BASELINE)

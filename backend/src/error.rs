@@ -137,6 +137,10 @@ pub enum AppError {
     /// address cannot be used.
     #[error("This email address cannot be used")]
     EmailTaken { field: &'static str },
+    /// A name another enterprise already has, compared ignoring case and accents
+    /// (`enterprises_name_key`): 409 `conflict` with `fields.name = taken`.
+    #[error("An enterprise with this name already exists")]
+    EnterpriseNameTaken,
     #[error("A report cannot go from {} to {}", .0.from.as_str(), .0.to.as_str())]
     InvalidTransition(InvalidTransition),
     #[error("Too many attempts. Please try again later.")]
@@ -213,7 +217,7 @@ impl AppError {
             Self::AccountInactive => "account_inactive",
             Self::Forbidden => "forbidden",
             Self::NotFound => "not_found",
-            Self::Conflict(_) | Self::EmailTaken { .. } => "conflict",
+            Self::Conflict(_) | Self::EmailTaken { .. } | Self::EnterpriseNameTaken => "conflict",
             Self::InvalidTransition(_) => "invalid_transition",
             Self::RateLimited { .. } => "rate_limited",
             Self::Busy { .. } => "unavailable",
@@ -227,7 +231,7 @@ impl AppError {
             Self::InvalidCredentials | Self::SessionExpired | Self::Unauthorized => StatusCode::UNAUTHORIZED,
             Self::AccountInactive | Self::Forbidden => StatusCode::FORBIDDEN,
             Self::NotFound => StatusCode::NOT_FOUND,
-            Self::Conflict(_) | Self::EmailTaken { .. } | Self::InvalidTransition(_) => StatusCode::CONFLICT,
+            Self::Conflict(_) | Self::EmailTaken { .. } | Self::EnterpriseNameTaken | Self::InvalidTransition(_) => StatusCode::CONFLICT,
             Self::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             Self::Busy { .. } => StatusCode::SERVICE_UNAVAILABLE,
             Self::Unexpected(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -250,6 +254,9 @@ impl AppError {
                 fields: Some(BTreeMap::from([((*field).to_owned(), "taken".to_owned())])),
                 ..ErrorBody::new(self.code(), self.to_string())
             },
+            Self::EnterpriseNameTaken => {
+                ErrorBody { fields: Some(BTreeMap::from([("name".to_owned(), "taken".to_owned())])), ..ErrorBody::new(self.code(), self.to_string()) }
+            }
             Self::Conflict(conflict) => ErrorBody { reason: Some(conflict.reason().to_owned()), ..ErrorBody::new(self.code(), self.to_string()) },
             _ => ErrorBody::new(self.code(), self.to_string()),
         }

@@ -1,7 +1,7 @@
 //! `backend seed-demo`: two enterprises with people in their departments, so a fresh platform
 //! has something to show, and sessions from around the world for the monitoring map.
-//! Idempotent: an enterprise whose CEO exists is left alone, and sessions are added only to a
-//! demo enterprise that has none.
+//! Idempotent: an enterprise whose CEO exists, or whose name is taken (ignoring case and
+//! accents), is left alone, and sessions are added only to a demo enterprise that has none.
 
 use anyhow::Context;
 use chrono::{DateTime, Duration, Utc};
@@ -58,6 +58,12 @@ pub async fn seed_demo(pool: &PgPool) -> anyhow::Result<()> {
         let ceo_email = Email::parse(&format!("ceo@{}", demo.domain)).expect("valid demo e-mail");
         if store::users::find_by_email(pool, &ceo_email).await?.is_some() {
             println!("{}: already seeded", demo.name);
+            continue;
+        }
+        // Names are unique ignoring case and accents: an enterprise someone else named so (or a
+        // demo one whose CEO was deleted) is left alone rather than duplicated.
+        if store::enterprises::name_taken(pool, demo.name).await? {
+            println!("{}: an enterprise of that name exists, left alone", demo.name);
             continue;
         }
         let id = store::enterprises::create_with_tenant(

@@ -68,6 +68,41 @@ test.describe.serial('tenancy', () => {
     await expect(page.getByRole('heading', { level: 1, name: enterprise.name })).toBeVisible();
   });
 
+  test('a name another enterprise has, in another case or with accents, is refused under the Name field', async ({ page, request }) => {
+    const headers = { Authorization: `Bearer ${await apiToken(request)}` };
+    // "Acme <run>" exists (the test above): "ACMÉ <RUN>" is the same name.
+    const variant = `ACMÉ ${runId.toUpperCase()}`;
+    const taken = 'An enterprise with this name already exists (names are compared ignoring case and accents). Choose another one.';
+    await signIn(page);
+    await page.goto('/admin/enterprises/create');
+    await expect(page.getByRole('heading', { level: 1, name: 'Create an enterprise' })).toBeVisible();
+    await page.getByLabel(/^Name/).fill(variant);
+    await page.getByLabel(/^CEO full name/).fill(`Vera Variant ${runId}`);
+    await page.getByLabel(/^CEO email/).fill(`variant-${runId}@e2e.test`);
+    await page.getByLabel(/^CEO password/).fill('variant-password-1');
+    const answer = page.waitForResponse((r) => r.url().endsWith('/api/v1/enterprises') && r.request().method() === 'POST');
+    await page.getByRole('button', { name: 'Create enterprise' }).click();
+    expect((await answer).status()).toBe(409);
+
+    await expect(page.getByText('Failed to create enterprise')).toBeVisible();
+    const name = page.getByLabel(/^Name/);
+    await expect(name).toHaveAccessibleDescription(taken);
+    await expect(name).toHaveAttribute('aria-invalid', 'true');
+    await expect(name).toBeFocused();
+    await expect(page.getByLabel(/^CEO email/)).not.toHaveAttribute('aria-invalid', 'true');
+    await expect(page).toHaveURL(/\/admin\/enterprises\/create$/);
+
+    // Nothing was made: the search (which ignores case, not accents) finds the first one only.
+    const found = await request.get(`/api/v1/enterprises?q=${encodeURIComponent(runId)}`, { headers });
+    expect(((await found.json()) as { items: { name: string }[] }).items.map((e) => e.name)).toEqual([enterprise.name]);
+
+    // A genuinely different name goes through.
+    await name.fill(`Acme Two ${runId}`);
+    await page.getByRole('button', { name: 'Create enterprise' }).click();
+    await expect(page.getByText('Enterprise created successfully')).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1, name: `Acme Two ${runId}` })).toBeVisible();
+  });
+
   test('its CEO creates a department head, then makes them head of Finance', async ({ page }) => {
     const head = { name: `Hal Head ${runId}`, email: `head-${runId}@e2e.test`, password: 'head-password-1' };
     await signIn(page, { email: enterprise.ceoEmail, password: enterprise.ceoPassword });
@@ -160,7 +195,20 @@ test.describe.serial('tenancy', () => {
     await expect(dialog).toContainText('its departments');
     await expect(dialog).toContainText('its users');
     await expect(dialog).toContainText('its reports');
-    await dialog.getByRole('button', { name: 'Delete enterprise' }).click();
+    // The red button waits for the exact name, typed into the field that has the focus.
+    const confirm = dialog.getByRole('button', { name: 'Delete enterprise' });
+    const typed = dialog.getByRole('textbox', { name: "Type the enterprise's name to confirm" });
+    await expect(typed).toBeFocused();
+    await expect(typed).toHaveAccessibleDescription(`Type “${doomed}” exactly as shown.`);
+    await expect(confirm).toBeDisabled();
+    await page.keyboard.type(doomed.toLowerCase());
+    await page.keyboard.press('Enter');
+    await expect(confirm).toBeDisabled();
+    await expect(dialog).toBeVisible();
+    expect((await request.get(`/api/v1/enterprises/${id}`, { headers })).status()).toBe(200);
+    await typed.fill(doomed);
+    await expect(confirm).toBeEnabled();
+    await confirm.click();
 
     await expect(page).toHaveURL(/\/admin\/enterprises$/);
     await expect(page.getByText(`The enterprise “${doomed}” was deleted`)).toBeVisible();

@@ -124,7 +124,8 @@ api_errors!(CreateError {
     401 Unauthorized,
     /// Only the platform admin creates enterprises.
     403 Forbidden,
-    /// The CEO's e-mail is taken (`conflict`).
+    /// Another enterprise has this name, ignoring case and accents (`conflict`, `fields.name =
+    /// taken`), or the CEO's e-mail is taken (`conflict`, `fields.ceoEmail = taken`).
     409 Conflict,
 });
 
@@ -137,6 +138,20 @@ api_errors!(ItemError {
     403 Forbidden,
     /// No such enterprise for this caller (`not_found`).
     404 NotFound,
+});
+
+api_errors!(UpdateError {
+    /// A field is invalid (`validation_failed`).
+    400 BadRequest,
+    /// No token, or its session has ended.
+    401 Unauthorized,
+    /// Only the platform admin changes enterprises.
+    403 Forbidden,
+    /// No such enterprise (`not_found`).
+    404 NotFound,
+    /// Another enterprise has this name, ignoring case and accents (`conflict`, `fields.name =
+    /// taken`).
+    409 Conflict,
 });
 
 #[OpenApi(prefix_path = "/enterprises", tag = "ApiTags::Enterprises")]
@@ -163,6 +178,8 @@ impl EnterprisesApi {
     /// Create an enterprise
     ///
     /// In one transaction: the enterprise, its CEO, its own schema and its five departments.
+    /// Names are unique across the platform, ignoring case and accents ("Acme" and "ACMÉ" are
+    /// one name).
     #[oai(path = "/", method = "post", operation_id = "createEnterprise")]
     async fn create(&self, state: Data<&AppState>, auth: BearerAuth, body: Json<CreateEnterprise>) -> Result<CreatedEnterprise, CreateError> {
         auth.0.require("createEnterprise")?;
@@ -180,6 +197,9 @@ impl EnterprisesApi {
         let new = NewEnterprise { name, description: body.description.as_deref().unwrap_or("").trim(), ceo_full_name, ceo_email: &ceo_email };
         let id = match store::enterprises::create_with_tenant(&state.tenant_ddl, new, hash).await {
             Ok(id) => id,
+            Err(e) if e.downcast_ref::<sqlx::Error>().is_some_and(store::enterprises::is_duplicate_name) => {
+                return Err(AppError::EnterpriseNameTaken.into());
+            }
             Err(e) if e.downcast_ref::<sqlx::Error>().is_some_and(store::users::is_duplicate_email) => {
                 return Err(AppError::EmailTaken { field: "ceoEmail" }.into());
             }
@@ -207,7 +227,8 @@ impl EnterprisesApi {
 
     /// Update an enterprise
     ///
-    /// Platform admin only. `isActive: false` ends every session of its people at once.
+    /// Platform admin only. `isActive: false` ends every session of its people at once. Names are
+    /// unique across the platform, ignoring case and accents.
     #[oai(path = "/:id", method = "put", operation_id = "updateEnterprise")]
     async fn update(
         &self,
@@ -215,13 +236,17 @@ impl EnterprisesApi {
         auth: BearerAuth,
         id: Path<Uuid>,
         body: Json<UpdateEnterprise>,
-    ) -> Result<Json<Enterprise>, ItemError> {
+    ) -> Result<Json<Enterprise>, UpdateError> {
         auth.0.require("updateEnterprise")?;
         let mut errors = FieldErrors::new();
         let name = body.name.as_deref().and_then(|n| errors.check("name", required(n)));
         errors.into_result()?;
         let changes = EnterpriseChanges { name, description: body.description.as_deref().map(str::trim), is_active: body.is_active };
-        let ended = store::enterprises::update(&state.db, id.0, changes).await?.ok_or(AppError::NotFound)?;
+        let ended = match store::enterprises::update(&state.db, id.0, changes).await {
+            Ok(ended) => ended.ok_or(AppError::NotFound)?,
+            Err(e) if store::enterprises::is_duplicate_name(&e) => return Err(AppError::EnterpriseNameTaken.into()),
+            Err(e) => return Err(AppError::from(e).into()),
+        };
         state.sessions.ended(&ended).await;
         let updated = store::enterprises::find(&state.db, id.0).await?.ok_or(AppError::NotFound)?;
         Ok(Json(updated.into()))

@@ -41,7 +41,9 @@ pub struct NewEnterprise<'a> {
 }
 
 /// In one transaction: the enterprise, its schema from the baseline, its five departments and
-/// its CEO. Any failure leaves no row and no schema. The CEO's password hash is awaited last, so
+/// its CEO. Any failure leaves no row and no schema. A name another enterprise has surfaces as the
+/// unique violation of `enterprises_name_key` (before any DDL), a taken CEO e-mail address as that
+/// of `users_email_key`. The CEO's password hash is awaited last, so
 /// hashing (tens of milliseconds of CPU) overlaps the DDL instead of preceding it.
 pub async fn create_with_tenant(
     pool: &PgPool,
@@ -78,6 +80,24 @@ pub async fn create_with_tenant(
     .await?;
     tx.commit().await?;
     Ok(id)
+}
+
+/// True when `err` is the violation of the unique name index: names are unique across the
+/// platform, compared ignoring case and accents (the `enterprise_name` collation, migration
+/// 20261201000001).
+pub fn is_duplicate_name(err: &sqlx::Error) -> bool {
+    super::violated_constraint(err).as_deref() == Some("enterprises_name_key")
+}
+
+/// Whether an enterprise already has this name, compared as the unique index compares
+/// (ignoring case and accents).
+pub async fn name_taken(db: impl sqlx::PgExecutor<'_>, name: &str) -> sqlx::Result<bool> {
+    sqlx::query_scalar(
+        "select exists (select 1 from public.enterprises where name collate public.enterprise_name = $1::text collate public.enterprise_name)",
+    )
+    .bind(name.trim())
+    .fetch_one(db)
+    .await
 }
 
 #[derive(Debug, Default)]
@@ -122,7 +142,8 @@ pub struct EnterpriseChanges<'a> {
 }
 
 /// Applies the changes; deactivating ends every live session of the enterprise in the same
-/// transaction. Returns the ended session ids, or `None` when there is no such enterprise.
+/// transaction. A name another enterprise has is the unique violation of `enterprises_name_key`
+/// (`is_duplicate_name`). Returns the ended session ids, or `None` when there is no such enterprise.
 pub async fn update(pool: &PgPool, id: Uuid, changes: EnterpriseChanges<'_>) -> sqlx::Result<Option<Vec<sessions::EndedSession>>> {
     let mut tx = pool.begin().await?;
     let found = sqlx::query(

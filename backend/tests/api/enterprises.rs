@@ -240,3 +240,64 @@ async fn tenants_put_no_triggers_or_foreign_keys_on_shared_tables(db: PgPool) {
     .unwrap();
     assert_eq!(tenant_keys, 0);
 }
+
+/// Issue 27: names are unique across the platform, compared ignoring case and accents, and a
+/// taken one is a 409 naming the field, on creation and on renaming.
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn a_taken_name_ignoring_case_and_accents_is_409_on_the_name_field(db: PgPool) {
+    let app = TestApp::spawn(db).await;
+    let admin = app.admin_token().await;
+    let create = |name: &str, email: &str| json!({ "name": name, "ceoFullName": "Someone", "ceoEmail": email, "ceoPassword": "ceo-password" });
+    let (status, acme) = app.post(&admin, "/api/v1/enterprises", create("Acme Industries", "ceo1@acme.example")).await;
+    assert_eq!(status, 201, "{acme}");
+
+    for (i, variant) in ["Acme Industries", "ACME industries", "Acmé Industries", "  acmé INDUSTRIES  "].into_iter().enumerate() {
+        let (status, body) = app.post(&admin, "/api/v1/enterprises", create(variant, &format!("ceo-variant{i}@acme.example"))).await;
+        assert_eq!((status, body["code"].as_str()), (409, Some("conflict")), "{variant}: {body}");
+        assert_eq!(body["fields"], json!({ "name": "taken" }), "{variant}");
+        assert_eq!(body["message"], "An enterprise with this name already exists");
+    }
+    // Nothing was left behind by the refused creations: one enterprise, one tenant schema, no CEO.
+    let names: Vec<String> = sqlx::query_scalar("select name from enterprises").fetch_all(&app.db).await.unwrap();
+    assert_eq!(names, ["Acme Industries"]);
+    assert_eq!(schemas(&app).await.len(), 1);
+    let variant_ceos: i64 = sqlx::query_scalar("select count(*) from users where email like 'ceo-variant%'").fetch_one(&app.db).await.unwrap();
+    assert_eq!(variant_ceos, 0);
+
+    // A genuinely different name passes, in creation and in renaming.
+    let (status, other) = app.post(&admin, "/api/v1/enterprises", create("Acme Industries East", "ceo2@acme.example")).await;
+    assert_eq!(status, 201, "{other}");
+    let other = format!("/api/v1/enterprises/{}", other["id"].as_str().unwrap());
+    for variant in ["acme industries", "ACMÉ Industries"] {
+        let (status, body) = app.put(&admin, &other, json!({ "name": variant })).await;
+        assert_eq!((status, body["code"].as_str(), &body["fields"]), (409, Some("conflict"), &json!({ "name": "taken" })), "{variant}: {body}");
+    }
+    let (_, unchanged) = app.get(&admin, &other).await;
+    assert_eq!(unchanged["name"], "Acme Industries East", "a refused rename changes nothing");
+    let (status, renamed) = app.put(&admin, &other, json!({ "name": "Acme Industries West", "description": "Moved" })).await;
+    assert_eq!((status, renamed["name"].as_str()), (200, Some("Acme Industries West")), "{renamed}");
+    // An enterprise keeps its own name, in another case or with accents.
+    let own = format!("/api/v1/enterprises/{}", acme["id"].as_str().unwrap());
+    let (status, recased) = app.put(&admin, &own, json!({ "name": "ACMÉ Industries" })).await;
+    assert_eq!((status, recased["name"].as_str()), (200, Some("ACMÉ Industries")), "{recased}");
+    // A name freed by a deletion can be used again.
+    assert_eq!(app.delete(&admin, &own).await.0, 204);
+    let (status, body) = app.post(&admin, "/api/v1/enterprises", create("Acme industries", "ceo3@acme.example")).await;
+    assert_eq!(status, 201, "{body}");
+}
+
+/// `backend seed-demo` never makes a second enterprise of a name that is taken, ignoring case and
+/// accents.
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn the_demo_seed_leaves_a_taken_name_alone(db: PgPool) {
+    let app = TestApp::spawn(db.clone()).await;
+    let admin = app.admin_token().await;
+    let body = json!({ "name": "ACMÉ industries", "ceoFullName": "Someone", "ceoEmail": "someone@elsewhere.example", "ceoPassword": "ceo-password" });
+    assert_eq!(app.post(&admin, "/api/v1/enterprises", body).await.0, 201);
+
+    backend::seed::seed_demo(&db).await.unwrap();
+    backend::seed::seed_demo(&db).await.unwrap();
+
+    let names: Vec<String> = sqlx::query_scalar("select name from enterprises order by name").fetch_all(&db).await.unwrap();
+    assert_eq!(names, ["ACMÉ industries", "Globex Services"]);
+}

@@ -111,13 +111,14 @@ impl TestApp {
     }
 
     /// An enterprise row and its schema, without departments or CEO: enough for identity tests
-    /// (POST /enterprises builds real ones).
+    /// (POST /enterprises builds real ones). Named after its id: names are unique.
     pub async fn create_enterprise(&self, active: bool) -> Uuid {
         let id = Uuid::now_v7();
         let schema = SchemaName::for_enterprise(id);
         let mut tx = self.db.begin().await.unwrap();
-        sqlx::query("insert into enterprises (id, name, is_active, schema_name) values ($1, 'Acme', $2, $3)")
+        sqlx::query("insert into enterprises (id, name, is_active, schema_name) values ($1, $2, $3, $4)")
             .bind(id)
+            .bind(format!("Acme {}", id.simple()))
             .bind(active)
             .bind(schema.as_str())
             .execute(&mut *tx)

@@ -270,3 +270,36 @@ async fn updated_at_is_written_by_the_server_not_by_triggers(db: PgPool) {
     assert!(submitted["updatedAt"].as_str().unwrap() > edited["updatedAt"].as_str().unwrap(), "a move does too: {submitted}");
     assert!(submitted["submittedAt"].is_string(), "{submitted}");
 }
+
+/// Enterprise names become unique ignoring case and accents (migration 20261201000001). On a
+/// database that already holds names colliding so, the migration does not fail: the oldest keeps
+/// its name, each later one gets the first free " (2)", " (3)", ... Then the index holds.
+#[sqlx::test(migrations = false)]
+async fn unique_enterprise_names_migrate_a_database_that_already_has_duplicates(db: PgPool) {
+    const BEFORE_UNIQUE_NAMES: i64 = 20261130000001;
+    backend::db::MIGRATOR.run_to(BEFORE_UNIQUE_NAMES, &db).await.unwrap();
+    // Oldest first; "Acme Industries (2)" exists already, so the first duplicate cannot take it.
+    let seeded =
+        [("Acme Industries", 5), ("ACME industries", 4), ("Acme Industries (2)", 3), ("Acmé Industries", 2), ("  Globex  ", 1), ("globex", 0)];
+    for (name, days_ago) in seeded {
+        sqlx::query("insert into enterprises (id, name, schema_name, created_at) values ($1, $2, $3, now() - make_interval(days => $4))")
+            .bind(uuid::Uuid::now_v7())
+            .bind(name)
+            .bind(format!("t_seeded_{days_ago}"))
+            .bind(days_ago)
+            .execute(&db)
+            .await
+            .unwrap();
+    }
+
+    backend::db::MIGRATOR.run(&db).await.unwrap();
+
+    let names: Vec<String> = sqlx::query_scalar("select name from enterprises order by created_at").fetch_all(&db).await.unwrap();
+    assert_eq!(names, ["Acme Industries", "ACME industries (3)", "Acme Industries (2)", "Acmé Industries (4)", "Globex", "globex (2)"]);
+    let duplicate = sqlx::query("insert into enterprises (id, name, schema_name) values ($1, 'acme INDUSTRIES', 't_duplicate')")
+        .bind(uuid::Uuid::now_v7())
+        .execute(&db)
+        .await
+        .unwrap_err();
+    assert!(backend::store::enterprises::is_duplicate_name(&duplicate), "{duplicate}");
+}

@@ -109,7 +109,9 @@ test('an event published through one instance reaches a socket held by the other
 
   await expect
     .poll(async () =>
-      (await page.evaluate(() => (window as unknown as { socketEvents: string[] }).socketEvents)).map((e) => JSON.parse(e) as { type: string; conversationId?: string }),
+      (await page.evaluate(() => (window as unknown as { socketEvents: string[] }).socketEvents)).map(
+        (e) => JSON.parse(e) as { type: string; conversationId?: string },
+      ),
     )
     .toContainEqual(expect.objectContaining({ type: 'conversation.typing', conversationId: id }));
 });

@@ -47,6 +47,15 @@ describe('serverFieldErrors', () => {
     expect(serverFieldErrors(conflict, FIELDS).errors).toEqual({});
   });
 
+  it('shows a taken enterprise name (409 `conflict`, `name: taken`) on the name field with its own message, not on the e-mail field', () => {
+    const conflict = new ApiRequestError(409, { code: 'conflict', message: 'An enterprise with this name already exists', fields: { name: 'taken' } });
+    const options = { emailField: 'ceoEmail', takenMessages: { name: 'enterprises.nameTaken' } } as const;
+    expect(serverFieldErrors(conflict, FIELDS, options).errors).toEqual({ name: 'enterprises.nameTaken' });
+    // A taken e-mail address keeps its message when a name message is given.
+    const email = new ApiRequestError(409, { code: 'conflict', message: 'This email address cannot be used', fields: { ceoEmail: 'taken' } });
+    expect(serverFieldErrors(email, FIELDS, options).errors).toEqual({ ceoEmail: 'validation.emailTaken' });
+  });
+
   it('ignores anything that is not an API answer', () => {
     expect(serverFieldErrors(new NetworkError(new TypeError('offline')), FIELDS)).toEqual({ errors: {}, unshown: [] });
     expect(serverFieldErrors(new Error('boom'), FIELDS)).toEqual({ errors: {}, unshown: [] });

@@ -14,14 +14,17 @@ type Options<F extends string> = {
   rename?: Partial<Record<string, F>>;
   /** Fields holding a new password: `too_short` reads "Password must be at least 8 characters". */
   passwordFields?: readonly F[];
-  /** The e-mail field: a 409 `conflict` (the address is taken) is shown there. */
+  /** The e-mail field: a 409 `conflict` that names no field (the address is taken) is shown there. */
   emailField?: F;
+  /** The message of a `taken` entry on a field that is not an e-mail address (an enterprise's name). */
+  takenMessages?: Partial<Record<F, ParseKeys>>;
 };
 
 /**
- * Maps an API error onto a form: each `fields` entry of a `validation_failed` answer becomes the
- * message of the matching form field, and a 409 `conflict` (a taken e-mail address) an error on
- * the e-mail field when the form has one. Messages are i18n keys, translated when shown.
+ * Maps an API error onto a form: each `fields` entry of a `validation_failed` or `conflict` answer
+ * becomes the message of the matching form field (`taken`: a taken e-mail address, or the message
+ * `takenMessages` gives for that field), and a 409 `conflict` naming no field an error on the
+ * e-mail field when the form has one. Messages are i18n keys, translated when shown.
  */
 export function serverFieldErrors<F extends string>(error: unknown, formFields: readonly F[], options: Options<F> = {}): ServerFieldErrors<F> {
   const result: ServerFieldErrors<F> = { errors: {}, unshown: [] };
@@ -35,10 +38,12 @@ export function serverFieldErrors<F extends string>(error: unknown, formFields: 
       continue;
     }
     const isPassword = options.passwordFields?.includes(field as F) ?? false;
-    result.errors[field as F] = isPassword && code === 'too_short' ? 'validation.passwordMin' : fieldErrorKey(code);
+    const taken = code === 'taken' ? options.takenMessages?.[field as F] : undefined;
+    result.errors[field as F] = taken ?? (isPassword && code === 'too_short' ? 'validation.passwordMin' : fieldErrorKey(code));
   }
 
-  if (error.status === 409 && error.code === 'conflict' && options.emailField && known.has(options.emailField)) {
+  const namesNoField = Object.keys(error.fields).length === 0;
+  if (error.status === 409 && error.code === 'conflict' && namesNoField && options.emailField && known.has(options.emailField)) {
     result.errors[options.emailField] = 'validation.emailTaken';
   }
   return result;

@@ -68,6 +68,8 @@ export const serverErrors = {
   notFound: () => apiError(404, { code: 'not_found', message: 'Resource not found' }),
   /** An e-mail address another account uses: 409 naming the field (`email`, or `ceoEmail` when creating an enterprise). */
   emailTaken: (field: 'email' | 'ceoEmail') => apiError(409, { code: 'conflict', message: 'This email address cannot be used', fields: { [field]: 'taken' } }),
+  /** A name another enterprise has, ignoring case and accents: 409 naming the `name` field. */
+  enterpriseNameTaken: () => apiError(409, { code: 'conflict', message: 'An enterprise with this name already exists', fields: { name: 'taken' } }),
   rateLimited: (retryAfterSeconds: number) =>
     apiError(429, { code: 'rate_limited', message: 'Too many attempts. Please try again later.' }, { 'Retry-After': String(retryAfterSeconds) }),
   internal: () => apiError(500, { code: 'internal', message: 'Server error. Please try again later.' }),

@@ -156,6 +156,8 @@ export function useListEnterprises<TData = Awaited<ReturnType<typeof listEnterpr
 
 /**
  * In one transaction: the enterprise, its CEO, its own schema and its five departments.
+Names are unique across the platform, ignoring case and accents ("Acme" and "ACMÉ" are
+one name).
  * @summary Create an enterprise
  */
 export const getCreateEnterpriseUrl = () => {
@@ -327,7 +329,8 @@ export function useGetEnterprise<TData = Awaited<ReturnType<typeof getEnterprise
 
 
 /**
- * Platform admin only. `isActive: false` ends every session of its people at once.
+ * Platform admin only. `isActive: false` ends every session of its people at once. Names are
+unique across the platform, ignoring case and accents.
  * @summary Update an enterprise
  */
 export const getUpdateEnterpriseUrl = (id: string,) => {
@@ -354,7 +357,7 @@ export const updateEnterprise = async (id: string,
 
 
 
-export const getUpdateEnterpriseMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const getUpdateEnterpriseMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateEnterprise>>, TError,{id: string;data: BodyType<UpdateEnterprise>}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof updateEnterprise>>, TError,{id: string;data: BodyType<UpdateEnterprise>}, TContext> => {
 
@@ -381,12 +384,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type UpdateEnterpriseMutationResult = NonNullable<Awaited<ReturnType<typeof updateEnterprise>>>
     export type UpdateEnterpriseMutationBody = BodyType<UpdateEnterprise>
-    export type UpdateEnterpriseMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+    export type UpdateEnterpriseMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
 
     /**
  * @summary Update an enterprise
  */
-export const useUpdateEnterprise = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const useUpdateEnterprise = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateEnterprise>>, TError,{id: string;data: BodyType<UpdateEnterprise>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof updateEnterprise>>,

@@ -3,6 +3,7 @@ import { useForm } from '@mantine/form';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { EnterpriseDetail } from '@/api/generated/model';
+import { isApiRequestError } from '@/api/mutator';
 import { errorMessage } from '@/lib/errors';
 import { serverFieldErrors } from '@/lib/form-errors';
 import { focusFirstError, showServerErrors, useFieldProps } from '@/lib/forms';
@@ -45,8 +46,10 @@ export function EnterpriseEditModal({ enterprise, opened, onClose }: EnterpriseE
             onClose();
           },
           onError: (error) => {
-            notify.failure(`enterprise.update:${enterprise.id}`, t('enterprises.edit.failed'), errorMessage(error, t));
-            showServerErrors(form, serverFieldErrors(error, FIELDS), FIELDS);
+            // Names are unique ignoring case and accents: a 409 `name: taken` is shown on the field.
+            const nameTaken = isApiRequestError(error) && error.status === 409 && error.fields.name === 'taken';
+            notify.failure(`enterprise.update:${enterprise.id}`, t('enterprises.edit.failed'), nameTaken ? t('enterprises.nameTaken') : errorMessage(error, t));
+            showServerErrors(form, serverFieldErrors(error, FIELDS, { takenMessages: { name: 'enterprises.nameTaken' } }), FIELDS);
           },
         },
       ),

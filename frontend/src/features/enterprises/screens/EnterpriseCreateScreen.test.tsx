@@ -93,6 +93,29 @@ describe('create an enterprise', () => {
     expect(screen.getByRole('heading', { level: 1, name: 'Créer une entreprise' })).toBeInTheDocument();
   });
 
+  it('shows a taken enterprise name (409, ignoring case and accents) under the Name field, not the CEO e-mail, in French too', async () => {
+    mockApi({ 'POST /api/v1/enterprises': serverErrors.enterpriseNameTaken() });
+    renderApp('/admin/enterprises/create');
+    await screen.findByRole('heading', { level: 1, name: 'Create an enterprise' });
+
+    await fill({ name: 'ACME industries', ceoFullName: 'Cora', ceoEmail: 'cora@acme.test', ceoPassword: 'password1' });
+
+    expect(await screen.findByText('Failed to create enterprise')).toBeInTheDocument();
+    const message = 'An enterprise with this name already exists (names are compared ignoring case and accents). Choose another one.';
+    expect(screen.getAllByText(message)).toHaveLength(2); // toast and field
+    const name = screen.getByLabelText(/^Name/);
+    expect(name).toHaveAccessibleDescription(message);
+    expect(name).toHaveAttribute('aria-invalid', 'true');
+    expect(name).toHaveFocus();
+    expect(screen.getByLabelText(/^CEO email/)).not.toHaveAttribute('aria-invalid', 'true');
+    expect(screen.queryByText('The CEO email address cannot be used. Choose another one.')).not.toBeInTheDocument();
+
+    await act(() => changeLocale('fr'));
+    expect(
+      await screen.findAllByText('Une entreprise porte déjà ce nom (sans tenir compte des majuscules ni des accents). Choisissez-en un autre.'),
+    ).not.toHaveLength(0);
+  });
+
   it('a retry that succeeds after a taken CEO e-mail takes the failure away: the success is shown alone', async () => {
     const created = makeEnterprise({ name: 'Acme' });
     let attempts = 0;

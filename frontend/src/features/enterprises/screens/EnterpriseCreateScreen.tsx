@@ -53,8 +53,15 @@ export default function EnterpriseCreateScreen() {
           },
           onError: (error) => {
             const taken = isApiRequestError(error) && error.status === 409;
-            notify.failure('enterprise.create', t('enterprises.create.failed'), taken ? t('enterprises.create.ceoEmailTaken') : errorMessage(error, t));
-            showServerErrors(form, serverFieldErrors(error, FIELDS, { passwordFields: ['ceoPassword'], emailField: 'ceoEmail' }), FIELDS);
+            // Names are unique ignoring case and accents (`name: taken`); otherwise a 409 is the CEO's e-mail address.
+            const nameTaken = isApiRequestError(error) && error.status === 409 && error.fields.name === 'taken';
+            const message = nameTaken ? t('enterprises.nameTaken') : taken ? t('enterprises.create.ceoEmailTaken') : errorMessage(error, t);
+            notify.failure('enterprise.create', t('enterprises.create.failed'), message);
+            showServerErrors(
+              form,
+              serverFieldErrors(error, FIELDS, { passwordFields: ['ceoPassword'], emailField: 'ceoEmail', takenMessages: { name: 'enterprises.nameTaken' } }),
+              FIELDS,
+            );
           },
         },
       ),

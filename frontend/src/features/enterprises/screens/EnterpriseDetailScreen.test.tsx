@@ -58,11 +58,71 @@ describe('enterprise detail', () => {
     expect(dialog).toHaveTextContent('its reports');
     expect(calls.some((call) => call.method === 'DELETE')).toBe(false);
 
-    await user.click(within(dialog).getByRole('button', { name: 'Delete enterprise' }));
+    // The red button waits for the enterprise's exact name, typed into a labelled field that has the focus.
+    const confirm = within(dialog).getByRole('button', { name: 'Delete enterprise' });
+    const typed = within(dialog).getByRole('textbox', { name: "Type the enterprise's name to confirm" });
+    expect(typed).toHaveAccessibleDescription('Type “Acme Corp” exactly as shown.');
+    await waitFor(() => expect(typed).toHaveFocus());
+    expect(confirm).toBeDisabled();
+    for (const wrong of ['Acme', 'acme corp', 'Acme Corp.']) {
+      await user.clear(typed);
+      await user.type(typed, `${wrong}{Enter}`);
+      expect(confirm).toBeDisabled();
+    }
+    expect(calls.some((call) => call.method === 'DELETE')).toBe(false);
+    expect(dialog).toBeInTheDocument();
+
+    await user.clear(typed);
+    await user.type(typed, ' Acme Corp ');
+    expect(confirm).toBeEnabled();
+    await user.click(confirm);
 
     await waitFor(() => expect(location().pathname).toBe('/admin/enterprises'));
     expect(await screen.findByText('The enterprise “Acme Corp” was deleted')).toBeInTheDocument();
     expect(calls.filter((call) => call.method === 'DELETE').map((call) => call.path)).toEqual([base]);
+  });
+
+  it('deletes with Enter once the name is typed, and Cancel deletes nothing', async () => {
+    const { calls } = mockDetail({ [`DELETE ${base}`]: new Response(null, { status: 204 }) });
+    const user = userEvent.setup();
+    const { location } = renderApp(`/admin/enterprises/${detail.id}`);
+
+    await user.click(await screen.findByRole('button', { name: 'Delete' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Delete enterprise' });
+    await user.type(within(dialog).getByRole('textbox', { name: "Type the enterprise's name to confirm" }), 'Acme Corp');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Delete enterprise' })).not.toBeInTheDocument());
+    expect(calls.some((call) => call.method === 'DELETE')).toBe(false);
+
+    // Opened again, the field starts empty.
+    await user.click(screen.getByRole('button', { name: 'Delete' }));
+    dialog = await screen.findByRole('dialog', { name: 'Delete enterprise' });
+    const typed = within(dialog).getByRole('textbox', { name: "Type the enterprise's name to confirm" });
+    expect(typed).toHaveValue('');
+    expect(within(dialog).getByRole('button', { name: 'Delete enterprise' })).toBeDisabled();
+    await user.type(typed, 'Acme Corp{Enter}');
+
+    await waitFor(() => expect(location().pathname).toBe('/admin/enterprises'));
+    expect(calls.filter((call) => call.method === 'DELETE').map((call) => call.path)).toEqual([base]);
+  });
+
+  it('shows a name another enterprise has (409) under the Name field of the edit dialog', async () => {
+    mockDetail({ [`PUT ${base}`]: serverErrors.enterpriseNameTaken() });
+    const user = userEvent.setup();
+    renderApp(`/admin/enterprises/${detail.id}`);
+
+    await user.click(await screen.findByRole('button', { name: 'Edit' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Acme Corp' });
+    const name = within(dialog).getByLabelText(/^Name/);
+    await user.clear(name);
+    await user.type(name, 'GLOBEX');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+
+    const message = 'An enterprise with this name already exists (names are compared ignoring case and accents). Choose another one.';
+    expect(await within(dialog).findByText(message)).toBeInTheDocument();
+    expect(name).toHaveAccessibleDescription(message);
+    expect(name).toHaveFocus();
+    expect(await screen.findByText('The enterprise could not be updated')).toBeInTheDocument();
   });
 
   it('asks before deactivating: its people are signed out', async () => {

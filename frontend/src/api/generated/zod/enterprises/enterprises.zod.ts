@@ -45,6 +45,8 @@ export const listEnterprisesResponse = zod.object({
 
 /**
  * In one transaction: the enterprise, its CEO, its own schema and its five departments.
+Names are unique across the platform, ignoring case and accents ("Acme" and "ACMÉ" are
+one name).
  * @summary Create an enterprise
  */
 export const createEnterpriseBodyNameMax = 200;export const createEnterpriseBodyDescriptionMax = 2000;export const createEnterpriseBodyCeoFullNameMax = 200;export const createEnterpriseBodyCeoEmailMax = 320;export const createEnterpriseBodyCeoPasswordMax = 1024;
@@ -101,7 +103,8 @@ export const getEnterpriseResponse = zod.object({
 }).describe('An enterprise with its departments and counts.')
 
 /**
- * Platform admin only. `isActive: false` ends every session of its people at once.
+ * Platform admin only. `isActive: false` ends every session of its people at once. Names are
+unique across the platform, ignoring case and accents.
  * @summary Update an enterprise
  */
 export const updateEnterpriseParams = zod.object({
