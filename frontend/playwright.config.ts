@@ -34,8 +34,10 @@ export default defineConfig({
   testDir: './e2e',
   // Run by playwright.balanced.config.ts only: they need two instances behind nginx.
   testIgnore: /\/e2e\/balanced\//,
+  // Spec files run two at a time (each file's tests in order, in one worker): every file makes
+  // its own enterprise and people (names unique per run), so files share nothing but the server.
   fullyParallel: false,
-  workers: 1,
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   // A test.only must never pass unnoticed, and a flaky test is a bug to fix, not to retry.
   forbidOnly: true,
   retries: 0,
