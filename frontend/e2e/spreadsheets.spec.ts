@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { type APIRequestContext, type Page, type Request, type WebSocketRoute, expect, test } from '@playwright/test';
 import { expectBarChart } from './charts';
-import { admin, apiToken, bearer, createEnterprise, signIn } from './support';
+import { admin, apiToken, bearer, createEnterprise, createStaff, departmentId, signIn } from './support';
 import { readXlsx, readXlsxFormulas } from './xlsx';
 
 /**
@@ -20,16 +20,8 @@ test.beforeAll(async ({ request }) => {
   const adminToken = await apiToken(request, admin);
   const enterprise = await createEnterprise(request, adminToken, `Sheets ${runId}`, ceo);
   const ceoToken = await apiToken(request, ceo);
-  const departments = (await (await request.get(`/api/v1/enterprises/${enterprise}/departments`, { headers: bearer(ceoToken) })).json()) as {
-    id: string;
-    type: string;
-  }[];
-  ids.finance = departments.find((department) => department.type === 'finance')!.id;
-  const created = await request.post('/api/v1/users', {
-    headers: bearer(ceoToken),
-    data: { fullName: staff.fullName, email: staff.email, password: staff.password, role: 'DepartmentUser', departmentId: ids.finance },
-  });
-  expect(created.status(), await created.text()).toBe(201);
+  ids.finance = await departmentId(request, ceoToken, enterprise, 'finance');
+  await createStaff(request, ceoToken, staff, ids.finance);
 });
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';

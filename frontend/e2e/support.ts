@@ -44,14 +44,30 @@ export async function createEnterprise(request: APIRequestContext, adminToken: s
   return ((await response.json()) as { id: string }).id;
 }
 
-/** Creates a department user in the enterprise of the CEO whose token this is; returns the user's id. */
-export async function createStaff(request: APIRequestContext, ceoToken: string, user: Credentials & { fullName: string }): Promise<string> {
+/**
+ * Creates a department user in the enterprise of the CEO whose token this is, in `departmentId`
+ * when given; returns the user's id.
+ */
+export async function createStaff(
+  request: APIRequestContext,
+  ceoToken: string,
+  user: Credentials & { fullName: string },
+  departmentId?: string,
+): Promise<string> {
   const response = await request.post('/api/v1/users', {
     headers: bearer(ceoToken),
-    data: { fullName: user.fullName, email: user.email, password: user.password, role: 'DepartmentUser' },
+    data: { fullName: user.fullName, email: user.email, password: user.password, role: 'DepartmentUser', departmentId },
   });
   expect(response.status(), await response.text()).toBe(201);
   return ((await response.json()) as { id: string }).id;
+}
+
+/** The id of the enterprise's department of this type (`finance`, ...), as its CEO reads it. */
+export async function departmentId(request: APIRequestContext, ceoToken: string, enterpriseId: string, type: string): Promise<string> {
+  const response = await request.get(`/api/v1/enterprises/${enterpriseId}/departments`, { headers: bearer(ceoToken) });
+  expect(response.status(), await response.text()).toBe(200);
+  const departments = (await response.json()) as { id: string; type: string }[];
+  return departments.find((department) => department.type === type)!.id;
 }
 
 /** Resolves when the page's real-time socket has said `ready` (set it up before signing in). */
