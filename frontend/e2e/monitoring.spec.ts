@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { type Browser, type Locator, type Page, expect, test } from '@playwright/test';
 import { type Credentials, admin, apiToken, createEnterprise, createStaff, signIn, socketReady } from './support';
 
@@ -26,6 +27,8 @@ const mia = person('Mia Milton', 'mia');
 const bo = person('Bo Boxford', 'bo');
 const bea = person('Bea Boxford', 'bea');
 const gus = person('Gus Globex', 'gus');
+/** Globex's traveller: Linköping, then London at once, a session with both flags. */
+const fay = person('Fay Farflung', 'fay');
 
 test.beforeAll(async ({ request }) => {
   const adminToken = await apiToken(request, admin);
@@ -33,12 +36,16 @@ test.beforeAll(async ({ request }) => {
   await createEnterprise(request, adminToken, globex.name, globex.ceo);
   const acmeCeo = await apiToken(request, acme.ceo);
   for (const staff of [lena, lars, mia, bo, bea]) await createStaff(request, acmeCeo, staff);
-  await createStaff(request, await apiToken(request, globex.ceo), gus);
+  const globexCeo = await apiToken(request, globex.ceo);
+  await createStaff(request, globexCeo, gus);
+  await createStaff(request, globexCeo, fay);
   // Three of Acme's people are signed in somewhere; Bo and Bea sign in during the tests, in a browser.
   await apiToken(request, lena, PLACES.london.ip);
   await apiToken(request, lars, PLACES.linkoping.ip);
   await apiToken(request, mia, PLACES.milton.ip);
   await apiToken(request, gus, PLACES.milton.ip);
+  await apiToken(request, fay, PLACES.linkoping.ip);
+  await apiToken(request, fay, PLACES.london.ip);
 });
 
 /** A browser of its own, signed in as `who` from `ip`, with its real-time socket ready. */
@@ -186,4 +193,166 @@ test('"Your sessions" lists the user\'s sessions with this one marked, and endin
   await expect(dialog).not.toContainText(PLACES.london.text);
   await inLinkoping.context().close();
   await inLondon.context().close();
+});
+
+type Messages = { [key: string]: string | Messages };
+const messages = {
+  en: JSON.parse(readFileSync(new URL('../src/i18n/locales/en.json', import.meta.url), 'utf8')) as Messages,
+  fr: JSON.parse(readFileSync(new URL('../src/i18n/locales/fr.json', import.meta.url), 'utf8')) as Messages,
+};
+const message = (language: keyof typeof messages, key: string) =>
+  key.split('.').reduce<string | Messages>((node, part) => (node as Messages)[part], messages[language]) as string;
+
+/**
+ * How an element's text is laid out: its visible characters (spaces left out), each with the
+ * number of the line it is drawn on.
+ */
+function laidOut(element: Locator): Promise<{ text: string; lines: number[] }> {
+  return element.evaluate((root) => {
+    const chars: { char: string; top: number; height: number }[] = [];
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    while (walker.nextNode()) {
+      const node = walker.currentNode as Text;
+      for (let i = 0; i < node.data.length; i += 1) {
+        if (/\s/.test(node.data[i])) continue;
+        const range = document.createRange();
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        const rect = range.getBoundingClientRect();
+        if (rect.width > 0) chars.push({ char: node.data[i], top: rect.top, height: rect.height });
+      }
+    }
+    const lines: number[] = [];
+    chars.forEach((char, i) => {
+      if (i === 0) lines.push(0);
+      else lines.push(char.top > chars[i - 1].top + chars[i - 1].height / 2 ? lines[i - 1] + 1 : lines[i - 1]);
+    });
+    return { text: chars.map((char) => char.char).join(''), lines };
+  });
+}
+
+/**
+ * The sessions table at this width: whole (no sideways scrolling, every header cell in view),
+ * e-mail addresses broken only after the "@" or before a dot, dates on two lines at most.
+ */
+async function expectTableWhole(page: Page, language: keyof typeof messages, emails: readonly string[]) {
+  const table = page.locator('table').filter({ has: page.getByTestId('session-row') });
+  const layout = await table.evaluate((element) => {
+    let scroller: HTMLElement | null = element.parentElement;
+    while (scroller && getComputedStyle(scroller).overflowX === 'visible') scroller = scroller.parentElement;
+    const box = (scroller ?? element).getBoundingClientRect();
+    return {
+      scrollWidth: scroller?.scrollWidth ?? 0,
+      clientWidth: scroller?.clientWidth ?? 0,
+      pageScrollWidth: document.documentElement.scrollWidth,
+      pageClientWidth: document.documentElement.clientWidth,
+      box: { left: box.left, right: box.right },
+      headers: [...element.querySelectorAll('thead th')].map((th) => {
+        const rect = th.getBoundingClientRect();
+        return { name: th.textContent ?? '', left: rect.left, right: rect.right };
+      }),
+    };
+  });
+  expect(layout.scrollWidth, 'the table does not scroll sideways').toBeLessThanOrEqual(layout.clientWidth);
+  expect(layout.pageScrollWidth).toBeLessThanOrEqual(layout.pageClientWidth);
+  for (const header of layout.headers) {
+    expect(header.left, `"${header.name}" starts in view`).toBeGreaterThanOrEqual(layout.box.left - 0.5);
+    expect(header.right, `"${header.name}" ends in view`).toBeLessThanOrEqual(layout.box.right + 0.5);
+  }
+  const names = layout.headers.map((header) => header.name);
+  expect(names).toContain(message(language, 'monitoring.fields.flags'));
+  expect(names).toContain(message(language, 'common.actions'));
+
+  for (const email of emails) {
+    const { text, lines } = await laidOut(page.getByTestId('session-row').filter({ hasText: email }).first().locator('td').first());
+    const at = text.indexOf(email);
+    expect(at, `${email} is in its row`).toBeGreaterThanOrEqual(0);
+    for (let i = at + 1; i < at + email.length; i += 1) {
+      if (lines[i] !== lines[i - 1]) expect(`${text[i - 1]}|${text[i]}`, `${email} breaks after "@" or before "." only`).toMatch(/^@\||\|\.$/);
+    }
+  }
+
+  for (const key of ['monitoring.fields.started', 'monitoring.fields.lastSeen']) {
+    const column = names.indexOf(message(language, key)) + 1;
+    expect(column, key).toBeGreaterThan(0);
+    for (const cell of await page.locator(`[data-testid="session-row"] > td:nth-child(${column})`).all()) {
+      const { text, lines } = await laidOut(cell);
+      expect(new Set(lines).size, `"${text}" takes two lines at most`).toBeLessThanOrEqual(2);
+    }
+  }
+}
+
+test("at a laptop's width the sessions table is whole, in English and French, for the admin and a CEO", async ({ page, browser }) => {
+  await signIn(page, admin);
+  const adminScreen = `/admin/monitoring?q=${encodeURIComponent(runId)}`;
+  const adminEmails = [lena.email, fay.email, gus.email];
+  for (const width of [1280, 1440]) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.goto(adminScreen);
+    // Every column holds its content: the enterprise's name, and Fay's two flags.
+    const flagged = sessionRow(page, fay.fullName).filter({ hasText: PLACES.london.ip });
+    await expect(flagged).toContainText(globex.name);
+    await expect(flagged.getByTestId('session-flag')).toHaveCount(2);
+    await expectTableWhole(page, 'en', adminEmails);
+  }
+
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.evaluate(() => window.localStorage.setItem('locale', 'fr'));
+  await page.goto(adminScreen);
+  await expect(page.getByRole('heading', { level: 1, name: 'Supervision du système' })).toBeVisible();
+  await expect(sessionRow(page, fay.fullName).filter({ hasText: PLACES.london.ip }).getByTestId('session-flag')).toHaveCount(2);
+  await expectTableWhole(page, 'fr', adminEmails);
+
+  const ceoPage = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  await signIn(ceoPage, acme.ceo);
+  for (const language of ['en', 'fr'] as const) {
+    await ceoPage.evaluate((locale) => window.localStorage.setItem('locale', locale), language);
+    await ceoPage.goto(`/ceo/monitoring?q=${encodeURIComponent(runId)}`);
+    await expect(sessionRow(ceoPage, lena.fullName).first()).toBeVisible();
+    await expectTableWhole(ceoPage, language, [lena.email, mia.email]);
+  }
+  await ceoPage.context().close();
+});
+
+test('the map says it is loading until its outlines are drawn, and one session is not zoomed into blocks', async ({ page }) => {
+  await signIn(page, admin);
+  // The outlines come late: the map says so meanwhile, in place of a blank box.
+  let release: () => void = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/countries-110m[^/]*\.json$/, async (route) => {
+    await released;
+    await route.continue();
+  });
+  // Gus alone: one session, in Milton.
+  await page.goto(`/admin/monitoring?q=${encodeURIComponent(gus.fullName)}`);
+  const loading = page.getByRole('status').filter({ hasText: 'Loading the map' });
+  await expect(loading).toBeVisible();
+  const map = page.getByRole('region', { name: 'Map of the sessions' });
+  await expect(map).toBeVisible();
+  await expect(loading).toBeVisible();
+  release();
+  await expect(loading).toHaveCount(0);
+  await expect.poll(() => map.locator('.leaflet-overlay-pane path').count()).toBeGreaterThan(100);
+
+  // The view fits the one marker, but stops at a regional view: the 1:110m outlines say nothing closer in.
+  await expect.poll(() => sessionsOnMap(map)).toBe(1);
+  await expect(map).toHaveAttribute('data-zoom', /^\d+(\.\d+)?$/);
+  const zoom = Number(await map.getAttribute('data-zoom'));
+  expect(zoom).toBeLessThanOrEqual(5);
+  expect(zoom).toBeGreaterThanOrEqual(3);
+
+  // In French, the same notice in French.
+  await page.evaluate(() => window.localStorage.setItem('locale', 'fr'));
+  await page.unroute(/countries-110m[^/]*\.json$/);
+  let releaseFr: () => void = () => {};
+  const releasedFr = new Promise<void>((resolve) => (releaseFr = resolve));
+  await page.route(/countries-110m[^/]*\.json$/, async (route) => {
+    await releasedFr;
+    await route.continue();
+  });
+  await page.reload();
+  const chargement = page.getByRole('status').filter({ hasText: 'Chargement de la carte' });
+  await expect(chargement).toBeVisible();
+  releaseFr();
+  await expect(chargement).toHaveCount(0);
 });

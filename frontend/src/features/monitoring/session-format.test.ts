@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { i18n } from '@/i18n';
 import '@/i18n/signed-in';
-import { countryName, deviceName, formatDuration, placeName } from './session-format';
+import { compactDateTime, countryName, deviceName, emailParts, formatDuration, placeName } from './session-format';
 
 describe('session texts', () => {
   it.each([
@@ -35,5 +35,37 @@ describe('session texts', () => {
     expect(deviceName({ browser: null, os: 'Android', deviceType: 'mobile' }, t)).toBe('Android');
     expect(deviceName({ browser: null, os: null, deviceType: 'mobile' }, t)).toBe('Mobile');
     expect(deviceName({ browser: null, os: null, deviceType: null }, t)).toBe('Unknown device');
+  });
+});
+
+describe('table texts', () => {
+  it('cuts an e-mail address only after the "@" and before a dot', () => {
+    expect(emailParts('ada.lovelace@example.org')).toEqual(['ada', '.lovelace@', 'example', '.org']);
+    expect(emailParts('mon-ceo-a-1732@e2e.test')).toEqual(['mon-ceo-a-1732@', 'e2e', '.test']);
+    expect(emailParts('plain')).toEqual(['plain']);
+    expect(emailParts('ada.lovelace@example.org').join('')).toBe('ada.lovelace@example.org');
+  });
+
+  it('gives a moment as a short day and a time, with the year only when it is not this one', () => {
+    const now = new Date('2026-11-27T12:00:00Z');
+    const spaced = (parts: ReturnType<typeof compactDateTime>) =>
+      parts && Object.fromEntries(Object.entries(parts).map(([key, text]) => [key, text.replace(/\s/g, ' ')]));
+    expect(spaced(compactDateTime('2026-03-01T09:05:00Z', 'en', { now, timeZone: 'UTC' }))).toEqual({
+      date: 'Mar 1',
+      time: '9:05 AM',
+      full: 'Mar 1, 2026, 9:05 AM',
+    });
+    expect(spaced(compactDateTime('2026-03-01T09:05:00Z', 'fr', { now, timeZone: 'UTC' }))).toEqual({
+      date: '1 mars',
+      time: '09:05',
+      full: '1 mars 2026, 09:05',
+    });
+    expect(spaced(compactDateTime('2025-12-31T23:30:00Z', 'en', { now, timeZone: 'UTC' }))).toEqual({
+      date: 'Dec 31, 2025',
+      time: '11:30 PM',
+      full: 'Dec 31, 2025, 11:30 PM',
+    });
+    expect(compactDateTime(null, 'en')).toBeNull();
+    expect(compactDateTime('not a date', 'en')).toBeNull();
   });
 });

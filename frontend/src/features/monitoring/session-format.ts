@@ -83,6 +83,35 @@ export function endReasonName(reason: string | null | undefined, t: TFunction): 
   return isEndReason(reason) ? t(`monitoring.endReasons.${reason}`) : reason;
 }
 
+/**
+ * An e-mail address cut where a line may break: after the "@" and before each dot
+ * ("ada.lovelace@example.org" → "ada", ".lovelace@", "example", ".org"). Nothing else breaks it,
+ * not even a hyphen.
+ */
+export function emailParts(email: string): string[] {
+  return email.split(/(?<=@)|(?=\.)/).filter((part) => part !== '');
+}
+
+export type CompactDateTime = { date: string; time: string; full: string };
+
+/**
+ * A moment for a narrow table column, as two short lines: the day ("Mar 1", with the year when it
+ * is not this year's: "Mar 1, 2025") and the time ("9:00 AM"); `full` says it all at once.
+ * Null for a missing or unreadable value.
+ */
+export function compactDateTime(value: string | null | undefined, locale: string, options: { now?: Date; timeZone?: string } = {}): CompactDateTime | null {
+  const date = value ? new Date(value) : null;
+  if (!date || Number.isNaN(date.getTime())) return null;
+  const { now = new Date(), timeZone } = options;
+  const year = (moment: Date) => new Intl.DateTimeFormat('en', { year: 'numeric', timeZone }).format(moment);
+  const sameYear = year(date) === year(now);
+  return {
+    date: new Intl.DateTimeFormat(locale, sameYear ? { month: 'short', day: 'numeric', timeZone } : { dateStyle: 'medium', timeZone }).format(date),
+    time: new Intl.DateTimeFormat(locale, { timeStyle: 'short', timeZone }).format(date),
+    full: new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(date),
+  };
+}
+
 /** The session texts in the interface language. */
 export function useSessionFormat() {
   const { t, i18n } = useTranslation();
@@ -96,5 +125,6 @@ export function useSessionFormat() {
     duration: (seconds: number) => formatDuration(seconds, locale),
     flag: (flag: string) => flagName(flag, t),
     endReason: (reason: string | null | undefined) => endReasonName(reason, t),
+    compactDateTime: (value: string | null | undefined) => compactDateTime(value, locale),
   };
 }

@@ -6,15 +6,27 @@ import { useSessionFormat } from '../session-format';
 
 // Never cut a badge short (a narrow table column would truncate it).
 const BADGE_STYLE = { textTransform: 'none', minWidth: 'max-content' } as const;
+// In a table's narrow column, a badge wraps between its words instead ("Impossible / travel").
+const WRAPPING_BADGE = {
+  root: { textTransform: 'none', height: 'auto', minHeight: 'var(--badge-height)', paddingBlock: 2, maxWidth: '100%' },
+  label: { whiteSpace: 'normal', overflow: 'visible', textOverflow: 'clip', lineHeight: 1.3 },
+} as const;
 
-/** The anomaly flags, translated; nothing when there are none. */
-export function FlagBadges({ flags }: { flags: readonly string[] }) {
+/** The anomaly flags, translated; nothing when there are none. `wrap`: each may take two lines. */
+export function FlagBadges({ flags, wrap = false }: { flags: readonly string[]; wrap?: boolean }) {
   const format = useSessionFormat();
   if (flags.length === 0) return null;
   return (
     <Group gap={4} wrap="wrap">
       {flags.map((flag) => (
-        <Badge key={flag} color="red" variant="light" style={BADGE_STYLE} leftSection={<IconAlertTriangle size={12} aria-hidden />} data-testid="session-flag">
+        <Badge
+          key={flag}
+          color="red"
+          variant="light"
+          {...(wrap ? { styles: WRAPPING_BADGE, radius: 'sm', size: 'sm' } : { style: BADGE_STYLE })}
+          leftSection={<IconAlertTriangle size={12} aria-hidden />}
+          data-testid="session-flag"
+        >
           {format.flag(flag)}
         </Badge>
       ))}

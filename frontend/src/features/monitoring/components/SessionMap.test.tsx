@@ -8,7 +8,7 @@ import { forgetAppConfig } from '@/lib/app-config';
 import { mockApi } from '@/testing/api-mock';
 import { jsonResponse, makeSession, makeUser, summaryOf } from '@/testing/fixtures';
 import { forgetOutlines } from '../outlines';
-import SessionMap from './SessionMap';
+import SessionMap, { FIT_MAX_ZOOM_OUTLINES } from './SessionMap';
 
 // jsdom lays nothing out: Leaflet reads the map's size from these.
 beforeEach(() => {
@@ -117,6 +117,31 @@ describe('the session map', () => {
 
     await waitFor(() => expect(markers(container)).toHaveLength(1));
     expect(container.querySelector('.leaflet-tile-pane .leaflet-layer')).toBeNull();
+  });
+
+  it('says it is loading, over the map, until the outlines are drawn', async () => {
+    let deliver: (response: Response) => void = () => {};
+    mockApi({
+      'GET /app-config.json': jsonResponse(200, { mapTileUrl: null, mapAttribution: null }),
+      [`GET ${countriesUrl}`]: () => new Promise<Response>((resolve) => (deliver = resolve)),
+    });
+    renderMap([london]);
+
+    expect(await screen.findByRole('status')).toHaveTextContent('Loading the map…');
+    await screen.findByRole('region', { name: 'Map of the sessions' });
+    expect(screen.getByRole('status')).toHaveTextContent('Loading the map…');
+    deliver(jsonResponse(200, emptyTopology));
+    await waitFor(() => expect(screen.queryByRole('status')).not.toBeInTheDocument());
+    expect(screen.getByRole('region', { name: 'Map of the sessions' })).toHaveTextContent('Natural Earth');
+  });
+
+  it('fits one place at a regional view, not closer: the outlines are coarse', async () => {
+    mockMapFiles();
+    renderMap([london]);
+
+    const map = await screen.findByRole('region', { name: 'Map of the sessions' });
+    await waitFor(() => expect(map).toHaveAttribute('data-zoom', String(FIT_MAX_ZOOM_OUTLINES)));
+    expect(FIT_MAX_ZOOM_OUTLINES).toBeLessThanOrEqual(5);
   });
 
   it('shows the whole world when there is nothing to show', async () => {

@@ -4,11 +4,11 @@ import { useTranslation } from 'react-i18next';
 import type { Session } from '@/api/generated/model';
 import { EnterpriseName } from '@/components/enterprises/EnterpriseName';
 import { errorMessage } from '@/lib/errors';
-import { useFormat } from '@/lib/format';
 import { notify } from '@/lib/notify';
 import { useLogoutOtherSessionsMutation, useLogoutSessionMutation } from '../api';
 import { useSessionFormat } from '../session-format';
 import { CurrentSessionBadge, FlagBadges, SessionStateBadge } from './SessionBadges';
+import { SessionDateTime, SessionEmail } from './SessionCells';
 import { confirmLogoutOtherSessions, confirmLogoutSession } from './session-confirmations';
 
 type SessionsTableProps = {
@@ -24,7 +24,6 @@ type SessionsTableProps = {
 /** The sessions, one per row: the accessible equivalent of the map, with the actions on each. */
 export function SessionsTable({ sessions, showEnterprise, enterpriseNames, onShowUser, busy = false }: SessionsTableProps) {
   const { t } = useTranslation();
-  const format = useFormat();
   const sessionFormat = useSessionFormat();
   const logout = useLogoutSessionMutation();
   const logoutOthers = useLogoutOtherSessionsMutation();
@@ -54,8 +53,10 @@ export function SessionsTable({ sessions, showEnterprise, enterpriseNames, onSho
     );
 
   return (
-    <Table.ScrollContainer minWidth={showEnterprise ? 1120 : 980}>
-      <Table highlightOnHover verticalSpacing="sm" aria-busy={busy}>
+    // Whole at a laptop's width beside the sidebar (about 920 px of card at 1280 px): the columns
+    // wrap their texts instead; only a phone scrolls the table sideways.
+    <Table.ScrollContainer minWidth={showEnterprise ? 800 : 720}>
+      <Table highlightOnHover verticalSpacing="sm" horizontalSpacing={6} aria-busy={busy}>
         <VisuallyHidden component="caption">{t('monitoring.sessions.caption')}</VisuallyHidden>
         <Table.Thead>
           <Table.Tr>
@@ -82,8 +83,8 @@ export function SessionsTable({ sessions, showEnterprise, enterpriseNames, onSho
                   <Text size="sm" fw={500}>
                     {session.user.fullName}
                   </Text>
-                  <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                    {session.user.email}
+                  <Text size="xs" c="dimmed">
+                    <SessionEmail email={session.user.email} />
                   </Text>
                   {session.current && <CurrentSessionBadge />}
                 </Table.Td>
@@ -108,14 +109,18 @@ export function SessionsTable({ sessions, showEnterprise, enterpriseNames, onSho
                     </Text>
                   )}
                 </Table.Td>
-                <Table.Td>{format.dateTime(session.createdAt)}</Table.Td>
-                <Table.Td>{format.dateTime(session.lastSeenAt)}</Table.Td>
+                <Table.Td>
+                  <SessionDateTime value={session.createdAt} />
+                </Table.Td>
+                <Table.Td>
+                  <SessionDateTime value={session.lastSeenAt} />
+                </Table.Td>
                 <Table.Td>
                   <SessionStateBadge session={session} />
                 </Table.Td>
                 <Table.Td>
                   {session.flags.length > 0 ? (
-                    <FlagBadges flags={session.flags} />
+                    <FlagBadges flags={session.flags} wrap />
                   ) : (
                     <Text span size="sm" c="dimmed">
                       {t('monitoring.flags.none')}
