@@ -58,6 +58,9 @@ test('signing out returns to /login and the dashboard is closed afterwards', asy
 });
 
 test('a token the server has ended sends the user to /login', async ({ page }) => {
+  // No real-time socket: the end must be found by the reload's GET /auth/me alone, not announced
+  // first by the socket's session.ended (which, on a loaded machine, can win the race).
+  await page.routeWebSocket(/\/api\/v1\/ws$/, () => {});
   await signIn(page);
   const token = await page.evaluate(() => sessionStorage.getItem('token'));
   // End the session behind the app's back, then reload: GET /auth/me answers 401.
