@@ -29,7 +29,9 @@ pub fn routes(state: AppState) -> impl Endpoint {
         .at("/api/openapi.json", poem::endpoint::make_sync(move |_| Response::builder().content_type("application/json").body(spec.clone())))
         .at("/api/docs", api_docs(docs))
         .at("/api/v1/ws", get(crate::realtime::socket::ws))
-        .nest("/api/v1", api)
+        // Inside out: parse failures named, Location on 201, conditional requests, safe retries,
+        // request limits.
+        .nest("/api/v1", api.around(api::name_fields).around(api::locate).around(api::conditional).around(api::once).around(api::limit))
         .at("/api/*", api_not_found)
         .at("/healthz", get(healthz))
         .at("/readyz", get(readyz))
@@ -291,7 +293,9 @@ async fn log_request<E: Endpoint>(ep: E, req: Request) -> poem::Result<Response>
     let method = req.method().clone();
     let path = req.uri().path().to_owned();
     let span = tracing::info_span!("request", %method, %path, request_id = %request_id);
-    let mut resp = tracing::Instrument::instrument(ep.call(req), span.clone()).await?.into_response();
+    let context = crate::error::RequestContext { id: request_id.clone(), path: path.clone() };
+    let call = crate::error::REQUEST.scope(context, ep.call(req));
+    let mut resp = tracing::Instrument::instrument(call, span.clone()).await?.into_response();
     let status = resp.status().as_u16();
     let route = crate::metrics::route(resp.extensions().get::<poem_openapi::OperationId>().map(|o| o.0), &path);
     crate::metrics::request(method.as_str(), route, status, start.elapsed().as_secs_f64());

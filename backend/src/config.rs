@@ -45,6 +45,8 @@ pub struct Config {
     pub idle_timeouts: IdleTimeouts,
     pub intervals: Intervals,
     pub login_limits: LoginLimits,
+    /// Requests per window for each token, session or (unauthenticated) client address.
+    pub api_limits: ApiLimits,
     pub max_body_bytes: usize,
     /// The body limit of spreadsheet saves and imports (`MAX_SPREADSHEET_BODY_BYTES`): a
     /// workbook's bytes travel as base64.
@@ -82,6 +84,15 @@ impl MapTiles {
         let origin = parsed.origin().ascii_serialization();
         Ok(Self { url: url.to_owned(), attribution, origin })
     }
+}
+
+/// API requests allowed per window (`API_RATE_LIMIT`, `API_RATE_LIMIT_WINDOW_SECS`) for each
+/// token, session or unauthenticated client address (api/rate_limit.rs).
+#[derive(Debug, Clone, Copy)]
+pub struct ApiLimits {
+    /// Requests allowed per window; 0 turns the limit off.
+    pub requests: u32,
+    pub window: Duration,
 }
 
 /// Sign-in attempts allowed per window (auth/rate_limit.rs): from browsers without a device token
@@ -173,6 +184,10 @@ impl Config {
                 per_account: parse_var("LOGIN_MAX_FAILURES_PER_ACCOUNT")?.unwrap_or(20),
                 per_device: parse_var("LOGIN_MAX_FAILURES_PER_DEVICE")?.unwrap_or(10),
                 window: Duration::from_secs(parse_var("LOGIN_FAILURE_WINDOW_SECS")?.unwrap_or(900)),
+            },
+            api_limits: ApiLimits {
+                requests: parse_var("API_RATE_LIMIT")?.unwrap_or(1200),
+                window: Duration::from_secs(parse_var::<u64>("API_RATE_LIMIT_WINDOW_SECS")?.unwrap_or(60).max(1)),
             },
             max_body_bytes: parse_var("MAX_BODY_BYTES")?.unwrap_or(1024 * 1024),
             max_spreadsheet_body_bytes: parse_var("MAX_SPREADSHEET_BODY_BYTES")?.unwrap_or(12 * 1024 * 1024),

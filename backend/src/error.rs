@@ -1,19 +1,58 @@
-//! Every error leaves the server as `{ code, message, fields? }` (the API contract). `AppError` is what the
-//! code raises; each operation declares which statuses it can answer with (`api_errors!`), so the
-//! OpenAPI document lists them; `render_poem_error` turns what poem itself rejects (malformed JSON,
-//! a missing token, an unknown path) into the same shape.
+//! Every error leaves the server as RFC 9457 problem details (`application/problem+json`: `type`,
+//! `title`, `status`, `detail`, `instance`) that also carry the contract's `code`, `message` and
+//! `fields`, and the request's id (`requestId`, as in the `x-request-id` header). `AppError` is
+//! what the code raises; each operation declares which statuses it can answer with
+//! (`api_errors!`), so the OpenAPI document lists them; `render_poem_error` turns what poem itself
+//! rejects (malformed JSON, a missing token, an unknown path) into the same shape.
 
 use std::collections::BTreeMap;
 
-use poem::{Response, error::ResponseError, http::StatusCode};
-use poem_openapi::Object;
+use poem::{IntoResponse, Response, error::ResponseError, http::StatusCode};
+use poem_openapi::{
+    Object,
+    payload::Payload,
+    registry::{MetaSchemaRef, Registry},
+    types::Type,
+};
 
 use crate::domain::{FieldErrors, InvalidTransition};
+
+pub const PROBLEM_JSON: &str = "application/problem+json";
+
+/// The request an error answers: its id and path, set for the whole request by `app::log_request`.
+#[derive(Debug, Clone)]
+pub struct RequestContext {
+    pub id: String,
+    pub path: String,
+}
+
+tokio::task_local! {
+    pub static REQUEST: RequestContext;
+}
 
 /// The body of every error response.
 #[derive(Debug, Clone, Object, serde::Serialize)]
 #[oai(rename = "ApiError", rename_all = "camelCase", example)]
+#[serde(rename_all = "camelCase")]
 pub struct ErrorBody {
+    /// A URI naming the kind of problem: `urn:enterprise-platform:problem:<code>`.
+    #[oai(rename = "type")]
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// The HTTP status's standard phrase (`Not Found`).
+    pub title: String,
+    /// The HTTP status code.
+    pub status: u16,
+    /// What went wrong, for a person: the same text as `message`.
+    pub detail: String,
+    /// The request's path.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub instance: Option<String>,
+    /// The request's id, also sent as the `x-request-id` header: quote it when reporting a problem.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<String>,
     /// Stable machine-readable code, e.g. `invalid_credentials`, `validation_failed`, `not_found`.
     pub code: String,
     /// A human-readable explanation in English.
@@ -28,26 +67,66 @@ pub struct ErrorBody {
     /// deleted, deactivate them instead; messenger: `rekey_required`, `stale_epoch`, `no_keys`,
     /// `direct_conversation`, `stale_key_version`, `id_taken`, `too_many_keys` (more new
     /// key versions than 10 a day or 200 in all); `stale_version`: a save from a
-    /// version someone saved over).
+    /// version someone saved over; `too_many_tokens`: 50 live tokens already; `request_in_progress`: a request with the same
+    /// `Idempotency-Key` is still running).
     #[oai(skip_serializing_if_is_none)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
 }
 
 impl ErrorBody {
-    pub fn new(code: &str, message: impl Into<String>) -> Self {
-        Self { code: code.to_owned(), message: message.into(), fields: None, reason: None }
+    pub fn new(status: StatusCode, code: &str, message: impl Into<String>) -> Self {
+        let message = message.into();
+        let (instance, request_id) = REQUEST.try_with(|r| (Some(r.path.clone()), Some(r.id.clone()))).unwrap_or_default();
+        Self {
+            kind: format!("urn:enterprise-platform:problem:{code}"),
+            title: status.canonical_reason().unwrap_or("Error").to_owned(),
+            status: status.as_u16(),
+            detail: message.clone(),
+            instance,
+            request_id,
+            code: code.to_owned(),
+            message,
+            fields: None,
+            reason: None,
+        }
     }
 }
 
 impl poem_openapi::types::Example for ErrorBody {
     fn example() -> Self {
         Self {
-            code: "validation_failed".into(),
-            message: "Please check your input".into(),
             fields: Some(BTreeMap::from([("email".into(), "invalid_email".into())])),
-            reason: None,
+            instance: Some("/api/v1/users".into()),
+            request_id: Some("0193b7c2-5f6e-7d4a-9c1b-2a3e4f5a6b7c".into()),
+            ..Self::new(StatusCode::BAD_REQUEST, "validation_failed", "Please check your input")
         }
+    }
+}
+
+/// An error answer's payload: an [`ErrorBody`] sent as `application/problem+json`.
+#[derive(Debug)]
+pub struct Problem(pub ErrorBody);
+
+impl Payload for Problem {
+    const CONTENT_TYPE: &'static str = PROBLEM_JSON;
+
+    fn check_content_type(content_type: &str) -> bool {
+        content_type.starts_with(PROBLEM_JSON)
+    }
+
+    fn schema_ref() -> MetaSchemaRef {
+        ErrorBody::schema_ref()
+    }
+
+    fn register(registry: &mut Registry) {
+        ErrorBody::register(registry);
+    }
+}
+
+impl IntoResponse for Problem {
+    fn into_response(self) -> Response {
+        Response::builder().content_type(PROBLEM_JSON).body(serde_json::to_vec(&self.0).unwrap_or_default())
     }
 }
 
@@ -76,6 +155,10 @@ pub enum Conflict {
     TooManyKeys,
     /// A save made from a version someone has saved over since.
     StaleVersion,
+    /// Already `store::api_tokens::MAX_LIVE_TOKENS` live tokens.
+    TooManyTokens,
+    /// A request with this `Idempotency-Key` is still running.
+    RequestInProgress,
 }
 
 impl Conflict {
@@ -91,6 +174,8 @@ impl Conflict {
             Self::IdTaken => "id_taken",
             Self::TooManyKeys => "too_many_keys",
             Self::StaleVersion => "stale_version",
+            Self::TooManyTokens => "too_many_tokens",
+            Self::RequestInProgress => "request_in_progress",
         }
     }
 
@@ -106,6 +191,8 @@ impl Conflict {
             Self::IdTaken => "This message id is already used",
             Self::TooManyKeys => "The messenger was set up in too many new browsers today; try again tomorrow, or restore your key backup",
             Self::StaleVersion => "Someone saved this since you opened it; reload it, or keep your version as a copy",
+            Self::TooManyTokens => "There are already 50 live tokens; revoke one first",
+            Self::RequestInProgress => "A request with this Idempotency-Key is still running; retry in a moment",
         }
     }
 }
@@ -128,6 +215,9 @@ pub enum AppError {
     AccountInactive,
     #[error("You are not authorized to perform this action")]
     Forbidden,
+    /// A program's token whose scopes do not include the one this operation needs.
+    #[error("This token's scopes do not allow this operation")]
+    InsufficientScope,
     #[error("Resource not found")]
     NotFound,
     #[error("{}", .0.message())]
@@ -216,6 +306,7 @@ impl AppError {
             Self::Unauthorized => "unauthorized",
             Self::AccountInactive => "account_inactive",
             Self::Forbidden => "forbidden",
+            Self::InsufficientScope => "insufficient_scope",
             Self::NotFound => "not_found",
             Self::Conflict(_) | Self::EmailTaken { .. } | Self::EnterpriseNameTaken => "conflict",
             Self::InvalidTransition(_) => "invalid_transition",
@@ -229,7 +320,7 @@ impl AppError {
         match self {
             Self::Validation(_) | Self::Explained(..) => StatusCode::BAD_REQUEST,
             Self::InvalidCredentials | Self::SessionExpired | Self::Unauthorized => StatusCode::UNAUTHORIZED,
-            Self::AccountInactive | Self::Forbidden => StatusCode::FORBIDDEN,
+            Self::AccountInactive | Self::Forbidden | Self::InsufficientScope => StatusCode::FORBIDDEN,
             Self::NotFound => StatusCode::NOT_FOUND,
             Self::Conflict(_) | Self::EmailTaken { .. } | Self::EnterpriseNameTaken | Self::InvalidTransition(_) => StatusCode::CONFLICT,
             Self::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
@@ -244,21 +335,24 @@ impl AppError {
         match self {
             Self::Unexpected(err) => {
                 tracing::error!(error = ?err, "unexpected error");
-                ErrorBody::new("internal", "Server error. Please try again later.")
+                ErrorBody::new(self.status(), "internal", "Server error. Please try again later.")
             }
             Self::Validation(fields) | Self::Explained(fields, _) => ErrorBody {
                 fields: Some(fields.iter().map(|(k, v)| (k.to_owned(), v.code().to_owned())).collect()),
-                ..ErrorBody::new(self.code(), self.to_string())
+                ..ErrorBody::new(self.status(), self.code(), self.to_string())
             },
             Self::EmailTaken { field } => ErrorBody {
                 fields: Some(BTreeMap::from([((*field).to_owned(), "taken".to_owned())])),
-                ..ErrorBody::new(self.code(), self.to_string())
+                ..ErrorBody::new(self.status(), self.code(), self.to_string())
             },
-            Self::EnterpriseNameTaken => {
-                ErrorBody { fields: Some(BTreeMap::from([("name".to_owned(), "taken".to_owned())])), ..ErrorBody::new(self.code(), self.to_string()) }
+            Self::EnterpriseNameTaken => ErrorBody {
+                fields: Some(BTreeMap::from([("name".to_owned(), "taken".to_owned())])),
+                ..ErrorBody::new(self.status(), self.code(), self.to_string())
+            },
+            Self::Conflict(conflict) => {
+                ErrorBody { reason: Some(conflict.reason().to_owned()), ..ErrorBody::new(self.status(), self.code(), self.to_string()) }
             }
-            Self::Conflict(conflict) => ErrorBody { reason: Some(conflict.reason().to_owned()), ..ErrorBody::new(self.code(), self.to_string()) },
-            _ => ErrorBody::new(self.code(), self.to_string()),
+            _ => ErrorBody::new(self.status(), self.code(), self.to_string()),
         }
     }
 }
@@ -278,7 +372,7 @@ impl ResponseError for AppError {
 }
 
 fn json_response(status: StatusCode, body: &ErrorBody) -> Response {
-    Response::builder().status(status).content_type("application/json; charset=utf-8").body(serde_json::to_vec(body).unwrap_or_default())
+    Response::builder().status(status).content_type(PROBLEM_JSON).body(serde_json::to_vec(body).unwrap_or_default())
 }
 
 /// Renders any error that escaped an operation. Errors that already carry a JSON body (ours)
@@ -287,12 +381,12 @@ pub fn render_poem_error(err: poem::Error) -> Response {
     let status = err.status();
     let message = err.to_string();
     let resp = err.into_response();
-    let is_json = resp.headers().get("content-type").and_then(|v| v.to_str().ok()).is_some_and(|ct| ct.starts_with("application/json"));
+    let is_json = resp.headers().get("content-type").and_then(|v| v.to_str().ok()).is_some_and(|ct| ct.starts_with(PROBLEM_JSON));
     if is_json {
         return resp;
     }
     let (code, message) = match status {
-        StatusCode::BAD_REQUEST => ("bad_request", format!("Please check your input: {message}")),
+        StatusCode::BAD_REQUEST => ("bad_request", "Please check your input".to_owned()),
         StatusCode::UNAUTHORIZED => ("unauthorized", "Authentication required".to_owned()),
         StatusCode::NOT_FOUND => ("not_found", "Resource not found".to_owned()),
         StatusCode::METHOD_NOT_ALLOWED => ("method_not_allowed", "Method not allowed".to_owned()),
@@ -304,7 +398,7 @@ pub fn render_poem_error(err: poem::Error) -> Response {
         }
         s => ("bad_request", s.canonical_reason().unwrap_or("Request refused").to_owned()),
     };
-    let mut out = json_response(status, &ErrorBody::new(code, message));
+    let mut out = json_response(status, &ErrorBody::new(status, code, message));
     if let Some(allow) = resp.headers().get("allow") {
         out.headers_mut().insert("allow", allow.clone());
     }
@@ -336,28 +430,28 @@ macro_rules! api_errors {
             $(
                 $(#[doc = $doc])*
                 #[oai(status = $status)]
-                $variant(poem_openapi::payload::Json<$crate::error::ErrorBody>),
+                $variant($crate::error::Problem),
             )+
             /// Busy, or a dependency did not answer in time (`unavailable`); retry after
             /// `Retry-After` seconds.
             #[oai(status = 503)]
-            Unavailable(poem_openapi::payload::Json<$crate::error::ErrorBody>, #[oai(header = "Retry-After")] u64),
+            Unavailable($crate::error::Problem, #[oai(header = "Retry-After")] u64),
             /// Unexpected server error; details are in the server log.
             #[oai(status = 500)]
-            Internal(poem_openapi::payload::Json<$crate::error::ErrorBody>),
+            Internal($crate::error::Problem),
         }
 
         impl From<$crate::error::AppError> for $name {
             fn from(err: $crate::error::AppError) -> Self {
-                let body = poem_openapi::payload::Json(err.body());
+                let body = $crate::error::Problem(err.body());
                 match err.status().as_u16() {
                     $( $status => Self::$variant(body), )+
                     503 => Self::Unavailable(body, if let $crate::error::AppError::Busy { retry_after_secs } = err { retry_after_secs } else { 1 }),
                     500 => Self::Internal(body),
                     other => {
                         tracing::error!(status = other, code = err.code(), operation = stringify!($name), "undeclared error status");
-                        Self::Internal(poem_openapi::payload::Json($crate::error::ErrorBody::new(
-                            "internal", "Server error. Please try again later.")))
+                        Self::Internal($crate::error::Problem($crate::error::ErrorBody::new(
+                            poem::http::StatusCode::INTERNAL_SERVER_ERROR, "internal", "Server error. Please try again later.")))
                     }
                 }
             }

@@ -5,7 +5,7 @@ use super::{ApiTags, User};
 use crate::{
     api_errors,
     auth::{BearerAuth, ClientInfo, sign_in},
-    error::{AppError, ErrorBody},
+    error::{AppError, Problem},
     state::AppState,
     store,
 };
@@ -47,27 +47,27 @@ pub struct LoginResponse {
 pub enum LoginError {
     /// The body is malformed or a field is missing or invalid (`validation_failed`).
     #[oai(status = 400)]
-    BadRequest(Json<ErrorBody>),
+    BadRequest(Problem),
     /// Wrong e-mail or password (`invalid_credentials`).
     #[oai(status = 401)]
-    Unauthorized(Json<ErrorBody>),
+    Unauthorized(Problem),
     /// The user or their enterprise is inactive (`account_inactive`).
     #[oai(status = 403)]
-    Forbidden(Json<ErrorBody>),
+    Forbidden(Problem),
     /// Too many failed attempts from this client (`rate_limited`); retry after the given seconds.
     #[oai(status = 429)]
-    TooManyRequests(Json<ErrorBody>, #[oai(header = "Retry-After")] u64),
+    TooManyRequests(Problem, #[oai(header = "Retry-After")] u64),
     /// A dependency did not answer in time (`unavailable`); retry after the given seconds.
     #[oai(status = 503)]
-    Unavailable(Json<ErrorBody>, #[oai(header = "Retry-After")] u64),
+    Unavailable(Problem, #[oai(header = "Retry-After")] u64),
     /// Unexpected server error.
     #[oai(status = 500)]
-    Internal(Json<ErrorBody>),
+    Internal(Problem),
 }
 
 impl From<AppError> for LoginError {
     fn from(err: AppError) -> Self {
-        let body = Json(err.body());
+        let body = Problem(err.body());
         match err {
             AppError::Validation(_) => Self::BadRequest(body),
             AppError::InvalidCredentials => Self::Unauthorized(body),
@@ -93,6 +93,8 @@ pub enum LogoutResponse {
 api_errors!(SessionError {
     /// No token, or its session has ended (`unauthorized`, `session_expired`).
     401 Unauthorized,
+    /// A program's token: only a session may do this (`forbidden`).
+    403 Forbidden,
 });
 
 #[OpenApi(prefix_path = "/auth", tag = "ApiTags::Auth")]
@@ -125,6 +127,10 @@ impl AuthApi {
     }
 
     /// The current user
+
+    ///
+
+    /// The signed-in user's account (for a program's token: the token owner's).
     #[oai(path = "/me", method = "get", operation_id = "getMe")]
     async fn me(&self, state: Data<&AppState>, auth: BearerAuth) -> Result<Json<User>, SessionError> {
         auth.0.require("getMe")?;

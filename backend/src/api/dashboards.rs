@@ -160,6 +160,8 @@ api_errors!(DashboardReportsError {
 #[OpenApi(tag = "ApiTags::Dashboards")]
 impl DashboardsApi {
     /// The CEO's dashboard
+    ///
+    /// The enterprise at a glance: counts, the reports waiting for review, and recent activity.
     #[oai(path = "/dashboard/ceo", method = "get", operation_id = "getCeoDashboard")]
     async fn ceo(&self, state: Data<&AppState>, auth: BearerAuth) -> Result<Json<CeoDashboard>, DashboardError> {
         auth.0.require("getCeoDashboard")?;
@@ -245,6 +247,10 @@ impl DashboardsApi {
     }
 
     /// The platform admin's dashboard
+
+    ///
+
+    /// Platform-wide counts and recent activity, across every enterprise.
     #[oai(path = "/admin/dashboard", method = "get", operation_id = "getAdminDashboard")]
     async fn admin(&self, state: Data<&AppState>, auth: BearerAuth) -> Result<Json<AdminDashboard>, DashboardError> {
         auth.0.require("getAdminDashboard")?;

@@ -1,13 +1,20 @@
 //! The HTTP API under /api/v1: one module per OpenAPI tag. Handlers are thin: parse, authorize,
 //! call, map.
 
+mod api_tokens;
 mod auth;
+mod conditional;
 mod dashboards;
 mod departments;
+mod document;
 mod enterprises;
+mod idempotency;
+mod location;
 mod managed;
 mod messaging;
 mod monitoring;
+mod parse_errors;
+mod rate_limit;
 mod reports;
 mod spreadsheets;
 mod types;
@@ -15,6 +22,12 @@ mod users;
 
 use poem_openapi::{OpenApiService, Tags};
 
+pub use conditional::conditional;
+pub use document::spec_json;
+pub use idempotency::once;
+pub use location::locate;
+pub use parse_errors::name_fields;
+pub use rate_limit::limit;
 pub use types::User;
 
 #[derive(Tags)]
@@ -39,6 +52,8 @@ pub enum ApiTags {
     /// The end-to-end encrypted messenger: public keys, conversations, key epochs, messages.
     /// The server stores ciphertext, nonces, signatures and wrapped keys only.
     Messaging,
+    /// Tokens for programs: personal access tokens and an enterprise's service credentials.
+    Tokens,
 }
 
 pub type Api = (
@@ -53,16 +68,21 @@ pub type Api = (
     messaging::MessagingKeysApi,
     messaging::ConversationsApi,
     messaging::MessagesApi,
-    spreadsheets::SpreadsheetsApi,
+    (spreadsheets::SpreadsheetsApi, api_tokens::ApiTokensApi),
 );
 
 /// The API service; `base` is where it is mounted (written into the document's `servers`).
 pub fn service() -> OpenApiService<Api, ()> {
     OpenApiService::new(Api::default(), "Enterprise Platform API", env!("CARGO_PKG_VERSION"))
         .description(
-            "Multi-tenant enterprise management platform. Every error is `{ code, message, fields? }` \
-         with a stable `code`. Lists are pages `{ items, total, page, pageSize }`. Authenticate \
-         with `Authorization: Bearer <token>` from `POST /auth/login`.\n\n\
+            "Multi-tenant enterprise management platform. Errors are RFC 9457 problem details \
+         (`application/problem+json`) that also carry a stable `code`, a `message`, `fields` for \
+         invalid input and the `requestId`. Lists are pages `{ items, total, page, pageSize }`. \
+         Authenticate with `Authorization: Bearer <token>`: a person's session token from \
+         `POST /auth/login`, or a program's token from `POST /api-tokens` (scoped; see each \
+         operation's `ApiToken` scope). Every answer carries `RateLimit-Policy` and `RateLimit`; \
+         a POST with `Idempotency-Key` is safe to retry; GETs carry an `ETag`. The guide for \
+         programs is `docs/api.md` in the repository.\n\n\
          **Real time.** `GET /api/v1/ws` upgrades to a WebSocket (one per tab). Its first message, \
          within 5 s, is `{\"type\":\"auth\",\"token\":\"<token>\"}` (never put the token in the URL); the \
          server answers `{\"type\":\"ready\"}`, then sends events as JSON objects with a `type`: \
@@ -79,46 +99,4 @@ pub fn service() -> OpenApiService<Api, ()> {
          to read its events is closed with 4408; reconnect and refetch.",
         )
         .server("/api/v1")
-}
-
-/// The OpenAPI document as served and committed in `openapi.json`: poem-openapi's, plus what it
-/// cannot say itself: the statuses every operation with a body can answer before it runs (413
-/// over `MAX_BODY_BYTES`, 415 without a JSON `Content-Type`), which poem raises itself, and the
-/// media types of report and spreadsheet downloads (poem-openapi declares an attachment as one
-/// type).
-pub fn spec_json() -> String {
-    let mut spec: serde_json::Value = serde_json::from_str(&service().spec()).expect("poem-openapi writes JSON");
-    let error = |description: &str| {
-        serde_json::json!({
-            "description": description,
-            "content": { "application/json; charset=utf-8": { "schema": { "$ref": "#/components/schemas/ApiError" } } }
-        })
-    };
-    for operation in spec["paths"]
-        .as_object_mut()
-        .into_iter()
-        .flat_map(|paths| paths.values_mut())
-        .flat_map(|p| p.as_object_mut().into_iter().flat_map(|p| p.values_mut()))
-    {
-        let downloads: &[&str] = match operation["operationId"].as_str() {
-            Some("exportReport") => &reports::ExportFormat::ALL.map(reports::ExportFormat::media_type),
-            Some("exportSpreadsheet") => &spreadsheets::SheetFormat::ALL.map(spreadsheets::SheetFormat::media_type),
-            _ => &[],
-        };
-        if !downloads.is_empty() {
-            let files: serde_json::Map<String, serde_json::Value> =
-                downloads.iter().map(|m| ((*m).to_owned(), serde_json::json!({ "schema": { "type": "string", "format": "binary" } }))).collect();
-            operation["responses"]["200"]["content"] = serde_json::Value::Object(files);
-        }
-        if operation.get("requestBody").is_none() {
-            continue;
-        }
-        let responses = operation["responses"].as_object_mut().expect("every operation has responses");
-        responses.entry("413").or_insert_with(|| error("The body is larger than the server accepts (`payload_too_large`)."));
-        responses.entry("415").or_insert_with(|| error("The body is not sent as `application/json` (`unsupported_media_type`)."));
-        responses.sort_keys();
-    }
-    let mut json = serde_json::to_string_pretty(&spec).expect("a JSON value serializes");
-    json.push('\n');
-    json
 }

@@ -147,6 +147,8 @@ api_errors!(MonitoringError {
 api_errors!(ActivityError {
     /// No token, or its session has ended (`session_expired`).
     401 Unauthorized,
+    /// A program's token: only a session sends heartbeats (`forbidden`).
+    403 Forbidden,
 });
 
 /// The sessions a monitor sees: the admin every session (`enterpriseId` narrows it to one
@@ -325,6 +327,10 @@ impl OwnSessionsApi {
     }
 
     /// End one of my sessions
+
+    ///
+
+    /// Ends one of the caller's own sessions (another browser or device) at once; its token gets 401 `session_expired`.
     #[oai(path = "/sessions/:id/logout", method = "post", operation_id = "logoutMySession")]
     async fn logout(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>) -> Result<Done, MonitoringError> {
         auth.0.require("logoutMySession")?;

@@ -97,6 +97,8 @@ const STAFF: [Role; 2] = [Role::DepartmentHead, Role::DepartmentUser];
 #[OpenApi(prefix_path = "/users", tag = "ApiTags::Users")]
 impl UsersApi {
     /// Create a user
+    ///
+    /// Creates an account that can sign in at once with the given password. The platform admin creates any role; a CEO creates department heads and users of their enterprise.
     #[oai(path = "/", method = "post", operation_id = "createUser")]
     async fn create(&self, state: Data<&AppState>, auth: BearerAuth, body: Json<CreateUser>) -> Result<CreatedUser, UserError> {
         auth.0.require("createUser")?;
@@ -190,6 +192,10 @@ impl UsersApi {
     }
 
     /// Get a user
+
+    ///
+
+    /// One account, as the platform admin (anyone) or a CEO (their enterprise's staff) sees it.
     #[oai(path = "/:id", method = "get", operation_id = "getUser")]
     async fn get(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>) -> Result<Json<User>, UserReadError> {
         auth.0.require("getUser")?;
@@ -197,6 +203,10 @@ impl UsersApi {
     }
 
     /// Update a user
+
+    ///
+
+    /// Changes the fields sent. Deactivating a user, changing their role or password ends their sessions at once; deactivating or a new role also revokes their tokens.
     #[oai(path = "/:id", method = "put", operation_id = "updateUser")]
     async fn update(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>, body: Json<UpdateUser>) -> Result<Json<User>, UserError> {
         auth.0.require("updateUser")?;

@@ -1,5 +1,6 @@
 //! Who is calling: passwords, tokens, sessions, the bearer scheme, sign-in and its rate limit.
 
+pub mod api_token;
 pub mod client;
 pub mod password;
 pub mod permissions;
@@ -11,4 +12,4 @@ pub mod sign_in;
 pub mod token;
 
 pub use client::ClientInfo;
-pub use security::{BearerAuth, Caller};
+pub use security::{BearerAuth, Caller, Credential};

@@ -11,7 +11,7 @@
 //! and says nothing about whether they exist). The platform admin has one realm: every
 //! enterprise.
 
-use super::Caller;
+use super::{Caller, Credential, api_token};
 use crate::{domain::Role, error::AppError};
 
 /// What one role gets from one operation.
@@ -129,7 +129,70 @@ pub const PERMISSIONS: &[Permission] = &[
     row("deleteSpreadsheet", F, NEVER, OWN, OWN),
     row("exportSpreadsheet", F, OWN, OWN, OWN),
     row("getSpreadsheetRange", F, OWN, OWN, OWN),
+    // Tokens for programs: everyone their own; service credentials the admin and the CEO.
+    row("createApiToken", A, ALL, ALL, ALL),
+    row("listApiTokens", A, ALL, ALL, ALL),
+    row("deleteApiToken", A, OWN, OWN, OWN),
+    row("createServiceToken", A, OWN, NEVER, NEVER),
+    row("listServiceTokens", A, OWN, NEVER, NEVER),
+    row("deleteServiceToken", A, OWN, NEVER, NEVER),
 ];
+
+/// The scope a program's token needs for each operation it may call (`auth::api_token`). An
+/// operation not listed here is for people signed in only (a session): signing out, one's own
+/// sessions and heartbeats, the messenger, and the tokens themselves. `getMe` needs no scope.
+pub const SCOPES: &[(&str, &str)] = &[
+    ("getMe", ""),
+    ("listEnterprises", "enterprises:read"),
+    ("getEnterprise", "enterprises:read"),
+    ("createEnterprise", "enterprises:write"),
+    ("updateEnterprise", "enterprises:write"),
+    ("deleteEnterprise", "enterprises:write"),
+    ("listEnterpriseDepartments", "enterprises:read"),
+    ("getDepartment", "enterprises:read"),
+    ("updateDepartment", "enterprises:write"),
+    ("assignDepartmentUser", "enterprises:write"),
+    ("removeDepartmentUser", "enterprises:write"),
+    ("listEnterpriseUsers", "users:read"),
+    ("listUsers", "users:read"),
+    ("getUser", "users:read"),
+    ("createUser", "users:write"),
+    ("updateUser", "users:write"),
+    ("deleteUser", "users:write"),
+    ("listEnterpriseReports", "reports:read"),
+    ("listDepartmentReports", "reports:read"),
+    ("getReport", "reports:read"),
+    ("exportReport", "reports:read"),
+    ("listCeoReports", "reports:read"),
+    ("createDepartmentReport", "reports:write"),
+    ("updateReport", "reports:write"),
+    ("deleteReport", "reports:write"),
+    ("reviewReport", "reports:write"),
+    ("getCeoDashboard", "dashboards:read"),
+    ("getAdminDashboard", "dashboards:read"),
+    ("getAdminStatistics", "dashboards:read"),
+    ("listSessions", "monitoring:read"),
+    ("listUserActivity", "monitoring:read"),
+    ("logoutSession", "monitoring:write"),
+    ("logoutOtherSessions", "monitoring:write"),
+    ("listSpreadsheets", "spreadsheets:read"),
+    ("getSpreadsheet", "spreadsheets:read"),
+    ("exportSpreadsheet", "spreadsheets:read"),
+    ("getSpreadsheetRange", "spreadsheets:read"),
+    ("createSpreadsheet", "spreadsheets:write"),
+    ("importSpreadsheet", "spreadsheets:write"),
+    ("saveSpreadsheet", "spreadsheets:write"),
+    ("deleteSpreadsheet", "spreadsheets:write"),
+];
+
+/// Operations that act as a person, which an enterprise's service credential (no person behind
+/// it) may not call whatever its scopes: who am I, and a review, which names its reviewer.
+pub const PERSON_ONLY: &[&str] = &["getMe", "reviewReport"];
+
+/// The scope a token needs for `operation`; `None` when no token may call it.
+pub fn scope(operation: &str) -> Option<&'static str> {
+    SCOPES.iter().find(|(op, _)| *op == operation).map(|(_, scope)| *scope)
+}
 
 /// The row of an operation.
 pub fn permission(operation: &str) -> Option<&'static Permission> {
@@ -165,7 +228,16 @@ impl Caller {
         let Some(permission) = permission(operation) else {
             return Err(AppError::Unexpected(anyhow::anyhow!("no permission row for {operation}")));
         };
-        if permission.own(self.role) == Access::Forbidden { Err(AppError::Forbidden) } else { Ok(()) }
+        if permission.own(self.role) == Access::Forbidden {
+            return Err(AppError::Forbidden);
+        }
+        let Credential::Token { scopes, service } = &self.credential else { return Ok(()) };
+        match scope(operation) {
+            None => Err(AppError::Forbidden),
+            Some(_) if *service && PERSON_ONLY.contains(&operation) => Err(AppError::Forbidden),
+            Some(needed) if needed.is_empty() || api_token::grants(scopes, needed) => Ok(()),
+            Some(_) => Err(AppError::InsufficientScope),
+        }
     }
 }
 
@@ -185,11 +257,45 @@ mod tests {
 
     #[test]
     fn the_gate_refuses_what_the_table_forbids() {
-        let caller = |role| Caller { user_id: uuid::Uuid::now_v7(), role, enterprise_id: None, session_id: uuid::Uuid::now_v7() };
+        let caller = |role| Caller {
+            user_id: uuid::Uuid::now_v7(),
+            role,
+            enterprise_id: None,
+            session_id: uuid::Uuid::now_v7(),
+            credential: crate::auth::Credential::Session,
+        };
         assert!(caller(Role::PlatformAdmin).require("createEnterprise").is_ok());
         assert!(matches!(caller(Role::EnterpriseCeo).require("createEnterprise"), Err(AppError::Forbidden)));
         assert!(matches!(caller(Role::PlatformAdmin).require("updateReport"), Err(AppError::Forbidden)));
         assert!(caller(Role::DepartmentUser).require("updateReport").is_ok());
         assert!(matches!(caller(Role::DepartmentUser).require("nope"), Err(AppError::Unexpected(_))));
+    }
+
+    #[test]
+    fn every_scoped_operation_has_a_row_and_a_known_scope() {
+        for (operation, scope) in SCOPES {
+            assert!(permission(operation).is_some(), "{operation} has a scope but no row");
+            assert!(scope.is_empty() || api_token::is_scope(scope), "{operation}: {scope}");
+        }
+    }
+
+    #[test]
+    fn a_token_calls_within_its_scopes_and_never_as_a_session() {
+        let token = |role, scopes: &[&str], service| Caller {
+            user_id: uuid::Uuid::now_v7(),
+            role,
+            enterprise_id: Some(uuid::Uuid::now_v7()),
+            session_id: uuid::Uuid::now_v7(),
+            credential: Credential::Token { scopes: scopes.iter().map(|s| (*s).to_owned()).collect(), service },
+        };
+        let ceo = token(Role::EnterpriseCeo, &["reports:write"], false);
+        assert!(ceo.require("getReport").is_ok() && ceo.require("reviewReport").is_ok() && ceo.require("getMe").is_ok());
+        assert!(matches!(ceo.require("listUsers"), Err(AppError::InsufficientScope)));
+        assert!(matches!(ceo.require("sendMessage"), Err(AppError::Forbidden)), "no token reads the messenger");
+        assert!(matches!(ceo.require("logout"), Err(AppError::Forbidden)), "a token is no session");
+        assert!(matches!(ceo.require("createEnterprise"), Err(AppError::Forbidden)), "never more than the role");
+        let service = token(Role::EnterpriseCeo, &["reports:write"], true);
+        assert!(service.require("getReport").is_ok());
+        assert!(matches!(service.require("reviewReport"), Err(AppError::Forbidden)), "a review names a person");
     }
 }

@@ -40,7 +40,7 @@ mod tests {
     use super::*;
 
     fn caller(role: Role, enterprise: Option<Uuid>) -> Caller {
-        Caller { user_id: Uuid::now_v7(), role, enterprise_id: enterprise, session_id: Uuid::now_v7() }
+        Caller { user_id: Uuid::now_v7(), role, enterprise_id: enterprise, session_id: Uuid::now_v7(), credential: crate::auth::Credential::Session }
     }
 
     #[test]

@@ -1,11 +1,14 @@
 //! The bearer scheme. Taking `BearerAuth` as an operation parameter both enforces and documents
-//! authentication: the token must verify and its session must still be live.
+//! authentication. A bearer is either a session's token (a JWT from `POST /auth/login`: it must
+//! verify and its session must still be live) or a program's token (`ept_…` or `eps_…`: it must
+//! be live in PostgreSQL, see `store::api_tokens::live`).
 
 use poem::Request;
 use poem_openapi::{SecurityScheme, auth::Bearer};
 use uuid::Uuid;
 
-use crate::{domain::Role, error::AppError, state::AppState};
+use super::api_token;
+use crate::{domain::Role, error::AppError, state::AppState, store};
 
 /// The authenticated caller, the first argument of everything that touches data.
 #[derive(Debug, Clone)]
@@ -13,20 +16,59 @@ pub struct Caller {
     pub user_id: Uuid,
     pub role: Role,
     pub enterprise_id: Option<Uuid>,
+    /// The session (for a program's token: the token's id).
     pub session_id: Uuid,
+    pub credential: Credential,
 }
 
-/// A token from `POST /auth/login`, sent as `Authorization: Bearer <token>`.
+/// How the caller authenticated.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Credential {
+    /// A person signed in: everything their role allows.
+    Session,
+    /// A program's token: what the owner's role allows within the token's scopes. A service
+    /// credential acts for its enterprise (as its CEO) and has no person behind it: `user_id`
+    /// is then the token's id.
+    Token { scopes: Vec<String>, service: bool },
+}
+
+/// A session token from `POST /auth/login`, or a program's token from `POST /api-tokens`, sent as
+/// `Authorization: Bearer <token>`.
 #[derive(SecurityScheme)]
 #[oai(ty = "bearer", bearer_format = "JWT", checker = "check_bearer")]
 pub struct BearerAuth(pub Caller);
 
+/// `last_used_at` is written at most this often per token.
+const TOUCH_SECS: i64 = 60;
+
 async fn check_bearer(req: &Request, bearer: Bearer) -> poem::Result<Caller> {
     let state = req.data::<AppState>().expect("AppState is attached to every request");
-    let claims = state.tokens.verify(&bearer.token).ok_or(AppError::SessionExpired)?;
+    if api_token::is_api_token(&bearer.token) {
+        return Ok(check_api_token(state, &bearer.token).await?);
+    }
+    let Some(claims) = state.tokens.verify(&bearer.token) else {
+        // Ours but expired: the session is over. Anything else was never a token of ours.
+        return Err(if state.tokens.signed_here(&bearer.token) { AppError::SessionExpired } else { AppError::Unauthorized }.into());
+    };
     // A session that cannot be checked (PostgreSQL away) is a 503, like any database error.
     if !state.sessions.is_live(claims.sid).await.map_err(AppError::from)? {
         return Err(AppError::SessionExpired.into());
     }
-    Ok(Caller { user_id: claims.sub, role: claims.role, enterprise_id: claims.ent, session_id: claims.sid })
+    Ok(Caller { user_id: claims.sub, role: claims.role, enterprise_id: claims.ent, session_id: claims.sid, credential: Credential::Session })
+}
+
+async fn check_api_token(state: &AppState, secret: &str) -> Result<Caller, AppError> {
+    let token = store::api_tokens::live(&state.db, &api_token::hash(secret)).await?.ok_or(AppError::Unauthorized)?;
+    if token.last_used_at.is_none_or(|at| (chrono::Utc::now() - at).num_seconds() >= TOUCH_SECS) {
+        store::api_tokens::touch(&state.db, token.id).await?;
+    }
+    let role: Role = token.role.parse().map_err(|_| AppError::Unauthorized)?;
+    let service = token.user_id.is_none();
+    Ok(Caller {
+        user_id: token.user_id.unwrap_or(token.id),
+        role,
+        enterprise_id: token.enterprise_id,
+        session_id: token.id,
+        credential: Credential::Token { scopes: token.scopes, service },
+    })
 }

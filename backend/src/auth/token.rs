@@ -41,6 +41,8 @@ pub struct TokenKeys {
     decoding: DecodingKey,
     validation: Validation,
     device_validation: Validation,
+    /// As `validation`, without the expiry: whether a token was ever ours.
+    any_age: Validation,
 }
 
 impl TokenKeys {
@@ -51,7 +53,9 @@ impl TokenKeys {
         let mut device_validation = validation.clone();
         device_validation.set_audience(&[DEVICE_AUDIENCE]);
         device_validation.set_required_spec_claims(&["exp", "sub", "aud"]);
-        Self { encoding: EncodingKey::from_secret(secret), decoding: DecodingKey::from_secret(secret), validation, device_validation }
+        let mut any_age = validation.clone();
+        any_age.validate_exp = false;
+        Self { encoding: EncodingKey::from_secret(secret), decoding: DecodingKey::from_secret(secret), validation, device_validation, any_age }
     }
 
     pub fn sign(&self, claims: &Claims) -> anyhow::Result<String> {
@@ -61,6 +65,11 @@ impl TokenKeys {
     /// The claims of a token this server signed and that has not expired.
     pub fn verify(&self, token: &str) -> Option<Claims> {
         jsonwebtoken::decode::<Claims>(token, &self.decoding, &self.validation).ok().map(|d| d.claims)
+    }
+
+    /// Whether this server signed the session token, expired or not.
+    pub fn signed_here(&self, token: &str) -> bool {
+        jsonwebtoken::decode::<Claims>(token, &self.decoding, &self.any_age).is_ok()
     }
 }
 
@@ -128,7 +137,10 @@ mod tests {
     #[test]
     fn expired_and_garbled_tokens_are_refused() {
         let keys = TokenKeys::new(&[7u8; 32]);
-        assert_eq!(keys.verify(&keys.sign(&claims(-1)).unwrap()), None);
+        let expired = keys.sign(&claims(-1)).unwrap();
+        assert_eq!(keys.verify(&expired), None);
+        assert!(keys.signed_here(&expired), "expired, but ours");
         assert_eq!(keys.verify("not.a.jwt"), None);
+        assert!(!keys.signed_here("not.a.jwt") && !TokenKeys::new(&[8u8; 32]).signed_here(&expired));
     }
 }

@@ -1,5 +1,6 @@
 //! Data access, one module per aggregate. SQL lives here and nowhere else.
 
+pub mod api_tokens;
 pub mod dashboards;
 pub mod departments;
 pub mod enterprises;

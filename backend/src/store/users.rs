@@ -242,6 +242,10 @@ pub async fn update(tx: &mut sqlx::PgConnection, id: Uuid, c: &UserChanges<'_>) 
     } else {
         return Ok(Vec::new());
     };
+    // A program's token dies with its owner's role or access, not with a new password.
+    if reason != "revoked" {
+        super::api_tokens::revoke_for_user(tx, id).await?;
+    }
     super::sessions::end_for_user(tx, id, reason).await
 }
 

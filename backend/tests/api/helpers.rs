@@ -43,6 +43,7 @@ pub fn test_config() -> Config {
             socket_recheck: Duration::from_secs(30),
         },
         login_limits: LoginLimits { per_account_and_ip: 5, per_ip: 50, per_account: 20, per_device: 10, window: Duration::from_secs(900) },
+        api_limits: backend::config::ApiLimits { requests: 100_000, window: Duration::from_secs(60) },
         max_body_bytes: 64 * 1024,
         max_spreadsheet_body_bytes: 12 * 1024 * 1024,
         spreadsheet_engine: backend::config::EngineLimits {

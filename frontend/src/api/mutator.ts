@@ -1,8 +1,9 @@
 import { session } from '@/lib/session';
 import type { ApiError } from './generated/model';
 
-/** The error body every API error carries (`ApiError` in openapi.json). */
-export type ApiErrorBody = ApiError;
+/** The error body every API error carries (`ApiError` in openapi.json: RFC 9457 problem details
+ * with the contract's `code`, `message` and `fields`); the app reads the contract's members. */
+export type ApiErrorBody = Pick<ApiError, 'code' | 'message'> & Partial<ApiError>;
 
 /** A non-2xx answer from the API. */
 export class ApiRequestError<E = ApiErrorBody> extends Error {

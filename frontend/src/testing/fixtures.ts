@@ -53,9 +53,19 @@ export function jsonResponse(status: number, body?: unknown, headers: Record<str
   });
 }
 
-/** An error answer: the body is an `ApiError`. */
-export function apiError(status: number, body: ApiError, headers: Record<string, string> = {}): Response {
-  return jsonResponse(status, body, headers);
+/** An error answer as the server writes it: problem details (`application/problem+json`) around
+ * the contract's `code`, `message` and `fields`. */
+export function apiError(status: number, body: Pick<ApiError, 'code' | 'message'> & Partial<ApiError>, headers: Record<string, string> = {}): Response {
+  const problem: ApiError = {
+    type: `urn:enterprise-platform:problem:${body.code}`,
+    title: `HTTP ${status}`,
+    status,
+    detail: body.message,
+    instance: '/api/v1/test',
+    requestId: 'test-request',
+    ...body,
+  };
+  return new Response(JSON.stringify(problem), { status, headers: { 'Content-Type': 'application/problem+json', ...headers } });
 }
 
 /** The error answers of the server (backend/src/error.rs), with its codes and (English) messages. */

@@ -193,6 +193,10 @@ impl ConversationsApi {
     }
 
     /// A conversation
+
+    ///
+
+    /// One conversation the caller is a member of: its members, name, current key epoch and unread count.
     #[oai(path = "/conversations/:id", method = "get", operation_id = "getConversation")]
     async fn conversation(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>) -> Result<Json<Conversation>, MessagingError> {
         auth.0.require("getConversation")?;
@@ -201,6 +205,10 @@ impl ConversationsApi {
     }
 
     /// Rename a group
+
+    ///
+
+    /// Renames a group conversation (not a direct one); members see `conversation.changed`.
     #[oai(path = "/conversations/:id", method = "put", operation_id = "updateConversation")]
     async fn rename(
         &self,
@@ -237,6 +245,10 @@ impl ConversationsApi {
     }
 
     /// Unarchive a conversation
+
+    ///
+
+    /// Moves the conversation back into the caller's inbox (for the caller only).
     #[oai(path = "/conversations/:id/unarchive", method = "post", operation_id = "unarchiveConversation")]
     async fn unarchive(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>) -> Result<Json<Conversation>, MessagingError> {
         auth.0.require("unarchiveConversation")?;

@@ -1,0 +1,168 @@
+//! Safe retries (IETF httpapi draft "The Idempotency-Key HTTP Header Field"). A POST carrying
+//! `Idempotency-Key` is done once per caller and key: a repeat with the same body within 24 hours
+//! gets the first answer again (status, body, `Location`; marked `Idempotent-Replayed: true`)
+//! without being done again; the same key with another body (or on another operation) is 422
+//! `idempotency_key_reused`; a repeat while the first is still running is 409 `conflict` (reason
+//! `request_in_progress`). Answers 5xx and 429 are not kept (nothing was done, or it is unknown):
+//! the key is free again. The records live in Redis, shared by every instance; without Redis such
+//! a POST is refused with 503 rather than risk doing it twice.
+
+use base64::{Engine, engine::general_purpose::STANDARD};
+use deadpool_redis::redis;
+use poem::{
+    Endpoint, IntoResponse, Request, Response,
+    http::{HeaderValue, Method, StatusCode, header},
+};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::{
+    auth::ClientInfo,
+    domain::{FieldErrors, FieldIssue},
+    error::{AppError, Conflict, ErrorBody, render_poem_error},
+    state::AppState,
+};
+
+/// How long an answer is kept for replay.
+const KEEP_SECS: u64 = 24 * 3600;
+/// How long a request may hold its key while running (a crashed instance frees it after this).
+const RUNNING_SECS: u64 = 300;
+/// Answers larger than this are not kept (the key is freed instead).
+const MAX_KEPT_BYTES: usize = 4 * 1024 * 1024;
+const MAX_KEY_CHARS: usize = 255;
+
+#[derive(Serialize, Deserialize)]
+struct Record {
+    /// The request's fingerprint: method, path and body.
+    fingerprint: String,
+    /// `None` while running.
+    answer: Option<Answer>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct Answer {
+    status: u16,
+    content_type: Option<String>,
+    location: Option<String>,
+    body: String,
+}
+
+fn digest(parts: &[&[u8]]) -> String {
+    let mut hash = Sha256::new();
+    for part in parts {
+        hash.update((part.len() as u64).to_be_bytes());
+        hash.update(part);
+    }
+    STANDARD.encode(&hash.finalize()[..24])
+}
+
+fn refuse_key() -> Response {
+    let mut errors = FieldErrors::new();
+    errors.check::<()>("Idempotency-Key", Err(FieldIssue::Invalid));
+    poem::error::ResponseError::as_response(&AppError::from(errors))
+}
+
+fn reused() -> Response {
+    let status = StatusCode::UNPROCESSABLE_ENTITY;
+    let body = ErrorBody::new(status, "idempotency_key_reused", "This Idempotency-Key was used for another request");
+    Response::builder().status(status).content_type(crate::error::PROBLEM_JSON).body(serde_json::to_vec(&body).unwrap_or_default())
+}
+
+pub async fn once<E: Endpoint>(ep: E, mut req: Request) -> poem::Result<Response> {
+    let key = match req.headers().get("idempotency-key") {
+        Some(key) if req.method() == Method::POST => key.clone(),
+        _ => return Ok(ep.call(req).await?.into_response()),
+    };
+    let Some(key) = key.to_str().ok().filter(|k| !k.is_empty() && k.len() <= MAX_KEY_CHARS) else {
+        return Ok(refuse_key());
+    };
+    let state = req.data::<AppState>().expect("AppState is attached to every request").clone();
+    let caller = match req.headers().get(header::AUTHORIZATION) {
+        Some(credential) => digest(&[b"credential", credential.as_bytes()]),
+        None => digest(&[b"address", req.data::<ClientInfo>().and_then(|c| c.ip).map(|ip| ip.to_string()).unwrap_or_default().as_bytes()]),
+    };
+    let redis_key = state.cache.key(&["idempotency", &caller, &digest(&[key.as_bytes()])]);
+    // The body limit has already bounded the body (app::limit_body).
+    let body = req.take_body().into_bytes().await?;
+    let fingerprint = digest(&[req.uri().path().as_bytes(), &body]);
+    req.set_body(body);
+
+    let running = serde_json::to_string(&Record { fingerprint: fingerprint.clone(), answer: None }).expect("serializes");
+    let claimed = async {
+        let mut conn = state.cache.conn().await?;
+        let set: Option<String> =
+            redis::cmd("SET").arg(&redis_key).arg(&running).arg("NX").arg("EX").arg(RUNNING_SECS).query_async(&mut *conn).await?;
+        if set.is_some() {
+            return anyhow::Ok(None);
+        }
+        let existing: Option<String> = redis::cmd("GET").arg(&redis_key).query_async(&mut *conn).await?;
+        anyhow::Ok(Some(existing))
+    }
+    .await;
+    match claimed {
+        Err(err) => {
+            tracing::warn!(error = %err, "redis unavailable; a POST with Idempotency-Key refused");
+            return Ok(poem::error::ResponseError::as_response(&AppError::Busy { retry_after_secs: 1 }));
+        }
+        // Expired between SET and GET: rare; the client retries.
+        Ok(Some(None)) => return Ok(poem::error::ResponseError::as_response(&AppError::Conflict(Conflict::RequestInProgress))),
+        Ok(Some(Some(existing))) => {
+            let Ok(record) = serde_json::from_str::<Record>(&existing) else {
+                return Ok(poem::error::ResponseError::as_response(&AppError::Conflict(Conflict::RequestInProgress)));
+            };
+            if record.fingerprint != fingerprint {
+                return Ok(reused());
+            }
+            return Ok(match record.answer {
+                None => poem::error::ResponseError::as_response(&AppError::Conflict(Conflict::RequestInProgress)),
+                Some(answer) => replay(answer),
+            });
+        }
+        Ok(None) => {}
+    }
+
+    let resp = match ep.call(req).await {
+        Ok(resp) => resp.into_response(),
+        Err(err) => render_poem_error(err),
+    };
+    let status = resp.status();
+    let (parts, body) = resp.into_parts();
+    let bytes = body.into_bytes().await.unwrap_or_default();
+    let keep = !status.is_server_error() && status != StatusCode::TOO_MANY_REQUESTS && bytes.len() <= MAX_KEPT_BYTES;
+    let header_text = |name| parts.headers.get(name).and_then(|v: &HeaderValue| v.to_str().ok()).map(str::to_owned);
+    let stored = async {
+        let mut conn = state.cache.conn().await?;
+        if keep {
+            let answer = Answer {
+                status: status.as_u16(),
+                content_type: header_text(header::CONTENT_TYPE),
+                location: header_text(header::LOCATION),
+                body: STANDARD.encode(&bytes),
+            };
+            let record = serde_json::to_string(&Record { fingerprint, answer: Some(answer) })?;
+            redis::cmd("SET").arg(&redis_key).arg(record).arg("EX").arg(KEEP_SECS).query_async::<()>(&mut *conn).await?;
+        } else {
+            redis::cmd("DEL").arg(&redis_key).query_async::<()>(&mut *conn).await?;
+        }
+        anyhow::Ok(())
+    }
+    .await;
+    if let Err(err) = stored {
+        tracing::warn!(error = %err, "could not keep an idempotent answer");
+    }
+    Ok(Response::from_parts(parts, bytes.into()))
+}
+
+fn replay(answer: Answer) -> Response {
+    let mut resp = Response::builder()
+        .status(StatusCode::from_u16(answer.status).unwrap_or(StatusCode::OK))
+        .body(STANDARD.decode(answer.body).unwrap_or_default());
+    let headers = resp.headers_mut();
+    for (name, value) in [(header::CONTENT_TYPE, answer.content_type), (header::LOCATION, answer.location)] {
+        if let Some(v) = value.and_then(|v| HeaderValue::from_str(&v).ok()) {
+            headers.insert(name, v);
+        }
+    }
+    headers.insert("idempotent-replayed", HeaderValue::from_static("true"));
+    resp
+}

@@ -1,0 +1,73 @@
+//! Request limits a program can see (IETF httpapi draft "RateLimit header fields"): every API
+//! answer carries `RateLimit-Policy: "default";q=<requests>;w=<seconds>` and `RateLimit:
+//! "default";r=<remaining>;t=<seconds to reset>`; past the limit, 429 `rate_limited` with
+//! `Retry-After`. Counted per credential (a token or session: the bearer's hash) or, without one,
+//! per client address, in fixed windows held in Redis so every instance shares them. Without
+//! Redis, requests are not limited (and carry no headers): sign-in has its own limits that hold
+//! then too.
+
+use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
+use poem::{
+    Endpoint, IntoResponse, Request, Response,
+    http::{HeaderValue, header},
+};
+use sha2::{Digest, Sha256};
+
+use crate::{auth::ClientInfo, error::AppError, state::AppState};
+
+/// Who a request counts against.
+fn counted_as(req: &Request) -> String {
+    match req.headers().get(header::AUTHORIZATION).map(|v| v.as_bytes()) {
+        Some(credential) => format!("c:{}", URL_SAFE_NO_PAD.encode(&Sha256::digest(credential)[..16])),
+        None => format!("ip:{}", req.data::<ClientInfo>().and_then(|c| c.ip).map(|ip| ip.to_string()).unwrap_or_default()),
+    }
+}
+
+/// (requests counted in this window, seconds until it resets), or `None` without Redis.
+async fn count(state: &AppState, who: &str) -> Option<(u64, u64)> {
+    let window = state.config.api_limits.window.as_secs().max(1);
+    let now = chrono::Utc::now().timestamp().max(0) as u64;
+    let key = state.cache.key(&["api-requests", who, &(now / window).to_string()]);
+    let counted = async {
+        let mut conn = state.cache.conn().await?;
+        let (n,): (u64,) = deadpool_redis::redis::pipe().incr(&key, 1).expire(&key, window as i64 + 1).ignore().query_async(&mut *conn).await?;
+        anyhow::Ok(n)
+    }
+    .await;
+    match counted {
+        Ok(n) => Some((n, window - now % window)),
+        Err(err) => {
+            tracing::warn!(error = %err, "redis unavailable; API requests not limited");
+            None
+        }
+    }
+}
+
+pub async fn limit<E: Endpoint>(ep: E, req: Request) -> poem::Result<Response> {
+    let state = req.data::<AppState>().expect("AppState is attached to every request").clone();
+    let limits = state.config.api_limits;
+    if limits.requests == 0 {
+        return Ok(ep.call(req).await?.into_response());
+    }
+    let Some((n, reset)) = count(&state, &counted_as(&req)).await else {
+        return Ok(ep.call(req).await?.into_response());
+    };
+    let quota = u64::from(limits.requests);
+    let mut resp = if n > quota {
+        poem::error::ResponseError::as_response(&AppError::RateLimited { retry_after_secs: reset })
+    } else {
+        match ep.call(req).await {
+            Ok(resp) => resp.into_response(),
+            Err(err) => crate::error::render_poem_error(err),
+        }
+    };
+    let headers = resp.headers_mut();
+    let policy = format!("\"default\";q={quota};w={}", limits.window.as_secs().max(1));
+    let current = format!("\"default\";r={};t={reset}", quota.saturating_sub(n));
+    for (name, value) in [("ratelimit-policy", policy), ("ratelimit", current)] {
+        if let Ok(v) = HeaderValue::from_str(&value) {
+            headers.insert(name, v);
+        }
+    }
+    Ok(resp)
+}
