@@ -58,7 +58,7 @@ pub async fn create(pool: &PgPool, t: NewToken<'_>) -> sqlx::Result<Option<Token
     let (user, enterprise) = if t.user_id.is_some() { (t.user_id, None) } else { (None, t.enterprise_id) };
     sqlx::query("select pg_advisory_xact_lock(hashtextextended($1::text, 23))").bind(owner).execute(&mut *tx).await?;
     let live: i64 = sqlx::query_scalar(
-        "select count(*) from api_tokens where (user_id = $1 or ($1 is null and user_id is null and enterprise_id = $2)) \
+        "select count(*) from public.api_tokens where (user_id = $1 or ($1 is null and user_id is null and enterprise_id = $2)) \
          and revoked_at is null and expires_at > now()",
     )
     .bind(user)
@@ -69,7 +69,7 @@ pub async fn create(pool: &PgPool, t: NewToken<'_>) -> sqlx::Result<Option<Token
         return Ok(None);
     }
     let record = sqlx::query_as(
-        "insert into api_tokens (id, user_id, enterprise_id, role, created_by, name, scopes, prefix, secret_hash, expires_at) \
+        "insert into public.api_tokens (id, user_id, enterprise_id, role, created_by, name, scopes, prefix, secret_hash, expires_at) \
          values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) \
          returning id, user_id, enterprise_id, created_by, name, scopes, prefix, created_at, expires_at, last_used_at",
     )
@@ -111,7 +111,7 @@ pub async fn list(pool: &PgPool, owner: Owner, paging: Paging) -> sqlx::Result<(
     let (user, enterprise) = owner.binds();
     let items = sqlx::query_as(
         "select id, user_id, enterprise_id, created_by, name, scopes, prefix, created_at, expires_at, last_used_at \
-         from api_tokens where (user_id = $1 or ($1 is null and user_id is null and enterprise_id = $2)) \
+         from public.api_tokens where (user_id = $1 or ($1 is null and user_id is null and enterprise_id = $2)) \
          and revoked_at is null and expires_at > now() order by created_at desc, id limit $3 offset $4",
     )
     .bind(user)
@@ -121,7 +121,7 @@ pub async fn list(pool: &PgPool, owner: Owner, paging: Paging) -> sqlx::Result<(
     .fetch_all(pool)
     .await?;
     let total = sqlx::query_scalar(
-        "select count(*) from api_tokens where (user_id = $1 or ($1 is null and user_id is null and enterprise_id = $2)) \
+        "select count(*) from public.api_tokens where (user_id = $1 or ($1 is null and user_id is null and enterprise_id = $2)) \
          and revoked_at is null and expires_at > now()",
     )
     .bind(user)
@@ -135,7 +135,7 @@ pub async fn list(pool: &PgPool, owner: Owner, paging: Paging) -> sqlx::Result<(
 pub async fn revoke(pool: &PgPool, owner: Owner, id: Uuid) -> sqlx::Result<bool> {
     let (user, enterprise) = owner.binds();
     let done = sqlx::query(
-        "update api_tokens set revoked_at = now() where (user_id = $1 or ($1 is null and user_id is null and enterprise_id = $2)) \
+        "update public.api_tokens set revoked_at = now() where (user_id = $1 or ($1 is null and user_id is null and enterprise_id = $2)) \
          and id = $3 and revoked_at is null and expires_at > now()",
     )
     .bind(user)
@@ -149,7 +149,7 @@ pub async fn revoke(pool: &PgPool, owner: Owner, id: Uuid) -> sqlx::Result<bool>
 /// Revokes every token of a user (deactivated, or their role changed): part of the change's
 /// transaction.
 pub async fn revoke_for_user(tx: &mut sqlx::PgConnection, user_id: Uuid) -> sqlx::Result<()> {
-    sqlx::query("update api_tokens set revoked_at = now() where user_id = $1 and revoked_at is null").bind(user_id).execute(tx).await.map(drop)
+    sqlx::query("update public.api_tokens set revoked_at = now() where user_id = $1 and revoked_at is null").bind(user_id).execute(tx).await.map(drop)
 }
 
 /// The token with this secret, if it may act now: not revoked or expired; its owner active, with
@@ -157,9 +157,9 @@ pub async fn revoke_for_user(tx: &mut sqlx::PgConnection, user_id: Uuid) -> sqlx
 /// every request, so a revocation, deactivation or change of role holds at once everywhere.
 pub async fn live(pool: &PgPool, secret_hash: &[u8]) -> sqlx::Result<Option<LiveToken>> {
     sqlx::query_as(
-        "select t.id, t.user_id, t.enterprise_id, t.role, t.scopes, t.last_used_at from api_tokens t \
-         left join users u on u.id = t.user_id \
-         left join enterprises e on e.id = t.enterprise_id \
+        "select t.id, t.user_id, t.enterprise_id, t.role, t.scopes, t.last_used_at from public.api_tokens t \
+         left join public.users u on u.id = t.user_id \
+         left join public.enterprises e on e.id = t.enterprise_id \
          where t.secret_hash = $1 and t.revoked_at is null and t.expires_at > now() \
          and (t.user_id is null or (u.status = 'active' and u.role = t.role)) \
          and (t.enterprise_id is null or e.is_active)",
@@ -171,5 +171,5 @@ pub async fn live(pool: &PgPool, secret_hash: &[u8]) -> sqlx::Result<Option<Live
 
 /// Notes that the token was used (at most once a minute per token: callers check first).
 pub async fn touch(pool: &PgPool, id: Uuid) -> sqlx::Result<()> {
-    sqlx::query("update api_tokens set last_used_at = now() where id = $1").bind(id).execute(pool).await.map(drop)
+    sqlx::query("update public.api_tokens set last_used_at = now() where id = $1").bind(id).execute(pool).await.map(drop)
 }

@@ -15,6 +15,7 @@ mod monitoring;
 mod openapi;
 mod permissions;
 mod pgbouncer;
+mod programs;
 mod reports;
 mod security;
 mod serving;

@@ -175,6 +175,14 @@ const TABLE: &[(&str, [Cell; 11])] = &[
     ("deleteSpreadsheet",         [F,     F,  A,   A,    U,   U,    F,     H,   H,     H,    H]),
     ("exportSpreadsheet",         [F,     A,  A,   A,    U,   U,    H,     H,   H,     H,    H]),
     ("getSpreadsheetRange",       [F,     A,  A,   A,    U,   U,    H,     H,   H,     H,    H]),
+    // Tokens for programs: everyone their own personal tokens (another's is 404, even to the
+    // admin); an enterprise's service credentials its CEO and the admin.
+    ("createApiToken",            [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A]),
+    ("listApiTokens",             [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A]),
+    ("deleteApiToken",            [H,     H,  H,   A,    U,   U,    H,     H,   H,     H,    H]),
+    ("createServiceToken",        [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
+    ("listServiceTokens",         [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
+    ("deleteServiceToken",        [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
 ];
 
 const PASSWORD: &str = "staff-password";
@@ -607,6 +615,31 @@ impl World {
             }
             "exportSpreadsheet" => get(format!("/api/v1/spreadsheets/{}/export?format=csv", t.sheet)),
             "getSpreadsheetRange" => get(format!("/api/v1/spreadsheets/{}/range?range=A1:B2", t.sheet)),
+            "createApiToken" => {
+                let name = format!("token {}", self.unique());
+                post("/api/v1/api-tokens").json(json!({ "name": name, "scopes": ["reports:read"] })).target(name)
+            }
+            "listApiTokens" => {
+                // Alpha's finance user holds one, which nobody else may see.
+                program_token(&self.app, &t.user.token, "/api/v1/api-tokens").await;
+                get("/api/v1/api-tokens?pageSize=100")
+            }
+            "deleteApiToken" => {
+                let (id, secret) = program_token(&self.app, &t.user.token, "/api/v1/api-tokens").await;
+                delete(format!("/api/v1/api-tokens/{id}")).target(secret)
+            }
+            "createServiceToken" => {
+                let name = format!("service {}", self.unique());
+                post(format!("/api/v1/enterprises/{ent}/service-tokens")).json(json!({ "name": name, "scopes": ["reports:read"] })).target(name)
+            }
+            "listServiceTokens" => {
+                program_token(&self.app, &t.ceo.token, &format!("/api/v1/enterprises/{ent}/service-tokens")).await;
+                get(format!("/api/v1/enterprises/{ent}/service-tokens"))
+            }
+            "deleteServiceToken" => {
+                let (id, secret) = program_token(&self.app, &t.ceo.token, &format!("/api/v1/enterprises/{ent}/service-tokens")).await;
+                delete(format!("/api/v1/enterprises/{ent}/service-tokens/{id}")).target(secret)
+            }
             other => panic!("{other} has no request in tests/api/permissions.rs: add one, and its line in TABLE"),
         }
     }
@@ -834,6 +867,21 @@ impl World {
                 ensure!(reply.text.starts_with(&cell) && reply.disposition.contains(&name), "{}: {}", reply.disposition, reply.text);
             }
             "getSpreadsheetRange" => ensure!(body["columns"] == json!([format!("{} finance", a.name), "Total"]), "{body}"),
+            "createApiToken" => {
+                let secret = body["token"].as_str().unwrap_or_default();
+                ensure!(body["name"] == call.target.as_str() && secret.starts_with("ept_") && body["createdBy"] == me.id.as_str(), "{body}");
+                let (status, mine) = self.get(secret, "/api/v1/auth/me").await;
+                ensure!(status == 200 && mine["id"] == me.id.as_str(), "the token is not the caller's: {mine}");
+            }
+            "listApiTokens" => ensure!(all(list, "createdBy", &me.id) && list.iter().all(|t| t.get("token").is_none()), "{body}"),
+            "deleteApiToken" | "deleteServiceToken" => ensure!(!self.live(&call.target).await, "the token still works"),
+            "createServiceToken" => {
+                let secret = body["token"].as_str().unwrap_or_default();
+                ensure!(body["name"] == call.target.as_str() && secret.starts_with("eps_") && body["enterpriseId"] == a.id.as_str(), "{body}");
+                let (status, users) = self.get(secret, "/api/v1/users").await;
+                ensure!(status == 403 && users["code"] == "insufficient_scope", "beyond its scopes: {users}");
+            }
+            "listServiceTokens" => ensure!(!list.is_empty() && all(list, "enterpriseId", &a.id), "{body}"),
             other => panic!("{other} has no check in tests/api/permissions.rs: say what its right answer is"),
         }
         Ok(())
@@ -937,4 +985,11 @@ async fn every_operation_answers_each_caller_as_the_rules_say(db: PgPool) {
         wrong.len(),
         wrong.join("\n")
     );
+}
+
+/// A token made by `session` at `path` (personal or service): (its id, its secret).
+async fn program_token(app: &TestApp, session: &str, path: &str) -> (String, String) {
+    let (status, body) = app.post(session, path, json!({ "name": "walk", "scopes": ["reports:read"] })).await;
+    assert_eq!(status, 201, "{body}");
+    (body["id"].as_str().unwrap().to_owned(), body["token"].as_str().unwrap().to_owned())
 }
