@@ -112,5 +112,8 @@ stage "end-to-end, balanced: sign-in and the messenger through nginx over two se
 stage "API fuzzing: schemathesis against the served openapi.json, as each role"
 bash scripts/fuzz/run.sh
 
+stage "contract: Redocly lints openapi.json, openapi-python-client generates a client from it without a warning, and that client walks the main path against the real server"
+bash scripts/contract/run.sh
+
 stage "faults: PostgreSQL restarted under load, Redis stopped and started, two instances (their own throwaway PostgreSQL and Redis)"
 bash scripts/faults/run.sh

@@ -30,6 +30,7 @@ const PROBLEM: &str = crate::error::PROBLEM_JSON;
 pub fn spec_json() -> String {
     let mut spec: Value = serde_json::from_str(&service().spec()).expect("poem-openapi writes JSON");
     to_openapi_31(&mut spec);
+    spec["info"]["license"] = json!({ "name": "Proprietary", "identifier": "LicenseRef-Proprietary" });
     complete_operations(&mut spec);
     let mut json = serde_json::to_string_pretty(&spec).expect("a JSON value serializes");
     json.push('\n');

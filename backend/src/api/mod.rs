@@ -81,8 +81,9 @@ pub fn service() -> OpenApiService<Api, ()> {
          Authenticate with `Authorization: Bearer <token>`: a person's session token from \
          `POST /auth/login`, or a program's token from `POST /api-tokens` (scoped; see each \
          operation's `ApiToken` scope). Every answer carries `RateLimit-Policy` and `RateLimit`; \
-         a POST with `Idempotency-Key` is safe to retry; GETs carry an `ETag`. The guide for \
-         programs is `docs/api.md` in the repository.\n\n\
+         a POST with `Idempotency-Key` is safe to retry; GETs carry an `ETag`. Read [the guide \
+         for programs](/api/guide.md) first: tokens, scopes, errors, limits, retries, pages, \
+         versions.\n\n\
          **Real time.** `GET /api/v1/ws` upgrades to a WebSocket (one per tab). Its first message, \
          within 5 s, is `{\"type\":\"auth\",\"token\":\"<token>\"}` (never put the token in the URL); the \
          server answers `{\"type\":\"ready\"}`, then sends events as JSON objects with a `type`: \

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# The contract: openapi.json is a document that tools take as it is, without hand edits.
+#   1. Redocly CLI (pinned below) lints it with the `recommended` rules (redocly.yaml): no error.
+#   2. openapi-python-client (pinned in requirements.txt) generates a Python client from it
+#      (client-config.yaml) without a single warning: a warning is a schema or operation the
+#      generator could not turn into code.
+#   3. That client, untouched, walks the main path against the real server on a database of its
+#      own (integration.py): every answer parses into its generated model, and the safety features
+#      (Idempotency-Key replays, rate-limit headers, ApiError bodies) show through it.
+# The tools live in a cache outside the repository, installed again only when a pin changes.
+#
+#   CONTRACT_BIN   the server binary (default: the debug build)
+#   CONTRACT_PORT  its port (default 8184)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+source scripts/services.sh
+
+tools="${XDG_CACHE_HOME:-$HOME/.cache}/enterprise-platform/contract-tools"
+redocly_version="2.77.0"
+redocly="$tools/redocly/node_modules/.bin/redocly"
+if [ "$("$redocly" --version 2>/dev/null)" != "$redocly_version" ]; then
+  say "contract: installing @redocly/cli@$redocly_version into $tools/redocly"
+  npm install --no-save --no-audit --no-fund --loglevel=error --prefix "$tools/redocly" "@redocly/cli@$redocly_version"
+fi
+venv="$tools/venv"
+if ! cmp -s scripts/contract/requirements.txt "$venv/requirements.txt"; then
+  say "contract: installing openapi-python-client into $venv"
+  rm -rf "$venv"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install -q -r scripts/contract/requirements.txt
+  cp scripts/contract/requirements.txt "$venv/requirements.txt"
+fi
+
+work="$(mktemp -d)"
+db="enterprise_platform_contract"
+server=""
+cleanup() {
+  if [ -n "$server" ]; then kill "$server" 2>/dev/null; wait "$server" 2>/dev/null || true; fi
+  psql "$PG_BASE_URL/postgres" -qc "drop database if exists $db with (force)"
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+say "contract: Redocly lints openapi.json (redocly.yaml: the recommended rules)"
+# No telemetry (nothing to send it to here) and no update check.
+if ! REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true \
+    "$redocly" lint openapi.json --config scripts/contract/redocly.yaml; then
+  die "Redocly found errors in openapi.json"
+fi
+
+say "contract: openapi-python-client generates a Python client from openapi.json"
+# Its post-generation hooks run ruff, from the venv. Any warning fails: with --fail-on-warning
+# it exits 1, and the grep catches one printed without that (a hook's, say).
+if ! PATH="$venv/bin:$PATH" "$venv/bin/openapi-python-client" generate --path openapi.json \
+    --output-path "$work/client" --config scripts/contract/client-config.yaml --fail-on-warning \
+    >"$work/generate.log" 2>&1 || grep -qi "warning" "$work/generate.log"; then
+  cat "$work/generate.log"
+  die "openapi-python-client could not take openapi.json as it is"
+fi
+cat "$work/generate.log"
+
+bin="${CONTRACT_BIN:-${CARGO_TARGET_DIR:-$PWD/target}/debug/backend}"
+port="${CONTRACT_PORT:-8184}"
+[ -x "$bin" ] || die "no server binary at $bin (cargo build -p backend, or set CONTRACT_BIN)"
+psql "$PG_BASE_URL/postgres" -qc "drop database if exists $db with (force)"
+export DATABASE_URL="$PG_BASE_URL/$db" REDIS_PREFIX="contract:$(date +%s%N):" JWT_SECRET="$(openssl rand -hex 32)"
+export BIND_ADDR="127.0.0.1:$port" RUST_LOG="${RUST_LOG:-error}"
+export CONTRACT_ADMIN_EMAIL="admin@contract.test" CONTRACT_ADMIN_PASSWORD="contract-admin-password"
+"$bin" create-admin --email "$CONTRACT_ADMIN_EMAIL" --password "$CONTRACT_ADMIN_PASSWORD" --full-name "Contract Admin" >/dev/null
+"$bin" serve >"$work/server.log" 2>&1 &
+server=$!
+for _ in $(seq 1 50); do curl -fs "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.2; done
+curl -fs "http://127.0.0.1:$port/healthz" >/dev/null || { cat "$work/server.log"; die "the server did not start"; }
+
+# The client is generated from the committed document; a server built from other code answers
+# another contract (make test builds both from one tree, and a backend test keeps them equal).
+if ! curl -fs "http://127.0.0.1:$port/api/openapi.json" | python3 -c '
+import json, sys
+sys.exit(json.load(sys.stdin) != json.load(open("openapi.json")))'; then
+  say "contract: warning: $bin serves another document than openapi.json (rebuild it, or make openapi)"
+fi
+
+say "contract: the generated client against the real server (integration.py)"
+if ! PYTHONPATH="$work/client" "$venv/bin/python" scripts/contract/integration.py "http://127.0.0.1:$port"; then
+  echo "--- server log (last lines) ---"; tail -n 50 "$work/server.log"
+  die "the generated client and the server disagree"
+fi
+say "contract: the examples of docs/api.md against the real server (api-guide.sh)"
+command -v jq >/dev/null || apt_install jq
+if ! bash scripts/contract/api-guide.sh "http://127.0.0.1:$port" "$CONTRACT_ADMIN_EMAIL" "$CONTRACT_ADMIN_PASSWORD"; then
+  echo "--- server log (last lines) ---"; tail -n 50 "$work/server.log"
+  die "docs/api.md says what the server does not"
+fi
+say "contract: passed in ${SECONDS} s"
