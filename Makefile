@@ -26,3 +26,4 @@ bench:
 	@bash bench/mixed.sh
 	@bash bench/spreadsheets.sh
 	@bash bench/runaway.sh
+	@bash bench/tokens.sh

@@ -101,6 +101,7 @@ pub async fn seed_demo(pool: &PgPool) -> anyhow::Result<()> {
     for (index, demo) in DEMO.iter().enumerate() {
         seed_sessions(pool, demo, index).await?;
         seed_work(pool, demo).await?;
+        seed_tokens(pool, demo).await?;
     }
     Ok(())
 }
@@ -266,6 +267,45 @@ const USER_AGENTS: [&str; 5] = [
     "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1",
     "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36",
 ];
+
+/// A service credential of the enterprise and a personal token of its CEO, one of them used an
+/// hour ago: the API tokens and Integrations screens have something to show. Nobody holds their
+/// secrets (made and dropped here); revoke them and make your own to try the API.
+async fn seed_tokens(pool: &PgPool, demo: &DemoEnterprise) -> anyhow::Result<()> {
+    let ceo_email = Email::parse(&format!("ceo@{}", demo.domain)).expect("valid demo e-mail");
+    let Some(ceo) = store::users::find_by_email(pool, &ceo_email).await? else { return Ok(()) };
+    let Some(enterprise_id) = ceo.enterprise_id else { return Ok(()) };
+    let (seen,): (bool,) =
+        sqlx::query_as("select exists (select 1 from public.api_tokens where enterprise_id = $1)").bind(enterprise_id).fetch_one(pool).await?;
+    if seen {
+        return Ok(());
+    }
+    let tokens: [(Option<Uuid>, &str, &[&str]); 2] = [
+        (None, "Payroll sync", &["reports:read", "users:read"]),
+        (Some(ceo.id), "Board pack export", &["reports:read", "dashboards:read"]),
+    ];
+    for (user_id, name, scopes) in tokens {
+        let (_, prefix, hash) = crate::auth::api_token::generate(user_id.is_none());
+        let scopes: Vec<String> = scopes.iter().map(|s| (*s).to_owned()).collect();
+        let token = store::api_tokens::NewToken {
+            id: Uuid::now_v7(),
+            user_id,
+            enterprise_id: Some(enterprise_id),
+            role: crate::domain::Role::EnterpriseCeo.as_str(),
+            created_by: ceo.id,
+            name,
+            scopes: &scopes,
+            prefix: &prefix,
+            secret_hash: &hash,
+            expires_at: Utc::now() + Duration::days(90),
+        };
+        let made = store::api_tokens::create(pool, token).await?.context("a demo token")?;
+        if user_id.is_none() {
+            sqlx::query("update public.api_tokens set last_used_at = now() - interval '1 hour' where id = $1").bind(made.id).execute(pool).await?;
+        }
+    }
+    Ok(())
+}
 
 /// Yesterday's ended session and one signed in now for everyone of a demo enterprise, from
 /// MaxMind test addresses on three continents; one user's new session is flagged (a new
