@@ -29,9 +29,10 @@ pub fn routes(state: AppState) -> impl Endpoint {
         .at("/api/openapi.json", poem::endpoint::make_sync(move |_| Response::builder().content_type("application/json").body(spec.clone())))
         .at("/api/docs", api_docs(docs))
         // The guide for programs (docs/api.md), linked from the document's introduction.
-        .at("/api/guide.md", poem::endpoint::make_sync(|_| {
-            Response::builder().content_type("text/markdown; charset=utf-8").body(include_str!("../../docs/api.md"))
-        }))
+        .at(
+            "/api/guide.md",
+            poem::endpoint::make_sync(|_| Response::builder().content_type("text/markdown; charset=utf-8").body(include_str!("../../docs/api.md"))),
+        )
         .at("/api/v1/ws", get(crate::realtime::socket::ws))
         // Inside out: parse failures named, Location on 201, conditional requests, safe retries,
         // request limits.

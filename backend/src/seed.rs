@@ -280,10 +280,8 @@ async fn seed_tokens(pool: &PgPool, demo: &DemoEnterprise) -> anyhow::Result<()>
     if seen {
         return Ok(());
     }
-    let tokens: [(Option<Uuid>, &str, &[&str]); 2] = [
-        (None, "Payroll sync", &["reports:read", "users:read"]),
-        (Some(ceo.id), "Board pack export", &["reports:read", "dashboards:read"]),
-    ];
+    let tokens: [(Option<Uuid>, &str, &[&str]); 2] =
+        [(None, "Payroll sync", &["reports:read", "users:read"]), (Some(ceo.id), "Board pack export", &["reports:read", "dashboards:read"])];
     for (user_id, name, scopes) in tokens {
         let (_, prefix, hash) = crate::auth::api_token::generate(user_id.is_none());
         let scopes: Vec<String> = scopes.iter().map(|s| (*s).to_owned()).collect();

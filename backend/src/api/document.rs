@@ -225,6 +225,9 @@ fn complete_operations(spec: &mut Value) {
                     }
                 }
                 responses.insert("422".into(), problem("The `Idempotency-Key` was used for another request (`idempotency_key_reused`)."));
+                responses
+                    .entry("400")
+                    .or_insert_with(|| problem("The `Idempotency-Key` is empty or longer than 255 characters (`validation_failed`)."));
             }
             let mut too_many = problem("Over the request limit (`rate_limited`); retry after `Retry-After` seconds.");
             too_many["headers"] = json!({ "retry-after": { "$ref": "#/components/headers/Retry-After" } });

@@ -5,8 +5,13 @@
 
 use std::sync::OnceLock;
 
-use poem::{Endpoint, IntoResponse, Request, Response, http::Method};
+use poem::{
+    Endpoint, IntoResponse, Request, Response,
+    http::{Method, header},
+};
 use poem_openapi::error::{ParseMultipartError, ParseParamError, ParsePathError, ParseRequestPayloadError};
+
+use serde_json::Value;
 
 use crate::{
     domain::{FieldErrors, FieldIssue},
@@ -17,39 +22,137 @@ use crate::{
 struct Template {
     method: Method,
     segments: Vec<String>,
+    /// The JSON body's schema, when the operation takes one.
+    body: Option<Value>,
 }
 
-/// Every operation's path template, from the API document (relative to `/api/v1`).
-fn templates() -> &'static [Template] {
-    static TEMPLATES: OnceLock<Vec<Template>> = OnceLock::new();
-    TEMPLATES.get_or_init(|| {
-        let spec: serde_json::Value = serde_json::from_str(&super::service().spec()).expect("poem-openapi writes JSON");
+/// The API document (relative to `/api/v1`) and every operation's path template.
+fn document() -> &'static (Value, Vec<Template>) {
+    static DOCUMENT: OnceLock<(Value, Vec<Template>)> = OnceLock::new();
+    DOCUMENT.get_or_init(|| {
+        let spec: Value = serde_json::from_str(&super::spec_json()).expect("the document is JSON");
         let mut out = Vec::new();
         for (path, item) in spec["paths"].as_object().into_iter().flatten() {
-            for method in item.as_object().into_iter().flat_map(|m| m.keys()) {
+            for (method, operation) in item.as_object().into_iter().flatten() {
                 let Ok(method) = method.to_ascii_uppercase().parse::<Method>() else { continue };
-                out.push(Template { method, segments: path.split('/').map(str::to_owned).collect() });
+                let body = operation["requestBody"]["content"].get("application/json").map(|m| m["schema"].clone());
+                out.push(Template { method, segments: path.split('/').map(str::to_owned).collect(), body });
             }
         }
-        out
+        (spec, out)
     })
+}
+
+fn templates() -> &'static [Template] {
+    &document().1
+}
+
+/// The operation serving `method path`.
+fn template(method: &Method, path: &str) -> Option<&'static Template> {
+    let path = path.strip_prefix("/api/v1").unwrap_or(path);
+    let segments: Vec<&str> = path.split('/').collect();
+    templates().iter().find(|t| {
+        t.method == method
+            && t.segments.len() == segments.len()
+            && t.segments.iter().zip(&segments).all(|(t, s)| (t.starts_with('{') && t.ends_with('}')) || t == s)
+    })
+}
+
+/// A schema with its `$ref` followed (to the document's components).
+fn resolve(schema: &Value) -> &Value {
+    let spec = &document().0;
+    match schema.get("$ref").and_then(Value::as_str).and_then(|r| r.strip_prefix("#/components/schemas/")) {
+        Some(name) => &spec["components"]["schemas"][name],
+        None => schema,
+    }
+}
+
+/// Whether `value` fits `schema` as far as a consumer's mistakes go: its JSON type, an enum's
+/// values, a string's length and format. `Err` says how it does not.
+fn fits(schema: &Value, value: &Value) -> Result<(), FieldIssue> {
+    if let Some(any) = schema.get("anyOf").and_then(Value::as_array) {
+        return if any.iter().any(|s| fits(resolve(s), value).is_ok()) { Ok(()) } else { Err(FieldIssue::Invalid) };
+    }
+    let schema = resolve(schema);
+    let types: Vec<&str> = match &schema["type"] {
+        Value::String(t) => vec![t.as_str()],
+        Value::Array(ts) => ts.iter().filter_map(Value::as_str).collect(),
+        _ => return Ok(()),
+    };
+    let kind = match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    };
+    if !types.iter().any(|t| *t == kind || (*t == "number" && kind == "integer")) {
+        return Err(if kind == "null" { FieldIssue::Required } else { FieldIssue::Invalid });
+    }
+    if let (Some(values), false) = (schema["enum"].as_array(), value.is_null()) {
+        if !values.contains(value) {
+            return Err(FieldIssue::Invalid);
+        }
+    }
+    if let Value::String(text) = value {
+        if schema["maxLength"].as_u64().is_some_and(|max| text.chars().count() as u64 > max) {
+            return Err(FieldIssue::TooLong);
+        }
+        let parses = match schema["format"].as_str() {
+            Some("uuid") => uuid::Uuid::parse_str(text).is_ok(),
+            Some("date-time") => chrono::DateTime::parse_from_rfc3339(text).is_ok(),
+            Some("date") => chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d").is_ok(),
+            _ => true,
+        };
+        if !parses {
+            return Err(FieldIssue::Invalid);
+        }
+    }
+    if let Value::Array(items) = value {
+        if schema["maxItems"].as_u64().is_some_and(|max| items.len() as u64 > max) {
+            return Err(FieldIssue::Invalid);
+        }
+        if let Some(item) = schema.get("items") {
+            items.iter().try_for_each(|v| fits(item, v))?;
+        }
+    }
+    Ok(())
+}
+
+/// The member of a JSON body that its operation's schema refuses, and why; `body` when the body
+/// is not JSON or not an object, or the refusal lies deeper than its members.
+fn body_field(method: &Method, path: &str, body: &[u8]) -> (String, FieldIssue) {
+    let whole = |issue| ("body".to_owned(), issue);
+    let Ok(value) = serde_json::from_slice::<Value>(body) else { return whole(FieldIssue::Invalid) };
+    let Some(schema) = template(method, path).and_then(|t| t.body.as_ref()).map(resolve) else { return whole(FieldIssue::Invalid) };
+    let Some(members) = value.as_object() else {
+        return whole(if value.is_null() { FieldIssue::Required } else { FieldIssue::Invalid });
+    };
+    for required in schema["required"].as_array().into_iter().flatten().filter_map(Value::as_str) {
+        if !members.contains_key(required) {
+            return (required.to_owned(), FieldIssue::Required);
+        }
+    }
+    for (name, member) in members {
+        if let Some(property) = schema["properties"].get(name)
+            && let Err(issue) = fits(property, member)
+        {
+            return (name.clone(), issue);
+        }
+    }
+    whole(FieldIssue::Invalid)
 }
 
 /// The name of the `index`th path parameter of the operation serving `method path`.
 fn path_param_name(method: &Method, path: &str, index: usize) -> Option<String> {
-    let path = path.strip_prefix("/api/v1").unwrap_or(path);
-    let segments: Vec<&str> = path.split('/').collect();
-    let template = templates().iter().find(|t| {
-        t.method == method
-            && t.segments.len() == segments.len()
-            && t.segments.iter().zip(&segments).all(|(t, s)| (t.starts_with('{') && t.ends_with('}')) || t == s)
-    })?;
-    let name = template.segments.iter().filter_map(|s| s.strip_prefix('{')?.strip_suffix('}')).nth(index)?;
+    let name = template(method, path)?.segments.iter().filter_map(|s| s.strip_prefix('{')?.strip_suffix('}')).nth(index)?;
     Some(name.to_owned())
 }
 
 /// The field a parse failure names and why (`required` when a value is missing).
-fn refused_field(err: &poem::Error, method: &Method, path: &str) -> Option<(String, FieldIssue)> {
+fn refused_field(err: &poem::Error, method: &Method, path: &str, body: &[u8]) -> Option<(String, FieldIssue)> {
     let missing = |reason: &str| if reason.contains("expects an input value") { FieldIssue::Required } else { FieldIssue::Invalid };
     if let Some(e) = err.downcast_ref::<ParseParamError>() {
         return Some((e.name.to_owned(), missing(&e.reason)));
@@ -58,8 +161,8 @@ fn refused_field(err: &poem::Error, method: &Method, path: &str) -> Option<(Stri
         let index = e.name.strip_prefix("param").and_then(|n| n.parse().ok()).unwrap_or(0);
         return Some((path_param_name(method, path, index).unwrap_or_else(|| "path".to_owned()), FieldIssue::Invalid));
     }
-    if let Some(e) = err.downcast_ref::<ParseRequestPayloadError>() {
-        return Some(("body".to_owned(), missing(&e.reason)));
+    if err.is::<ParseRequestPayloadError>() {
+        return Some(body_field(method, path, body));
     }
     if err.is::<ParseMultipartError>() {
         return Some(("body".to_owned(), FieldIssue::Invalid));
@@ -68,12 +171,21 @@ fn refused_field(err: &poem::Error, method: &Method, path: &str) -> Option<(Stri
 }
 
 /// Wraps the API: parse failures become `validation_failed` naming their field.
-pub async fn name_fields<E: Endpoint>(ep: E, req: Request) -> poem::Result<Response> {
+pub async fn name_fields<E: Endpoint>(ep: E, mut req: Request) -> poem::Result<Response> {
     let method = req.method().clone();
     let path = req.uri().path().to_owned();
+    // JSON bodies are kept (the body limit has bounded them) to say which member was refused.
+    let json = req.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).is_some_and(|ct| ct.contains("json"));
+    let body = if json {
+        let bytes = req.take_body().into_bytes().await?;
+        req.set_body(bytes.clone());
+        bytes
+    } else {
+        bytes::Bytes::new()
+    };
     match ep.call(req).await {
         Ok(resp) => Ok(resp.into_response()),
-        Err(err) => match refused_field(&err, &method, &path) {
+        Err(err) => match refused_field(&err, &method, &path, &body) {
             Some((field, issue)) => {
                 let mut errors = FieldErrors::new();
                 errors.check::<()>(&field, Err(issue));
@@ -87,6 +199,22 @@ pub async fn name_fields<E: Endpoint>(ep: E, req: Request) -> poem::Result<Respo
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_refused_body_names_its_member() {
+        let users = "/api/v1/users";
+        let field = |body: &str| {
+            let (name, issue) = body_field(&Method::POST, users, body.as_bytes());
+            (name, issue.code())
+        };
+        let ok = r#""fullName": "A", "email": "a@b.c", "password": "p", "role": "DepartmentUser""#;
+        assert_eq!(field(r#"{"fullName": 5}"#), ("email".into(), "required"));
+        assert_eq!(field(&format!(r#"{{{ok}, "enterpriseId": "nope"}}"#)), ("enterpriseId".into(), "invalid"));
+        assert_eq!(field(r#"{"fullName": "A", "email": "a@b.c", "password": "p", "role": "Boss"}"#), ("role".into(), "invalid"));
+        assert_eq!(field(r#"{"fullName": false, "email": "a@b.c", "password": "p", "role": "DepartmentUser"}"#), ("fullName".into(), "invalid"));
+        assert_eq!(field("[1]"), ("body".into(), "invalid"));
+        assert_eq!(field("{"), ("body".into(), "invalid"));
+    }
 
     #[test]
     fn path_parameters_are_named_as_the_document_names_them() {

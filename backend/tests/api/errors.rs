@@ -193,7 +193,11 @@ async fn a_path_id_that_is_not_a_uuid_is_400(db: PgPool) {
     let admin = app.admin_token().await;
     for path in ["/api/v1/enterprises/42", "/api/v1/users/not-a-uuid", "/api/v1/reports/1234/export?format=pdf", "/api/v1/departments/x/reports"] {
         let (status, body) = app.get(&admin, path).await;
-        assert_eq!((status, body["code"].as_str(), body["fields"]["id"].as_str()), (400, Some("validation_failed"), Some("invalid")), "{path}: {body}");
+        assert_eq!(
+            (status, body["code"].as_str(), body["fields"]["id"].as_str()),
+            (400, Some("validation_failed"), Some("invalid")),
+            "{path}: {body}"
+        );
     }
 }
 

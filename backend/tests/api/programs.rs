@@ -322,6 +322,19 @@ async fn errors_are_problem_details_with_the_contract_members_and_the_request_id
         let text = body.to_string();
         assert!(!text.contains("param0") && !text.contains("string_uuid") && !text.contains("failed to parse"), "{text}");
     }
+    let bodies = [
+        (json!({ "fullName": "A", "email": "a@example.com", "password": "long enough password", "role": "Boss" }), "role", "invalid"),
+        (json!({ "fullName": "A", "email": "a@example.com", "role": "DepartmentUser" }), "password", "required"),
+        (
+            json!({ "fullName": "A", "email": "a@example.com", "password": "p", "role": "DepartmentUser", "departmentId": "x" }),
+            "departmentId",
+            "invalid",
+        ),
+    ];
+    for (sent, field, code) in bodies {
+        let (status, body) = app.post(&admin, "/api/v1/users", sent.clone()).await;
+        assert_eq!((status, body["fields"][field].as_str()), (400, Some(code)), "{sent}: {body}");
+    }
     let (status, body) = app.get("not-a-token", "/api/v1/auth/me").await;
     assert_eq!((status, body["code"].as_str()), (401, Some("unauthorized")), "a garbage token is not an ended session");
 }
