@@ -117,6 +117,20 @@ test.beforeAll(async ({ request }) => {
   ids.spreadsheet = await created(
     await request.post(`/api/v1/departments/${ids.finance}/spreadsheets`, { headers: headHeaders, data: { name: `Budget ${runId}` } }),
   );
+  // A token of the CEO's own and a service credential of the enterprise, named as long as real
+  // ones: the token lists are scanned with rows in them.
+  await created(
+    await request.post('/api/v1/api-tokens', {
+      headers: ceoHeaders,
+      data: { name: `Export nocturne des rapports trimestriels ${runId}`, scopes: ['reports:read', 'dashboards:read', 'users:write'] },
+    }),
+  );
+  await created(
+    await request.post(`/api/v1/enterprises/${ids.enterprise}/service-tokens`, {
+      headers: ceoHeaders,
+      data: { name: `Synchronisation de l’entrepôt de données ${runId}`, scopes: ['reports:write', 'spreadsheets:read', 'monitoring:read'] },
+    }),
+  );
 
   // Sessions with places for the monitoring map (MaxMind's test database): London and Boxford
   // close enough to cluster, Milton alone; the second sign-in from abroad is flagged.
@@ -181,10 +195,12 @@ for (const locale of ['en', 'fr'] as const) {
         '/admin',
         '/admin/enterprises',
         `/admin/enterprises/${ids.enterprise}`,
+        `/admin/enterprises/${ids.enterprise}/integrations`,
         '/admin/users',
         '/admin/monitoring',
         `/ceo/reports/${ids.submittedReport}`,
         '/messages',
+        '/settings/api-tokens',
         '/no-such-page',
       ]);
     });
@@ -207,7 +223,18 @@ for (const locale of ['en', 'fr'] as const) {
 
     test("the CEO's screens", async ({ page }) => {
       await signIn(page, locale, ceo);
-      await scan(page, locale, ['/dashboard', '/ceo', '/ceo/reports', `/ceo/reports/${ids.submittedReport}`, '/admin/users', '/messages', '/ceo/monitoring']);
+      await scan(page, locale, [
+        '/dashboard',
+        '/ceo',
+        '/ceo/reports',
+        `/ceo/reports/${ids.submittedReport}`,
+        '/admin/users',
+        '/messages',
+        '/ceo/integrations',
+        '/settings/api-tokens',
+        // Last: the next step opens a popup on its map.
+        '/ceo/monitoring',
+      ]);
       await test.step('/ceo/monitoring, a popup open', async () => {
         const map = page.getByRole('region', { name: text(locale, 'monitoring.map.label') });
         await map.getByRole('button', { name: new RegExp(`^${head.name}`) }).click();
@@ -223,6 +250,30 @@ for (const locale of ['en', 'fr'] as const) {
       const dialog = page.getByRole('dialog', { name: text(locale, 'yourSessions.title') });
       await expect(dialog.getByTestId('your-session').first()).toBeVisible();
       await expectNoSeriousViolations(page, 'Your sessions');
+    });
+
+    test('API tokens: the empty list, the new token form (with its errors) and the secret shown once', async ({ page }) => {
+      await signIn(page, locale, member);
+      await scan(page, locale, ['/settings/api-tokens']);
+      await page.getByRole('button', { name: text(locale, 'apiTokens.personal.create') }).click();
+      const form = page.getByRole('dialog', { name: text(locale, 'apiTokens.personal.createTitle') });
+      await expect(form).toBeVisible();
+      await expectNoSeriousViolations(page, 'the new token form');
+      await form.getByRole('button', { name: text(locale, 'apiTokens.form.submit'), exact: true }).click();
+      await expect(form.getByText(text(locale, 'apiTokens.form.scopesRequired'))).toBeVisible();
+      await expectNoSeriousViolations(page, 'the new token form, with errors');
+      await form.getByLabel(new RegExp(`^${text(locale, 'apiTokens.form.name')}`)).fill(`Jeton d’accessibilité ${runId}`);
+      const scope = text(locale, 'apiTokens.scopes.checkbox')
+        .replace('{{area}}', text(locale, 'apiTokens.scopes.areas.spreadsheets'))
+        .replace('{{level}}', text(locale, 'apiTokens.scopes.levels.write'));
+      await form.getByRole('checkbox', { name: scope }).check();
+      await form.getByRole('button', { name: text(locale, 'apiTokens.form.submit'), exact: true }).click();
+      const secret = page.getByRole('dialog', { name: text(locale, 'apiTokens.secret.title') });
+      await expect(secret.getByTestId('token-secret')).toBeVisible();
+      await expectNoSeriousViolations(page, 'the new token’s secret');
+      if (locale === 'fr') expect.soft(await overflowing(page), 'the new token’s secret: content wider than its box').toEqual([]);
+      await secret.getByRole('button', { name: text(locale, 'apiTokens.secret.done') }).click();
+      await expect(secret).toBeHidden();
     });
 
     test('the messenger: set up, a conversation, its dialogs', async ({ page, request }) => {

@@ -66,6 +66,19 @@ test.beforeAll(async ({ request }) => {
     data: { headId, description: 'Comptabilité, trésorerie et contrôle de gestion' },
   });
   expect(madeHead.status(), await madeHead.text()).toBe(200);
+  // Token lists with rows named as long as real ones.
+  await created(
+    await request.post('/api/v1/api-tokens', {
+      headers: ceoHeaders,
+      data: { name: `Export nocturne des rapports trimestriels ${runId}`, scopes: ['reports:read', 'dashboards:read', 'users:write'] },
+    }),
+  );
+  await created(
+    await request.post(`/api/v1/enterprises/${ids.enterprise}/service-tokens`, {
+      headers: ceoHeaders,
+      data: { name: `Synchronisation de l’entrepôt de données ${runId}`, scopes: ['reports:write', 'spreadsheets:read', 'monitoring:read'] },
+    }),
+  );
 
   const headHeaders = await bearer(request, head, '81.2.69.142');
   const report = (title: string, status: 'draft' | 'submitted') => ({
@@ -132,16 +145,28 @@ test.describe('French labels fit at 800 px', () => {
       '/admin',
       '/admin/enterprises',
       `/admin/enterprises/${ids.enterprise}`,
+      `/admin/enterprises/${ids.enterprise}/integrations`,
       '/admin/users',
       '/admin/monitoring',
       `/ceo/reports/${ids.submitted}`,
       '/messages',
+      '/settings/api-tokens',
     ]);
   });
 
   test("the CEO's screens", async ({ page }) => {
     await signIn(page, ceo);
-    await check(page, ['/dashboard', '/ceo', '/ceo/reports', `/ceo/reports/${ids.submitted}`, '/admin/users', '/ceo/monitoring', '/messages']);
+    await check(page, [
+      '/dashboard',
+      '/ceo',
+      '/ceo/reports',
+      `/ceo/reports/${ids.submitted}`,
+      '/admin/users',
+      '/ceo/monitoring',
+      '/messages',
+      '/ceo/integrations',
+      '/settings/api-tokens',
+    ]);
   });
 
   test("at 800 px the user list is cards: every row's actions on screen, e-mails whole", async ({ page }) => {

@@ -106,6 +106,7 @@ describe('the screens each role may open (SPEC §2)', () => {
         'adminEnterprises',
         'adminEnterpriseCreate',
         'adminEnterprise',
+        'adminEnterpriseIntegrations',
         'adminUserCreate',
         'adminUsers',
         'adminMonitoring',
@@ -113,6 +114,7 @@ describe('the screens each role may open (SPEC §2)', () => {
         'ceoReports',
         'ceoReport',
         'ceoMonitoring',
+        'ceoIntegrations',
         'department',
         'departmentReports',
         'departmentReportCreate',
@@ -121,6 +123,7 @@ describe('the screens each role may open (SPEC §2)', () => {
         'departmentSpreadsheet',
         'departmentSpreadsheetEditor',
         'messages',
+        'apiTokens',
       ].sort(),
     );
   });
@@ -134,11 +137,13 @@ describe('the screens each role may open (SPEC §2)', () => {
         '/admin/enterprises',
         '/admin/enterprises/create',
         '/admin/enterprises/:id',
+        '/admin/enterprises/:id/integrations',
         '/admin/users/create',
         '/admin/users',
         '/admin/monitoring',
         '/ceo/reports/:id',
         '/messages',
+        '/settings/api-tokens',
       ],
     ],
     [
@@ -151,9 +156,11 @@ describe('the screens each role may open (SPEC §2)', () => {
         '/ceo/reports',
         '/ceo/reports/:id',
         '/ceo/monitoring',
+        '/ceo/integrations',
         '/department/:id/spreadsheet',
         '/department/:id/spreadsheet/:spreadsheetId',
         '/messages',
+        '/settings/api-tokens',
       ],
     ],
     [
@@ -168,6 +175,7 @@ describe('the screens each role may open (SPEC §2)', () => {
         '/department/:id/spreadsheet',
         '/department/:id/spreadsheet/:spreadsheetId',
         '/messages',
+        '/settings/api-tokens',
       ],
     ],
     [
@@ -182,6 +190,7 @@ describe('the screens each role may open (SPEC §2)', () => {
         '/department/:id/spreadsheet',
         '/department/:id/spreadsheet/:spreadsheetId',
         '/messages',
+        '/settings/api-tokens',
       ],
     ],
   ])('a %s may open %j', (role, paths) => {

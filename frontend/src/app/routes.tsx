@@ -11,6 +11,8 @@ type Screen = LazyExoticComponent<ComponentType>;
 const reportForm = lazy(() => import('@/features/reports/screens/ReportFormScreen'));
 // Both monitoring routes show one screen, scoped by the caller's role.
 const monitoring = lazy(() => import('@/features/monitoring/screens/MonitoringScreen'));
+// The CEO's service credentials and the admin's for any enterprise: one screen, scoped by the route.
+const integrations = lazy(() => import('@/features/api-tokens/screens/IntegrationsScreen'));
 
 /**
  * One lazily loaded screen per route that has one (`ready: true` in lib/paths.ts, which also
@@ -23,6 +25,7 @@ const screens = {
   adminEnterprises: lazy(() => import('@/features/enterprises/screens/EnterpriseListScreen')),
   adminEnterpriseCreate: lazy(() => import('@/features/enterprises/screens/EnterpriseCreateScreen')),
   adminEnterprise: lazy(() => import('@/features/enterprises/screens/EnterpriseDetailScreen')),
+  adminEnterpriseIntegrations: integrations,
   adminUsers: lazy(() => import('@/features/users/screens/UserListScreen')),
   adminUserCreate: lazy(() => import('@/features/users/screens/UserCreateScreen')),
   ceo: lazy(() => import('@/features/ceo/CeoHomeScreen')),
@@ -36,10 +39,12 @@ const screens = {
   departmentReportEdit: reportForm,
   adminMonitoring: monitoring,
   ceoMonitoring: monitoring,
+  ceoIntegrations: integrations,
   departmentSpreadsheet: lazy(() => import('@/features/spreadsheets/screens/SpreadsheetListScreen')),
   // The editor's chunk brings the grid and the engine's WebAssembly, and only it does.
   departmentSpreadsheetEditor: lazy(() => import('@/features/spreadsheets/screens/SpreadsheetEditorScreen')),
   messages: lazy(() => import('@/features/messages/screens/MessagesScreen')),
+  apiTokens: lazy(() => import('@/features/api-tokens/screens/ApiTokensScreen')),
 } satisfies Record<Exclude<ReadyRouteKey, 'home'>, Screen>;
 
 /** The signed-in frame (sidebar, menus): not needed, so not loaded, on the signed-out pages. */

@@ -9,7 +9,7 @@ const DEPT = makeUser('DepartmentUser').departmentId!;
 describe('the sidebar per role (only screens that exist)', () => {
   it.each<[Role, string[]]>([
     ['PlatformAdmin', ['/dashboard', '/admin', '/admin/enterprises', '/admin/users', '/messages', '/admin/monitoring']],
-    ['EnterpriseCeo', ['/dashboard', '/ceo', '/ceo/reports', '/admin/users', '/messages', '/ceo/monitoring']],
+    ['EnterpriseCeo', ['/dashboard', '/ceo', '/ceo/reports', '/admin/users', '/messages', '/ceo/monitoring', '/ceo/integrations']],
     ['DepartmentHead', ['/dashboard', `/department/${DEPT}`, `/department/${DEPT}/reports`, `/department/${DEPT}/spreadsheet`, '/messages']],
     ['DepartmentUser', ['/dashboard', `/department/${DEPT}`, `/department/${DEPT}/reports`, `/department/${DEPT}/spreadsheet`, '/messages']],
   ])('%s sees %j', (role, links) => {
@@ -24,6 +24,7 @@ describe('the sidebar per role (only screens that exist)', () => {
       'nav.users',
       'nav.messages',
       'nav.monitoring',
+      'nav.integrations',
     ]);
   });
 
@@ -52,6 +53,7 @@ describe('the highlighted sidebar entry', () => {
     ['the admin', admin, '/admin', 'admin'],
     ['the admin', admin, '/admin/enterprises', 'adminEnterprises'],
     ['the admin', admin, '/admin/enterprises/e1', 'adminEnterprises'],
+    ['the admin', admin, '/admin/enterprises/e1/integrations', 'adminEnterprises'],
     ['the admin', admin, '/admin/users', 'adminUsers'],
     ['the admin', admin, '/admin/users/create', 'adminUsers'],
     ['the admin', admin, '/admin/monitoring', 'adminMonitoring'],
@@ -60,6 +62,7 @@ describe('the highlighted sidebar entry', () => {
     ['the CEO', ceo, '/ceo/reports', 'ceoReports'],
     ['the CEO', ceo, '/ceo/reports/r1', 'ceoReports'],
     ['the CEO', ceo, '/ceo/monitoring', 'ceoMonitoring'],
+    ['the CEO', ceo, '/ceo/integrations', 'ceoIntegrations'],
     ['staff', staff, `/department/${DEPT}`, 'department'],
     ['staff', staff, `/department/${DEPT}/reports`, 'departmentReports'],
     ['staff', staff, `/department/${DEPT}/reports/r1/edit`, 'departmentReports'],

@@ -6,6 +6,7 @@ import {
   IconFileText,
   IconLayoutDashboard,
   IconMessages,
+  IconPlugConnected,
   IconShieldLock,
   IconTable,
   IconUsers,
@@ -40,6 +41,7 @@ const NAV: readonly NavEntry[] = [
   { route: 'messages', label: 'nav.messages', icon: IconMessages },
   { route: 'adminMonitoring', label: 'nav.monitoring', icon: IconChartDots },
   { route: 'ceoMonitoring', label: 'nav.monitoring', icon: IconChartDots },
+  { route: 'ceoIntegrations', label: 'nav.integrations', icon: IconPlugConnected },
 ];
 
 export type NavItem = { key: RouteKey; label: ParseKeys; icon: Icon; to: string };

@@ -26,6 +26,7 @@ export const routes = {
   adminEnterprises: { path: '/admin/enterprises', access: [PlatformAdmin], ready: true },
   adminEnterpriseCreate: { path: '/admin/enterprises/create', access: [PlatformAdmin], ready: true },
   adminEnterprise: { path: '/admin/enterprises/:id', access: [PlatformAdmin], ready: true },
+  adminEnterpriseIntegrations: { path: '/admin/enterprises/:id/integrations', access: [PlatformAdmin], ready: true },
   adminUserCreate: { path: '/admin/users/create', access: [PlatformAdmin, EnterpriseCeo], ready: true },
   adminUsers: { path: '/admin/users', access: [PlatformAdmin, EnterpriseCeo], ready: true },
   adminMonitoring: { path: '/admin/monitoring', access: [PlatformAdmin], ready: true },
@@ -33,6 +34,7 @@ export const routes = {
   ceoReports: { path: '/ceo/reports', access: [EnterpriseCeo], ready: true },
   ceoReport: { path: '/ceo/reports/:id', access: [EnterpriseCeo, PlatformAdmin], ready: true },
   ceoMonitoring: { path: '/ceo/monitoring', access: [EnterpriseCeo], ready: true },
+  ceoIntegrations: { path: '/ceo/integrations', access: [EnterpriseCeo], ready: true },
   department: { path: '/department/:id', access: DEPARTMENT, ready: true },
   departmentReports: { path: '/department/:id/reports', access: DEPARTMENT, ready: true },
   departmentReportCreate: { path: '/department/:id/reports/create', access: DEPARTMENT, ready: true },
@@ -41,6 +43,7 @@ export const routes = {
   departmentSpreadsheet: { path: '/department/:id/spreadsheet', access: SPREADSHEETS, ready: true },
   departmentSpreadsheetEditor: { path: '/department/:id/spreadsheet/:spreadsheetId', access: SPREADSHEETS, ready: true },
   messages: { path: '/messages', access: ANY_ROLE, ready: true },
+  apiTokens: { path: '/settings/api-tokens', access: ANY_ROLE, ready: true },
 } as const satisfies Record<string, RouteDef>;
 
 export type RouteKey = keyof typeof routes;

@@ -1,6 +1,8 @@
 import type {
   ApiError,
+  ApiToken,
   CeoDashboard,
+  CreatedApiToken,
   Department,
   DepartmentType,
   Enterprise,
@@ -199,4 +201,25 @@ export function makeUserActivity(user: UserSummary, overrides: Partial<UserActiv
     places: [{ city: 'London', country: 'GB' }],
     ...overrides,
   };
+}
+
+/** A live personal access token as GET /api-tokens lists it (never the secret): used once, read-only on reports. */
+export function makeApiToken(overrides: Partial<ApiToken> = {}): ApiToken {
+  return {
+    id: '0190f3c2-0000-7000-8000-0000000007a1',
+    name: 'Nightly export',
+    scopes: ['reports:read'],
+    prefix: 'ept_k3Xq9',
+    createdAt: '2026-03-01T12:00:00Z',
+    expiresAt: '2026-05-30T12:00:00Z',
+    lastUsedAt: '2026-03-02T12:00:00Z',
+    enterpriseId: null,
+    createdBy: '0190f3c2-0000-7000-8000-000000000001',
+    ...overrides,
+  };
+}
+
+/** POST /api-tokens' answer: the token and, this once, its secret. */
+export function makeCreatedApiToken(overrides: Partial<CreatedApiToken> = {}): CreatedApiToken {
+  return { ...makeApiToken({ lastUsedAt: null }), token: 'ept_k3Xq9sEcReT0nLyOnCe_aBcDeFgHiJkLmNoPqRsTuVwX', ...overrides };
 }

@@ -1,8 +1,10 @@
 import { Avatar, Group, Menu, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
-import { IconChevronDown, IconDevices, IconLogout } from '@tabler/icons-react';
+import { IconChevronDown, IconDevices, IconKey, IconLogout } from '@tabler/icons-react';
 import { Suspense, lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
 import { useSignOut } from '@/features/auth';
+import { href } from '@/lib/paths';
 import { useCurrentUser } from '@/lib/session';
 
 // Loaded when first opened: most visits never open it.
@@ -61,6 +63,9 @@ export function UserMenu() {
           <Menu.Divider />
           <Menu.Item leftSection={<IconDevices size={16} aria-hidden />} onClick={() => setSessions('open')}>
             {t('userMenu.yourSessions')}
+          </Menu.Item>
+          <Menu.Item component={Link} to={href('apiTokens')} leftSection={<IconKey size={16} aria-hidden />}>
+            {t('userMenu.apiTokens')}
           </Menu.Item>
           <Menu.Item leftSection={<IconLogout size={16} aria-hidden />} onClick={signOut} disabled={isSigningOut} color="red">
             {isSigningOut ? t('userMenu.signingOut') : t('userMenu.signOut')}

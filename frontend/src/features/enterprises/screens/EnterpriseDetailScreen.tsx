@@ -1,6 +1,6 @@
 import { Button, Card, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure, useDocumentTitle } from '@mantine/hooks';
-import { IconBuildingOff, IconPencil, IconPlayerPause, IconPlayerPlay, IconTrash } from '@tabler/icons-react';
+import { IconBuildingOff, IconPencil, IconPlayerPause, IconPlayerPlay, IconPlugConnected, IconTrash } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router-dom';
@@ -200,6 +200,28 @@ function EnterpriseDetailView({ enterprise, back }: { enterprise: EnterpriseDeta
       </Card>
 
       <EnterpriseReportsSection enterpriseId={enterprise.id} departments={enterprise.departments} />
+
+      <Card withBorder radius="md" padding="lg" component="section" aria-labelledby="enterprise-integrations">
+        <Group justify="space-between" align="flex-start" gap="md">
+          <Stack gap={4} style={{ flex: '1 1 320px', minWidth: 0 }}>
+            <Title order={2} fz="lg" id="enterprise-integrations">
+              {t('enterprises.detail.integrations')}
+            </Title>
+            <Text size="sm" c="dimmed">
+              {t('enterprises.detail.integrationsHint')}
+            </Text>
+          </Stack>
+          <Button
+            component={Link}
+            to={href('adminEnterpriseIntegrations', { id: enterprise.id })}
+            variant="light"
+            size="sm"
+            leftSection={<IconPlugConnected size={16} aria-hidden />}
+          >
+            {t('enterprises.detail.manageIntegrations')}
+          </Button>
+        </Group>
+      </Card>
 
       <EnterpriseEditModal enterprise={enterprise} opened={editing} onClose={edit.close} />
     </Stack>
