@@ -52,9 +52,17 @@ test.beforeAll(async ({ request }) => {
 });
 
 /** A browser of its own (its own IndexedDB: its own keys), signed in, on /messages with the socket up. */
+/** What each page logged as a console error (a failed request is one: Chromium logs every 4xx). */
+const consoleErrors = new WeakMap<Page, string[]>();
+
 async function open(browser: Browser, user: typeof ana): Promise<Page> {
   const context = await browser.newContext();
   const page = await context.newPage();
+  const errors: string[] = [];
+  consoleErrors.set(page, errors);
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
   const ready = socketReady(page);
   await signIn(page, user);
   await ready;
@@ -97,6 +105,8 @@ test('messages are end to end encrypted: live between two people, in a group, no
       await page.getByRole('button', { name: 'Skip for now' }).click();
     }
     for (const page of [a, b, c]) await expect(page.getByText('No conversations yet')).toBeVisible();
+    // No keys and no backup yet is what a first visit expects: no 404, no console error.
+    for (const page of [a, b, c]) expect(consoleErrors.get(page)).toEqual([]);
   });
 
   await test.step('a direct chat, live both ways', async () => {

@@ -101,6 +101,7 @@ pub const PERMISSIONS: &[Permission] = &[
     // enterprise's users and conversations are 404 to them, as to another enterprise).
     row("registerMessagingKeys", A, ALL, ALL, ALL),
     row("getMessagingKeys", H, OWN, OWN, OWN),
+    row("getMessagingSetup", A, ALL, ALL, ALL),
     row("getMessagingBackup", A, ALL, ALL, ALL),
     row("putMessagingBackup", A, ALL, ALL, ALL),
     row("listMessagingUsers", A, ALL, ALL, ALL),

@@ -524,3 +524,21 @@ async fn bad_input_to_every_messaging_call_is_a_400_and_unknown_ids_are_404(db: 
     }
     assert_eq!(app.delete(token, &format!("/api/v1/messaging/conversations/{chat}/members/not-a-uuid")).await.0, 400);
 }
+
+/// A browser opening the messenger first asks what the server holds: nothing yet is an answer,
+/// not a 404 (the browser logs every 404 as an error).
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn the_messenger_setup_says_what_the_server_holds_without_a_404(db: PgPool) {
+    let app = TestApp::spawn(db).await;
+    let admin = app.admin_token().await;
+    let (_, ceo) = app.enterprise(&admin, "Setup").await;
+    assert_eq!(app.get(&ceo, "/api/v1/messaging/setup").await, (200, json!({ "keys": null, "backup": null })));
+
+    let (_, keys) = app.post(&ceo, "/api/v1/messaging/keys", keys_body()).await;
+    let (status, setup) = app.get(&ceo, "/api/v1/messaging/setup").await;
+    assert_eq!((status, &setup["keys"], &setup["backup"]), (200, &keys, &Value::Null));
+    let backup = backup_body();
+    assert_eq!(app.put(&ceo, "/api/v1/messaging/backup", backup.clone()).await.0, 200);
+    let (_, setup) = app.get(&ceo, "/api/v1/messaging/setup").await;
+    assert_eq!((&setup["backup"]["salt"], &setup["backup"]["ciphertext"]), (&backup["salt"], &backup["ciphertext"]));
+}

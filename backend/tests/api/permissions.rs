@@ -146,6 +146,7 @@ const TABLE: &[(&str, [Cell; 11])] = &[
     // conversation exists only for its members; another realm's people are 404.
     ("registerMessagingKeys",     [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A]),
     ("getMessagingKeys",          [H,     A,  A,   A,    U,   U,    H,     H,   H,     A,    A]),
+    ("getMessagingSetup",         [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A]),
     ("getMessagingBackup",        [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A]),
     ("putMessagingBackup",        [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A]),
     ("listMessagingUsers",        [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A]),
@@ -548,6 +549,13 @@ impl World {
             "recordActivity" => post("/api/v1/monitoring/sessions/activity"),
             "registerMessagingKeys" => post("/api/v1/messaging/keys").json(keys_body()),
             "getMessagingKeys" => get(format!("/api/v1/messaging/keys/{}", t.member)),
+            "getMessagingSetup" => {
+                // The caller's own backup, saved just before (everyone here has keys).
+                let backup = backup_body();
+                let (status, body) = self.app.put(&me.token, "/api/v1/messaging/backup", backup.clone()).await;
+                assert_eq!(status, 200, "{body}");
+                get("/api/v1/messaging/setup").target(backup["salt"].as_str().unwrap())
+            }
             "getMessagingBackup" => {
                 // The caller's own backup, saved just before.
                 let backup = backup_body();
@@ -790,6 +798,12 @@ impl World {
             "registerMessagingKeys" => ensure!(body["userId"] == me.id.as_str() && body["keyVersion"].as_i64() >= Some(1), "{body}"),
             "getMessagingKeys" => ensure!(body["userId"] == a.member.as_str(), "{body}"),
             "getMessagingBackup" => ensure!(body["salt"] == call.target.as_str(), "not the caller's backup: {body}"),
+            "getMessagingSetup" => {
+                ensure!(body["backup"]["salt"] == call.target.as_str(), "not the caller's backup: {body}");
+                // Alpha's operations staff never set up the messenger here.
+                let expected = if matches!(who, OpsHead | OpsUser) { Value::Null } else { json!(me.id) };
+                ensure!(body["keys"]["userId"] == expected, "not the caller's keys: {body}");
+            }
             "putMessagingBackup" => {
                 let (_, saved) = self.get(&me.token, "/api/v1/messaging/backup").await;
                 ensure!(body["salt"] == call.target.as_str() && saved["salt"] == call.target.as_str(), "not saved as the caller's: {saved}");

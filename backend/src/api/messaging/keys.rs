@@ -53,6 +53,30 @@ pub struct KeyBackup {
     pub updated_at: Option<DateTime<Utc>>,
 }
 
+impl From<db::BackupRecord> for KeyBackup {
+    fn from(b: db::BackupRecord) -> Self {
+        Self {
+            salt: B64.encode(b.salt),
+            iterations: b.iterations,
+            iv: B64.encode(b.iv),
+            ciphertext: B64.encode(b.ciphertext),
+            updated_at: Some(b.updated_at),
+        }
+    }
+}
+
+/// What the caller's messenger holds on the server: their newest public keys and their key
+/// backup, each null until made. A browser reads it first to know whether to make keys, restore
+/// or go on.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct MessagingSetup {
+    #[oai(nullable)]
+    pub keys: Option<PublicKeys>,
+    #[oai(nullable)]
+    pub backup: Option<KeyBackup>,
+}
+
 /// Someone the caller may write to.
 #[derive(Debug, Object)]
 #[oai(rename_all = "camelCase")]
@@ -124,6 +148,19 @@ impl MessagingKeysApi {
         Ok(Json(keys.into()))
     }
 
+    /// My messenger's state
+    ///
+    /// The caller's newest public keys and key backup, each null when there is none yet: the
+    /// first call of a browser opening the messenger (an absence here is expected, not a 404).
+    #[oai(path = "/setup", method = "get", operation_id = "getMessagingSetup")]
+    async fn setup(&self, state: Data<&AppState>, auth: BearerAuth) -> Result<Json<MessagingSetup>, MessagingError> {
+        auth.0.require("getMessagingSetup")?;
+        let mut tx = tenancy::begin(&state.db, &realm(&auth.0)).await?;
+        let keys = db::keys(&mut tx, auth.0.user_id, None).await?.map(PublicKeys::from);
+        let backup = db::backup(&mut tx, auth.0.user_id).await?.map(KeyBackup::from);
+        Ok(Json(MessagingSetup { keys, backup }))
+    }
+
     /// My key backup
     ///
     /// The caller's encrypted private keys, for a new browser to restore. 404 when none.
@@ -131,14 +168,8 @@ impl MessagingKeysApi {
     async fn backup(&self, state: Data<&AppState>, auth: BearerAuth) -> Result<Json<KeyBackup>, MessagingError> {
         auth.0.require("getMessagingBackup")?;
         let mut tx = tenancy::begin(&state.db, &realm(&auth.0)).await?;
-        let b = db::backup(&mut tx, auth.0.user_id).await?.ok_or(AppError::NotFound)?;
-        Ok(Json(KeyBackup {
-            salt: B64.encode(b.salt),
-            iterations: b.iterations,
-            iv: B64.encode(b.iv),
-            ciphertext: B64.encode(b.ciphertext),
-            updated_at: Some(b.updated_at),
-        }))
+        let backup = db::backup(&mut tx, auth.0.user_id).await?.ok_or(AppError::NotFound)?;
+        Ok(Json(backup.into()))
     }
 
     /// Save my key backup

@@ -40,6 +40,7 @@ import type {
   ListMessagingUsersParams,
   Message,
   MessagePage,
+  MessagingSetup,
   NewEpoch,
   PageConversation,
   PageCorrespondent,
@@ -264,6 +265,107 @@ export function useGetMessagingKeys<TData = Awaited<ReturnType<typeof getMessagi
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
   const queryOptions = getGetMessagingKeysQueryOptions(userId,params,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
+ * The caller's newest public keys and key backup, each null when there is none yet: the
+first call of a browser opening the messenger (an absence here is expected, not a 404).
+ * @summary My messenger's state
+ */
+export const getGetMessagingSetupUrl = () => {
+
+
+  
+
+  return `/api/v1/messaging/setup`
+}
+
+export const getMessagingSetup = async ( options?: RequestInit): Promise<MessagingSetup> => {
+  
+  return customFetch<MessagingSetup>(getGetMessagingSetupUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetMessagingSetupQueryKey = () => {
+    return [
+    `/api/v1/messaging/setup`
+    ] as const;
+    }
+
+    
+export const getGetMessagingSetupQueryOptions = <TData = Awaited<ReturnType<typeof getMessagingSetup>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMessagingSetup>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetMessagingSetupQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getMessagingSetup>>> = ({ signal }) => getMessagingSetup({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getMessagingSetup>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetMessagingSetupQueryResult = NonNullable<Awaited<ReturnType<typeof getMessagingSetup>>>
+export type GetMessagingSetupQueryError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+
+
+export function useGetMessagingSetup<TData = Awaited<ReturnType<typeof getMessagingSetup>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMessagingSetup>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getMessagingSetup>>,
+          TError,
+          Awaited<ReturnType<typeof getMessagingSetup>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetMessagingSetup<TData = Awaited<ReturnType<typeof getMessagingSetup>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMessagingSetup>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getMessagingSetup>>,
+          TError,
+          Awaited<ReturnType<typeof getMessagingSetup>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetMessagingSetup<TData = Awaited<ReturnType<typeof getMessagingSetup>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMessagingSetup>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary My messenger's state
+ */
+
+export function useGetMessagingSetup<TData = Awaited<ReturnType<typeof getMessagingSetup>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMessagingSetup>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getGetMessagingSetupQueryOptions(options)
 
   const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
 

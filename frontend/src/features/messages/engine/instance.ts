@@ -1,12 +1,12 @@
 import { session } from '@/lib/session';
-import { messengerApi } from './api';
+import { messengerApiFor } from './api';
 import { Messenger } from './messenger';
 
 let current: Messenger | null = null;
 
 /** The signed-in user's messenger engine in this tab: one at a time, made on first use. */
 export function messengerFor(userId: string): Messenger {
-  if (!current || current.userId !== userId) current = new Messenger(userId, messengerApi);
+  if (!current || current.userId !== userId) current = new Messenger(userId, messengerApiFor(userId));
   return current;
 }
 

@@ -5,7 +5,7 @@ import type { Conversation, Message } from '@/api/generated/model';
 import { renderApp } from '@/app/testing';
 import { typing } from '@/lib/messaging-live';
 import { session } from '@/lib/session';
-import { mockApi } from '@/testing/api-mock';
+import { type MockRequest, mockApi } from '@/testing/api-mock';
 import { jsonResponse, makeUser, page, serverErrors } from '@/testing/fixtures';
 import { messengerFor } from '../engine/instance';
 import { fakeBackup, resetFakeCrypto, storeFakeVersion } from '../test-support/fake-crypto';
@@ -32,9 +32,10 @@ function signedInWithKeys() {
   session.start('token', me);
 }
 
-/** The messaging API with Ada, Ben and Cy set up; `answers` add to or replace these. */
+/** The messaging API with Ada, Ben and Cy set up; `answers` add to or replace these. Ada's own
+ * newest keys and backup are also answered together, as the server's setup call does. */
 function mockMessenger(answers: Parameters<typeof mockApi>[0] = {}, conversations: Conversation[] = [direct, board]) {
-  return mockApi({
+  const server: Parameters<typeof mockApi>[0] = {
     'GET /api/v1/messaging/keys/ada': jsonResponse(200, serverKeys('ada')),
     'GET /api/v1/messaging/keys/ben': jsonResponse(200, serverKeys('ben')),
     'GET /api/v1/messaging/keys/cy': jsonResponse(200, serverKeys('cy')),
@@ -44,6 +45,16 @@ function mockMessenger(answers: Parameters<typeof mockApi>[0] = {}, conversation
     'GET /api/v1/messaging/users': jsonResponse(200, page([correspondent(ben), correspondent(cy), correspondent(dora, null), correspondent(eve)])),
     ...Object.fromEntries(conversations.map((c) => [`GET /api/v1/messaging/conversations/${c.id}`, jsonResponse(200, c)])),
     ...answers,
+  };
+  const held = async (path: string, request: MockRequest): Promise<unknown> => {
+    const answer = server[`GET ${path}`];
+    const response = typeof answer === 'function' ? await answer(request) : answer?.clone();
+    return response?.ok ? response.json() : null;
+  };
+  return mockApi({
+    ...server,
+    'GET /api/v1/messaging/setup': async (request) =>
+      jsonResponse(200, { keys: await held('/api/v1/messaging/keys/ada', request), backup: await held('/api/v1/messaging/backup', request) }),
   });
 }
 

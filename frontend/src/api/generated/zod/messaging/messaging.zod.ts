@@ -53,6 +53,32 @@ export const getMessagingKeysResponse = zod.object({
 }).describe('One version of a user\'s public keys (base64 of uncompressed P-256 points).')
 
 /**
+ * The caller's newest public keys and key backup, each null when there is none yet: the
+first call of a browser opening the messenger (an absence here is expected, not a 404).
+ * @summary My messenger's state
+ */
+export const getMessagingSetupHeader = zod.object({
+  "If-None-Match": zod.string().optional().describe('An `ETag` from an earlier answer: 304 without a body when it still matches.')
+})
+
+export const getMessagingSetupResponse = zod.object({
+  "keys": zod.union([zod.object({
+  "userId": zod.uuid(),
+  "keyVersion": zod.number(),
+  "agreementKey": zod.string().describe('HPKE key agreement (DHKEM P-256).'),
+  "signingKey": zod.string().describe('ECDSA P-256 signatures.'),
+  "createdAt": zod.iso.datetime({})
+}).describe('One version of a user\'s public keys (base64 of uncompressed P-256 points).'),zod.null()]).optional(),
+  "backup": zod.union([zod.object({
+  "salt": zod.string(),
+  "iterations": zod.number(),
+  "iv": zod.string(),
+  "ciphertext": zod.string(),
+  "updatedAt": zod.iso.datetime({}).optional()
+}).describe('The caller\'s private keys, encrypted in their browser under a key derived from a passphrase\n(PBKDF2-SHA-256 with `iterations` and `salt`, then AES-256-GCM with `iv`). Base64 fields.'),zod.null()]).optional()
+}).describe('What the caller\'s messenger holds on the server: their newest public keys and their key\nbackup, each null until made. A browser reads it first to know whether to make keys, restore\nor go on.')
+
+/**
  * The caller's encrypted private keys, for a new browser to restore. 404 when none.
  * @summary My key backup
  */
