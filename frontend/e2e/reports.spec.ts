@@ -34,6 +34,7 @@ const TEXTS = {
     day: (iso: string) => iso.replace(/^(\d{4})-(\d{2})-(\d{2})$/, '$2/$3/$1'),
     periodOrder: 'The period end must be on or after the period start',
     addColumn: 'Add column',
+    notANumber: 'Enter a number: this column holds numbers',
     addRow: 'Add row',
     columnName: (n: number) => `Column ${n} name`,
     cell: (row: number, column: string) => `Row ${row}, ${column}`,
@@ -103,6 +104,7 @@ const TEXTS = {
     day: (iso: string) => iso.replace(/^(\d{4})-(\d{2})-(\d{2})$/, '$3/$2/$1'),
     periodOrder: 'La fin de période doit être identique ou postérieure au début',
     addColumn: 'Ajouter une colonne',
+    notANumber: 'Saisissez un nombre : cette colonne contient des nombres',
     addRow: 'Ajouter une ligne',
     columnName: (n: number) => `Nom de la colonne ${n}`,
     cell: (row: number, column: string) => `Ligne ${row}, ${column}`,
@@ -280,6 +282,15 @@ for (const locale of ['en', 'fr'] as const) {
         await page.getByLabel(T.cell(r + 1, 'Region')).fill(String(region));
         await page.getByLabel(T.cell(r + 1, 'Revenue')).fill(String(revenue));
       }
+      // Text in the number column is refused at its cell, before anything is sent.
+      const last = page.getByLabel(T.cell(TABLE.rows.length, 'Revenue'));
+      await last.fill('abc');
+      await saveDraft.click();
+      await expect(last).toHaveAttribute('aria-invalid', 'true');
+      await expect(page.getByText(T.notANumber)).toBeVisible();
+      await expect(page).toHaveURL(/\/reports\/create$/);
+      await last.fill(String(TABLE.rows[TABLE.rows.length - 1][1]));
+      await expect(page.getByText(T.notANumber)).toHaveCount(0);
       await saveDraft.click();
 
       await expect(page.getByText(T.created, { exact: true })).toBeVisible();

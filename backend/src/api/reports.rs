@@ -37,7 +37,9 @@ pub struct ReportsApi;
 pub struct ReportData {
     #[oai(validator(max_items = 50))]
     pub columns: Vec<String>,
-    /// Cells are strings, numbers or null.
+    /// Cells are strings, numbers or null. A column after the first that holds a number is a
+    /// number column: its other cells must be numbers or null (else 400, the cell named
+    /// `data.rows.<row>.<column>` in `fields`, counted from 0). The chart draws number columns.
     #[oai(validator(max_items = 10000))]
     pub rows: Vec<Vec<serde_json::Value>>,
 }
@@ -401,6 +403,20 @@ fn check_data(errors: &mut FieldErrors, data: &ReportData) {
     });
     if !columns_ok || !rows_ok {
         errors.check::<()>("data", Err(FieldIssue::Invalid));
+        return;
+    }
+    // A number column (any column after the first, the labels, that holds a number) holds only
+    // numbers and empty cells: text there would be a bar the chart silently drops. Each such
+    // cell is named, `data.rows.<row>.<column>`, from 0.
+    for column in 1..data.columns.len() {
+        if !data.rows.iter().any(|row| row[column].is_number()) {
+            continue;
+        }
+        for (r, row) in data.rows.iter().enumerate() {
+            if row[column].is_string() {
+                errors.check::<()>(&format!("data.rows.{r}.{column}"), Err(FieldIssue::Invalid));
+            }
+        }
     }
 }
 

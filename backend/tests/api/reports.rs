@@ -170,6 +170,15 @@ async fn bad_reports_are_refused_field_by_field(db: PgPool) {
     let mut bad_date = report("x", "draft");
     bad_date["periodStart"] = json!("2026-02-30");
     assert_eq!(w.app.post(&w.user, &create, bad_date).await.0, 400);
+
+    // Text in a number column is refused at its cell; text in the labels or a text column is not.
+    let mut text_in_numbers = report("Numbers", "draft");
+    text_in_numbers["data"] = json!({ "columns": ["Month", "Revenue", "Note"], "rows": [["Jan", 10, "ok"], ["abc", "abc", null], ["Mar", null, "fine"], ["Apr", "12a", "x"]] });
+    let (status, body) = w.app.post(&w.user, &create, text_in_numbers).await;
+    assert_eq!((status, &body["fields"]), (400, &json!({ "data.rows.1.1": "invalid", "data.rows.3.1": "invalid" })), "{body}");
+    let mut fine = report("Numbers", "draft");
+    fine["data"] = json!({ "columns": ["Month", "Revenue", "Note"], "rows": [["Jan", 10, "ok"], ["Feb", null, "12"]] });
+    assert_eq!(w.app.post(&w.user, &create, fine).await.0, 201);
 }
 
 #[sqlx::test(migrator = "backend::db::MIGRATOR")]

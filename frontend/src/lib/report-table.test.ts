@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { addColumn, addRow, emptyTable, parseCell, removeColumn, removeRow, renameColumn, serialiseTable, setCell, tableFromData } from './report-table';
+import {
+  addColumn,
+  addRow,
+  emptyTable,
+  parseCell,
+  removeColumn,
+  removeRow,
+  renameColumn,
+  serialiseTable,
+  setCell,
+  tableFromData,
+  textInNumberColumns,
+} from './report-table';
 
 describe('parseCell', () => {
   it.each([
@@ -64,5 +76,21 @@ describe('the table draft', () => {
       ],
     };
     expect(serialiseTable(tableFromData(data))).toEqual(data);
+  });
+});
+
+describe('textInNumberColumns', () => {
+  it('names the text cells of columns that hold a number, never the labels or a text column', () => {
+    const draft = {
+      columns: ['Month', 'Revenue', 'Note', 'Cost'],
+      rows: [
+        ['Jan', '10', 'ok', ''],
+        ['abc', 'abc', 'twelve', ''],
+        ['Mar', '', 'fine', 'n/a'],
+        ['Apr', '1e3', 'x', '-2.5'],
+      ],
+    };
+    expect(textInNumberColumns(draft)).toEqual(['1:1', '2:3']);
+    expect(textInNumberColumns({ columns: ['A', 'B'], rows: [['x', 'y']] })).toEqual([]);
   });
 });

@@ -16,6 +16,23 @@ export function parseCell(text: string): Cell {
   return NUMBER.test(trimmed) ? Number(trimmed) : text;
 }
 
+/**
+ * The cells (`row:column`) holding text in a number column: a column after the first (the
+ * labels) where some cell is a number must hold only numbers and empty cells, as the server
+ * requires, or the chart would silently drop that bar.
+ */
+export function textInNumberColumns(draft: TableDraft): string[] {
+  const out: string[] = [];
+  for (let c = 1; c < draft.columns.length; c += 1) {
+    const cells = draft.rows.map((row) => parseCell(row[c] ?? ''));
+    if (!cells.some((cell) => typeof cell === 'number')) continue;
+    cells.forEach((cell, r) => {
+      if (typeof cell === 'string') out.push(`${r}:${c}`);
+    });
+  }
+  return out;
+}
+
 /** The table to send; null when there is none (no columns). Blank rows are dropped. */
 export function serialiseTable(draft: TableDraft): ReportData | null {
   if (draft.columns.length === 0) return null;

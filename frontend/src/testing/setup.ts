@@ -8,7 +8,7 @@ import { setNavigator } from '@/lib/navigation';
 import { session } from '@/lib/session';
 
 // Screens load lazily and answer after mocked requests; under a full parallel run, 1 s is tight.
-configure({ asyncUtilTimeout: 3000 });
+configure({ asyncUtilTimeout: 5000 });
 
 // jsdom lacks these; Mantine uses them.
 Object.defineProperty(window, 'matchMedia', {

@@ -15,7 +15,9 @@ export interface ReportData {
   /** @maxItems 50 */
   columns: string[];
   /**
-   * Cells are strings, numbers or null.
+   * Cells are strings, numbers or null. A column after the first that holds a number is a
+number column: its other cells must be numbers or null (else 400, the cell named
+`data.rows.<row>.<column>` in `fields`, counted from 0). The chart draws number columns.
    * @maxItems 10000
    */
   rows: unknown[][];

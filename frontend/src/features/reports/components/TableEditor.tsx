@@ -8,10 +8,13 @@ type Props = {
   onChange: (next: TableDraft) => void;
   /** Indexes of the columns whose name is missing (shown as errors). */
   missingNames?: number[];
+  /** Cells (`row:column`) holding text in a number column (shown as errors). */
+  notNumbers?: string[];
 };
 
-/** A small grid editor: named columns, rows of text cells (numbers are recognised on save). */
-export function TableEditor({ value, onChange, missingNames = [] }: Props) {
+/** A small grid editor: named columns, rows of text cells (numbers are recognised on save; a
+ * column after the first that holds a number takes only numbers). */
+export function TableEditor({ value, onChange, missingNames = [], notNumbers = [] }: Props) {
   const { t } = useTranslation();
   const columnLabel = (index: number) => value.columns[index]?.trim() || t('reports.table.column', { n: index + 1 });
 
@@ -63,6 +66,7 @@ export function TableEditor({ value, onChange, missingNames = [] }: Props) {
                         size="xs"
                         aria-label={t('reports.table.cell', { row: r + 1, column: columnLabel(c) })}
                         value={row[c] ?? ''}
+                        error={notNumbers.includes(`${r}:${c}`) ? t('reports.table.notANumber') : undefined}
                         onChange={(e) => onChange(setCell(value, r, c, e.currentTarget.value))}
                       />
                     </Table.Td>

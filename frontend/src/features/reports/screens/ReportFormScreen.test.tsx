@@ -100,6 +100,41 @@ describe('the report form', () => {
     );
   });
 
+  it('refuses text in a number column at its cell, and saves once it is a number', async () => {
+    const { calls } = mockApi({
+      'GET /api/v1/reports/r1': () => jsonResponse(200, stored),
+      'PUT /api/v1/reports/r1': () => jsonResponse(200, { ...stored, status: 'draft' } satisfies ReportDetail),
+    });
+    const user = userEvent.setup();
+    renderApp(`/department/${dept}/reports/r1/edit`);
+    await screen.findByText('Check North');
+    await user.click(screen.getByRole('button', { name: 'Add row' }));
+    await user.type(screen.getByLabelText('Row 2, Region'), 'South');
+    await user.type(screen.getByLabelText('Row 2, Revenue'), 'abc');
+    await user.click(screen.getByRole('button', { name: 'Save as Draft' }));
+    expect(await screen.findByText('Enter a number: this column holds numbers')).toBeInTheDocument();
+    expect(screen.getByLabelText('Row 2, Revenue')).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByLabelText('Row 2, Region')).not.toHaveAttribute('aria-invalid', 'true');
+    expect(calls.some((call) => call.method === 'PUT')).toBe(false);
+
+    const cell = screen.getByLabelText('Row 2, Revenue');
+    await user.clear(cell);
+    await user.type(cell, '80');
+    expect(screen.queryByText('Enter a number: this column holds numbers')).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Save as Draft' }));
+    await waitFor(() =>
+      expect(calls.find((call) => call.method === 'PUT')?.body).toMatchObject({
+        data: {
+          columns: ['Region', 'Revenue'],
+          rows: [
+            ['North', 120],
+            ['South', 80],
+          ],
+        },
+      }),
+    );
+  });
+
   it('writes and reads the period in the interface language (dd/mm/yyyy in French) and sends ISO dates', async () => {
     await changeLocale('fr');
     const { calls } = mockApi({

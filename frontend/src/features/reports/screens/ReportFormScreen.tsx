@@ -18,7 +18,7 @@ import { showServerErrors, useFieldProps } from '@/lib/forms';
 import { notify } from '@/lib/notify';
 import { href } from '@/lib/paths';
 import { canModify, lastRejection } from '@/lib/report-rules';
-import { type TableDraft, serialiseTable, tableFromData } from '@/lib/report-table';
+import { type TableDraft, serialiseTable, tableFromData, textInNumberColumns } from '@/lib/report-table';
 import { all, rules } from '@/lib/validation';
 import { useCreateReportMutation, useDepartmentRoute, useUpdateReportMutation } from '../api';
 import { TableEditor } from '../components/TableEditor';
@@ -65,6 +65,9 @@ function ReportForm({ departmentId, report, back }: { departmentId: string; repo
   const update = useUpdateReportMutation();
   const [table, setTable] = useState<TableDraft>(() => tableFromData(report?.data));
   const [missingNames, setMissingNames] = useState<number[]>([]);
+  // Cells are checked from the first save on, then as they change.
+  const [cellsChecked, setCellsChecked] = useState(false);
+  const notNumbers = cellsChecked ? textInNumberColumns(table) : [];
   const [pending, setPending] = useState<ReportStatus | null>(null);
   const format = useFormat();
   // What the author has to answer: the last rejection's notes, from the history (editing clears
@@ -93,7 +96,8 @@ function ReportForm({ departmentId, report, back }: { departmentId: string; repo
     const checked = form.validate();
     const missing = table.columns.flatMap((name, index) => (name.trim() ? [] : [index]));
     setMissingNames(missing);
-    if (checked.hasErrors || missing.length > 0) return;
+    setCellsChecked(true);
+    if (checked.hasErrors || missing.length > 0 || textInNumberColumns(table).length > 0) return;
     const values = form.getValues();
     const action = report ? `report.update:${report.id}` : `report.create:${departmentId}`;
     const data = serialiseTable(table);
@@ -180,7 +184,7 @@ function ReportForm({ departmentId, report, back }: { departmentId: string; repo
               <Text size="sm" c="dimmed">
                 {t('reports.table.hint')}
               </Text>
-              <TableEditor value={table} onChange={setTable} missingNames={missingNames} />
+              <TableEditor value={table} onChange={setTable} missingNames={missingNames} notNumbers={notNumbers} />
             </Stack>
           </Card>
           <Group justify="flex-end" gap="sm">

@@ -11,11 +11,26 @@ import {
   type GridKeyEventArgs,
   type GridSelection,
   type Item,
+  type ProvideEditorCallback,
+  type ProvideEditorComponent,
   type TextCell,
   type Theme,
+  isObjectEditorCallbackResult,
   textCellRenderer,
 } from '@glideapps/glide-data-grid';
-import { type ClipboardEvent, type Ref, type RefObject, useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState } from 'react';
+import {
+  type ClipboardEvent,
+  type KeyboardEvent,
+  type Ref,
+  type RefObject,
+  useCallback,
+  useEffect,
+  useImperativeHandle,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { createPortal } from 'react-dom';
 import { type Area, type InternalClipboard, type Workbook, columnName } from '../engine/workbook';
 import classes from './spreadsheet.module.css';
@@ -111,6 +126,22 @@ export function areaSelection(area: Area): GridSelection {
   };
 }
 
+/** Where a key that ends an edit takes the selection: Tab, Shift+Tab, Enter; Escape stays. */
+type Move = 'right' | 'left' | 'down' | 'stay';
+
+/** The key ending a cell's edit, if this one does (Enter with Shift is a new line in the cell). */
+function editEnd(event: KeyboardEvent): Move | null {
+  if (event.nativeEvent.isComposing || event.altKey || event.ctrlKey || event.metaKey) return null;
+  if (event.key === 'Tab') return event.shiftKey ? 'left' : 'right';
+  if (event.key === 'Enter' && !event.shiftKey) return 'down';
+  if (event.key === 'Escape') return 'stay';
+  return null;
+}
+
+type EditorProps = Parameters<ProvideEditorComponent<TextCell>>[0];
+/** Ends the edit of a cell: its input (undefined: given up), then where the selection goes. */
+type EndEdit = (editor: EditorProps, input: string | undefined, move: Move) => void;
+
 const normalised = (text: string) => text.replace(/\r\n?/g, '\n').trim();
 const isTextField = (target: EventTarget) => target instanceof HTMLElement && (target.isContentEditable || target.matches('input, textarea, select'));
 
@@ -143,6 +174,12 @@ export function SheetGrid({
   const [reach, setReach] = useState({ rows: 0, columns: 0 });
 
   const wrapper = useRef<HTMLDivElement>(null);
+  // The cell whose editor is open: the grid activates a cell (typing, Enter, F2, a double click)
+  // right before it opens the editor there.
+  const editing = useRef<Item | null>(null);
+  // Typing a table: Tab goes right, and Enter one row down under the cell where the Tabs began
+  // (as in Excel and LibreOffice). Forgotten once the selection moves any other way.
+  const tabStart = useRef<{ column: number; row: number } | null>(null);
   useImperativeHandle(handle, () => ({ focus: () => gridRef.current?.focus() }), []);
 
   // The grid takes the keyboard as it opens (typing goes straight into A1), once it can: its
@@ -228,8 +265,101 @@ export function SheetGrid({
     [workbook, sheet, rows, columnCount, editable, onChanged],
   );
 
+  const select = useCallback(
+    (next: GridSelection) => {
+      // Reaching the last rows or columns brings more.
+      const cell = next.current?.cell;
+      if (cell && (cell[1] >= rows - 10 || cell[0] >= columnCount - 3)) setReach({ rows: cell[1] + 1, columns: cell[0] + 1 });
+      onSelectionChange(next);
+    },
+    [rows, columnCount, onSelectionChange],
+  );
+
+  // A click, an arrow key, a paste: not a Tab along a row.
+  const onGridSelectionChange = useCallback(
+    (next: GridSelection) => {
+      tabStart.current = null;
+      select(next);
+    },
+    [select],
+  );
+
+  /** Moves the selection from a cell with Tab, Shift+Tab or Enter. */
+  const step = useCallback(
+    ([column, row]: Item, move: Move) => {
+      if (move === 'stay') return;
+      if (move === 'down') {
+        const start = tabStart.current?.row === row ? tabStart.current.column : column;
+        tabStart.current = null;
+        select(cellSelection(start, Math.min(row + 1, rows - 1)));
+        return;
+      }
+      if (tabStart.current?.row !== row) tabStart.current = { column, row };
+      select(cellSelection(move === 'right' ? Math.min(column + 1, columnCount - 1) : Math.max(column - 1, 0), row));
+    },
+    [rows, columnCount, select],
+  );
+
+  /**
+   * Tab, Enter and Escape in a cell's editor end the edit in that key's own event: the input goes
+   * into the cell, the editor closes, the grid takes the keyboard back and the selection moves,
+   * all drawn before the browser hands over the next key. The grid's own editor did it later (a
+   * timer, with the input as last drawn), so keys typed meanwhile went into the cell being left, or
+   * were lost, at any speed the page could not keep up with ("MonthalesJan10…").
+   */
+  const endEdit = useCallback<EndEdit>(
+    (editor, input, move) => {
+      const cell = editing.current ?? selection.current?.cell;
+      editing.current = null;
+      // The grid writes the cell through onCellEdited, closes its editor and focuses itself.
+      editor.onFinishedEditing(input === undefined ? undefined : { ...editor.value, data: input }, [0, 0]);
+      if (cell && input !== undefined) step(cell, move);
+    },
+    [selection, step],
+  );
+  // The editor, open across renders, calls the latest (a new one each time would reopen it).
+  const endEditRef = useRef(endEdit);
+  useLayoutEffect(() => {
+    endEditRef.current = endEdit;
+  }, [endEdit]);
+
+  const provideEditor = useCallback<ProvideEditorCallback<GridCell>>((cell) => {
+    if (cell.kind !== GridCellKind.Text) return undefined;
+    const provided = textCellRenderer.provideEditor?.(cell);
+    if (!provided || !isObjectEditorCallbackResult(provided)) return undefined;
+    const TextEditor = provided.editor;
+    const editor: ProvideEditorComponent<TextCell> = (props) => (
+      <div
+        style={{ display: 'contents' }}
+        onKeyDownCapture={(event) => {
+          const move = editEnd(event);
+          if (move === null) return;
+          // Before the grid's editor sees the key (its handler ends the edit on a timer).
+          event.preventDefault();
+          event.stopPropagation();
+          // What the field holds now, not as last drawn.
+          const field = event.target;
+          const input = move === 'stay' ? undefined : field instanceof HTMLTextAreaElement ? field.value : props.value.data;
+          endEditRef.current(props, input, move);
+        }}
+      >
+        <TextEditor {...props} />
+      </div>
+    );
+    return { ...provided, editor } as { editor: ProvideEditorComponent<GridCell> };
+  }, []);
+
   const onKeyDown = useCallback(
     (event: GridKeyEventArgs) => {
+      if (event.key === 'Tab' && !(event.ctrlKey || event.metaKey || event.altKey) && event.location) {
+        // Along a row, remembering where the Tabs began; at the sheet's edge the keyboard leaves the grid.
+        const [column] = event.location;
+        if (event.shiftKey ? column === 0 : column === columnCount - 1) return;
+        event.cancel();
+        event.preventDefault();
+        step(event.location, event.shiftKey ? 'left' : 'right');
+        return;
+      }
       if (!(event.ctrlKey || event.metaKey) || event.altKey) return;
       const key = event.key.toLowerCase();
       const act = (action: () => void) => {
@@ -242,17 +372,7 @@ export function SheetGrid({
       else if (key === 'b' && editable) act(() => onToggleStyle('bold'));
       else if (key === 'i' && editable) act(() => onToggleStyle('italic'));
     },
-    [editable, onUndo, onRedo, onToggleStyle],
-  );
-
-  const onGridSelectionChange = useCallback(
-    (next: GridSelection) => {
-      // Reaching the last rows or columns brings more.
-      const cell = next.current?.cell;
-      if (cell && (cell[1] >= rows - 10 || cell[0] >= columnCount - 3)) setReach({ rows: cell[1] + 1, columns: cell[0] + 1 });
-      onSelectionChange(next);
-    },
-    [rows, columnCount, onSelectionChange],
+    [editable, onUndo, onRedo, onToggleStyle, columnCount, step],
   );
 
   const copy = (event: ClipboardEvent<HTMLDivElement>, cut: boolean) => {
@@ -281,7 +401,7 @@ export function SheetGrid({
       filled = workbook.pasteText(sheet, anchor.y + 1, anchor.x + 1, text);
     }
     if (!filled) return;
-    onSelectionChange(areaSelection(filled));
+    onGridSelectionChange(areaSelection(filled));
     onChanged();
   };
 
@@ -309,6 +429,8 @@ export function SheetGrid({
         gridSelection={selection}
         onGridSelectionChange={onGridSelectionChange}
         onCellEdited={editable ? onCellEdited : undefined}
+        onCellActivated={(cell) => (editing.current = cell)}
+        provideEditor={provideEditor}
         onDelete={onDelete}
         onKeyDown={onKeyDown}
         editOnType={editable}

@@ -96,7 +96,7 @@ export const listCeoReportsResponse = zod.object({
   "status": zod.enum(['draft', 'submitted', 'reviewed', 'approved', 'rejected']).describe('Where a report is in its review: draft, submitted, reviewed, approved, rejected.'),
   "data": zod.union([zod.object({
   "columns": zod.array(zod.string()).max(listCeoReportsResponseItemsItemDataColumnsMax),
-  "rows": zod.array(zod.array(zod.any())).max(listCeoReportsResponseItemsItemDataRowsMax).describe('Cells are strings, numbers or null.')
+  "rows": zod.array(zod.array(zod.any())).max(listCeoReportsResponseItemsItemDataRowsMax).describe('Cells are strings, numbers or null. A column after the first that holds a number is a\nnumber column: its other cells must be numbers or null (else 400, the cell named\n`data.rows.<row>.<column>` in `fields`, counted from 0). The chart draws number columns.')
 }).describe('A table of figures the detail screen charts. Every row has one cell per column.'),zod.null()]).optional(),
   "createdBy": zod.object({
   "id": zod.uuid(),

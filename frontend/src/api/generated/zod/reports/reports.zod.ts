@@ -34,7 +34,7 @@ export const createDepartmentReportBody = zod.object({
   "status": zod.enum(['draft', 'submitted', 'reviewed', 'approved', 'rejected']).optional().describe('Where a report is in its review: draft, submitted, reviewed, approved, rejected.'),
   "data": zod.object({
   "columns": zod.array(zod.string()).max(createDepartmentReportBodyDataColumnsMax),
-  "rows": zod.array(zod.array(zod.any())).max(createDepartmentReportBodyDataRowsMax).describe('Cells are strings, numbers or null.')
+  "rows": zod.array(zod.array(zod.any())).max(createDepartmentReportBodyDataRowsMax).describe('Cells are strings, numbers or null. A column after the first that holds a number is a\nnumber column: its other cells must be numbers or null (else 400, the cell named\n`data.rows.<row>.<column>` in `fields`, counted from 0). The chart draws number columns.')
 }).optional().describe('A table of figures the detail screen charts. Every row has one cell per column.')
 }).describe('A new report. `status` is `draft` (the default) or `submitted`.')
 
@@ -77,7 +77,7 @@ export const listDepartmentReportsResponse = zod.object({
   "status": zod.enum(['draft', 'submitted', 'reviewed', 'approved', 'rejected']).describe('Where a report is in its review: draft, submitted, reviewed, approved, rejected.'),
   "data": zod.union([zod.object({
   "columns": zod.array(zod.string()).max(listDepartmentReportsResponseItemsItemDataColumnsMax),
-  "rows": zod.array(zod.array(zod.any())).max(listDepartmentReportsResponseItemsItemDataRowsMax).describe('Cells are strings, numbers or null.')
+  "rows": zod.array(zod.array(zod.any())).max(listDepartmentReportsResponseItemsItemDataRowsMax).describe('Cells are strings, numbers or null. A column after the first that holds a number is a\nnumber column: its other cells must be numbers or null (else 400, the cell named\n`data.rows.<row>.<column>` in `fields`, counted from 0). The chart draws number columns.')
 }).describe('A table of figures the detail screen charts. Every row has one cell per column.'),zod.null()]).optional(),
   "createdBy": zod.object({
   "id": zod.uuid(),
@@ -131,7 +131,7 @@ export const getReportResponse = zod.object({
   "status": zod.enum(['draft', 'submitted', 'reviewed', 'approved', 'rejected']).describe('Where a report is in its review: draft, submitted, reviewed, approved, rejected.'),
   "data": zod.union([zod.object({
   "columns": zod.array(zod.string()).max(getReportResponseDataColumnsMax),
-  "rows": zod.array(zod.array(zod.any())).max(getReportResponseDataRowsMax).describe('Cells are strings, numbers or null.')
+  "rows": zod.array(zod.array(zod.any())).max(getReportResponseDataRowsMax).describe('Cells are strings, numbers or null. A column after the first that holds a number is a\nnumber column: its other cells must be numbers or null (else 400, the cell named\n`data.rows.<row>.<column>` in `fields`, counted from 0). The chart draws number columns.')
 }).describe('A table of figures the detail screen charts. Every row has one cell per column.'),zod.null()]).optional(),
   "createdBy": zod.object({
   "id": zod.uuid(),
@@ -187,7 +187,7 @@ export const updateReportBody = zod.object({
   "status": zod.enum(['draft', 'submitted', 'reviewed', 'approved', 'rejected']).optional().describe('Where a report is in its review: draft, submitted, reviewed, approved, rejected.'),
   "data": zod.union([zod.object({
   "columns": zod.array(zod.string()).max(updateReportBodyDataColumnsMax),
-  "rows": zod.array(zod.array(zod.any())).max(updateReportBodyDataRowsMax).describe('Cells are strings, numbers or null.')
+  "rows": zod.array(zod.array(zod.any())).max(updateReportBodyDataRowsMax).describe('Cells are strings, numbers or null. A column after the first that holds a number is a\nnumber column: its other cells must be numbers or null (else 400, the cell named\n`data.rows.<row>.<column>` in `fields`, counted from 0). The chart draws number columns.')
 }).describe('A table of figures the detail screen charts. Every row has one cell per column.'),zod.null()]).optional()
 }).describe('Changes to a draft or rejected report; absent fields stay, `data: null` removes the table.\nEditing a rejected report makes it a draft again; `status: submitted` also submits it.')
 
@@ -203,7 +203,7 @@ export const updateReportResponse = zod.object({
   "status": zod.enum(['draft', 'submitted', 'reviewed', 'approved', 'rejected']).describe('Where a report is in its review: draft, submitted, reviewed, approved, rejected.'),
   "data": zod.union([zod.object({
   "columns": zod.array(zod.string()).max(updateReportResponseDataColumnsMax),
-  "rows": zod.array(zod.array(zod.any())).max(updateReportResponseDataRowsMax).describe('Cells are strings, numbers or null.')
+  "rows": zod.array(zod.array(zod.any())).max(updateReportResponseDataRowsMax).describe('Cells are strings, numbers or null. A column after the first that holds a number is a\nnumber column: its other cells must be numbers or null (else 400, the cell named\n`data.rows.<row>.<column>` in `fields`, counted from 0). The chart draws number columns.')
 }).describe('A table of figures the detail screen charts. Every row has one cell per column.'),zod.null()]).optional(),
   "createdBy": zod.object({
   "id": zod.uuid(),
@@ -278,7 +278,7 @@ export const reviewReportResponse = zod.object({
   "status": zod.enum(['draft', 'submitted', 'reviewed', 'approved', 'rejected']).describe('Where a report is in its review: draft, submitted, reviewed, approved, rejected.'),
   "data": zod.union([zod.object({
   "columns": zod.array(zod.string()).max(reviewReportResponseDataColumnsMax),
-  "rows": zod.array(zod.array(zod.any())).max(reviewReportResponseDataRowsMax).describe('Cells are strings, numbers or null.')
+  "rows": zod.array(zod.array(zod.any())).max(reviewReportResponseDataRowsMax).describe('Cells are strings, numbers or null. A column after the first that holds a number is a\nnumber column: its other cells must be numbers or null (else 400, the cell named\n`data.rows.<row>.<column>` in `fields`, counted from 0). The chart draws number columns.')
 }).describe('A table of figures the detail screen charts. Every row has one cell per column.'),zod.null()]).optional(),
   "createdBy": zod.object({
   "id": zod.uuid(),
@@ -368,7 +368,7 @@ export const listEnterpriseReportsResponse = zod.object({
   "status": zod.enum(['draft', 'submitted', 'reviewed', 'approved', 'rejected']).describe('Where a report is in its review: draft, submitted, reviewed, approved, rejected.'),
   "data": zod.union([zod.object({
   "columns": zod.array(zod.string()).max(listEnterpriseReportsResponseItemsItemDataColumnsMax),
-  "rows": zod.array(zod.array(zod.any())).max(listEnterpriseReportsResponseItemsItemDataRowsMax).describe('Cells are strings, numbers or null.')
+  "rows": zod.array(zod.array(zod.any())).max(listEnterpriseReportsResponseItemsItemDataRowsMax).describe('Cells are strings, numbers or null. A column after the first that holds a number is a\nnumber column: its other cells must be numbers or null (else 400, the cell named\n`data.rows.<row>.<column>` in `fields`, counted from 0). The chart draws number columns.')
 }).describe('A table of figures the detail screen charts. Every row has one cell per column.'),zod.null()]).optional(),
   "createdBy": zod.object({
   "id": zod.uuid(),

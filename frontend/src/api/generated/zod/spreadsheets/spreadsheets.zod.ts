@@ -188,6 +188,6 @@ export const getSpreadsheetRangeResponseColumnsMax = 50;export const getSpreadsh
 
 export const getSpreadsheetRangeResponse = zod.object({
   "columns": zod.array(zod.string()).max(getSpreadsheetRangeResponseColumnsMax),
-  "rows": zod.array(zod.array(zod.any())).max(getSpreadsheetRangeResponseRowsMax).describe('Cells are strings, numbers or null.')
+  "rows": zod.array(zod.array(zod.any())).max(getSpreadsheetRangeResponseRowsMax).describe('Cells are strings, numbers or null. A column after the first that holds a number is a\nnumber column: its other cells must be numbers or null (else 400, the cell named\n`data.rows.<row>.<column>` in `fields`, counted from 0). The chart draws number columns.')
 }).describe('A table of figures the detail screen charts. Every row has one cell per column.')
 
