@@ -16,7 +16,7 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"; stop_servers' EXIT
 
 prepare() {
-  REPORTS=1000 CONVERSATIONS=1 python3 bench/mixed.py prepare "$1" >/dev/null
+  BENCH_PID="${BENCH_PIDS[-1]}" BENCH_CONVERSATIONS="$1/conversations" REPORTS=1000 CONVERSATIONS=1 python3 bench/mixed.py prepare "$1" >/dev/null
   curl -sS --fail-with-body "$BENCH_BASE/api/v1/api-tokens" -H "Authorization: Bearer $(cat "$1/writer.token")" \
     -H 'Content-Type: application/json' -d '{"name": "bench", "scopes": ["reports:read"]}' \
     | python3 -c 'import json, sys; print(json.load(sys.stdin)["token"], end="")' > "$1/program.token"
