@@ -4,7 +4,9 @@
 use std::{sync::LazyLock, time::Duration};
 
 use chrono::{DateTime, NaiveDate, Utc};
-use printpdf::{BuiltinFont, Mm, Op, PdfDocument, PdfFontHandle, PdfPage, PdfSaveOptions, Point, Pt, TextItem};
+use printpdf::{
+    BuiltinFont, Color, Line, LinePoint, Mm, Op, PaintMode, PdfDocument, PdfFontHandle, PdfPage, PdfSaveOptions, Point, Pt, Rect, Rgb, TextItem,
+};
 use rust_xlsxwriter::{Chart, ChartType, Format, Workbook};
 use serde_json::Value;
 use tokio::sync::{Semaphore, SemaphorePermit};
@@ -294,6 +296,104 @@ impl Pages {
         ]);
     }
 
+    fn fill(&mut self, color: [f32; 3], x: f32, y: f32, width: f32, height: f32) {
+        let page = self.pages.last_mut().expect("one page at least");
+        page.extend([
+            Op::SetFillColor { col: Color::Rgb(Rgb { r: color[0], g: color[1], b: color[2], icc_profile: None }) },
+            Op::DrawRectangle {
+                rectangle: Rect {
+                    x: Mm(x).into(),
+                    y: Mm(y).into(),
+                    width: Mm(width).into(),
+                    height: Mm(height).into(),
+                    mode: Some(PaintMode::Fill),
+                    winding_order: None,
+                },
+            },
+        ]);
+    }
+
+    fn rule(&mut self, color: [f32; 3], from: (f32, f32), to: (f32, f32)) {
+        let page = self.pages.last_mut().expect("one page at least");
+        let point = |(x, y): (f32, f32)| LinePoint { p: Point::new(Mm(x), Mm(y)), bezier: false };
+        page.extend([
+            Op::SetOutlineColor { col: Color::Rgb(Rgb { r: color[0], g: color[1], b: color[2], icc_profile: None }) },
+            Op::DrawLine { line: Line { points: vec![point(from), point(to)], is_closed: false } },
+        ]);
+    }
+
+    /// Text in black again after a colour was set for shapes.
+    fn ink(&mut self) {
+        self.pages
+            .last_mut()
+            .expect("one page at least")
+            .push(Op::SetFillColor { col: Color::Rgb(Rgb { r: 0.0, g: 0.0, b: 0.0, icc_profile: None }) });
+    }
+
+    /// The report's chart as the screen draws it (`reportBarOption`): the first column's values
+    /// along the bottom, one bar per number column for each row, a legend, the scale's top and
+    /// zero. At most `CHART_MAX_ROWS` rows and `CHART_MAX_SERIES` columns: past that a bar is
+    /// thinner than a line (the table below has every row).
+    fn chart(&mut self, columns: &[String], rows: &[Vec<Value>], series: &[usize]) {
+        let rows = &rows[..rows.len().min(CHART_MAX_ROWS)];
+        let series = &series[..series.len().min(CHART_MAX_SERIES)];
+        let value = |row: &Vec<Value>, c: usize| row.get(c).and_then(Value::as_f64).filter(|v| v.is_finite());
+        let values: Vec<f64> = rows.iter().flat_map(|row| series.iter().filter_map(move |&c| value(row, c))).collect();
+        if rows.is_empty() || values.is_empty() {
+            return;
+        }
+        let (low, high) = (values.iter().copied().fold(0.0, f64::min), values.iter().copied().fold(0.0, f64::max));
+        let span = if high - low > 0.0 { high - low } else { 1.0 };
+        let (height, left, width) = (55.0_f32, MARGIN + 14.0, PAGE_W - 2.0 * MARGIN - 14.0);
+        self.ensure(height + 18.0);
+        // The legend.
+        self.space(5.0);
+        for (i, &c) in series.iter().enumerate() {
+            let x = left + i as f32 * (width / series.len() as f32);
+            self.fill(CHART_COLORS[i % CHART_COLORS.len()], x, self.y, 3.0, 3.0);
+            self.ink();
+            let name: String = columns[c].chars().take(28).collect();
+            self.text_at(x + 4.5, &name, BuiltinFont::Helvetica, 8.0);
+        }
+        self.space(4.0);
+        let top = self.y;
+        let bottom = top - height;
+        let at = |v: f64| bottom + ((v - low) / span) as f32 * height;
+        let zero = at(0.0);
+        // The scale: its top, zero and (when below zero) its bottom, with light rules.
+        let marks = [(high > 0.0).then_some(high), Some(0.0), (low < 0.0).then_some(low)];
+        for mark in marks.into_iter().flatten() {
+            let y = at(mark);
+            self.rule([0.85, 0.85, 0.85], (left, y), (left + width, y));
+            let (saved, label) = (self.y, number_label(mark));
+            self.y = y - 1.0;
+            self.text_at(MARGIN, &label, BuiltinFont::Helvetica, 7.0);
+            self.y = saved;
+        }
+        let group = width / rows.len() as f32;
+        let bar = (group * 0.8 / series.len() as f32).max(0.3);
+        for (r, row) in rows.iter().enumerate() {
+            let x0 = left + r as f32 * group + group * 0.1;
+            for (i, &c) in series.iter().enumerate() {
+                if let Some(v) = value(row, c) {
+                    let y = at(v);
+                    self.fill(CHART_COLORS[i % CHART_COLORS.len()], x0 + i as f32 * bar, zero.min(y), bar, (y - zero).abs().max(0.2));
+                }
+            }
+            self.ink();
+            let fit = ((group / (7.0 * 0.3528 * 0.5)) as usize).max(1);
+            let label = row.first().map(cell_text).unwrap_or_default();
+            let label =
+                if label.chars().count() > fit { format!("{}…", label.chars().take(fit.saturating_sub(1)).collect::<String>()) } else { label };
+            let saved = self.y;
+            self.y = bottom - 4.0;
+            self.text_at(x0, &label, BuiltinFont::Helvetica, 7.0);
+            self.y = saved;
+        }
+        self.rule([0.4, 0.4, 0.4], (left, zero), (left + width, zero));
+        self.y = bottom - 6.0;
+    }
+
     fn ensure(&mut self, mm: f32) {
         if self.y - mm < MARGIN {
             self.pages.push(Vec::new());
@@ -367,14 +467,65 @@ impl Pages {
     }
 }
 
-/// An A4 document with the report's fields, content, data table and review notes.
+/// The bars' colours, the screen chart's first four (ECharts' default palette).
+const CHART_COLORS: [[f32; 3]; 4] = [[0.329, 0.439, 0.776], [0.569, 0.800, 0.459], [0.980, 0.784, 0.345], [0.933, 0.400, 0.400]];
+const CHART_MAX_ROWS: usize = 24;
+const CHART_MAX_SERIES: usize = 4;
+/// The product's colour, on the band at the top of every report.
+const BRAND: [f32; 3] = [0.133, 0.545, 0.902];
+
+/// A number on the chart's scale: whole when it is, else two decimals at most.
+fn number_label(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 { format!("{v:.0}") } else { format!("{:.2}", v).trim_end_matches('0').trim_end_matches('.').to_owned() }
+}
+
+/// A day as a reader of the language writes it in a document: "31 March 2026", "31 mars 2026".
+fn long_date(d: NaiveDate, lang: Lang) -> String {
+    use chrono::Datelike;
+    const EN: [&str; 12] = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+    const FR: [&str; 12] = ["janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre", "novembre", "décembre"];
+    let month = d.month0() as usize;
+    match lang {
+        Lang::En => format!("{} {} {}", d.day(), EN[month], d.year()),
+        Lang::Fr => format!("{}{} {} {}", d.day(), if d.day() == 1 { "er" } else { "" }, FR[month], d.year()),
+    }
+}
+
+/// `Label: value`, with French typography's (no-break) space before the colon.
+fn labelled(label: &str, value: &str, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("{label}: {value}"),
+        Lang::Fr => format!("{label}\u{a0}: {value}"),
+    }
+}
+
+/// An A4 document with the product's band, the report's fields, content, chart, data table and
+/// review notes, in the reader's language.
 pub fn pdf(r: &ReportFile<'_>) -> Vec<u8> {
     let mut p = Pages::new();
+    let l = labels(r.lang);
+    // The band: the product's name over a coloured rule.
+    p.fill(BRAND, 0.0, PAGE_H - 8.0, PAGE_W, 8.0);
+    p.ink();
+    p.space(2.0);
+    p.line(&format!("Enterprise Platform · {}", department_label(r.department, r.lang)), BuiltinFont::HelveticaBold, 9.0);
+    p.space(3.0);
     p.line(r.title, BuiltinFont::HelveticaBold, 18.0);
     p.space(2.0);
-    let l = labels(r.lang);
+    let period = format!("{} {} {}", long_date(r.period_start, r.lang), l.to, long_date(r.period_end, r.lang));
+    let when = |t: DateTime<Utc>| match r.lang {
+        Lang::En => format!("{}, {} UTC", long_date(t.date_naive(), r.lang), t.format("%H:%M")),
+        Lang::Fr => format!("{} à {} UTC", long_date(t.date_naive(), r.lang), t.format("%H:%M")),
+    };
     for (label, value) in fields(r).into_iter().skip(1).filter(|(label, v)| *label != l.review_notes && !v.is_empty()) {
-        p.line(&format!("{label}: {value}"), BuiltinFont::Helvetica, 10.0);
+        let value = match label {
+            _ if label == l.period => period.clone(),
+            _ if label == l.created => when(r.created_at),
+            _ if label == l.submitted => r.submitted_at.map(when).unwrap_or(value),
+            _ if label == l.reviewed => r.reviewed_at.map(when).unwrap_or(value),
+            _ => value,
+        };
+        p.line(&labelled(label, &value, r.lang), BuiltinFont::Helvetica, 10.0);
     }
     if !r.content.trim().is_empty() {
         p.space(4.0);
@@ -384,6 +535,7 @@ pub fn pdf(r: &ReportFile<'_>) -> Vec<u8> {
     if !r.columns.is_empty() {
         p.space(4.0);
         p.line(l.data, BuiltinFont::HelveticaBold, 12.0);
+        p.chart(r.columns, r.rows, &numeric_columns(r));
         p.table(r.columns, r.rows, r.lang);
     }
     if let Some(notes) = r.review_notes.filter(|n| !n.trim().is_empty()) {
@@ -431,6 +583,17 @@ mod tests {
         assert_eq!(Lang::from_accept_language("fr-CA,fr;q=0.9,en;q=0.8"), Lang::Fr);
         assert_eq!(Lang::from_accept_language("de-DE,en;q=0.5,fr;q=0.4"), Lang::En);
         assert_eq!(Lang::from_accept_language(""), Lang::En);
+    }
+
+    #[test]
+    fn documents_write_dates_and_labels_as_their_reader_does() {
+        let day = NaiveDate::from_ymd_opt(2026, 3, 1).unwrap();
+        assert_eq!(long_date(day, Lang::En), "1 March 2026");
+        assert_eq!(long_date(day, Lang::Fr), "1er mars 2026");
+        assert_eq!(long_date(NaiveDate::from_ymd_opt(2026, 8, 31).unwrap(), Lang::Fr), "31 août 2026");
+        assert_eq!(labelled("Département", "Finance", Lang::Fr), "Département\u{a0}: Finance");
+        assert_eq!(labelled("Department", "Finance", Lang::En), "Department: Finance");
+        assert_eq!((number_label(1200.0), number_label(95.5), number_label(-2.25)), ("1200".into(), "95.5".into(), "-2.25".into()));
     }
 
     fn fields_of(lang: Lang) -> Vec<(&'static str, String)> {

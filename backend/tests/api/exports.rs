@@ -76,9 +76,10 @@ async fn the_pdf_reads_as_the_report(db: PgPool) {
     let out = std::process::Command::new("pdftotext").arg("-layout").arg(&path).arg("-").output().expect("pdftotext (poppler-utils)");
     let text = String::from_utf8_lossy(&out.stdout);
     for expected in [
+        "Enterprise Platform · Finance",
         "Q1 Budget",
         "Department: Finance",
-        "Period: 2026-01-01 to 2026-03-31",
+        "Period: 1 January 2026 to 31 March 2026",
         "Status: Rejected",
         "Revenue grew.",
         "Costs fell.",
@@ -90,6 +91,14 @@ async fn the_pdf_reads_as_the_report(db: PgPool) {
         assert!(text.contains(expected), "{expected:?} missing from:\n{text}");
     }
     std::fs::remove_file(path).unwrap();
+
+    // The chart as the screen draws it: a bar for each number of Revenue and Costs (5: one is
+    // empty), a legend square for each, and the band at the top.
+    let pdf = lopdf::Document::load_mem(&bytes).unwrap();
+    let first = *pdf.get_pages().values().next().unwrap();
+    let content = pdf.get_and_decode_page_content(first).unwrap();
+    let rectangles = content.operations.iter().filter(|op| op.operator == "re").count();
+    assert_eq!(rectangles, 5 + 2 + 1, "{:?}", content.operations.iter().map(|op| &op.operator).collect::<Vec<_>>());
 }
 
 #[sqlx::test(migrator = "backend::db::MIGRATOR")]
@@ -112,7 +121,8 @@ async fn the_pdf_speaks_the_reader_s_language(db: PgPool) {
         .await
         .unwrap();
     let text = pdf_text(resp.bytes().await.unwrap().to_vec());
-    for expected in ["Département: Finance", "Période: 01/01/2026 au 31/03/2026", "Statut: Rejeté", "Contenu", "Notes d'examen"] {
+    // French typography: a (no-break) space before the colon; dates as a French reader writes them.
+    for expected in ["Département : Finance", "Période : 1er janvier 2026 au 31 mars 2026", "Statut : Rejeté", "Contenu", "Notes d'examen"] {
         assert!(text.contains(expected), "{expected:?} missing from:\n{text}");
     }
     let (_, _, _, english) = download(&app, &ceo, &format!("/api/v1/reports/{id}/export?format=pdf&lang=en")).await;
