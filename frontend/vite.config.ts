@@ -55,6 +55,9 @@ export default defineConfig({
           exclude: ['src/lib/crypto/**', 'src/features/messages/engine/**', 'src/features/spreadsheets/engine/**'],
           environment: 'jsdom',
           setupFiles: ['./src/testing/setup.ts'],
+          // The grid as the app bundles it: through Vite, so with its cell editor loaded eagerly
+          // (eagerGlideCellEditor above; Node's own loading keeps the lazy one).
+          server: { deps: { inline: ['@glideapps/glide-data-grid'] } },
         },
       },
       // The messenger's cryptography runs on Node's own WebCrypto: jsdom's typed arrays come from

@@ -27,10 +27,7 @@ test.beforeAll(async ({ request }) => {
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const listPath = () => `/department/${ids.finance}/spreadsheet`;
 
-/**
- * Keys at a person's pace (25 ms each). Sent with no pause at all, a key that follows Tab or
- * Enter in the same instant reaches the cell editor that is closing, which no typist can do.
- */
+/** Keys at a person's pace (25 ms each); typing at any speed is spreadsheet-typing.spec.ts's. */
 const PACE = { delay: 25 };
 
 /** A cell of the grid as its accessible table shows it (`B4`: the value as displayed). */

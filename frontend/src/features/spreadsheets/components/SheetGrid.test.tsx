@@ -2,7 +2,7 @@ import type { GridSelection } from '@glideapps/glide-data-grid';
 import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { engineForTests } from '../engine/engine-for-tests';
 import { Workbook, areaName } from '../engine/workbook';
 import { SheetGrid, cellSelection, selectionArea } from './SheetGrid';
@@ -18,9 +18,16 @@ import { SheetGrid, cellSelection, selectionArea } from './SheetGrid';
 function silentContext(canvas: HTMLCanvasElement): CanvasRenderingContext2D {
   const state = new Map<PropertyKey, unknown>([['canvas', canvas]]);
   const nothing: object = new Proxy(() => nothing, { get: (_, key) => (key === 'then' ? undefined : nothing), apply: () => nothing });
-  const measure = (text: string) => ({ width: text.length * 7, actualBoundingBoxAscent: 9, actualBoundingBoxDescent: 3, fontBoundingBoxAscent: 10, fontBoundingBoxDescent: 3 });
+  const measure = (text: string) => ({
+    width: text.length * 7,
+    actualBoundingBoxAscent: 9,
+    actualBoundingBoxDescent: 3,
+    fontBoundingBoxAscent: 10,
+    fontBoundingBoxDescent: 3,
+  });
   return new Proxy({} as CanvasRenderingContext2D, {
-    get: (_, key) => (key === 'measureText' ? measure : key === 'getImageData' ? () => ({ data: new Uint8ClampedArray(4) }) : state.has(key) ? state.get(key) : nothing),
+    get: (_, key) =>
+      key === 'measureText' ? measure : key === 'getImageData' ? () => ({ data: new Uint8ClampedArray(4) }) : state.has(key) ? state.get(key) : nothing,
     set: (_, key, value) => {
       state.set(key, value);
       return true;
@@ -41,17 +48,13 @@ beforeEach(() => {
   vi.stubGlobal('ResizeObserver', SizedResizeObserver);
   vi.spyOn(HTMLCanvasElement.prototype, 'getContext').mockImplementation(function (this: HTMLCanvasElement) {
     return silentContext(this);
-  } as HTMLCanvasElement['getContext']);
+  } as unknown as HTMLCanvasElement['getContext']);
   vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(1000);
   vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(600);
   vi.spyOn(HTMLElement.prototype, 'offsetWidth', 'get').mockReturnValue(1000);
   vi.spyOn(HTMLElement.prototype, 'offsetHeight', 'get').mockReturnValue(600);
   vi.spyOn(Element.prototype, 'getBoundingClientRect').mockReturnValue(DOMRect.fromRect({ x: 0, y: 0, width: 1000, height: 600 }));
   Element.prototype.scrollTo ??= () => {};
-});
-
-afterEach(() => {
-  vi.unstubAllGlobals();
 });
 
 let engine: ReturnType<typeof engineForTests> | undefined;

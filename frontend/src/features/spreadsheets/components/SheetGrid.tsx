@@ -429,7 +429,9 @@ export function SheetGrid({
         gridSelection={selection}
         onGridSelectionChange={onGridSelectionChange}
         onCellEdited={editable ? onCellEdited : undefined}
-        onCellActivated={(cell) => (editing.current = cell)}
+        onCellActivated={(cell) => {
+          editing.current = cell;
+        }}
         provideEditor={provideEditor}
         onDelete={onDelete}
         onKeyDown={onKeyDown}
