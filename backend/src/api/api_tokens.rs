@@ -94,18 +94,8 @@ impl From<TokenRecord> for ApiToken {
 #[derive(Debug, Object)]
 #[oai(rename_all = "camelCase")]
 pub struct CreatedApiToken {
-    pub id: Uuid,
-    pub name: String,
-    pub scopes: Vec<String>,
-    pub prefix: String,
-    pub created_at: DateTime<Utc>,
-    pub expires_at: DateTime<Utc>,
-    #[oai(nullable)]
-    pub last_used_at: Option<DateTime<Utc>>,
-    #[oai(nullable)]
-    pub enterprise_id: Option<Uuid>,
-    #[oai(nullable)]
-    pub created_by: Option<Uuid>,
+    #[oai(flatten)]
+    pub made: ApiToken,
     /// The secret. Send it as `Authorization: Bearer <token>`; it is not shown again.
     pub token: String,
 }
@@ -181,19 +171,7 @@ async fn create(state: &AppState, caller: &Caller, owner: Owner, role: Role, bod
     };
     let record = store::api_tokens::create(&state.db, token).await?.ok_or(AppError::Conflict(Conflict::TooManyTokens))?;
     tracing::info!(token_id = %record.id, service, by = %caller.user_id, "api token created");
-    let t = ApiToken::from(record);
-    Ok(CreatedApiToken {
-        id: t.id,
-        name: t.name,
-        scopes: t.scopes,
-        prefix: t.prefix,
-        created_at: t.created_at,
-        expires_at: t.expires_at,
-        last_used_at: t.last_used_at,
-        enterprise_id: t.enterprise_id,
-        created_by: t.created_by,
-        token: secret,
-    })
+    Ok(CreatedApiToken { made: record.into(), token: secret })
 }
 
 /// The enterprise whose service credentials the caller manages: the admin any existing one, a

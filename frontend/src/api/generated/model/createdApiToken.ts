@@ -18,11 +18,15 @@ export interface CreatedApiToken {
   id: string;
   name: string;
   scopes: string[];
+  /** The secret's first characters (`ept_…` personal, `eps_…` service), to recognise it by. */
   prefix: string;
   createdAt: string;
   expiresAt: string;
+  /** Null until first used; updated at most once a minute. */
   lastUsedAt?: CreatedApiTokenLastUsedAt;
+  /** The enterprise a service credential belongs to; null for a personal token of the admin. */
   enterpriseId?: CreatedApiTokenEnterpriseId;
+  /** Who made it (for a service credential, possibly someone no longer here). */
   createdBy?: CreatedApiTokenCreatedBy;
   /** The secret. Send it as `Authorization: Bearer <token>`; it is not shown again. */
   token: string;

@@ -8,4 +8,7 @@
  * OpenAPI spec version: 1.1.0
  */
 
+/**
+ * Who made it (for a service credential, possibly someone no longer here).
+ */
 export type CreatedApiTokenCreatedBy = string | null;

@@ -8,4 +8,7 @@
  * OpenAPI spec version: 1.1.0
  */
 
+/**
+ * The enterprise a service credential belongs to; null for a personal token of the admin.
+ */
 export type CreatedApiTokenEnterpriseId = string | null;

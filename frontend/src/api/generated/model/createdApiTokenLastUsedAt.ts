@@ -8,4 +8,7 @@
  * OpenAPI spec version: 1.1.0
  */
 
+/**
+ * Null until first used; updated at most once a minute.
+ */
 export type CreatedApiTokenLastUsedAt = string | null;
