@@ -25,7 +25,7 @@ const stored = makeReportDetail(author, {
 beforeEach(() => session.start('token', author));
 
 describe('the report form', () => {
-  it('checks the fields, then creates a draft with its table (numbers as numbers, blanks as null)', { timeout: 20_000 }, async () => {
+  it('checks the fields, then creates a draft with its table (numbers as numbers, blanks as null)', { timeout: 45_000 }, async () => {
     const draft = { ...stored, status: 'draft', reviewNotes: null } satisfies ReportDetail;
     const { calls } = mockApi({
       [`POST /api/v1/departments/${dept}/reports`]: () => jsonResponse(201, draft),
