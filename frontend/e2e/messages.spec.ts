@@ -26,6 +26,7 @@ const plaintexts = {
   group: `Quarterly plan draft secret-group-${runId}`,
   groupReply: `Cy agrees secret-cy-${runId}`,
   afterRemoval: `Cy must not read this secret-after-${runId}`,
+  unarchived: `Back on the list secret-unarchived-${runId}`,
 };
 
 async function token(request: APIRequestContext, credentials: { email: string; password: string }): Promise<string> {
@@ -125,6 +126,20 @@ test('messages are end to end encrypted: live between two people, in a group, no
     await send(b, plaintexts.reply);
     await expect(timeline(a).getByText(plaintexts.reply)).toBeVisible();
     await expect(timeline(b).getByText(`Seen by ${ana.name}`)).toBeVisible();
+  });
+
+  await test.step('a message into a conversation Ben archived brings it back to his inbox, unread', async () => {
+    await b.getByRole('button', { name: 'Archive conversation' }).click();
+    await expect(b.getByText(`"${ana.name}" was archived`)).toBeVisible();
+    // Ben is elsewhere in the messenger when the message comes.
+    await b.goto('/messages');
+    await expect(b.getByText('No conversations yet')).toBeVisible();
+    await send(a, plaintexts.unarchived);
+    await expect(row(b, ana.name)).toBeVisible();
+    await expect(sidebar(b).getByTestId('unread-total')).toHaveText('1');
+    await row(b, ana.name).click();
+    await expect(timeline(b).getByText(plaintexts.unarchived)).toBeVisible();
+    await expect(sidebar(b).getByTestId('unread-total')).toHaveCount(0);
   });
 
   await test.step('a group of three', async () => {
