@@ -121,6 +121,7 @@ pub async fn listen_until<S: Future<Output = ()> + Send + 'static>(
     let addr = state.config.bind_addr;
     crate::metrics::handle();
     crate::realtime::tasks::spawn(&state);
+    crate::webhooks::dispatcher::spawn(&state);
     let acceptor = TcpListener::bind(addr).into_acceptor().await.with_context(|| format!("cannot listen on {addr}"))?;
     let local = acceptor.local_addr().into_iter().find_map(|a| a.as_socket_addr().copied()).context("no local address")?;
     let acceptor = crate::connection::Watched(acceptor);

@@ -60,6 +60,30 @@ pub struct Config {
     /// An optional tile server for the monitoring map (`MAP_TILE_URL`, `MAP_TILE_ATTRIBUTION`);
     /// without one the map draws country outlines shipped with the app and works offline.
     pub map_tiles: Option<MapTiles>,
+    /// Webhooks and the audit log (`webhooks/`, `audit.rs`).
+    pub events: EventsConfig,
+}
+
+/// What events out may do (`WEBHOOK_ALLOW_PRIVATE_NETWORKS`, `AUDIT_RETENTION_DAYS`,
+/// `OUTBOX_POLL_MS`).
+#[derive(Debug, Clone)]
+pub struct EventsConfig {
+    /// Webhooks may be plain `http` and reach loopback and private addresses: for tests and
+    /// development only. Off, every URL must be `https` and resolve to public addresses only.
+    pub allow_private_networks: bool,
+    /// Audit entries older than this many days are deleted by the retention job (default 400).
+    pub audit_retention_days: u32,
+    /// How often each instance looks for new events and due deliveries when it has none.
+    pub outbox_poll: Duration,
+    /// Multiplies the webhook retry delays and the failing time after which a webhook is turned
+    /// off (`WEBHOOK_RETRY_SCALE`, default 1): tests shrink a day of retries to seconds.
+    pub retry_scale: f64,
+}
+
+impl Default for EventsConfig {
+    fn default() -> Self {
+        Self { allow_private_networks: false, audit_retention_days: 400, outbox_poll: Duration::from_millis(200), retry_scale: 1.0 }
+    }
 }
 
 /// A raster tile server: its URL template (`https://tile.example/{z}/{x}/{y}.png`), the credit
@@ -198,6 +222,12 @@ impl Config {
             },
             metrics_token: var("METRICS_TOKEN").filter(|t| !t.is_empty()),
             map_tiles: var("MAP_TILE_URL").map(|url| MapTiles::parse(&url, var("MAP_TILE_ATTRIBUTION"))).transpose()?,
+            events: EventsConfig {
+                allow_private_networks: parse_var::<bool>("WEBHOOK_ALLOW_PRIVATE_NETWORKS")?.unwrap_or(false),
+                audit_retention_days: parse_var::<u32>("AUDIT_RETENTION_DAYS")?.unwrap_or(400).clamp(1, 36_500),
+                outbox_poll: Duration::from_millis(parse_var::<u64>("OUTBOX_POLL_MS")?.unwrap_or(200).clamp(10, 60_000)),
+                retry_scale: parse_var::<f64>("WEBHOOK_RETRY_SCALE")?.unwrap_or(1.0).clamp(0.000_001, 1.0),
+            },
         })
     }
 }

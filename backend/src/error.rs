@@ -159,6 +159,8 @@ pub enum Conflict {
     TooManyTokens,
     /// A request with this `Idempotency-Key` is still running.
     RequestInProgress,
+    /// Already `store::webhooks::MAX_WEBHOOKS` webhooks.
+    TooManyWebhooks,
 }
 
 impl Conflict {
@@ -176,6 +178,7 @@ impl Conflict {
             Self::StaleVersion => "stale_version",
             Self::TooManyTokens => "too_many_tokens",
             Self::RequestInProgress => "request_in_progress",
+            Self::TooManyWebhooks => "too_many_webhooks",
         }
     }
 
@@ -193,6 +196,7 @@ impl Conflict {
             Self::StaleVersion => "Someone saved this since you opened it; reload it, or keep your version as a copy",
             Self::TooManyTokens => "There are already 50 live tokens; revoke one first",
             Self::RequestInProgress => "A request with this Idempotency-Key is still running; retry in a moment",
+            Self::TooManyWebhooks => "There are already 20 webhooks; delete one first",
         }
     }
 }

@@ -39,14 +39,43 @@ impl GeoIp {
     }
 }
 
-fn is_public(ip: IpAddr) -> bool {
+/// An address of the public internet: not loopback, private, link-local (which holds the cloud
+/// metadata address 169.254.169.254), shared (100.64.0.0/10), unspecified, broadcast, multicast,
+/// documentation or benchmarking space, in IPv4 or IPv6 (IPv4-mapped and NAT64 forms included).
+/// Geolocation places only these; webhooks deliver only to these (`webhooks::guard`).
+pub fn is_public(ip: IpAddr) -> bool {
     match ip {
-        IpAddr::V4(v4) => !(v4.is_private() || v4.is_loopback() || v4.is_link_local() || v4.is_unspecified()),
+        IpAddr::V4(v4) => {
+            let [a, b, ..] = v4.octets();
+            !(v4.is_private()
+                || v4.is_loopback()
+                || v4.is_link_local()
+                || v4.is_unspecified()
+                || v4.is_broadcast()
+                || v4.is_multicast()
+                || v4.is_documentation()
+                || a == 0
+                || a >= 240
+                || (a == 100 && (64..128).contains(&b))
+                || (a == 198 && (b == 18 || b == 19))
+                || (a == 192 && b == 0 && v4.octets()[2] == 0))
+        }
         IpAddr::V6(v6) => {
             if let Some(v4) = v6.to_ipv4_mapped() {
                 return is_public(IpAddr::V4(v4));
             }
-            !(v6.is_loopback() || v6.is_unspecified() || v6.is_unique_local() || v6.is_unicast_link_local())
+            let segments = v6.segments();
+            if segments[0] == 0x64 && segments[1] == 0xff9b {
+                let [.., c, d, e, f] = v6.octets();
+                return is_public(IpAddr::V4(std::net::Ipv4Addr::new(c, d, e, f)));
+            }
+            !(v6.is_loopback()
+                || v6.is_unspecified()
+                || v6.is_unique_local()
+                || v6.is_unicast_link_local()
+                || v6.is_multicast()
+                || (segments[0] == 0x2001 && segments[1] == 0x0db8)
+                || (segments[0] & 0xffc0) == 0xfec0)
         }
     }
 }
@@ -57,7 +86,24 @@ mod tests {
 
     #[test]
     fn private_and_loopback_addresses_are_not_public() {
-        for ip in ["127.0.0.1", "10.1.2.3", "192.168.0.9", "::1", "fd00::1", "::ffff:10.0.0.1"] {
+        for ip in [
+            "127.0.0.1",
+            "10.1.2.3",
+            "192.168.0.9",
+            "172.16.5.4",
+            "169.254.169.254",
+            "100.64.0.1",
+            "0.0.0.0",
+            "255.255.255.255",
+            "224.0.0.1",
+            "::1",
+            "::",
+            "fd00::1",
+            "fe80::1",
+            "::ffff:10.0.0.1",
+            "::ffff:169.254.169.254",
+            "64:ff9b::a9fe:a9fe",
+        ] {
             assert!(!is_public(ip.parse().unwrap()), "{ip}");
         }
         assert!(is_public("81.2.69.142".parse().unwrap()));

@@ -2,6 +2,7 @@
 
 pub mod api;
 pub mod app;
+pub mod audit;
 pub mod auth;
 pub mod cache;
 pub mod cli;
@@ -21,3 +22,4 @@ pub mod state;
 pub mod store;
 pub mod telemetry;
 pub mod tenancy;
+pub mod webhooks;

@@ -2,6 +2,7 @@
 //! call, map.
 
 mod api_tokens;
+mod audit;
 mod auth;
 mod conditional;
 mod dashboards;
@@ -19,6 +20,7 @@ mod reports;
 mod spreadsheets;
 mod types;
 mod users;
+mod webhooks;
 
 use poem_openapi::{OpenApiService, Tags};
 
@@ -54,6 +56,10 @@ pub enum ApiTags {
     Messaging,
     /// Tokens for programs: personal access tokens and an enterprise's service credentials.
     Tokens,
+    /// Webhooks: signed deliveries (Standard Webhooks) of an enterprise's events, at least once.
+    Webhooks,
+    /// The audit log: who did what, to what, when and from where.
+    Audit,
 }
 
 pub type Api = (
@@ -68,7 +74,7 @@ pub type Api = (
     messaging::MessagingKeysApi,
     messaging::ConversationsApi,
     messaging::MessagesApi,
-    (spreadsheets::SpreadsheetsApi, api_tokens::ApiTokensApi),
+    (spreadsheets::SpreadsheetsApi, api_tokens::ApiTokensApi, webhooks::WebhooksApi, audit::AuditApi),
 );
 
 /// The API service; `base` is where it is mounted (written into the document's `servers`).

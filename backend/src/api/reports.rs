@@ -15,8 +15,11 @@ use super::{
     enterprises::{Deleted, required},
     types::{Page, UserSummary, paging},
 };
+use serde_json::json;
+
 use crate::{
     api_errors,
+    audit::{Audit, Changes, Target},
     auth::{BearerAuth, Caller},
     domain::{FieldErrors, FieldIssue, ReportStatus, Role},
     error::AppError,
@@ -384,6 +387,48 @@ async fn status_changed(
     Ok(Some((audience, event)))
 }
 
+/// What happened to a report, written in the change's own transaction: its audit entry and,
+/// for the events webhooks hear (`webhooks::EVENTS`), its outbox row. `action` is `created`,
+/// `updated`, `submitted`, `reviewed`, `approved`, `rejected`, `deleted` or `exported`.
+#[allow(clippy::too_many_arguments)]
+async fn record(
+    state: &AppState,
+    tx: &mut PgConnection,
+    caller: &Caller,
+    enterprise: Uuid,
+    report: &Report,
+    action: &str,
+    changes: Changes,
+) -> Result<(), AppError> {
+    let action = format!("report.{action}");
+    Audit::of(state, caller).record(tx, Some(enterprise), &action, Some(Target::new("report", report.id, &report.title)), changes).await?;
+    if crate::webhooks::EVENTS.contains(&action.as_str()) {
+        let data = json!({
+            "reportId": report.id,
+            "enterpriseId": enterprise,
+            "departmentId": report.department_id,
+            "title": report.title,
+            "status": report.status.as_str(),
+            "periodStart": report.period_start,
+            "periodEnd": report.period_end,
+            "authorId": report.created_by.id,
+            "actorId": caller.user_id,
+            "reviewNotes": report.review_notes,
+        });
+        store::outbox::webhook_event(tx, Some(enterprise), &action, data).await?;
+    }
+    Ok(())
+}
+
+/// The action a review that ended in `status` records.
+fn review_action(status: ReportStatus) -> &'static str {
+    match status {
+        ReportStatus::Approved => "approved",
+        ReportStatus::Rejected => "rejected",
+        _ => "reviewed",
+    }
+}
+
 async fn announce(state: &AppState, announcement: Option<(Audience, Event)>) {
     if let Some((audience, event)) = announcement {
         state.realtime.publish(audience, event).await;
@@ -500,6 +545,10 @@ impl ReportsApi {
         };
         let report_id = store::reports::insert(&mut tx, new).await.map_err(AppError::gone_is_not_found)?;
         let created = detail(&mut tx, report_id).await?;
+        record(&state, &mut tx, caller, scope.enterprise_id, &created.report, "created", Changes::new()).await?;
+        if created.report.status == ReportStatus::Submitted {
+            record(&state, &mut tx, caller, scope.enterprise_id, &created.report, "submitted", Changes::new()).await?;
+        }
         tx.commit().await?;
         Ok(CreatedReport::Created(Json(created)))
     }
@@ -617,6 +666,17 @@ impl ReportsApi {
                 .map_err(AppError::gone_is_not_found)?;
         }
         let updated = detail(&mut tx, report.id).await?;
+        let diff = Changes::new()
+            .changed("title", report.title.as_str(), updated.report.title.as_str())
+            .changed("periodStart", report.period_start, updated.report.period_start)
+            .changed("periodEnd", report.period_end, updated.report.period_end)
+            .changed("status", current.as_str(), updated.report.status.as_str())
+            .with("contentChanged", body.content.as_deref().is_some_and(|c| c != report.content))
+            .with("dataChanged", !matches!(body.data, MaybeUndefined::Undefined));
+        record(&state, &mut tx, caller, scope.enterprise_id, &updated.report, "updated", diff).await?;
+        if updated.report.status == ReportStatus::Submitted && current != ReportStatus::Submitted {
+            record(&state, &mut tx, caller, scope.enterprise_id, &updated.report, "submitted", Changes::new()).await?;
+        }
         let announcement = status_changed(&mut tx, scope.enterprise_id, &updated.report, current, caller.user_id).await?;
         tx.commit().await?;
         announce(&state, announcement).await;
@@ -636,7 +696,9 @@ impl ReportsApi {
         if !report.status().is_editable() {
             return Err(AppError::InvalidTransition(crate::domain::InvalidTransition { from: report.status(), to: report.status() }).into());
         }
+        let gone = Report::from(report.clone());
         store::reports::delete(&mut tx, report.id).await?;
+        record(&state, &mut tx, caller, scope.enterprise_id, &gone, "deleted", Changes::new()).await?;
         tx.commit().await?;
         Ok(Deleted::Deleted)
     }
@@ -669,6 +731,8 @@ impl ReportsApi {
             .await
             .map_err(AppError::gone_is_not_found)?;
         let reviewed = detail(&mut tx, report.id).await?;
+        let diff = Changes::new().changed("status", from.as_str(), to.as_str()).with("reviewNotes", notes.is_some());
+        record(&state, &mut tx, caller, scope.enterprise_id, &reviewed.report, review_action(to), diff).await?;
         let announcement = status_changed(&mut tx, scope.enterprise_id, &reviewed.report, from, caller.user_id).await?;
         tx.commit().await?;
         announce(&state, announcement).await;
@@ -698,8 +762,10 @@ impl ReportsApi {
         let mut tx = tenancy::begin(&state.db, &scope.schema).await?;
         let report = scope.readable(&mut tx, &auth.0, id.0).await?;
         let department = store::departments::find(&mut tx, report.department_id).await?.ok_or(AppError::NotFound)?;
-        tx.commit().await?;
         let format = format.0;
+        let summary = Report::from(report.clone());
+        record(&state, &mut tx, &auth.0, scope.enterprise_id, &summary, "exported", Changes::new().with("format", format.extension())).await?;
+        tx.commit().await?;
         let lang = lang.0.unwrap_or_else(|| accept_language.0.as_deref().map(crate::export::Lang::from_accept_language).unwrap_or_default());
         let (name, bytes) = tokio::task::spawn_blocking(move || render(report, &department.kind, format, lang))
             .await

@@ -14,7 +14,18 @@ pub struct ClientInfo {
     pub https: bool,
 }
 
-/// Middleware body: puts a [`ClientInfo`] into the request's extensions.
+tokio::task_local! {
+    /// The client of the request being served, for code that has no request at hand (the audit
+    /// log records where each action came from).
+    pub static CLIENT: ClientInfo;
+}
+
+/// The current request's client, when there is one.
+pub fn current() -> Option<ClientInfo> {
+    CLIENT.try_with(Clone::clone).ok()
+}
+
+/// Middleware body: puts a [`ClientInfo`] into the request's extensions (and [`CLIENT`]).
 pub async fn attach<E: Endpoint>(next: E, mut req: Request, trusted: &[IpNet]) -> Result<E::Output> {
     let peer = peer_ip(req.remote_addr());
     // Several header lines are one comma-separated list (RFC 9110, 5.3): the last line is the
@@ -34,8 +45,8 @@ pub async fn attach<E: Endpoint>(next: E, mut req: Request, trusted: &[IpNet]) -
         ip: client_ip(peer, Some(&forwarded).filter(|f| !f.is_empty()).map(String::as_str), trusted),
         user_agent: req.headers().get("user-agent").and_then(|v| v.to_str().ok()).map(|ua| ua.chars().take(512).collect()),
     };
-    req.extensions_mut().insert(info);
-    next.call(req).await
+    req.extensions_mut().insert(info.clone());
+    CLIENT.scope(info, next.call(req)).await
 }
 
 fn peer_ip(addr: &RemoteAddr) -> Option<IpAddr> {

@@ -137,6 +137,20 @@ pub const PERMISSIONS: &[Permission] = &[
     row("createServiceToken", A, OWN, NEVER, NEVER),
     row("listServiceTokens", A, OWN, NEVER, NEVER),
     row("deleteServiceToken", A, OWN, NEVER, NEVER),
+    // Webhooks: a CEO their enterprise's, the admin the platform's (an enterprise's are 404 to
+    // the admin, as the admin's are to a CEO).
+    row("createWebhook", A, ALL, NEVER, NEVER),
+    row("listWebhooks", A, ALL, NEVER, NEVER),
+    row("getWebhook", A, OWN, NEVER, NEVER),
+    row("updateWebhook", A, OWN, NEVER, NEVER),
+    row("deleteWebhook", A, OWN, NEVER, NEVER),
+    row("rotateWebhookSecret", A, OWN, NEVER, NEVER),
+    row("sendWebhookTestEvent", A, OWN, NEVER, NEVER),
+    row("listWebhookDeliveries", A, OWN, NEVER, NEVER),
+    row("redeliverWebhookDelivery", A, OWN, NEVER, NEVER),
+    // The audit log: a CEO their enterprise's, the admin everyone's.
+    row("listAuditEvents", A, OWN, NEVER, NEVER),
+    row("exportAuditEvents", A, OWN, NEVER, NEVER),
 ];
 
 /// The scope a program's token needs for each operation it may call (`auth::api_token`). An
@@ -184,6 +198,17 @@ pub const SCOPES: &[(&str, &str)] = &[
     ("importSpreadsheet", "spreadsheets:write"),
     ("saveSpreadsheet", "spreadsheets:write"),
     ("deleteSpreadsheet", "spreadsheets:write"),
+    ("listWebhooks", "webhooks:read"),
+    ("getWebhook", "webhooks:read"),
+    ("listWebhookDeliveries", "webhooks:read"),
+    ("createWebhook", "webhooks:write"),
+    ("updateWebhook", "webhooks:write"),
+    ("deleteWebhook", "webhooks:write"),
+    ("rotateWebhookSecret", "webhooks:write"),
+    ("sendWebhookTestEvent", "webhooks:write"),
+    ("redeliverWebhookDelivery", "webhooks:write"),
+    ("listAuditEvents", "audit:read"),
+    ("exportAuditEvents", "audit:read"),
 ];
 
 /// Operations that act as a person, which an enterprise's service credential (no person behind

@@ -1,14 +1,17 @@
 //! Data access, one module per aggregate. SQL lives here and nowhere else.
 
 pub mod api_tokens;
+pub mod audit;
 pub mod dashboards;
 pub mod departments;
 pub mod enterprises;
 pub mod messaging;
+pub mod outbox;
 pub mod reports;
 pub mod sessions;
 pub mod spreadsheets;
 pub mod users;
+pub mod webhooks;
 
 /// The unique or check constraint a write violated. On Citus the error comes from a worker's
 /// shard of the table: the constraint is named only in the message, with the shard id appended

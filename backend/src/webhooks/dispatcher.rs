@@ -1,0 +1,169 @@
+//! The dispatcher every instance runs: it turns outbox rows into deliveries (one statement that
+//! deletes the rows it takes, `FOR UPDATE SKIP LOCKED`), takes due deliveries under a lease (so
+//! two instances never send one at once, and one that dies mid-send leaves it to be sent again),
+//! sends them signed, and schedules the retries of those that failed.
+
+use std::time::Duration;
+
+use chrono::Utc;
+use futures_util::StreamExt as _;
+use rand::Rng as _;
+
+use super::guard;
+use crate::{
+    audit::{Audit, Changes, Target},
+    state::AppState,
+    store::{
+        self,
+        webhooks::{DueDelivery, Outcome},
+    },
+};
+
+/// Seconds to wait after each failed attempt (the Standard Webhooks recommendation): 5 s, 5 min,
+/// 30 min, 2 h, 5 h, 10 h, 10 h: eight attempts over about 27.6 hours, each delay ±20 % at random
+/// so that a recovering receiver is not hit by every retry at once.
+pub const RETRY_SCHEDULE: &[u64] = &[5, 300, 1800, 7200, 18_000, 36_000, 36_000];
+
+/// A webhook whose deliveries have all failed for this long is turned off and its owner told.
+pub const DISABLE_AFTER: Duration = Duration::from_secs(5 * 24 * 3600);
+
+/// How long an instance holds a delivery it took (the 10 s request, and ample margin).
+const LEASE_SECS: f64 = 60.0;
+/// Outbox rows fanned out per statement.
+const FAN_OUT_BATCH: i64 = 200;
+/// Deliveries taken per pass, and how many are in flight at once.
+const DELIVERY_BATCH: i64 = 32;
+const IN_FLIGHT: usize = 16;
+/// The most of a receiver's answer ever read.
+const MAX_RESPONSE_BYTES: usize = 1024;
+
+/// Starts the dispatcher and the daily audit retention; they run until the process ends.
+pub fn spawn(state: &AppState) {
+    let dispatcher = state.clone();
+    tokio::spawn(async move {
+        let client = guard::client(dispatcher.config.events.allow_private_networks);
+        loop {
+            match pass(&dispatcher, &client).await {
+                Ok(true) => {}
+                Ok(false) => tokio::time::sleep(dispatcher.config.events.outbox_poll).await,
+                Err(err) => {
+                    tracing::warn!(error = %err, "webhook dispatch failed");
+                    tokio::time::sleep(dispatcher.config.events.outbox_poll.max(Duration::from_secs(1))).await;
+                }
+            }
+        }
+    });
+    let retention = state.clone();
+    tokio::spawn(async move {
+        let mut every = tokio::time::interval(Duration::from_secs(24 * 3600));
+        loop {
+            every.tick().await;
+            match crate::audit::apply_retention(&retention).await {
+                Ok(0) => {}
+                Ok(deleted) => tracing::info!(deleted, "audit entries past retention deleted"),
+                Err(err) => tracing::warn!(error = %err, "audit retention failed"),
+            }
+        }
+    });
+}
+
+/// One pass: fan out new events, send what is due. True when there was work (look again at once).
+pub async fn pass(state: &AppState, client: &reqwest::Client) -> anyhow::Result<bool> {
+    let fanned = store::outbox::fan_out_webhooks(&state.db, FAN_OUT_BATCH).await?;
+    let due = store::webhooks::take_due(&state.db, DELIVERY_BATCH, LEASE_SECS).await?;
+    let busy = fanned > 0 || !due.is_empty();
+    futures_util::stream::iter(due)
+        .for_each_concurrent(IN_FLIGHT, |d| async move {
+            let outcome = attempt(state, client, &d).await;
+            if let Err(err) = settle(state, &d, outcome).await {
+                tracing::warn!(error = %err, delivery = %d.id, "could not record a webhook attempt");
+            }
+        })
+        .await;
+    Ok(busy)
+}
+
+/// What sending came to, before it is recorded.
+enum Sent {
+    Delivered(u16),
+    Failed(Option<u16>, &'static str),
+    /// Not sent and never will be (the webhook is off).
+    Abandoned(&'static str),
+}
+
+async fn attempt(state: &AppState, client: &reqwest::Client, d: &DueDelivery) -> Sent {
+    if !d.enabled {
+        return Sent::Abandoned("webhook_disabled");
+    }
+    let allow_private = state.config.events.allow_private_networks;
+    let Ok(url) = url::Url::parse(&d.url) else { return Sent::Abandoned("invalid_url") };
+    if !guard::literal_allowed(&url, allow_private) {
+        return Sent::Failed(None, "private_address");
+    }
+    let msg_id = super::message_id(d.id);
+    let timestamp = Utc::now().timestamp();
+    let mut secrets = vec![d.secret.as_str()];
+    secrets.extend(d.previous_secret.as_deref());
+    let Ok(signature) = super::signature(&secrets, &msg_id, timestamp, d.body.as_bytes()) else { return Sent::Abandoned("bad_secret") };
+    let sent = client
+        .post(url)
+        .header("content-type", "application/json")
+        .header("webhook-id", &msg_id)
+        .header("webhook-timestamp", timestamp.to_string())
+        .header("webhook-signature", signature)
+        .body(d.body.clone())
+        .send()
+        .await;
+    match sent {
+        Ok(mut response) => {
+            let status = response.status();
+            // Read at most 1 KB of the answer, then drop the connection's rest.
+            let mut read = 0;
+            while read < MAX_RESPONSE_BYTES {
+                match response.chunk().await {
+                    Ok(Some(chunk)) => read += chunk.len(),
+                    _ => break,
+                }
+            }
+            if status.is_success() { Sent::Delivered(status.as_u16()) } else { Sent::Failed(Some(status.as_u16()), "http_status") }
+        }
+        Err(err) if err.is_timeout() => Sent::Failed(None, "timeout"),
+        Err(err) if err.is_connect() => Sent::Failed(None, "connection_failed"),
+        Err(_) => Sent::Failed(None, "request_failed"),
+    }
+}
+
+/// When the next attempt after the `attempts`-th failed one is due, if any.
+pub fn retry_delay(attempts: i32, scale: f64) -> Option<Duration> {
+    let index = usize::try_from(attempts).ok()?.checked_sub(1)?;
+    let base = *RETRY_SCHEDULE.get(index)? as f64 * scale;
+    let jitter = rand::rng().random_range(0.8..1.2);
+    Some(Duration::from_secs_f64(base * jitter))
+}
+
+async fn settle(state: &AppState, d: &DueDelivery, sent: Sent) -> anyhow::Result<()> {
+    let disable_after = DISABLE_AFTER.as_secs_f64() * state.config.events.retry_scale;
+    let outcome = match sent {
+        Sent::Delivered(status) => {
+            metrics::histogram!("webhook_delivery_seconds").record((Utc::now() - d.created_at).as_seconds_f64());
+            Outcome::Delivered { status: i32::from(status) }
+        }
+        Sent::Failed(status, error) => {
+            let retry_at = retry_delay(d.attempts, state.config.events.retry_scale)
+                .and_then(|delay| chrono::Duration::from_std(delay).ok())
+                .map(|delay| Utc::now() + delay);
+            Outcome::Failed { status: status.map(i32::from), error, retry_at }
+        }
+        Sent::Abandoned(error) => Outcome::Failed { status: None, error, retry_at: None },
+    };
+    metrics::counter!("webhook_attempts_total", "outcome" => if matches!(outcome, Outcome::Delivered { .. }) { "delivered" } else { "failed" })
+        .increment(1);
+    let turned_off = store::webhooks::record_attempt(&state.db, d, outcome, disable_after).await?;
+    if turned_off {
+        tracing::warn!(webhook = %d.webhook_id, "webhook turned off after failing for days");
+        let mut conn = state.db.acquire().await?;
+        let enterprise = store::webhooks::owner_of(&mut conn, d.webhook_id).await?;
+        Audit::system().record(&mut conn, enterprise, "webhook.disabled", Some(Target::id("webhook", d.webhook_id)), Changes::new()).await?;
+    }
+    Ok(())
+}
