@@ -8,49 +8,25 @@ use serde_json::{Map, Value};
 use sqlx::PgConnection;
 use uuid::Uuid;
 
+pub use crate::store::audit::{Actor, Target};
 use crate::{
     auth::{Caller, Credential, client},
     state::AppState,
-    store::audit::NewEntry,
 };
 
 /// Who acted and from where: made once per request, then used for each entry it writes.
 #[derive(Debug, Clone)]
-pub struct Audit {
-    actor_type: &'static str,
-    actor_id: Option<Uuid>,
-    ip: Option<std::net::IpAddr>,
-    place: Option<String>,
-    user_agent: Option<String>,
-}
-
-/// What an action was done to.
-#[derive(Debug, Clone, Copy)]
-pub struct Target<'a> {
-    pub kind: &'static str,
-    pub id: Option<Uuid>,
-    pub name: Option<&'a str>,
-}
-
-impl<'a> Target<'a> {
-    pub fn new(kind: &'static str, id: Uuid, name: &'a str) -> Self {
-        Self { kind, id: Some(id), name: Some(name) }
-    }
-
-    pub fn id(kind: &'static str, id: Uuid) -> Self {
-        Self { kind, id: Some(id), name: None }
-    }
-}
+pub struct Audit(pub Actor);
 
 impl Audit {
     /// The caller of the current request: a person, or a program's token (a personal token
     /// names its owner, a service credential itself).
     pub fn of(state: &AppState, caller: &Caller) -> Self {
-        let actor_type = match caller.credential {
+        let kind = match caller.credential {
             Credential::Session => "user",
             Credential::Token { .. } => "token",
         };
-        Self::from_client(state, actor_type, Some(caller.user_id))
+        Self::from_client(state, kind, Some(caller.user_id))
     }
 
     /// Someone not yet known to be anyone (a sign-in attempt), or a known user by id.
@@ -60,10 +36,10 @@ impl Audit {
 
     /// The platform itself (a timeout, a background job).
     pub fn system() -> Self {
-        Self { actor_type: "system", actor_id: None, ip: None, place: None, user_agent: None }
+        Self(Actor { kind: "system", id: None, ip: None, place: None, user_agent: None })
     }
 
-    fn from_client(state: &AppState, actor_type: &'static str, actor_id: Option<Uuid>) -> Self {
+    fn from_client(state: &AppState, kind: &'static str, id: Option<Uuid>) -> Self {
         let client = client::current().unwrap_or_default();
         let place = client.ip.and_then(|ip| state.geoip.as_ref()?.locate(ip)).and_then(|l| match (l.city, l.country) {
             (Some(city), Some(country)) => Some(format!("{city}, {country}")),
@@ -71,7 +47,7 @@ impl Audit {
             (Some(city), None) => Some(city),
             (None, None) => None,
         });
-        Self { actor_type, actor_id, ip: client.ip, place, user_agent: client.user_agent }
+        Self(Actor { kind, id, ip: client.ip, place, user_agent: client.user_agent })
     }
 
     /// Writes one entry in `tx`, the transaction of the change it describes.
@@ -83,25 +59,11 @@ impl Audit {
         target: Option<Target<'_>>,
         changes: Changes,
     ) -> sqlx::Result<()> {
-        let entry = NewEntry {
-            id: Uuid::now_v7(),
-            enterprise_id: enterprise,
-            actor_type: self.actor_type,
-            actor_id: self.actor_id,
-            action,
-            target_type: target.map(|t| t.kind),
-            target_id: target.and_then(|t| t.id),
-            target_name: target.and_then(|t| t.name),
-            ip: self.ip,
-            place: self.place.as_deref(),
-            user_agent: self.user_agent.as_deref(),
-            changes: Value::Object(changes.0),
-        };
-        crate::store::audit::insert(tx, &entry).await
+        crate::store::audit::insert(tx, &self.0, enterprise, action, target, changes.into_value()).await
     }
 
     /// [`Self::record`] in a transaction of its own, for actions that change nothing else
-    /// (a download, a refused sign-in).
+    /// (a refused sign-in).
     pub async fn record_alone(
         &self,
         state: &AppState,
@@ -141,6 +103,10 @@ impl Changes {
 
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
+    }
+
+    pub fn into_value(self) -> Value {
+        Value::Object(self.0)
     }
 }
 

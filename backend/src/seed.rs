@@ -70,6 +70,7 @@ pub async fn seed_demo(pool: &PgPool) -> anyhow::Result<()> {
             pool,
             NewEnterprise { name: demo.name, description: demo.description, ceo_full_name: demo.ceo, ceo_email: &ceo_email },
             std::future::ready(Ok(hash.clone())),
+            &crate::audit::Audit::system().0,
         )
         .await
         .with_context(|| format!("cannot create {}", demo.name))?;
@@ -372,6 +373,14 @@ async fn insert_session(
             remember_me: false,
             expires_at: Utc::now() + Duration::hours(10),
         },
+        &crate::store::audit::Actor {
+            kind: "user",
+            id: Some(user_id),
+            ip: ip.parse().ok(),
+            place: Some(format!("{city}, {country}")),
+            user_agent: Some(user_agent.to_owned()),
+        },
+        None,
     )
     .await
 }

@@ -18,6 +18,7 @@ use super::{
 };
 use crate::{
     api_errors,
+    audit::{Audit, Changes, Target},
     auth::{BearerAuth, Caller, api_token},
     domain::{FieldErrors, FieldIssue, Role},
     error::{AppError, Conflict},
@@ -171,6 +172,8 @@ async fn create(state: &AppState, caller: &Caller, owner: Owner, role: Role, bod
     };
     let record = store::api_tokens::create(&state.db, token).await?.ok_or(AppError::Conflict(Conflict::TooManyTokens))?;
     tracing::info!(token_id = %record.id, service, by = %caller.user_id, "api token created");
+    let facts = Changes::new().with("scopes", &record.scopes).with("service", service).with("expiresAt", record.expires_at);
+    Audit::of(state, caller).record_alone(state, enterprise_id, "token.created", Some(Target::new("token", record.id, &record.name)), facts).await?;
     Ok(CreatedApiToken { made: record.into(), token: secret })
 }
 
@@ -225,6 +228,9 @@ impl ApiTokensApi {
             return Err(AppError::NotFound.into());
         }
         tracing::info!(token_id = %id.0, by = %auth.0.user_id, "api token revoked");
+        Audit::of(&state, &auth.0)
+            .record_alone(&state, auth.0.enterprise_id, "token.revoked", Some(Target::id("token", id.0)), Changes::new())
+            .await?;
         Ok(Deleted::Deleted)
     }
 
@@ -288,6 +294,8 @@ impl ApiTokensApi {
             return Err(AppError::NotFound.into());
         }
         tracing::info!(token_id = %token_id.0, by = %auth.0.user_id, "service credential revoked");
+        let target = Some(Target::id("token", token_id.0));
+        Audit::of(&state, &auth.0).record_alone(&state, Some(enterprise), "token.revoked", target, Changes::new().with("service", true)).await?;
         Ok(Deleted::Deleted)
     }
 }

@@ -121,11 +121,7 @@ pub enum AuditExport {
     /// The entries as CSV (one header row) or JSON Lines (one entry per line), newest first, at
     /// most 100,000.
     #[oai(status = 200)]
-    File(
-        Binary<Vec<u8>>,
-        #[oai(header = "Content-Type")] String,
-        #[oai(header = "Content-Disposition")] String,
-    ),
+    File(Binary<Vec<u8>>, #[oai(header = "Content-Type")] String, #[oai(header = "Content-Disposition")] String),
 }
 
 api_errors!(AuditError {
@@ -248,7 +244,19 @@ impl AuditApi {
 fn csv_bytes(entries: &[EntryRecord]) -> anyhow::Result<Vec<u8>> {
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record([
-        "id", "at", "enterpriseId", "actorType", "actorId", "actorName", "action", "targetType", "targetId", "targetName", "ip", "place", "userAgent",
+        "id",
+        "at",
+        "enterpriseId",
+        "actorType",
+        "actorId",
+        "actorName",
+        "action",
+        "targetType",
+        "targetId",
+        "targetName",
+        "ip",
+        "place",
+        "userAgent",
         "changes",
     ])?;
     let text = |v: &Option<String>| v.clone().unwrap_or_default();

@@ -6,6 +6,7 @@ use uuid::Uuid;
 use super::{ApiTags, managed::managed_tenant, types::UserSummary};
 use crate::{
     api_errors,
+    audit::{Audit, Changes, Target},
     auth::BearerAuth,
     domain::{DepartmentType, FieldErrors, FieldIssue, Role},
     error::AppError,
@@ -171,10 +172,22 @@ impl DepartmentsApi {
         }
         let description = body.description.as_deref().map(str::trim);
         store::departments::update(&mut tx, dept_id.0, description, head).await.map_err(AppError::gone_is_not_found)?;
-        let department = load_departments(&mut tx, enterprise.id, Some(dept_id.0)).await?.pop().ok_or(AppError::NotFound)?;
+        let after = load_departments(&mut tx, enterprise.id, Some(dept_id.0)).await?.pop().ok_or(AppError::NotFound)?;
+        let audit = Audit::of(&state, &auth.0);
+        let target = Target::new("department", after.id, after.kind.as_str());
+        if description.is_some_and(|d| d != department.description) {
+            let diff = Changes::new().changed("description", department.description.as_str(), after.description.as_str());
+            audit.record(&mut tx, Some(enterprise.id), "department.updated", Some(target), diff).await?;
+        }
+        let new_head = after.head.as_ref().map(|h| h.id);
+        if new_head != department.head_id {
+            let diff =
+                Changes::new().changed("headId", department.head_id, new_head).with("headName", after.head.as_ref().map(|h| h.full_name.as_str()));
+            audit.record(&mut tx, Some(enterprise.id), "department.head_changed", Some(target), diff).await?;
+        }
         tx.commit().await?;
         state.sessions.ended(&ended).await;
-        Ok(Json(department))
+        Ok(Json(after))
     }
 
     /// Assign a user to a department
@@ -202,6 +215,12 @@ impl DepartmentsApi {
         }
         let changes = store::users::UserChanges { department_id: Some(Some(dept_id.0)), ..Default::default() };
         store::users::update(&mut tx, user.id, &changes).await?;
+        if user.department_id != Some(dept_id.0) {
+            let diff = Changes::new().changed("departmentId", user.department_id, Some(dept_id.0));
+            Audit::of(&state, &auth.0)
+                .record(&mut tx, Some(enterprise.id), "department.member_added", Some(Target::new("user", user.id, &user.full_name)), diff)
+                .await?;
+        }
         tx.commit().await?;
         state.sessions.ended(&ended).await;
         Ok(MembershipChanged::Done)
@@ -231,6 +250,10 @@ impl DepartmentsApi {
         let ended = end_headship(&mut tx, dept_id.0, user.id).await?;
         let changes = store::users::UserChanges { department_id: Some(None), ..Default::default() };
         store::users::update(&mut tx, user.id, &changes).await?;
+        let diff = Changes::new().changed("departmentId", Some(dept_id.0), None);
+        Audit::of(&state, &auth.0)
+            .record(&mut tx, Some(enterprise.id), "department.member_removed", Some(Target::new("user", user.id, &user.full_name)), diff)
+            .await?;
         tx.commit().await?;
         state.sessions.ended(&ended).await;
         Ok(MembershipChanged::Done)

@@ -15,6 +15,7 @@ use super::{
 };
 use crate::{
     api_errors,
+    audit::Audit,
     auth::{BearerAuth, password},
     domain::{Email, FieldErrors, FieldIssue, Password, Role},
     error::AppError,
@@ -195,7 +196,7 @@ impl EnterprisesApi {
         let hashing = tokio::spawn(async move { password::hash(&ceo_password).await });
         let hash = async { hashing.await.map_err(anyhow::Error::from)? };
         let new = NewEnterprise { name, description: body.description.as_deref().unwrap_or("").trim(), ceo_full_name, ceo_email: &ceo_email };
-        let id = match store::enterprises::create_with_tenant(&state.tenant_ddl, new, hash).await {
+        let id = match store::enterprises::create_with_tenant(&state.tenant_ddl, new, hash, &Audit::of(&state, &auth.0).0).await {
             Ok(id) => id,
             Err(e) if e.downcast_ref::<sqlx::Error>().is_some_and(store::enterprises::is_duplicate_name) => {
                 return Err(AppError::EnterpriseNameTaken.into());
@@ -242,7 +243,7 @@ impl EnterprisesApi {
         let name = body.name.as_deref().and_then(|n| errors.check("name", required(n)));
         errors.into_result()?;
         let changes = EnterpriseChanges { name, description: body.description.as_deref().map(str::trim), is_active: body.is_active };
-        let ended = match store::enterprises::update(&state.db, id.0, changes).await {
+        let ended = match store::enterprises::update(&state.db, id.0, changes, &Audit::of(&state, &auth.0).0).await {
             Ok(ended) => ended.ok_or(AppError::NotFound)?,
             Err(e) if store::enterprises::is_duplicate_name(&e) => return Err(AppError::EnterpriseNameTaken.into()),
             Err(e) => return Err(AppError::from(e).into()),
@@ -259,7 +260,7 @@ impl EnterprisesApi {
     #[oai(path = "/:id", method = "delete", operation_id = "deleteEnterprise")]
     async fn delete(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>) -> Result<Deleted, ItemError> {
         auth.0.require("deleteEnterprise")?;
-        let ended = store::enterprises::delete(&state.tenant_ddl, id.0).await?.ok_or(AppError::NotFound)?;
+        let ended = store::enterprises::delete(&state.tenant_ddl, id.0, &Audit::of(&state, &auth.0).0).await?.ok_or(AppError::NotFound)?;
         state.sessions.ended(&ended).await;
         tracing::info!(enterprise_id = %id.0, "enterprise deleted");
         Ok(Deleted::Deleted)

@@ -331,7 +331,7 @@ impl SpreadsheetsApi {
         let scope = scope(&state, &auth.0).await?;
         scope.require_edit()?;
         let content = spreadsheet::empty(&name);
-        self.insert(&state, &scope, &auth.0, id.0, &name, &content).await
+        self.insert(&state, &scope, &auth.0, id.0, &name, &content, None).await
     }
 
     /// Import an XLSX file
@@ -360,7 +360,7 @@ impl SpreadsheetsApi {
             return Err(sheet_error("file", SheetError::TooLarge).into());
         }
         let content = file_of(engine(&state, &gone, &scope, Job::Import { name: name.clone() }, &file, "file").await?)?;
-        self.insert(&state, &scope, &auth.0, id.0, &name, &content).await
+        self.insert(&state, &scope, &auth.0, id.0, &name, &content, Some(file.len())).await
     }
 
     /// A spreadsheet
@@ -498,6 +498,9 @@ impl SpreadsheetsApi {
 }
 
 impl SpreadsheetsApi {
+    /// Stores a new spreadsheet (`imported`: the size of the file it came from) with its audit
+    /// entry and its `spreadsheet.created` event, in one transaction.
+    #[allow(clippy::too_many_arguments)]
     async fn insert(
         &self,
         state: &AppState,
@@ -506,6 +509,7 @@ impl SpreadsheetsApi {
         department: Uuid,
         name: &str,
         content: &[u8],
+        imported: Option<usize>,
     ) -> Result<Created<SpreadsheetSummary>, SpreadsheetError> {
         let mut tx = tenancy::begin(&state.db, &scope.schema).await?;
         scope.department(&mut tx, department).await?;
@@ -516,6 +520,17 @@ impl SpreadsheetsApi {
         )
         .await?;
         let created = db::find(&mut tx, id).await?.ok_or_else(|| AppError::Unexpected(anyhow::anyhow!("a spreadsheet just made")))?;
+        let audit = crate::audit::Audit::of(state, caller);
+        let target = crate::audit::Target::new("spreadsheet", id, name);
+        let action = if imported.is_some() { "spreadsheet.imported" } else { "spreadsheet.created" };
+        let facts = crate::audit::Changes::new().with("departmentId", department);
+        let facts = if let Some(bytes) = imported { facts.with("fileBytes", bytes) } else { facts };
+        audit.record(&mut tx, Some(scope.enterprise), action, Some(target), facts).await?;
+        let data = serde_json::json!({
+            "spreadsheetId": id, "enterpriseId": scope.enterprise, "departmentId": department, "name": name,
+            "imported": imported.is_some(), "actorId": caller.user_id,
+        });
+        store::outbox::webhook_event(&mut tx, Some(scope.enterprise), "spreadsheet.created", data).await?;
         tx.commit().await?;
         Ok(Created::Created(Json(created.summary.into())))
     }

@@ -12,8 +12,11 @@ use super::{
     enterprises::{Deleted, required},
     types::{Page, User, paging},
 };
+use serde_json::json;
+
 use crate::{
     api_errors,
+    audit::{Audit, Changes, Target},
     auth::{BearerAuth, Caller, password},
     domain::{Email, FieldErrors, FieldIssue, Password, Role, UserStatus},
     error::{AppError, Conflict},
@@ -151,6 +154,9 @@ impl UsersApi {
             password_hash: &hash,
         };
         let id = store::users::insert(&mut *tx, new).await.map_err(duplicate_email)?;
+        let made = store::users::find_for_update(&mut tx, id).await?.ok_or(AppError::NotFound)?;
+        let facts = Changes::new().with("role", made.role().as_str()).with("email", &made.email).with("departmentId", made.department_id);
+        record(&state, &mut tx, caller, &made, "user.created", facts).await?;
         tx.commit().await?;
         let user = store::users::find_by_id(&state.db, id).await?.ok_or(AppError::NotFound)?;
         tracing::info!(user_id = %id, role = body.role.as_str(), "user created");
@@ -271,6 +277,23 @@ impl UsersApi {
             password_hash: hash.as_deref(),
         };
         let ended = store::users::update(&mut tx, user.id, &changes).await.map_err(duplicate_email)?;
+        let after = store::users::find_for_update(&mut tx, user.id).await?.ok_or(AppError::NotFound)?;
+        let diff = Changes::new()
+            .changed("fullName", &user.full_name, &after.full_name)
+            .changed("email", &user.email, &after.email)
+            .changed("role", user.role().as_str(), after.role().as_str())
+            .changed("status", user.status().as_str(), after.status().as_str())
+            .changed("departmentId", user.department_id, after.department_id);
+        let diff = if hash.is_some() { diff.with("passwordChanged", true) } else { diff };
+        record(&state, &mut tx, caller, &after, "user.updated", diff.clone()).await?;
+        if user.role() != after.role() {
+            let role = Changes::new().changed("role", user.role().as_str(), after.role().as_str());
+            record(&state, &mut tx, caller, &after, "user.role_changed", role).await?;
+        }
+        if user.status() != after.status() {
+            let action = if after.status() == UserStatus::Inactive { "user.deactivated" } else { "user.reactivated" };
+            record(&state, &mut tx, caller, &after, action, Changes::new()).await?;
+        }
         tx.commit().await?;
         state.sessions.ended(&ended).await;
         let updated = store::users::find_by_id(&state.db, user.id).await?.ok_or(AppError::NotFound)?;
@@ -294,11 +317,39 @@ impl UsersApi {
             DeleteError::Gone => AppError::NotFound,
             DeleteError::Db(e) => e.into(),
         })?;
+        record(&state, &mut tx, caller, &user, "user.deleted", Changes::new().with("role", user.role().as_str())).await?;
         tx.commit().await?;
         state.sessions.ended(&ended).await;
         tracing::info!(user_id = %user.id, "user deleted");
         Ok(Deleted::Deleted)
     }
+}
+
+/// What happened to a user, in the change's transaction: the audit entry and, for the events
+/// webhooks hear, the outbox row (the user as they are after it; never a password).
+async fn record(
+    state: &AppState,
+    tx: &mut sqlx::PgConnection,
+    caller: &Caller,
+    user: &UserRecord,
+    action: &str,
+    changes: Changes,
+) -> Result<(), AppError> {
+    Audit::of(state, caller).record(tx, user.enterprise_id, action, Some(Target::new("user", user.id, &user.full_name)), changes).await?;
+    if crate::webhooks::EVENTS.contains(&action) {
+        let data = json!({
+            "userId": user.id,
+            "enterpriseId": user.enterprise_id,
+            "departmentId": user.department_id,
+            "fullName": user.full_name,
+            "email": user.email,
+            "role": user.role().as_str(),
+            "status": user.status().as_str(),
+            "actorId": caller.user_id,
+        });
+        store::outbox::webhook_event(tx, user.enterprise_id, action, data).await?;
+    }
+    Ok(())
 }
 
 /// The user, if the caller may manage them: the admin anyone; a CEO their own enterprise's

@@ -20,8 +20,8 @@ use super::{
 use crate::{
     api_errors,
     audit::{Audit, Changes, Target},
-    auth::Caller,
     auth::BearerAuth,
+    auth::Caller,
     domain::{FieldErrors, FieldIssue, Role},
     error::{AppError, Conflict},
     state::AppState,
@@ -336,7 +336,13 @@ impl WebhooksApi {
     /// Only the fields sent change. Turning it off gives up its pending deliveries; turning it
     /// back on clears its failing streak.
     #[oai(path = "/webhooks/:id", method = "put", operation_id = "updateWebhook")]
-    async fn update(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>, body: Json<UpdateWebhook>) -> Result<Json<Webhook>, WebhookError> {
+    async fn update(
+        &self,
+        state: Data<&AppState>,
+        auth: BearerAuth,
+        id: Path<Uuid>,
+        body: Json<UpdateWebhook>,
+    ) -> Result<Json<Webhook>, WebhookError> {
         auth.0.require("updateWebhook")?;
         let before = find(&state, &auth.0, id.0).await?;
         let owner = before.enterprise_id;
@@ -350,12 +356,7 @@ impl WebhooksApi {
         };
         let events = events.flatten();
         let description = description.flatten();
-        let changes = WebhookChanges {
-            url: url.as_deref(),
-            events: events.as_deref(),
-            description: description.as_deref(),
-            enabled: body.enabled,
-        };
+        let changes = WebhookChanges { url: url.as_deref(), events: events.as_deref(), description: description.as_deref(), enabled: body.enabled };
         let mut tx = state.db.begin().await.map_err(AppError::from)?;
         let after = store::webhooks::update(&mut tx, owner, id.0, &changes).await.map_err(AppError::from)?.ok_or(AppError::NotFound)?;
         if body.enabled == Some(false) {
@@ -380,7 +381,10 @@ impl WebhooksApi {
         let owner = owner_of(&state, &auth.0, id.0).await?;
         let mut tx = state.db.begin().await.map_err(AppError::from)?;
         let gone = store::webhooks::delete(&mut tx, owner, id.0).await.map_err(AppError::from)?.ok_or(AppError::NotFound)?;
-        Audit::of(&state, &auth.0).record(&mut tx, owner, "webhook.deleted", Some(webhook_target(&gone)), Changes::new()).await.map_err(AppError::from)?;
+        Audit::of(&state, &auth.0)
+            .record(&mut tx, owner, "webhook.deleted", Some(webhook_target(&gone)), Changes::new())
+            .await
+            .map_err(AppError::from)?;
         tx.commit().await.map_err(AppError::from)?;
         Ok(Deleted::Deleted)
     }
@@ -397,7 +401,8 @@ impl WebhooksApi {
         let secret = hooks::new_secret();
         let mut tx = state.db.begin().await.map_err(AppError::from)?;
         let until = Utc::now() + Duration::hours(PREVIOUS_SECRET_HOURS);
-        let rotated = store::webhooks::rotate_secret(&mut tx, owner, id.0, &secret, until).await.map_err(AppError::from)?.ok_or(AppError::NotFound)?;
+        let rotated =
+            store::webhooks::rotate_secret(&mut tx, owner, id.0, &secret, until).await.map_err(AppError::from)?.ok_or(AppError::NotFound)?;
         Audit::of(&state, &auth.0)
             .record(&mut tx, owner, "webhook.secret_rotated", Some(webhook_target(&rotated)), Changes::new())
             .await

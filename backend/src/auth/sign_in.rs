@@ -3,6 +3,7 @@
 use chrono::Utc;
 
 use crate::{
+    audit::{Audit, Changes, Target},
     auth::{Caller, ClientInfo, password, token::Claims},
     domain::{
         Email, FieldErrors, FieldIssue,
@@ -49,11 +50,15 @@ pub async fn sign_in(state: &AppState, creds: Credentials<'_>, client: &ClientIn
         }
         None => None,
     };
-    let attempt = limiter.attempt(&email, client.ip, device).await.map_err(|retry_after_secs| {
-        tracing::warn!(target: "audit", event = "sign_in_refused", account = %email.normalized(), ip = ?client.ip, reason = "rate_limited");
-        crate::metrics::sign_in_failure("rate_limited");
-        AppError::RateLimited { retry_after_secs }
-    })?;
+    let attempt = match limiter.attempt(&email, client.ip, device).await {
+        Ok(attempt) => attempt,
+        Err(retry_after_secs) => {
+            tracing::warn!(target: "audit", event = "sign_in_refused", account = %email.normalized(), ip = ?client.ip, reason = "rate_limited");
+            crate::metrics::sign_in_failure("rate_limited");
+            audit_attempt(state, None, "auth.sign_in_refused", &account, "rate_limited").await?;
+            return Err(AppError::RateLimited { retry_after_secs });
+        }
+    };
 
     let user = match store::users::find_by_email(&state.db, &email).await {
         Ok(user) => user,
@@ -69,6 +74,7 @@ pub async fn sign_in(state: &AppState, creds: Credentials<'_>, client: &ClientIn
             let reason = if user.is_some() { "wrong_password" } else { "unknown_account" };
             tracing::warn!(target: "audit", event = "sign_in_failed", account = %email.normalized(), ip = ?client.ip, reason);
             crate::metrics::sign_in_failure("invalid_credentials");
+            audit_attempt(state, user.as_ref(), "auth.sign_in_failed", &account, reason).await?;
             return Err(AppError::InvalidCredentials);
         }
     };
@@ -77,6 +83,7 @@ pub async fn sign_in(state: &AppState, creds: Credentials<'_>, client: &ClientIn
     if !user.may_sign_in() {
         tracing::warn!(target: "audit", event = "sign_in_refused", account = %email.normalized(), ip = ?client.ip, reason = "account_inactive");
         crate::metrics::sign_in_failure("inactive");
+        audit_attempt(state, Some(&user), "auth.sign_in_refused", &account, "account_inactive").await?;
         return Err(AppError::AccountInactive);
     }
 
@@ -101,6 +108,8 @@ pub async fn sign_in(state: &AppState, creds: Credentials<'_>, client: &ClientIn
             remember_me: creds.remember_me,
             expires_at,
         },
+        &Audit::person(state, Some(user.id)).0,
+        Some(&user.full_name),
     )
     .await?;
     state.sessions.started(session_id, expires_at, creds.remember_me).await;
@@ -123,8 +132,20 @@ pub async fn sign_in(state: &AppState, creds: Credentials<'_>, client: &ClientIn
     Ok(SignedIn { token, user, device_token })
 }
 
+/// A sign-in that did not happen, in the audit log: of a known account (its enterprise's log),
+/// or of an address no account has (the platform's). The password is never recorded.
+async fn audit_attempt(state: &AppState, user: Option<&UserRecord>, action: &str, account: &str, reason: &str) -> Result<(), AppError> {
+    let audit = Audit::person(state, user.map(|u| u.id));
+    let target = user.map(|u| Target::new("user", u.id, &u.full_name));
+    let facts = Changes::new().with("email", account).with("reason", reason);
+    audit.record_alone(state, user.and_then(|u| u.enterprise_id), action, target, facts).await?;
+    Ok(())
+}
+
 pub async fn sign_out(state: &AppState, caller: &Caller) -> Result<(), AppError> {
     state.sessions.end(caller.session_id, "logout").await?;
+    let facts = Changes::new().with("sessionId", caller.session_id);
+    Audit::of(state, caller).record_alone(state, caller.enterprise_id, "auth.signed_out", None, facts).await?;
     tracing::info!(user_id = %caller.user_id, session_id = %caller.session_id, "signed out");
     Ok(())
 }

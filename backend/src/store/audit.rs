@@ -6,19 +6,33 @@ use serde_json::Value;
 use sqlx::{PgConnection, PgPool, Postgres, QueryBuilder};
 use uuid::Uuid;
 
-pub struct NewEntry<'a> {
-    pub id: Uuid,
-    pub enterprise_id: Option<Uuid>,
-    pub actor_type: &'a str,
-    pub actor_id: Option<Uuid>,
-    pub action: &'a str,
-    pub target_type: Option<&'a str>,
-    pub target_id: Option<Uuid>,
-    pub target_name: Option<&'a str>,
+/// Who acts, and from where: one per request, used for every entry it writes.
+#[derive(Debug, Clone)]
+pub struct Actor {
+    /// `user`, `token` or `system`.
+    pub kind: &'static str,
+    pub id: Option<Uuid>,
     pub ip: Option<std::net::IpAddr>,
-    pub place: Option<&'a str>,
-    pub user_agent: Option<&'a str>,
-    pub changes: Value,
+    pub place: Option<String>,
+    pub user_agent: Option<String>,
+}
+
+/// What an action was done to: its kind (`user`, `report`…), id and name as it is now.
+#[derive(Debug, Clone, Copy)]
+pub struct Target<'a> {
+    pub kind: &'static str,
+    pub id: Option<Uuid>,
+    pub name: Option<&'a str>,
+}
+
+impl<'a> Target<'a> {
+    pub fn new(kind: &'static str, id: Uuid, name: &'a str) -> Self {
+        Self { kind, id: Some(id), name: Some(name) }
+    }
+
+    pub fn id(kind: &'static str, id: Uuid) -> Self {
+        Self { kind, id: Some(id), name: None }
+    }
 }
 
 #[derive(Debug, Clone, sqlx::FromRow, serde::Serialize)]
@@ -40,9 +54,17 @@ pub struct EntryRecord {
     pub changes: Value,
 }
 
-/// Writes an entry. The actor's name is taken as it is now (a person's full name, or a service
-/// credential's name), so the entry reads the same after they are renamed or deleted.
-pub async fn insert(tx: &mut PgConnection, e: &NewEntry<'_>) -> sqlx::Result<()> {
+/// Writes an entry in `tx`, the transaction of the change it describes. The actor's name is taken
+/// as it is now (a person's full name, or a service credential's name), so the entry reads the
+/// same after they are renamed or deleted.
+pub async fn insert(
+    tx: &mut PgConnection,
+    actor: &Actor,
+    enterprise: Option<Uuid>,
+    action: &str,
+    target: Option<Target<'_>>,
+    changes: Value,
+) -> sqlx::Result<()> {
     sqlx::query(
         "insert into public.audit_events
              (id, enterprise_id, actor_type, actor_id, actor_name, action, target_type, target_id, target_name, ip, place, user_agent, changes)
@@ -51,18 +73,18 @@ pub async fn insert(tx: &mut PgConnection, e: &NewEntry<'_>) -> sqlx::Result<()>
                           (select name from public.api_tokens where id = $4 and user_id is null)),
                  $5, $6, $7, $8, $9::inet, $10, $11, $12)",
     )
-    .bind(e.id)
-    .bind(e.enterprise_id)
-    .bind(e.actor_type)
-    .bind(e.actor_id)
-    .bind(e.action)
-    .bind(e.target_type)
-    .bind(e.target_id)
-    .bind(e.target_name)
-    .bind(e.ip.map(|ip| ip.to_string()))
-    .bind(e.place)
-    .bind(e.user_agent)
-    .bind(&e.changes)
+    .bind(Uuid::now_v7())
+    .bind(enterprise)
+    .bind(actor.kind)
+    .bind(actor.id)
+    .bind(action)
+    .bind(target.map(|t| t.kind))
+    .bind(target.and_then(|t| t.id))
+    .bind(target.and_then(|t| t.name))
+    .bind(actor.ip.map(|ip| ip.to_string()))
+    .bind(actor.place.as_deref())
+    .bind(actor.user_agent.as_deref())
+    .bind(changes)
     .execute(&mut *tx)
     .await?;
     Ok(())

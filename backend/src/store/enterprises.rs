@@ -49,6 +49,7 @@ pub async fn create_with_tenant(
     pool: &PgPool,
     new: NewEnterprise<'_>,
     ceo_password_hash: impl Future<Output = anyhow::Result<String>>,
+    actor: &super::audit::Actor,
 ) -> anyhow::Result<Uuid> {
     let id = Uuid::now_v7();
     let schema = SchemaName::for_enterprise(id);
@@ -66,7 +67,7 @@ pub async fn create_with_tenant(
     let ids: Vec<Uuid> = types.iter().map(|_| Uuid::now_v7()).collect();
     sqlx::query("insert into departments (id, type) select * from unnest($1::uuid[], $2::text[])").bind(&ids).bind(&types).execute(&mut *tx).await?;
     let hash = ceo_password_hash.await?;
-    super::users::insert(
+    let ceo = super::users::insert(
         &mut *tx,
         super::users::NewUser {
             enterprise_id: Some(id),
@@ -78,6 +79,24 @@ pub async fn create_with_tenant(
         },
     )
     .await?;
+    let target = super::audit::Target::new("enterprise", id, new.name);
+    super::audit::insert(&mut tx, actor, Some(id), "enterprise.created", Some(target), serde_json::json!({ "ceoEmail": new.ceo_email.as_str() }))
+        .await?;
+    let ceo_target = super::audit::Target::new("user", ceo, new.ceo_full_name);
+    super::audit::insert(
+        &mut tx,
+        actor,
+        Some(id),
+        "user.created",
+        Some(ceo_target),
+        serde_json::json!({ "role": "EnterpriseCeo", "email": new.ceo_email.as_str() }),
+    )
+    .await?;
+    let data = serde_json::json!({
+        "userId": ceo, "enterpriseId": id, "departmentId": null, "fullName": new.ceo_full_name, "email": new.ceo_email.as_str(),
+        "role": "EnterpriseCeo", "status": "active", "actorId": actor.id,
+    });
+    super::outbox::webhook_event(&mut tx, Some(id), "user.created", data).await?;
     tx.commit().await?;
     Ok(id)
 }
@@ -144,8 +163,21 @@ pub struct EnterpriseChanges<'a> {
 /// Applies the changes; deactivating ends every live session of the enterprise in the same
 /// transaction. A name another enterprise has is the unique violation of `enterprises_name_key`
 /// (`is_duplicate_name`). Returns the ended session ids, or `None` when there is no such enterprise.
-pub async fn update(pool: &PgPool, id: Uuid, changes: EnterpriseChanges<'_>) -> sqlx::Result<Option<Vec<sessions::EndedSession>>> {
+pub async fn update(
+    pool: &PgPool,
+    id: Uuid,
+    changes: EnterpriseChanges<'_>,
+    actor: &super::audit::Actor,
+) -> sqlx::Result<Option<Vec<sessions::EndedSession>>> {
     let mut tx = pool.begin().await?;
+    let Some((name, description, is_active)): Option<(String, String, bool)> =
+        sqlx::query_as("select name, description, is_active from public.enterprises where id = $1 for update")
+            .bind(id)
+            .fetch_optional(&mut *tx)
+            .await?
+    else {
+        return Ok(None);
+    };
     let found = sqlx::query(
         "update public.enterprises set name = coalesce($2, name), description = coalesce($3, description), \
          is_active = coalesce($4, is_active), updated_at = now() where id = $1",
@@ -162,19 +194,33 @@ pub async fn update(pool: &PgPool, id: Uuid, changes: EnterpriseChanges<'_>) -> 
     }
     let ended =
         if changes.is_active == Some(false) { sessions::end_for_enterprise(&mut tx, id, "enterprise_deactivated").await? } else { Vec::new() };
+    let mut diff = serde_json::Map::new();
+    let mut changed = |field: &str, before: serde_json::Value, after: serde_json::Value| {
+        if before != after {
+            diff.insert(field.to_owned(), serde_json::json!([before, after]));
+        }
+    };
+    let new_name = changes.name.unwrap_or(&name);
+    changed("name", name.as_str().into(), new_name.into());
+    changed("description", description.as_str().into(), changes.description.unwrap_or(&description).into());
+    changed("isActive", is_active.into(), changes.is_active.unwrap_or(is_active).into());
+    let target = super::audit::Target::new("enterprise", id, new_name);
+    super::audit::insert(&mut tx, actor, Some(id), "enterprise.updated", Some(target), serde_json::Value::Object(diff)).await?;
     tx.commit().await?;
     Ok(Some(ended))
 }
 
 /// Drops the schema, the users and the sessions in one transaction. Returns the sessions that
 /// were live (so the caller can revoke them in the cache), or `None` when absent.
-pub async fn delete(pool: &PgPool, id: Uuid) -> sqlx::Result<Option<Vec<sessions::EndedSession>>> {
+pub async fn delete(pool: &PgPool, id: Uuid, actor: &super::audit::Actor) -> sqlx::Result<Option<Vec<sessions::EndedSession>>> {
     let mut tx = pool.begin().await?;
-    let Some(schema_name): Option<String> =
-        sqlx::query_scalar("select schema_name from public.enterprises where id = $1 for update").bind(id).fetch_optional(&mut *tx).await?
+    let Some((schema_name, name)): Option<(String, String)> =
+        sqlx::query_as("select schema_name, name from public.enterprises where id = $1 for update").bind(id).fetch_optional(&mut *tx).await?
     else {
         return Ok(None);
     };
+    let target = super::audit::Target::new("enterprise", id, &name);
+    super::audit::insert(&mut tx, actor, Some(id), "enterprise.deleted", Some(target), serde_json::json!({})).await?;
     let live = sessions::end_for_enterprise(&mut tx, id, "deleted").await?;
     let schema = SchemaName::parse(&schema_name).expect("schema names are made by tenancy::SchemaName");
     tenancy::drop_schema(&mut tx, &schema).await?;

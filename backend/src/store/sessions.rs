@@ -41,8 +41,11 @@ pub async fn history(pool: &PgPool, user_id: Uuid, country: Option<&str>) -> sql
     Ok(History { had_sessions, country_seen_before, previous_place })
 }
 
-pub async fn insert(pool: &PgPool, s: NewSession<'_>) -> sqlx::Result<Uuid> {
+/// Starts a session and, in the same transaction, writes its sign-in to the audit log and its
+/// `session.started` event to the outbox.
+pub async fn insert(pool: &PgPool, s: NewSession<'_>, actor: &super::audit::Actor, user_name: Option<&str>) -> sqlx::Result<Uuid> {
     let id = Uuid::now_v7();
+    let mut tx = pool.begin().await?;
     sqlx::query(
         "insert into public.sessions (id, user_id, enterprise_id, ip_address, user_agent, city, country, \
          latitude, longitude, remember_me, expires_at, browser, os, device_type, flags) \
@@ -63,8 +66,23 @@ pub async fn insert(pool: &PgPool, s: NewSession<'_>) -> sqlx::Result<Uuid> {
     .bind(s.device.os.as_deref())
     .bind(s.device.device_type)
     .bind(s.flags)
-    .execute(pool)
+    .execute(&mut *tx)
     .await?;
+    let facts = serde_json::json!({ "sessionId": id, "rememberMe": s.remember_me });
+    let target = super::audit::Target { kind: "user", id: Some(s.user_id), name: user_name };
+    super::audit::insert(&mut tx, actor, s.enterprise_id, "auth.signed_in", Some(target), facts).await?;
+    let data = serde_json::json!({
+        "sessionId": id,
+        "userId": s.user_id,
+        "enterpriseId": s.enterprise_id,
+        "city": s.location.and_then(|l| l.city.as_deref()),
+        "country": s.location.and_then(|l| l.country.as_deref()),
+        "browser": s.device.browser.as_deref(),
+        "os": s.device.os.as_deref(),
+        "expiresAt": s.expires_at,
+    });
+    super::outbox::webhook_event(&mut tx, s.enterprise_id, "session.started", data).await?;
+    tx.commit().await?;
     Ok(id)
 }
 
@@ -100,6 +118,24 @@ pub async fn touch(pool: &PgPool, id: Uuid, min_gap_secs: u64) -> sqlx::Result<(
     .map(drop)
 }
 
+/// Wraps a statement that ends sessions (`update public.sessions set ended_at = now() …`, without
+/// `returning`) so that the same statement writes each ended session's `session.ended` event into
+/// the outbox: the end and its event commit together or not at all.
+fn announced(update: &str) -> String {
+    format!(
+        "with ended as ({update} returning id, user_id, enterprise_id, end_reason),
+         events as (
+             insert into public.outbox (kind, enterprise_id, event_type, payload)
+             select 'webhook', enterprise_id, 'session.ended', jsonb_build_object(
+                 'type', 'session.ended',
+                 'timestamp', to_char(now() at time zone 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"'),
+                 'data', jsonb_build_object('sessionId', id, 'userId', user_id, 'enterpriseId', enterprise_id, 'reason', end_reason))
+             from ended
+         )
+         select id, enterprise_id, end_reason from ended"
+    )
+}
+
 /// A session that just ended, for the cache and the real-time announcements.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct EndedSession {
@@ -110,22 +146,19 @@ pub struct EndedSession {
 
 /// Ends a live session; `None` when it was not live.
 pub async fn end(pool: &PgPool, id: Uuid, reason: &str) -> sqlx::Result<Option<EndedSession>> {
-    sqlx::query_as(
-        "update public.sessions set ended_at = now(), end_reason = $2 where id = $1 and ended_at is null \
-         returning id, enterprise_id, end_reason",
-    )
-    .bind(id)
-    .bind(reason)
-    .fetch_optional(pool)
-    .await
+    sqlx::query_as(sqlx::AssertSqlSafe(announced("update public.sessions set ended_at = now(), end_reason = $2 where id = $1 and ended_at is null")))
+        .bind(id)
+        .bind(reason)
+        .fetch_optional(pool)
+        .await
 }
 
 /// Ends every live session of the enterprise's users.
 pub async fn end_for_enterprise(tx: &mut sqlx::PgConnection, enterprise_id: Uuid, reason: &str) -> sqlx::Result<Vec<EndedSession>> {
-    sqlx::query_as(
+    sqlx::query_as(sqlx::AssertSqlSafe(announced(
         "update public.sessions set ended_at = now(), end_reason = $2 \
-         where enterprise_id = $1 and ended_at is null returning id, enterprise_id, end_reason",
-    )
+         where enterprise_id = $1 and ended_at is null",
+    )))
     .bind(enterprise_id)
     .bind(reason)
     .fetch_all(tx)
@@ -134,10 +167,9 @@ pub async fn end_for_enterprise(tx: &mut sqlx::PgConnection, enterprise_id: Uuid
 
 /// Ends every live session of one user.
 pub async fn end_for_user(tx: &mut sqlx::PgConnection, user_id: Uuid, reason: &str) -> sqlx::Result<Vec<EndedSession>> {
-    sqlx::query_as(
-        "update public.sessions set ended_at = now(), end_reason = $2 where user_id = $1 and ended_at is null \
-         returning id, enterprise_id, end_reason",
-    )
+    sqlx::query_as(sqlx::AssertSqlSafe(announced(
+        "update public.sessions set ended_at = now(), end_reason = $2 where user_id = $1 and ended_at is null",
+    )))
     .bind(user_id)
     .bind(reason)
     .fetch_all(tx)
@@ -148,18 +180,16 @@ pub async fn end_for_user(tx: &mut sqlx::PgConnection, user_id: Uuid, reason: &s
 /// expired first, then the idle, so each gets its reason without `case ... now()` (which Citus
 /// refuses in writes).
 pub async fn end_stale(pool: &PgPool, idle_secs: f64, remembered_idle_secs: f64) -> sqlx::Result<Vec<EndedSession>> {
-    let mut ended: Vec<EndedSession> = sqlx::query_as(
-        "update public.sessions set ended_at = now(), end_reason = 'expired' where ended_at is null and expires_at <= now() \
-         returning id, enterprise_id, end_reason",
-    )
+    let mut ended: Vec<EndedSession> = sqlx::query_as(sqlx::AssertSqlSafe(announced(
+        "update public.sessions set ended_at = now(), end_reason = 'expired' where ended_at is null and expires_at <= now()",
+    )))
     .fetch_all(pool)
     .await?;
     ended.extend(
-        sqlx::query_as::<_, EndedSession>(
+        sqlx::query_as::<_, EndedSession>(sqlx::AssertSqlSafe(announced(
             "update public.sessions set ended_at = now(), end_reason = 'idle' \
-             where ended_at is null and last_seen_at < now() - make_interval(secs => case when remember_me then $2 else $1 end) \
-             returning id, enterprise_id, end_reason",
-        )
+             where ended_at is null and last_seen_at < now() - make_interval(secs => case when remember_me then $2 else $1 end)",
+        )))
         .bind(idle_secs)
         .bind(remembered_idle_secs)
         .fetch_all(pool)
@@ -325,10 +355,9 @@ pub async fn activity(pool: &PgPool, f: &SessionFilter, paging: super::Paging) -
 
 /// Ends every live session of the user but `keep`.
 pub async fn end_others(pool: &PgPool, user_id: Uuid, keep: Uuid, reason: &str) -> sqlx::Result<Vec<EndedSession>> {
-    sqlx::query_as(
-        "update public.sessions set ended_at = now(), end_reason = $3 where user_id = $1 and id <> $2 and ended_at is null \
-         returning id, enterprise_id, end_reason",
-    )
+    sqlx::query_as(sqlx::AssertSqlSafe(announced(
+        "update public.sessions set ended_at = now(), end_reason = $3 where user_id = $1 and id <> $2 and ended_at is null",
+    )))
     .bind(user_id)
     .bind(keep)
     .bind(reason)

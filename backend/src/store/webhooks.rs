@@ -75,7 +75,8 @@ pub async fn list(pool: &PgPool, owner: Owner, paging: Paging) -> sqlx::Result<(
     .bind(paging.offset())
     .fetch_all(pool)
     .await?;
-    let total = sqlx::query_scalar("select count(*) from public.webhooks where enterprise_id is not distinct from $1").bind(owner).fetch_one(pool).await?;
+    let total =
+        sqlx::query_scalar("select count(*) from public.webhooks where enterprise_id is not distinct from $1").bind(owner).fetch_one(pool).await?;
     Ok((items, total))
 }
 
@@ -120,7 +121,13 @@ pub async fn update(tx: &mut PgConnection, owner: Owner, id: Uuid, c: &WebhookCh
 }
 
 /// Replaces the signing secret; the previous one keeps signing until `previous_until`.
-pub async fn rotate_secret(tx: &mut PgConnection, owner: Owner, id: Uuid, secret: &str, previous_until: DateTime<Utc>) -> sqlx::Result<Option<WebhookRecord>> {
+pub async fn rotate_secret(
+    tx: &mut PgConnection,
+    owner: Owner,
+    id: Uuid,
+    secret: &str,
+    previous_until: DateTime<Utc>,
+) -> sqlx::Result<Option<WebhookRecord>> {
     sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "update public.webhooks set previous_secret = secret, previous_secret_expires_at = $4, secret = $3, updated_at = now()
          where id = $1 and enterprise_id is not distinct from $2 returning {COLUMNS}"
@@ -134,11 +141,13 @@ pub async fn rotate_secret(tx: &mut PgConnection, owner: Owner, id: Uuid, secret
 }
 
 pub async fn delete(tx: &mut PgConnection, owner: Owner, id: Uuid) -> sqlx::Result<Option<WebhookRecord>> {
-    sqlx::query_as(sqlx::AssertSqlSafe(format!("delete from public.webhooks where id = $1 and enterprise_id is not distinct from $2 returning {COLUMNS}")))
-        .bind(id)
-        .bind(owner)
-        .fetch_optional(&mut *tx)
-        .await
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "delete from public.webhooks where id = $1 and enterprise_id is not distinct from $2 returning {COLUMNS}"
+    )))
+    .bind(id)
+    .bind(owner)
+    .fetch_optional(&mut *tx)
+    .await
 }
 
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -235,9 +244,15 @@ pub async fn take_due(pool: &PgPool, limit: i64, lease_secs: f64) -> sqlx::Resul
 
 /// What one attempt came to.
 pub enum Outcome<'a> {
-    Delivered { status: i32 },
+    Delivered {
+        status: i32,
+    },
     /// Try again at `retry_at`, or never (`None`: give up).
-    Failed { status: Option<i32>, error: &'a str, retry_at: Option<DateTime<Utc>> },
+    Failed {
+        status: Option<i32>,
+        error: &'a str,
+        retry_at: Option<DateTime<Utc>>,
+    },
 }
 
 /// Records an attempt. A success clears the webhook's failing streak; a failure starts one, and a
@@ -313,7 +328,11 @@ pub async fn give_up_pending(tx: &mut PgConnection, webhook: Uuid, reason: &str)
 
 /// The enterprise a webhook belongs to (`None`: the platform's, or gone).
 pub async fn owner_of(conn: &mut PgConnection, webhook: Uuid) -> sqlx::Result<Option<Uuid>> {
-    Ok(sqlx::query_scalar::<_, Option<Uuid>>("select enterprise_id from public.webhooks where id = $1").bind(webhook).fetch_optional(conn).await?.flatten())
+    Ok(sqlx::query_scalar::<_, Option<Uuid>>("select enterprise_id from public.webhooks where id = $1")
+        .bind(webhook)
+        .fetch_optional(conn)
+        .await?
+        .flatten())
 }
 
 pub async fn exists(conn: &mut PgConnection, webhook: Uuid) -> sqlx::Result<bool> {

@@ -53,7 +53,12 @@ pub fn test_config() -> Config {
         },
         map_tiles: None,
         metrics_token: None,
-        events: backend::config::EventsConfig { allow_private_networks: true, outbox_poll: Duration::from_millis(50), retry_scale: 0.002, ..Default::default() },
+        events: backend::config::EventsConfig {
+            allow_private_networks: true,
+            outbox_poll: Duration::from_millis(50),
+            retry_scale: 0.002,
+            ..Default::default()
+        },
     }
 }
 

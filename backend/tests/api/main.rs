@@ -6,6 +6,7 @@ mod dashboards;
 mod departments;
 mod enterprises;
 mod errors;
+mod events;
 mod exports;
 mod helpers;
 mod layout;

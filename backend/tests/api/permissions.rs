@@ -184,6 +184,19 @@ const TABLE: &[(&str, [Cell; 11])] = &[
     ("createServiceToken",        [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
     ("listServiceTokens",         [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
     ("deleteServiceToken",        [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
+    // Webhooks: a CEO their enterprise's, the admin the platform's (and any by id).
+    ("createWebhook",             [A,     A,  F,   F,    U,   U,    A,     F,   F,     F,    F]),
+    ("listWebhooks",              [A,     A,  F,   F,    U,   U,    A,     F,   F,     F,    F]),
+    ("getWebhook",                [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
+    ("updateWebhook",             [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
+    ("deleteWebhook",             [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
+    ("rotateWebhookSecret",       [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
+    ("sendWebhookTestEvent",      [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
+    ("listWebhookDeliveries",     [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
+    ("redeliverWebhookDelivery",  [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
+    // The audit log: a CEO their enterprise's (asking for another's is 404), the admin all.
+    ("listAuditEvents",           [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
+    ("exportAuditEvents",         [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
 ];
 
 const PASSWORD: &str = "staff-password";
@@ -648,6 +661,35 @@ impl World {
                 let (id, secret) = program_token(&self.app, &t.ceo.token, &format!("/api/v1/enterprises/{ent}/service-tokens")).await;
                 delete(format!("/api/v1/enterprises/{ent}/service-tokens/{id}")).target(secret)
             }
+            "createWebhook" => {
+                let url = format!("http://127.0.0.1:9/{}", self.unique());
+                post("/api/v1/webhooks").json(json!({ "url": url, "events": ["report.approved"] })).target(url)
+            }
+            "listWebhooks" => {
+                let (_, url) = webhook(&self.app, &t.ceo.token).await;
+                get("/api/v1/webhooks?pageSize=100").target(url)
+            }
+            "getWebhook" | "updateWebhook" | "deleteWebhook" | "rotateWebhookSecret" | "sendWebhookTestEvent" | "listWebhookDeliveries" => {
+                let (id, _) = webhook(&self.app, &t.ceo.token).await;
+                match operation {
+                    "getWebhook" => get(format!("/api/v1/webhooks/{id}")),
+                    "updateWebhook" => put(format!("/api/v1/webhooks/{id}")).json(json!({ "description": "changed" })),
+                    "deleteWebhook" => delete(format!("/api/v1/webhooks/{id}")),
+                    "rotateWebhookSecret" => post(format!("/api/v1/webhooks/{id}/rotate-secret")),
+                    "sendWebhookTestEvent" => post(format!("/api/v1/webhooks/{id}/test")),
+                    _ => get(format!("/api/v1/webhooks/{id}/deliveries")),
+                }
+                .target(id)
+            }
+            "redeliverWebhookDelivery" => {
+                let (id, _) = webhook(&self.app, &t.ceo.token).await;
+                let (status, delivery) = self.app.post(&t.ceo.token, &format!("/api/v1/webhooks/{id}/test"), json!({})).await;
+                assert_eq!(status, 202, "{delivery}");
+                let delivery = delivery["id"].as_str().unwrap().to_owned();
+                post(format!("/api/v1/webhooks/{id}/deliveries/{delivery}/redeliver")).target(delivery)
+            }
+            "listAuditEvents" => get(format!("/api/v1/audit-events?enterpriseId={ent}")),
+            "exportAuditEvents" => get(format!("/api/v1/audit-events/export?format=jsonl&enterpriseId={ent}")),
             other => panic!("{other} has no request in tests/api/permissions.rs: add one, and its line in TABLE"),
         }
     }
@@ -896,6 +938,30 @@ impl World {
                 ensure!(status == 403 && users["code"] == "insufficient_scope", "beyond its scopes: {users}");
             }
             "listServiceTokens" => ensure!(!list.is_empty() && all(list, "enterpriseId", &a.id), "{body}"),
+            "createWebhook" => {
+                let secret = body["secret"].as_str().unwrap_or_default();
+                ensure!(body["url"] == call.target.as_str() && secret.starts_with("whsec_"), "{body}");
+                let home = if who == Admin { Value::Null } else { json!(if who == Ceo { &a.id } else { &b.id }) };
+                ensure!(body["enterpriseId"] == home, "made for the caller's realm: {body}");
+            }
+            "listWebhooks" => {
+                let alphas = list.iter().any(|w| w["url"] == call.target.as_str());
+                ensure!(alphas == (who == Ceo), "Alpha's webhook is listed to Alpha's CEO only: {body}");
+            }
+            "getWebhook" | "updateWebhook" | "rotateWebhookSecret" => {
+                ensure!(body["id"] == call.target.as_str() && body["enterpriseId"] == a.id.as_str(), "{body}");
+                ensure!(operation != "updateWebhook" || body["description"] == "changed", "{body}");
+                ensure!(operation != "rotateWebhookSecret" || body["secret"].as_str().is_some_and(|s| s.starts_with("whsec_")), "{body}");
+            }
+            "deleteWebhook" => ensure!(self.get(&a.ceo.token, &format!("/api/v1/webhooks/{}", call.target)).await.0 == 404, "still there"),
+            "sendWebhookTestEvent" => ensure!(body["webhookId"] == call.target.as_str() && body["eventType"] == "webhook.test", "{body}"),
+            "listWebhookDeliveries" => ensure!(all(list, "webhookId", &call.target), "{body}"),
+            "redeliverWebhookDelivery" => ensure!(body["id"] == call.target.as_str() && body["status"] == "pending", "{body}"),
+            "listAuditEvents" => ensure!(!list.is_empty() && all(list, "enterpriseId", &a.id), "{body}"),
+            "exportAuditEvents" => {
+                let lines: Vec<Value> = reply.text.lines().filter_map(|l| serde_json::from_str(l).ok()).collect();
+                ensure!(!lines.is_empty() && lines.iter().all(|e| e["enterpriseId"] == a.id.as_str()), "{}", reply.text);
+            }
             other => panic!("{other} has no check in tests/api/permissions.rs: say what its right answer is"),
         }
         Ok(())
@@ -1002,6 +1068,19 @@ async fn every_operation_answers_each_caller_as_the_rules_say(db: PgPool) {
 }
 
 /// A token made by `session` at `path` (personal or service): (its id, its secret).
+/// A webhook of the caller's realm: (id, url). The walk makes more than a realm may hold (20),
+/// so earlier ones go first.
+async fn webhook(app: &TestApp, session: &str) -> (String, String) {
+    let (_, existing) = app.get(session, "/api/v1/webhooks?pageSize=100").await;
+    for old in items(&existing).iter().skip(5) {
+        app.delete(session, &format!("/api/v1/webhooks/{}", old["id"].as_str().unwrap())).await;
+    }
+    let url = format!("http://127.0.0.1:9/{}", uuid::Uuid::now_v7());
+    let (status, body) = app.post(session, "/api/v1/webhooks", json!({ "url": url, "events": ["report.approved"] })).await;
+    assert_eq!(status, 201, "{body}");
+    (body["id"].as_str().unwrap().to_owned(), url)
+}
+
 async fn program_token(app: &TestApp, session: &str, path: &str) -> (String, String) {
     let (status, body) = app.post(session, path, json!({ "name": "walk", "scopes": ["reports:read"] })).await;
     assert_eq!(status, 201, "{body}");

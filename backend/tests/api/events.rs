@@ -1,0 +1,204 @@
+//! Events out (issue 24): the audit log of who did what, and webhooks that receive an
+//! enterprise's events signed, at least once.
+
+use std::{
+    sync::{Arc, Mutex},
+    time::Duration,
+};
+
+use serde_json::{Value, json};
+use sqlx::PgPool;
+
+use crate::helpers::TestApp;
+
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn a_role_change_is_in_the_ceos_audit_log_with_who_what_and_from_where(db: PgPool) {
+    let app = TestApp::spawn(db).await;
+    let admin = app.admin_token().await;
+    let (alpha, alpha_ceo) = app.enterprise(&admin, "Alpha").await;
+    let (_beta, beta_ceo) = app.enterprise(&admin, "Beta").await;
+    let finance = app.department(&alpha_ceo, &alpha, "finance").await;
+    let sam = app.staff(&alpha_ceo, &alpha, "sam@alpha.example", "DepartmentUser", Some(&finance)).await;
+
+    let (status, body) = app.put(&alpha_ceo, &format!("/api/v1/users/{sam}"), json!({ "role": "DepartmentHead" })).await;
+    assert_eq!(status, 200, "{body}");
+    // A wrong password for Sam: recorded, without the password.
+    assert_eq!(app.login("sam@alpha.example", "not-the-password-at-all").await.status(), 401);
+
+    let (status, page) = app.get(&alpha_ceo, "/api/v1/audit-events?action=user.role_changed").await;
+    assert_eq!(status, 200, "{page}");
+    let entries = page["items"].as_array().unwrap();
+    assert_eq!(entries.len(), 1, "{page}");
+    let entry = &entries[0];
+    assert_eq!(entry["actor"]["type"], "user");
+    assert_eq!(entry["actor"]["name"], "Alpha CEO");
+    assert_eq!(entry["targetType"], "user");
+    assert_eq!(entry["targetId"], sam.as_str());
+    assert_eq!(entry["changes"]["role"], json!(["DepartmentUser", "DepartmentHead"]));
+    assert_eq!(entry["enterpriseId"], alpha.as_str());
+    assert_eq!(entry["ip"], "127.0.0.1");
+
+    let (_, failed) = app.get(&alpha_ceo, "/api/v1/audit-events?action=auth.sign_in_failed").await;
+    let failed = &failed["items"][0];
+    assert_eq!(failed["targetId"], sam.as_str(), "{failed}");
+    assert_eq!(failed["changes"], json!({ "email": "sam@alpha.example", "reason": "wrong_password" }));
+    assert!(!failed.to_string().contains("not-the-password-at-all"));
+
+    // Every user action, by its area; the free text finds the entry by a name.
+    let (_, users) = app.get(&alpha_ceo, "/api/v1/audit-events?action=user").await;
+    let actions: Vec<&str> = users["items"].as_array().unwrap().iter().map(|e| e["action"].as_str().unwrap()).collect();
+    assert!(actions.contains(&"user.created") && actions.contains(&"user.updated") && actions.contains(&"user.role_changed"), "{actions:?}");
+    assert!(actions.iter().all(|a| a.starts_with("user.")), "{actions:?}");
+
+    // Another enterprise's CEO sees none of it, and asking for it is 404.
+    let (status, _) = app.get(&beta_ceo, &format!("/api/v1/audit-events?enterpriseId={alpha}")).await;
+    assert_eq!(status, 404);
+    let (_, theirs) = app.get(&beta_ceo, "/api/v1/audit-events?pageSize=100").await;
+    assert!(!theirs.to_string().contains(&sam), "{theirs}");
+
+    // The admin reads it too, and exports it as CSV.
+    let (status, all) = app.get(&admin, &format!("/api/v1/audit-events?enterpriseId={alpha}&q=member")).await;
+    assert_eq!(status, 200);
+    assert!(all["items"].as_array().unwrap().iter().any(|e| e["action"] == "user.role_changed"), "{all}");
+    let csv = app
+        .http
+        .get(app.url(&format!("/api/v1/audit-events/export?format=csv&enterpriseId={alpha}&action=user.role_changed")))
+        .bearer_auth(&admin)
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let mut lines = csv.lines();
+    assert!(lines.next().unwrap().starts_with("id,at,enterpriseId,actorType,actorId,actorName,action"));
+    let row = lines.next().unwrap();
+    assert!(row.contains("user.role_changed") && row.contains("Alpha CEO"), "{csv}");
+    assert_eq!(lines.next(), None);
+}
+
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn the_audit_log_cannot_be_rewritten_and_only_retention_deletes(db: PgPool) {
+    let app = TestApp::spawn(db.clone()).await;
+    let admin = app.admin_token().await;
+    app.enterprise(&admin, "Alpha").await;
+    let count = || async { sqlx::query_scalar::<_, i64>("select count(*) from audit_events").fetch_one(&db).await.unwrap() };
+    let before = count().await;
+    assert!(before > 0);
+
+    let update = sqlx::query("update audit_events set action = 'nothing.happened'").execute(&db).await;
+    assert!(update.unwrap_err().to_string().contains("insert-only"));
+    let delete = sqlx::query("delete from audit_events").execute(&db).await;
+    assert!(delete.unwrap_err().to_string().contains("insert-only"));
+    let truncate = sqlx::query("truncate audit_events").execute(&db).await;
+    assert!(truncate.is_err());
+    assert_eq!(count().await, before);
+
+    // An entry from 401 days ago goes; today's stay.
+    sqlx::query(
+        "insert into audit_events (id, at, actor_type, action) values (gen_random_uuid(), now() - interval '401 days', 'system', 'old.thing')",
+    )
+    .execute(&db)
+    .await
+    .unwrap();
+    assert_eq!(backend::store::audit::delete_older_than(&db, 400).await.unwrap(), 1);
+    assert_eq!(count().await, before);
+    // And the grant the job took is gone again.
+    assert!(sqlx::query("delete from audit_events").execute(&db).await.is_err());
+}
+
+/// A receiver on 127.0.0.1 that answers 500 to the first `failures` deliveries of each message,
+/// then 204; it keeps (headers, body) of every request.
+async fn receiver(failures: usize) -> (String, Arc<Mutex<Vec<(poem::http::HeaderMap, String)>>>) {
+    use poem::{EndpointExt, Route, handler, http::StatusCode, listener::TcpListener, web::Data};
+    type Seen = Arc<Mutex<Vec<(poem::http::HeaderMap, String)>>>;
+    #[handler]
+    fn hook(req: &poem::Request, body: String, seen: Data<&Seen>, failures: Data<&usize>) -> StatusCode {
+        let mut seen = seen.lock().unwrap();
+        let id = req.headers().get("webhook-id").cloned();
+        let earlier = seen.iter().filter(|(h, _)| h.get("webhook-id") == id.as_ref()).count();
+        seen.push((req.headers().clone(), body));
+        if earlier < **failures { StatusCode::INTERNAL_SERVER_ERROR } else { StatusCode::NO_CONTENT }
+    }
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    drop(listener);
+    let seen: Seen = Arc::default();
+    let app = Route::new().at("/hook", poem::post(hook)).data(seen.clone()).data(failures);
+    tokio::spawn(poem::Server::new(TcpListener::bind(format!("127.0.0.1:{port}"))).run(app));
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    (format!("http://127.0.0.1:{port}/hook"), seen)
+}
+
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn an_approved_report_reaches_a_receiver_signed_once_acknowledged_after_two_failures(db: PgPool) {
+    let app = TestApp::spawn(db).await;
+    let admin = app.admin_token().await;
+    let (alpha, ceo) = app.enterprise(&admin, "Alpha").await;
+    let finance = app.department(&ceo, &alpha, "finance").await;
+    app.staff(&ceo, &alpha, "hana@alpha.example", "DepartmentHead", Some(&finance)).await;
+    let head = app.token("hana@alpha.example", "staff-password").await;
+    let (url, seen) = receiver(2).await;
+    let (status, hook) = app.post(&ceo, "/api/v1/webhooks", json!({ "url": url, "events": ["report.approved"] })).await;
+    assert_eq!(status, 201, "{hook}");
+    let secret = hook["secret"].as_str().unwrap().to_owned();
+
+    let (status, report) = app
+        .post(
+            &head,
+            &format!("/api/v1/departments/{finance}/reports"),
+            json!({ "title": "Q3", "content": "x", "periodStart": "2026-07-01", "periodEnd": "2026-09-30", "status": "submitted" }),
+        )
+        .await;
+    assert_eq!(status, 201, "{report}");
+    let report_id = report["id"].as_str().unwrap().to_owned();
+    let (status, _) = app.post(&ceo, &format!("/api/v1/reports/{report_id}/review"), json!({ "status": "approved" })).await;
+    assert_eq!(status, 200);
+
+    let hook_id = hook["id"].as_str().unwrap();
+    let mut delivered = Value::Null;
+    for _ in 0..100 {
+        let (_, page) = app.get(&ceo, &format!("/api/v1/webhooks/{hook_id}/deliveries")).await;
+        if page["items"][0]["status"] == "delivered" {
+            delivered = page["items"][0].clone();
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(delivered["attempts"], 3, "two failures, then acknowledged: {delivered}");
+    assert_eq!(delivered["eventType"], "report.approved");
+    assert_eq!(delivered["lastStatus"], 204);
+
+    let seen = seen.lock().unwrap().clone();
+    assert_eq!(seen.len(), 3, "only the approval was subscribed to, and it was acknowledged once");
+    let verifier = standardwebhooks::Webhook::new(&secret).unwrap();
+    for (headers, body) in &seen {
+        verifier.verify(body.as_bytes(), headers).expect("every attempt is signed with the webhook's secret");
+        assert_eq!(headers["webhook-id"], seen[0].0["webhook-id"], "one message id across retries");
+    }
+    let body: Value = serde_json::from_str(&seen[0].1).unwrap();
+    assert_eq!(body["type"], "report.approved");
+    assert_eq!(body["data"]["reportId"], report_id.as_str());
+    assert_eq!(body["data"]["status"], "approved");
+    assert_eq!(body["data"]["enterpriseId"], alpha.as_str());
+}
+
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn webhook_urls_into_private_networks_are_refused_outside_development(db: PgPool) {
+    let app = TestApp::spawn_with(db, |c| c.events.allow_private_networks = false).await;
+    let admin = app.admin_token().await;
+    for (url, message) in [
+        ("http://example.com/hook", "https"),
+        ("https://127.0.0.1/hook", "private network"),
+        ("https://169.254.169.254/latest/meta-data", "private network"),
+        ("https://[::1]/hook", "private network"),
+        ("https://localhost/hook", "private network"),
+    ] {
+        let (status, body) = app.post(&admin, "/api/v1/webhooks", json!({ "url": url, "events": ["user.created"] })).await;
+        assert_eq!(status, 400, "{url}: {body}");
+        assert_eq!(body["fields"]["url"], "invalid", "{url}: {body}");
+        assert!(body["message"].as_str().unwrap().contains(message), "{url}: {body}");
+    }
+    let (status, body) = app.post(&admin, "/api/v1/webhooks", json!({ "url": "https://127.0.0.1/x", "events": ["nope.never"] })).await;
+    assert_eq!((status, &body["fields"]["events"]), (400, &json!("invalid")), "{body}");
+}
