@@ -161,6 +161,8 @@ pub enum Conflict {
     RequestInProgress,
     /// Already `store::webhooks::MAX_WEBHOOKS` webhooks.
     TooManyWebhooks,
+    /// A webhook delivery asked for again while an instance is sending it.
+    DeliveryInFlight,
 }
 
 impl Conflict {
@@ -179,6 +181,7 @@ impl Conflict {
             Self::TooManyTokens => "too_many_tokens",
             Self::RequestInProgress => "request_in_progress",
             Self::TooManyWebhooks => "too_many_webhooks",
+            Self::DeliveryInFlight => "delivery_in_flight",
         }
     }
 
@@ -197,6 +200,7 @@ impl Conflict {
             Self::TooManyTokens => "There are already 50 live tokens; revoke one first",
             Self::RequestInProgress => "A request with this Idempotency-Key is still running; retry in a moment",
             Self::TooManyWebhooks => "There are already 20 webhooks; delete one first",
+            Self::DeliveryInFlight => "This delivery is being sent right now; try again in a minute",
         }
     }
 }

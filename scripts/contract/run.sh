@@ -7,6 +7,12 @@
 #   3. That client, untouched, walks the main path against the real server on a database of its
 #      own (integration.py): every answer parses into its generated model, and the safety features
 #      (Idempotency-Key replays, rate-limit headers, ApiError bodies) show through it.
+#   4. Webhooks end to end (webhooks.py), through the same client and a real receiver that
+#      verifies every delivery with the Standard Webhooks library (pinned in requirements.txt):
+#      the events heard arrive signed, retries reach a failing receiver, a rotated secret signs
+#      beside its successor, and an instance run as in production refuses private URLs. The server
+#      here delivers to 127.0.0.1 (WEBHOOK_ALLOW_PRIVATE_NETWORKS), retries at a thousandth of the
+#      real schedule and polls its outbox every 50 ms.
 # The tools live in a cache outside the repository, installed again only when a pin changes.
 #
 #   CONTRACT_BIN   the server binary (default: the debug build)
@@ -67,7 +73,7 @@ export DATABASE_URL="$PG_BASE_URL/$db" REDIS_PREFIX="contract:$(date +%s%N):" JW
 export BIND_ADDR="127.0.0.1:$port" RUST_LOG="${RUST_LOG:-error}"
 export CONTRACT_ADMIN_EMAIL="admin@contract.test" CONTRACT_ADMIN_PASSWORD="contract-admin-password"
 "$bin" create-admin --email "$CONTRACT_ADMIN_EMAIL" --password "$CONTRACT_ADMIN_PASSWORD" --full-name "Contract Admin" >/dev/null
-"$bin" serve >"$work/server.log" 2>&1 &
+WEBHOOK_ALLOW_PRIVATE_NETWORKS=true WEBHOOK_RETRY_SCALE=0.001 OUTBOX_POLL_MS=50 "$bin" serve >"$work/server.log" 2>&1 &
 server=$!
 for _ in $(seq 1 50); do curl -fs "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.2; done
 curl -fs "http://127.0.0.1:$port/healthz" >/dev/null || { cat "$work/server.log"; die "the server did not start"; }
@@ -84,6 +90,13 @@ say "contract: the generated client against the real server (integration.py)"
 if ! PYTHONPATH="$work/client" "$venv/bin/python" scripts/contract/integration.py "http://127.0.0.1:$port"; then
   echo "--- server log (last lines) ---"; tail -n 50 "$work/server.log"
   die "the generated client and the server disagree"
+fi
+say "contract: webhooks delivered to a real receiver and verified (webhooks.py)"
+if ! CONTRACT_SERVER_BIN="$bin" CONTRACT_WORK="$work" PYTHONPATH="$work/client" PYTHONDONTWRITEBYTECODE=1 \
+    "$venv/bin/python" scripts/contract/webhooks.py "http://127.0.0.1:$port"; then
+  echo "--- server log (last lines) ---"; tail -n 50 "$work/server.log"
+  if [ -s "$work/strict-server.log" ]; then echo "--- strict instance log (last lines) ---"; tail -n 20 "$work/strict-server.log"; fi
+  die "webhooks do not reach their receiver as the contract says"
 fi
 say "contract: the examples of docs/api.md against the real server (api-guide.sh)"
 command -v jq >/dev/null || apt_install jq

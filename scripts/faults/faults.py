@@ -11,10 +11,21 @@ of their own (run.sh starts them, and the small scripts in FAULTS_WORK that stop
    (each instance alone), and an event raised on A reaches A's own sockets. After it is back, an
    event raised on A reaches a socket that has stayed open on B, which only Redis pub/sub carries:
    real-time delivery between instances resumes by itself.
+3. A third instance, C, whose dispatcher sleeps (OUTBOX_POLL_MS=60000), acknowledges a report's
+   submission with a 200 and is killed with SIGKILL at once, while the webhook's receiver is not
+   listening yet (every attempt is refused). The event was written in the change's transaction,
+   so it survives: once the receiver listens, and C is back, it arrives within EVENT_DEADLINE
+   seconds, its signature verified with the Standard Webhooks library. Then a burst of events
+   through A, B and C, whose three dispatchers compete for the deliveries: each `webhook-id`
+   arrives exactly once (the receiver answers 204: at least once allows a repeat only after a
+   failure).
 
 FAULTS_BREAK breaks the setup on purpose, to see the checks fail: `lose-write` deletes one
 acknowledged user in the database before the ledger is checked; `redis-elsewhere` brings Redis
-back on another port, so the instances never find it again.
+back on another port, so the instances never find it again; `lose-event` deletes the killed
+instance's event (from the outbox, and any delivery made of it) before the receiver listens;
+`send-twice` asks for one delivered event of the burst again (redeliver), as a dispatcher that
+sent it twice would.
 
 Usage: faults.py URL_A URL_B (environment from run.sh)
 """
@@ -24,14 +35,17 @@ import http.client
 import json
 import os
 import random
+import signal
 import socket
 import subprocess
 import sys
 import threading
 import time
 import uuid
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit
 
+from standardwebhooks.webhooks import Webhook, WebhookVerificationError
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
@@ -48,6 +62,8 @@ BOUND = 7.0
 OUTAGE = 7.0  # seconds PostgreSQL stays away: longer than the pool's 5 s wait
 RECOVERY_DEADLINE = 30.0
 RESUME_DEADLINE = 20.0
+EVENT_DEADLINE = 30.0  # seconds from C's death to its event's delivery
+BURST = 30  # events raised through A, B and C at once
 PASSWORD = "faults-staff-password"
 
 failures = []
@@ -448,6 +464,192 @@ r = call(B, "POST", "/auth/login", body={"email": "user@faults.test", "password"
 check(r.status == 200, f"signing in works after Redis is back: {r!r}")
 ceo_on_a.close()
 ceo_on_b.close()
+
+
+# --- 3. An acknowledged change's webhook event outlives the instance that made it ----------------
+
+log("faults: C acknowledges a report's submission and is killed (SIGKILL) at once; the event still arrives")
+SERVER_BIN, PORT_C = os.environ["FAULTS_SERVER_BIN"], int(os.environ["FAULTS_PORT_C"])
+C = f"http://127.0.0.1:{PORT_C}"
+NAMES[C] = "C"
+
+
+class Receiver:
+    """A webhook receiver on 127.0.0.1: bound at once (its port is known, and taken), listening only
+    from open() on: until then every connection to it is refused. It verifies each delivery with
+    the webhook's secret and answers 204 (401 to one that does not verify)."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.secret = None
+        self.arrivals = []  # (monotonic time, webhook-id, verified, payload)
+        receiver = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers.get("content-length") or 0))
+                headers = {k.lower(): v for k, v in self.headers.items()}
+                try:
+                    payload = Webhook(receiver.secret).verify(body, headers)
+                    verified = True
+                except WebhookVerificationError:
+                    payload, verified = json.loads(body), False
+                time.sleep(0.02)  # a receiver that takes a moment: room for a second sender to overlap
+                with receiver.lock:
+                    receiver.arrivals.append((time.monotonic(), headers.get("webhook-id"), verified, payload))
+                self.send_response(204 if verified else 401)
+                self.send_header("content-length", "0")
+                self.end_headers()
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler, bind_and_activate=False)
+        self.server.daemon_threads = True
+        self.server.request_queue_size = 128  # three dispatchers, 16 sends in flight each
+        self.server.server_bind()
+        self.port = self.server.server_address[1]
+
+    def open(self):
+        self.server.server_activate()
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def got(self, report_id):
+        with self.lock:
+            return [a for a in self.arrivals if (a[3].get("data") or {}).get("reportId") == report_id]
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def ready(base):
+    conn = http.client.HTTPConnection("127.0.0.1", urlsplit(base).port, timeout=1)
+    try:
+        conn.request("GET", "/readyz")
+        return conn.getresponse().status == 200
+    except OSError:
+        return False
+    finally:
+        conn.close()
+
+
+def start_c(name, **env):
+    """Starts instance C (log server-<name>.log) and waits until it is ready."""
+    log_file = open(os.path.join(WORK, f"server-{name}.log"), "wb")
+    process = subprocess.Popen([SERVER_BIN, "serve"], env={**os.environ, "BIND_ADDR": f"127.0.0.1:{PORT_C}", **env},
+                               stdout=log_file, stderr=subprocess.STDOUT)
+    wait_until(lambda: process.poll() is not None or ready(C), 20, f"C ({name}) ready")
+    if process.poll() is not None:
+        sys.exit(f"C ({name}) exited at start: see {WORK}/server-{name}.log")
+    return process
+
+
+def sql(query):
+    out = subprocess.run(["psql", os.environ["DATABASE_URL"], "-Atqc", query], check=True, capture_output=True, text=True)
+    return out.stdout.strip()
+
+
+receiver = Receiver()
+# The fan-out matches an event with the webhooks that exist when it runs, not when the event was
+# committed: an event of section 2 still waiting in the outbox would reach this new webhook too.
+wait_until(lambda: sql("select count(*) from public.outbox") == "0", 10, "the outbox drained before the webhook is made")
+hook = must(call(A, "POST", "/webhooks", ceo, {"url": f"http://127.0.0.1:{receiver.port}/hook", "events": ["report.submitted"],
+                                                "description": "faults"}), 201)
+receiver.secret = hook["secret"]
+c_processes = []
+try:
+    # C's dispatcher makes one pass at start, then sleeps a minute: it cannot send what C commits.
+    c_processes.append(start_c("c-1", OUTBOX_POLL_MS="60000"))
+    rid = must(call(A, "POST", f"/departments/{finance}/reports", user, new_report("draft")), 201)["id"]
+    submitted = call(C, "PUT", f"/reports/{rid}", user, {"status": "submitted"})
+    c_processes[0].send_signal(signal.SIGKILL)
+    t_kill = time.monotonic()
+    c_processes[0].wait()
+    check(submitted.status == 200, f"C acknowledges the submission: {submitted!r}")
+    state = sql("select (select count(*) from public.outbox) || ' event(s) in the outbox, deliveries: ' || "
+                "coalesce((select string_agg(status || ' after ' || attempts || ' attempt(s)', '; ') from public.webhook_deliveries "
+                f"where webhook_id = '{hook['id']}'), 'none')")
+    log(f"  C answered {submitted.status} and was killed {1000 * (t_kill - submitted.end):.1f} ms later; just after: {state}")
+    # A and B (their dispatchers run) find the event and try: the receiver refuses, they retry.
+    wait_until(lambda: sql(f"select count(*) from public.webhook_deliveries where webhook_id = '{hook['id']}' "
+                           "and attempts > 0 and last_error = 'connection_failed'") == "1", 10,
+               "a first attempt refused by the receiver that does not listen yet")
+    if BREAK == "lose-event":
+        sql(f"delete from public.outbox; delete from public.webhook_deliveries where webhook_id = '{hook['id']}'")
+        log("  FAULTS_BREAK=lose-event: deleted the event (outbox and deliveries) behind the server's back")
+    tried = sql(f"select coalesce(max(attempts), 0) from public.webhook_deliveries where webhook_id = '{hook['id']}'")
+    receiver.open()
+    t_open = time.monotonic()
+    # C again, its dispatcher awake (the default 200 ms): three dispatchers from here on.
+    c_processes.append(start_c("c-2", OUTBOX_POLL_MS="200"))
+    log(f"  the receiver listens {t_open - t_kill:.1f}s after the kill ({tried} attempt(s) refused until then); C restarted")
+    until = t_kill + EVENT_DEADLINE
+    while not receiver.got(rid) and time.monotonic() < until:
+        time.sleep(0.05)
+    arrived = receiver.got(rid)
+    if check(arrived, f"the event C acknowledged before it was killed is delivered within {EVENT_DEADLINE:.0f}s"):
+        t, msg, verified, payload = arrived[0]
+        log(f"  delivered {t - t_kill:.2f}s after the kill ({t - t_open:.2f}s after the receiver listened): {msg} {payload['type']}")
+        check(verified, "its signature verifies with the webhook's secret (standardwebhooks)")
+        check(payload["type"] == "report.submitted" and payload["data"]["status"] == "submitted",
+              f"it is the submission: {payload}")
+        deliveries = must(call(A, "GET", f"/webhooks/{hook['id']}/deliveries", ceo), 200)["items"]
+        mine = [d for d in deliveries if f"msg_{d['id'].replace('-', '')}" == msg]
+        check(len(mine) == 1 and mine[0]["status"] == "delivered" and mine[0]["attempts"] >= 2,
+              f"the delivery is `delivered`, after at least one attempt the closed receiver refused: {mine}")
+
+    log(f"  {BURST} reports submitted at once through A, B and C: three dispatchers compete for the deliveries")
+    burst = {}
+
+    def submit_through(base, n):
+        for _ in range(n):
+            r = call(base, "POST", f"/departments/{finance}/reports", user, new_report("submitted"))
+            if r.status == 201:
+                burst[r.body["id"]] = NAMES[base]
+
+    threads = [threading.Thread(target=submit_through, args=(base, BURST // 3)) for base in (A, B, C)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    check(len(burst) == BURST, f"every report of the burst is created: {len(burst)} of {BURST}")
+    until = time.monotonic() + EVENT_DEADLINE
+    while time.monotonic() < until and not all(receiver.got(r) for r in burst):
+        time.sleep(0.05)
+    late = [r for r in burst if not receiver.got(r)]
+    check(not late, f"every event of the burst arrives within {EVENT_DEADLINE:.0f}s; missing {len(late)}: {late[:3]}")
+    if BREAK == "send-twice" and burst:
+        first = receiver.got(next(iter(burst)))[0][1]
+        delivery = str(uuid.UUID(first.removeprefix("msg_")))
+        must(call(A, "POST", f"/webhooks/{hook['id']}/deliveries/{delivery}/redeliver", ceo), 202)
+        log(f"  FAULTS_BREAK=send-twice: asked for {first} again")
+    time.sleep(2.0)  # anything sent twice arrives by now
+    with receiver.lock:
+        arrivals = list(receiver.arrivals)
+    ids = [a[1] for a in arrivals]
+    twice = sorted({i for i in ids if ids.count(i) > 1})
+    check(not twice, f"each webhook-id arrives once when the receiver answers 204: {len(twice)} arrived more than once: {twice[:3]}")
+    check(all(a[2] for a in arrivals), f"every delivery verifies: {[a[1] for a in arrivals if not a[2]][:3]}")
+    events = len(burst) + (BREAK != "lose-event")
+    check(len(arrivals) == events + (BREAK == "send-twice"), f"as many deliveries as events: {len(arrivals)} for {events} events")
+    deliveries = must(call(A, "GET", f"/webhooks/{hook['id']}/deliveries?pageSize=100", ceo), 200)
+    once = [d for d in deliveries["items"] if d["status"] == "delivered" and d["attempts"] == 1]
+    check(deliveries["total"] == events and all(d["status"] == "delivered" for d in deliveries["items"]) and len(once) >= len(burst),
+          f"one delivery per event, each delivered, those of the burst at the first attempt: "
+          f"{[(d['status'], d['attempts']) for d in deliveries['items'] if d['attempts'] != 1 or d['status'] != 'delivered']}")
+    log(f"  {len(arrivals)} deliveries for {events} events, through {sorted(set(burst.values()))}; "
+        f"each webhook-id once: {not twice}")
+finally:
+    for process in c_processes:
+        if process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+    receiver.close()
 
 if failures:
     log(f"faults: {len(failures)} check(s) failed")

@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
 # Fault tests: two server instances (A and B) sharing a throwaway PostgreSQL cluster and a
 # throwaway Redis of their own (never the machine's shared ones, which other tests use), then
-# faults.py: PostgreSQL restarted under a mixed load of reads and writes, and Redis stopped and
-# started again while people sign in, use the API and listen on WebSockets. Everything started
-# here is stopped and removed on exit, pass or fail.
+# faults.py: PostgreSQL restarted under a mixed load of reads and writes, Redis stopped and
+# started again while people sign in, use the API and listen on WebSockets, and a third instance
+# (C, which faults.py starts itself) killed with SIGKILL right after it acknowledged a change whose
+# webhook event must still be delivered. Every instance delivers webhooks to 127.0.0.1
+# (WEBHOOK_ALLOW_PRIVATE_NETWORKS) and retries at a thousandth of the real schedule. Everything
+# started here is stopped and removed on exit, pass or fail.
 #
 #   FAULTS_BIN            the server binary (default: the debug build)
-#   FAULTS_PG_PORT, FAULTS_REDIS_PORT, FAULTS_PORT_A, FAULTS_PORT_B
-#                         ports (default 55432, 56379, 58181, 58182)
-#   FAULTS_BREAK          lose-write | redis-elsewhere: break the setup on purpose, to see the
-#                         checks fail (faults.py says what each does)
+#   FAULTS_PG_PORT, FAULTS_REDIS_PORT, FAULTS_PORT_A, FAULTS_PORT_B, FAULTS_PORT_C
+#                         ports (default 55432, 56379, 58181, 58182, 58183)
+#   FAULTS_BREAK          lose-write | redis-elsewhere | lose-event | send-twice: break the
+#                         setup on purpose, to see the checks fail (faults.py says what each does)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/services.sh
@@ -19,8 +22,10 @@ pg_bin="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)"
 command -v redis-server >/dev/null || apt_install redis-server
 
 venv="${XDG_CACHE_HOME:-$HOME/.cache}/enterprise-platform/faults-venv"
-if ! "$venv/bin/pip" freeze 2>/dev/null | grep -qxF "$(grep -v '^#' scripts/faults/requirements.txt)"; then
-  say "faults: installing $(grep -v '^#' scripts/faults/requirements.txt) into $venv"
+# Every pin of requirements.txt, not any one of them, must be what the venv has.
+pins="$(grep -E '^[^#[:space:]]' scripts/faults/requirements.txt | sort)"
+if [ -n "$(comm -23 <(echo "$pins") <("$venv/bin/pip" freeze 2>/dev/null | sort))" ]; then
+  say "faults: installing $(echo $pins) into $venv"
   python3 -m venv "$venv"
   "$venv/bin/pip" install -q -r scripts/faults/requirements.txt
 fi
@@ -28,8 +33,8 @@ fi
 bin="${FAULTS_BIN:-${CARGO_TARGET_DIR:-$PWD/target}/debug/backend}"
 [ -x "$bin" ] || die "no server binary at $bin (cargo build -p backend)"
 pg_port="${FAULTS_PG_PORT:-55432}" redis_port="${FAULTS_REDIS_PORT:-56379}"
-port_a="${FAULTS_PORT_A:-58181}" port_b="${FAULTS_PORT_B:-58182}"
-for port in "$pg_port" "$redis_port" "$port_a" "$port_b"; do
+port_a="${FAULTS_PORT_A:-58181}" port_b="${FAULTS_PORT_B:-58182}" port_c="${FAULTS_PORT_C:-58183}"
+for port in "$pg_port" "$redis_port" "$port_a" "$port_b" "$port_c"; do
   if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then die "port $port is taken (set FAULTS_*_PORT)"; fi
 done
 
@@ -90,6 +95,12 @@ chmod +x "$work"/pg-start "$work"/pg-stop "$work"/redis-start "$work"/redis-stop
 export DATABASE_URL="postgres://postgres@127.0.0.1:$pg_port/faults" REDIS_URL="redis://127.0.0.1:$redis_port"
 export REDIS_PREFIX="faults:" JWT_SECRET="$(openssl rand -hex 32)" RUST_LOG="${RUST_LOG:-warn}"
 export FAULTS_ADMIN_EMAIL="admin@faults.test" FAULTS_ADMIN_PASSWORD="faults-admin-password" FAULTS_WORK="$work"
+# Webhooks: every instance (C too) delivers to the test's receiver on 127.0.0.1 over http, and
+# retries at a thousandth of the real schedule (5 ms, 300 ms, 1.8 s, 7.2 s, ...). A and B look at
+# the outbox every second when idle (not 200 ms): an event C commits just before it is killed most
+# likely still waits there, as after a crash.
+export WEBHOOK_ALLOW_PRIVATE_NETWORKS=true WEBHOOK_RETRY_SCALE=0.001 OUTBOX_POLL_MS=1000
+export FAULTS_SERVER_BIN="$bin" FAULTS_PORT_C="$port_c"
 "$bin" create-admin --email "$FAULTS_ADMIN_EMAIL" --password "$FAULTS_ADMIN_PASSWORD" --full-name "Faults Admin" >/dev/null
 for name in a b; do
   port=$port_a; [ "$name" = b ] && port=$port_b
@@ -100,15 +111,17 @@ for name in a b; do
 done
 
 if ! "$venv/bin/python" scripts/faults/faults.py "http://127.0.0.1:$port_a" "http://127.0.0.1:$port_b"; then
-  for name in a b; do
+  for name in a b c-1 c-2; do
+    [ -f "$work/server-$name.log" ] || continue
     echo "--- server $name: last errors ---"
     grep -E ' ERROR |panicked' "$work/server-$name.log" | tail -n 20 || true
   done
   die "fault tests failed"
 fi
 # The outages are deliberate, and the server answers them with 503s and warnings: an error or a
-# panic in either log is a defect all the same.
-for name in a b; do
+# panic in any log is a defect all the same (C's: c-1 until it was killed, c-2 after its restart).
+for name in a b c-1 c-2; do
+  [ -f "$work/server-$name.log" ] || die "no log of server $name"
   if grep -E ' ERROR |panicked' "$work/server-$name.log" >"$work/problems-$name.log"; then
     echo "--- server $name: errors or panics ---"
     head -n 20 "$work/problems-$name.log"

@@ -94,6 +94,12 @@ message = call("POST", "/messaging/messages", ceo, {"id": str(uuid.uuid4()), "co
 sheet = call("POST", f"/departments/{finance}/spreadsheets", user, {"name": "Fuzz"})["id"]
 spare_sheet = call("POST", f"/departments/{finance}/spreadsheets", user, {"name": "Spare"})["id"]
 
+# Webhooks: one to read, change and redeliver (its test event), a spare to delete. The server runs
+# with WEBHOOK_ALLOW_PRIVATE_NETWORKS, so a local URL is accepted (nothing listens there).
+hook = call("POST", "/webhooks", ceo, {"url": "http://127.0.0.1:9/fuzz", "events": ["report.approved"]})["id"]
+spare_hook = call("POST", "/webhooks", ceo, {"url": "http://127.0.0.1:9/spare", "events": ["user.created"]})["id"]
+delivery = call("POST", f"/webhooks/{hook}/test", ceo)["id"]
+
 # Operation id -> its path parameters. Deleting and changing people or enterprises uses spares.
 ids = {
     "getEnterprise": {"id": ent}, "updateEnterprise": {"id": spare_ent}, "deleteEnterprise": {"id": spare_ent},
@@ -113,6 +119,9 @@ ids = {
     "listSpreadsheets": {"id": finance}, "createSpreadsheet": {"id": finance}, "importSpreadsheet": {"id": finance},
     "getSpreadsheet": {"id": sheet}, "saveSpreadsheet": {"id": sheet}, "deleteSpreadsheet": {"id": spare_sheet},
     "exportSpreadsheet": {"id": sheet}, "getSpreadsheetRange": {"id": sheet},
+    "getWebhook": {"id": hook}, "updateWebhook": {"id": hook}, "deleteWebhook": {"id": spare_hook},
+    "rotateWebhookSecret": {"id": hook}, "sendWebhookTestEvent": {"id": hook}, "listWebhookDeliveries": {"id": hook},
+    "redeliverWebhookDelivery": {"id": hook, "deliveryId": delivery},
     "logoutSession": {"id": spare_session}, "logoutOtherSessions": {"id": spare_session}, "logoutMySession": {"id": spare_session},
 }
 tokens = {"admin": admin, "ceo": ceo, "head": head, "user": user}

@@ -116,6 +116,17 @@ pub enum AuditFormat {
     Jsonl,
 }
 
+impl AuditFormat {
+    pub const ALL: [Self; 2] = [Self::Csv, Self::Jsonl];
+
+    pub fn media_type(self) -> &'static str {
+        match self {
+            Self::Csv => "text/csv; charset=utf-8",
+            Self::Jsonl => "application/jsonl; charset=utf-8",
+        }
+    }
+}
+
 #[derive(Debug, ApiResponse)]
 pub enum AuditExport {
     /// The entries as CSV (one header row) or JSON Lines (one entry per line), newest first, at
@@ -233,9 +244,9 @@ impl AuditApi {
                     serde_json::to_writer(&mut out, e).map_err(|e| AppError::Unexpected(e.into()))?;
                     out.push(b'\n');
                 }
-                (out, "application/jsonl; charset=utf-8", format!("audit-{stamp}.jsonl"))
+                (out, format.0.media_type(), format!("audit-{stamp}.jsonl"))
             }
-            AuditFormat::Csv => (csv_bytes(&entries).map_err(AppError::Unexpected)?, "text/csv; charset=utf-8", format!("audit-{stamp}.csv")),
+            AuditFormat::Csv => (csv_bytes(&entries).map_err(AppError::Unexpected)?, format.0.media_type(), format!("audit-{stamp}.csv")),
         };
         Ok(AuditExport::File(Binary(bytes), content_type.to_owned(), format!("attachment; filename=\"{name}\"")))
     }

@@ -21,7 +21,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::{reports, service, spreadsheets};
+use super::{audit, reports, service, spreadsheets};
 use crate::auth::permissions;
 
 const JSON: &str = "application/json";
@@ -170,6 +170,7 @@ fn complete_operations(spec: &mut Value) {
             let downloads: &[&str] = match id.as_str() {
                 "exportReport" => &reports::ExportFormat::ALL.map(reports::ExportFormat::media_type),
                 "exportSpreadsheet" => &spreadsheets::SheetFormat::ALL.map(spreadsheets::SheetFormat::media_type),
+                "exportAuditEvents" => &audit::AuditFormat::ALL.map(audit::AuditFormat::media_type),
                 _ => &[],
             };
             if !downloads.is_empty() {

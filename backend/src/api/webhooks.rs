@@ -186,7 +186,8 @@ api_errors!(WebhookError {
     403 Forbidden,
     /// No such webhook or delivery for this caller.
     404 NotFound,
-    /// Already 20 webhooks (`conflict`, reason `too_many_webhooks`).
+    /// Already 20 webhooks (`conflict`, reason `too_many_webhooks`), or the delivery to send
+    /// again is being sent right now (`delivery_in_flight`: retry in a minute).
     409 Conflict,
 });
 
@@ -465,7 +466,11 @@ impl WebhooksApi {
         auth.0.require("redeliverWebhookDelivery")?;
         let webhook = find(&state, &auth.0, id.0).await?;
         let mut tx = state.db.begin().await.map_err(AppError::from)?;
-        let delivery = store::webhooks::redeliver(&mut tx, webhook.id, delivery_id.0).await.map_err(AppError::from)?.ok_or(AppError::NotFound)?;
+        let delivery = match store::webhooks::redeliver(&mut tx, webhook.id, delivery_id.0).await.map_err(AppError::from)? {
+            store::webhooks::Redelivery::Queued(d) => d,
+            store::webhooks::Redelivery::InFlight => return Err(AppError::Conflict(Conflict::DeliveryInFlight).into()),
+            store::webhooks::Redelivery::Missing => return Err(AppError::NotFound.into()),
+        };
         tx.commit().await.map_err(AppError::from)?;
         Ok(DeliveryQueued::Accepted(Json(delivery.into())))
     }

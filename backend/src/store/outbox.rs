@@ -33,7 +33,7 @@ pub async fn fan_out_webhooks(pool: &PgPool, limit: i64) -> sqlx::Result<u64> {
         "with taken as (
              delete from public.outbox
              where id in (select id from public.outbox where kind = 'webhook' order by id limit $1 for update skip locked)
-             returning id, enterprise_id, event_type, payload
+             returning id, enterprise_id, event_type, payload, created_at
          ), made as (
              insert into public.webhook_deliveries (id, webhook_id, event_type, body, next_attempt_at)
              select gen_random_uuid(), w.id, t.event_type, t.payload::text, now()
@@ -41,6 +41,8 @@ pub async fn fan_out_webhooks(pool: &PgPool, limit: i64) -> sqlx::Result<u64> {
              join public.webhooks w
                on (w.enterprise_id = t.enterprise_id or w.enterprise_id is null)
               and w.enabled and t.event_type = any (w.events)
+              -- A webhook hears what happened after it was made, not a backlog from before.
+              and w.created_at <= t.created_at
              order by t.id
              returning 1
          )

@@ -193,16 +193,36 @@ pub async fn insert_delivery(tx: &mut PgConnection, webhook: Uuid, event_type: &
     .await
 }
 
-/// Sends a delivery again, now, with a fresh round of retries (same message id, same body).
-pub async fn redeliver(tx: &mut PgConnection, webhook: Uuid, delivery: Uuid) -> sqlx::Result<Option<DeliveryRecord>> {
-    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+/// What asking for a delivery again came to.
+pub enum Redelivery {
+    Queued(DeliveryRecord),
+    /// An instance is sending it right now (its lease holds): its answer would overwrite ours.
+    InFlight,
+    Missing,
+}
+
+/// Sends a delivery again, now, with a fresh round of retries (same message id, same body),
+/// unless an instance is sending it at this moment.
+pub async fn redeliver(tx: &mut PgConnection, webhook: Uuid, delivery: Uuid) -> sqlx::Result<Redelivery> {
+    let leased: Option<bool> =
+        sqlx::query_scalar("select coalesce(lease_until > now(), false) from public.webhook_deliveries where id = $1 and webhook_id = $2 for update")
+            .bind(delivery)
+            .bind(webhook)
+            .fetch_optional(&mut *tx)
+            .await?;
+    match leased {
+        None => return Ok(Redelivery::Missing),
+        Some(true) => return Ok(Redelivery::InFlight),
+        Some(false) => {}
+    }
+    let record = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "update public.webhook_deliveries set status = 'pending', attempts = 0, next_attempt_at = now(), lease_until = null
-         where id = $1 and webhook_id = $2 returning {DELIVERY_COLUMNS}"
+         where id = $1 returning {DELIVERY_COLUMNS}"
     )))
     .bind(delivery)
-    .bind(webhook)
-    .fetch_optional(&mut *tx)
-    .await
+    .fetch_one(&mut *tx)
+    .await?;
+    Ok(Redelivery::Queued(record))
 }
 
 /// A delivery taken for one attempt, with what it takes to send it.
