@@ -160,19 +160,48 @@ async fn seed_work(pool: &PgPool, demo: &DemoEnterprise) -> anyhow::Result<()> {
                 },
             )
             .await?;
-            let mut from = ReportStatus::Draft;
-            for to in *path {
-                let actor = if matches!(to, ReportStatus::Draft | ReportStatus::Submitted) { author.id } else { ceo.id };
-                let note = (*to == ReportStatus::Rejected || *to == ReportStatus::Approved).then_some(*notes).filter(|n| !n.is_empty());
-                store::reports::transition(&mut tx, enterprise_id, id, actor, from, *to, note).await?;
-                from = *to;
-            }
             // Its history happened over the days after the period ended.
             let shift = (today - end).num_days().max(1) - 3;
             // Every time of this report is the transaction's now(): all move to one earlier time,
             // computed first (Citus refuses `column - interval`, a STABLE operator, in writes).
             let at: DateTime<Utc> =
                 sqlx::query_scalar("select now() - make_interval(days => $1)").bind(shift.max(0) as i32).fetch_one(&mut *tx).await?;
+            // The audit log tells the same story, an hour apart per step, from the office.
+            let person = |id: Uuid| store::audit::Actor {
+                kind: "user",
+                id: Some(id),
+                ip: "81.2.69.142".parse().ok(),
+                place: Some("London, GB".to_owned()),
+                user_agent: Some("Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/124.0 Safari/537.36".to_owned()),
+            };
+            let target = store::audit::Target::new("report", id, &title);
+            store::audit::insert_at(
+                &mut tx,
+                Some(at),
+                &person(author.id),
+                Some(enterprise_id),
+                "report.created",
+                Some(target),
+                serde_json::json!({}),
+            )
+            .await?;
+            let mut from = ReportStatus::Draft;
+            for (step, to) in path.iter().enumerate() {
+                let actor = if matches!(to, ReportStatus::Draft | ReportStatus::Submitted) { author.id } else { ceo.id };
+                let note = (*to == ReportStatus::Rejected || *to == ReportStatus::Approved).then_some(*notes).filter(|n| !n.is_empty());
+                store::reports::transition(&mut tx, enterprise_id, id, actor, from, *to, note).await?;
+                let action = match to {
+                    ReportStatus::Draft => "report.updated",
+                    ReportStatus::Submitted => "report.submitted",
+                    ReportStatus::Reviewed => "report.reviewed",
+                    ReportStatus::Approved => "report.approved",
+                    ReportStatus::Rejected => "report.rejected",
+                };
+                let changes = serde_json::json!({ "status": [from.as_str(), to.as_str()] });
+                let when = (at + Duration::hours(step as i64 + 1)).min(Utc::now());
+                store::audit::insert_at(&mut tx, Some(when), &person(actor), Some(enterprise_id), action, Some(target), changes).await?;
+                from = *to;
+            }
             for sql in [
                 "update reports set created_at = $2, updated_at = $2, submitted_at = case when submitted_at is null then null else $2 end, \
                  reviewed_at = case when reviewed_at is null then null else $2 end where id = $1",
@@ -303,6 +332,23 @@ async fn seed_tokens(pool: &PgPool, demo: &DemoEnterprise) -> anyhow::Result<()>
             sqlx::query("update public.api_tokens set last_used_at = now() - interval '1 hour' where id = $1").bind(made.id).execute(pool).await?;
         }
     }
+    // A webhook of the enterprise's ERP, which hears approvals, rejections and new people. Its
+    // host does not exist, so the first events the demo makes show failed deliveries and retries.
+    let events: Vec<String> = ["report.approved", "report.rejected", "user.created"].iter().map(|e| (*e).to_owned()).collect();
+    let url = format!("https://erp.{}/hooks/enterprise-platform", demo.domain);
+    let secret = crate::webhooks::new_secret();
+    let mut tx = pool.begin().await?;
+    let hook = store::webhooks::NewWebhook {
+        id: Uuid::now_v7(),
+        owner: Some(enterprise_id),
+        url: &url,
+        events: &events,
+        description: "ERP: approved reports and new staff",
+        secret: &secret,
+        created_by: ceo.id,
+    };
+    store::webhooks::create(&mut tx, hook).await?;
+    tx.commit().await?;
     Ok(())
 }
 

@@ -65,15 +65,33 @@ pub async fn insert(
     target: Option<Target<'_>>,
     changes: Value,
 ) -> sqlx::Result<()> {
+    insert_at(tx, None, actor, enterprise, action, target, changes).await
+}
+
+/// [`insert`] at a given time (`None`: now). Only the demo data (`backend seed-demo`) writes a
+/// history that happened before it ran; nothing a request does may.
+pub async fn insert_at(
+    tx: &mut PgConnection,
+    at: Option<DateTime<Utc>>,
+    actor: &Actor,
+    enterprise: Option<Uuid>,
+    action: &str,
+    target: Option<Target<'_>>,
+    changes: Value,
+) -> sqlx::Result<()> {
+    let id = at.map_or_else(Uuid::now_v7, |at| {
+        let ts = uuid::Timestamp::from_unix(uuid::NoContext, at.timestamp().max(0) as u64, at.timestamp_subsec_nanos());
+        Uuid::new_v7(ts)
+    });
     sqlx::query(
         "insert into public.audit_events
-             (id, enterprise_id, actor_type, actor_id, actor_name, action, target_type, target_id, target_name, ip, place, user_agent, changes)
+             (id, enterprise_id, actor_type, actor_id, actor_name, action, target_type, target_id, target_name, ip, place, user_agent, changes, at)
          values ($1, $2, $3, $4,
                  coalesce((select full_name from public.users where id = $4),
                           (select name from public.api_tokens where id = $4 and user_id is null)),
-                 $5, $6, $7, $8, $9::inet, $10, $11, $12)",
+                 $5, $6, $7, $8, $9::inet, $10, $11, $12, coalesce($13, now()))",
     )
-    .bind(Uuid::now_v7())
+    .bind(id)
     .bind(enterprise)
     .bind(actor.kind)
     .bind(actor.id)
@@ -85,6 +103,7 @@ pub async fn insert(
     .bind(actor.place.as_deref())
     .bind(actor.user_agent.as_deref())
     .bind(changes)
+    .bind(at)
     .execute(&mut *tx)
     .await?;
     Ok(())

@@ -391,6 +391,17 @@ async fn the_demo_seed_tells_a_story_once_sessions_on_the_map_reports_and_spread
     let (status, totals) = app.get(&bruno, &format!("/api/v1/spreadsheets/{sheet}/range?range=A1:D15")).await;
     assert_eq!((status, totals["rows"].as_array().map(Vec::len)), (200, Some(14)), "{totals}");
     assert!(totals["rows"][12][1].as_f64().is_some_and(|sum| sum > 12_000.0), "totals computed: {totals}");
+
+    // The audit log tells the reports' story as it happened (months ago), with where from, and
+    // the CEO's integrations include a webhook to show.
+    let (_, approvals) = app.get(&ceo, "/api/v1/audit-events?action=report.approved&pageSize=100").await;
+    let approvals = approvals["items"].as_array().unwrap();
+    assert_eq!(approvals.len(), 3 * 4, "four approved reports per department with staff: {approvals:?}");
+    let month_ago = (chrono::Utc::now() - chrono::Duration::days(30)).to_rfc3339();
+    assert!(approvals.iter().all(|e| e["actor"]["name"] == "Alice Martin" && e["place"] == "London, GB"), "{approvals:?}");
+    assert!(approvals.iter().any(|e| e["at"].as_str().unwrap() < month_ago.as_str()), "{approvals:?}");
+    let (_, hooks) = app.get(&ceo, "/api/v1/webhooks").await;
+    assert_eq!(hooks["total"], 1, "{hooks}");
 }
 
 #[sqlx::test(migrator = "backend::db::MIGRATOR")]
