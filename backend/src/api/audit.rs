@@ -52,12 +52,13 @@ pub struct AuditEvent {
     pub actor: AuditActor,
     /// What was done, `<target>.<verb>`: `auth.signed_in`, `auth.sign_in_failed`,
     /// `auth.sign_in_refused`, `auth.signed_out`, `session.ended`, `user.created`,
-    /// `user.updated`, `user.role_changed`, `user.deactivated`, `user.deleted`,
-    /// `enterprise.created`, `enterprise.updated`, `enterprise.deleted`,
+    /// `user.updated`, `user.role_changed`, `user.deactivated`, `user.reactivated`,
+    /// `user.deleted`, `enterprise.created`, `enterprise.updated`, `enterprise.deleted`,
     /// `department.updated`, `department.head_changed`, `department.member_added`,
-    /// `department.member_removed`, `report.created`, `report.submitted`, `report.reviewed`,
-    /// `report.approved`, `report.rejected`, `report.deleted`, `report.exported`,
-    /// `spreadsheet.imported`, `token.created`, `token.revoked`, `webhook.created`,
+    /// `department.member_removed`, `report.created`, `report.updated`, `report.submitted`,
+    /// `report.reviewed`, `report.approved`, `report.rejected`, `report.deleted`,
+    /// `report.exported`, `spreadsheet.created`, `spreadsheet.imported`,
+    /// `spreadsheet.exported`, `token.created`, `token.revoked`, `webhook.created`,
     /// `webhook.updated`, `webhook.deleted`, `webhook.secret_rotated`, `webhook.disabled`.
     pub action: String,
     #[oai(nullable)]

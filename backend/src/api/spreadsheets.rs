@@ -455,17 +455,21 @@ impl SpreadsheetsApi {
         let scope = scope(&state, &auth.0).await?;
         let mut tx = tenancy::begin(&state.db, &scope.schema).await?;
         let s = scope.find(&mut tx, id.0).await?;
-        tx.commit().await?;
         let format = format.0;
+        let extension = match format {
+            SheetFormat::Xlsx => "xlsx",
+            SheetFormat::Csv => "csv",
+        };
+        let target = crate::audit::Target::new("spreadsheet", id.0, &s.summary.name);
+        crate::audit::Audit::of(&state, &auth.0)
+            .record(&mut tx, Some(scope.enterprise), "spreadsheet.exported", Some(target), crate::audit::Changes::new().with("format", extension))
+            .await?;
+        tx.commit().await?;
         let job = match format {
             SheetFormat::Xlsx => Job::Xlsx,
             SheetFormat::Csv => Job::Csv { sheet: sheet.0 },
         };
         let bytes = file_of(engine(&state, &gone, &scope, job, &s.content, "content").await?)?;
-        let extension = match format {
-            SheetFormat::Xlsx => "xlsx",
-            SheetFormat::Csv => "csv",
-        };
         let file_name = format!("{}.{extension}", slug::slugify(&s.summary.name));
         Ok(SpreadsheetFile::File(Attachment::new(bytes).filename(file_name), format.media_type().to_owned()))
     }
