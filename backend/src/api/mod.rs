@@ -102,7 +102,9 @@ pub fn service() -> OpenApiService<Api, ()> {
          events go to a conversation's members: `message.created` (`conversationId`, `messageId`, \
          `senderId`), `message.read` (`conversationId`, `userId`, `messageId`), \
          `conversation.changed` (`conversationId`: members, name, keys or the listener's archive \
-         flag) and `conversation.typing` (`conversationId`, `userId`; never stored). A client too slow \
+         flag) and `conversation.typing` (`conversationId`, `userId`; never stored). \
+         `webhook.disabled` (`webhookId`, `url`) tells a webhook's owner (the CEO, or the platform \
+         admins) that it was turned off after failing for days. A client too slow \
          to read its events is closed with 4408; reconnect and refetch.",
         )
         .server("/api/v1")

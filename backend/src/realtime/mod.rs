@@ -66,6 +66,10 @@ pub enum Event {
     /// A member is typing (never stored; clients show it for a few seconds).
     #[serde(rename = "conversation.typing")]
     Typing { conversation_id: Uuid, user_id: Uuid },
+    /// A webhook was turned off after its deliveries failed for days; sent to its owner (the
+    /// enterprise's CEO, or the platform admins).
+    #[serde(rename = "webhook.disabled")]
+    WebhookDisabled { webhook_id: Uuid, url: String },
 }
 
 /// Who receives an event. Every audience but the admins' is inside one tenant.

@@ -12,6 +12,7 @@ use rand::Rng as _;
 use super::guard;
 use crate::{
     audit::{Audit, Changes, Target},
+    realtime::{Audience, Event},
     state::AppState,
     store::{
         self,
@@ -163,7 +164,14 @@ async fn settle(state: &AppState, d: &DueDelivery, sent: Sent) -> anyhow::Result
         tracing::warn!(webhook = %d.webhook_id, "webhook turned off after failing for days");
         let mut conn = state.db.acquire().await?;
         let enterprise = store::webhooks::owner_of(&mut conn, d.webhook_id).await?;
-        Audit::system().record(&mut conn, enterprise, "webhook.disabled", Some(Target::id("webhook", d.webhook_id)), Changes::new()).await?;
+        let target = Target::new("webhook", d.webhook_id, &d.url);
+        Audit::system().record(&mut conn, enterprise, "webhook.disabled", Some(target), Changes::new()).await?;
+        // Its owner is told at once in any open browser (and sees it on the Integrations screen).
+        let audience = match enterprise {
+            Some(enterprise) => Audience::Tenant { enterprise, users: Vec::new(), ceo: true },
+            None => Audience::Monitors { enterprise: None },
+        };
+        state.realtime.publish(audience, Event::WebhookDisabled { webhook_id: d.webhook_id, url: d.url.clone() }).await;
     }
     Ok(())
 }

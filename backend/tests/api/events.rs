@@ -202,3 +202,41 @@ async fn webhook_urls_into_private_networks_are_refused_outside_development(db: 
     let (status, body) = app.post(&admin, "/api/v1/webhooks", json!({ "url": "https://127.0.0.1/x", "events": ["nope.never"] })).await;
     assert_eq!((status, &body["fields"]["events"]), (400, &json!("invalid")), "{body}");
 }
+
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn a_webhook_failing_for_days_is_turned_off_and_its_owner_told(db: PgPool) {
+    // Days shrink to seconds: five days of failures take about 4.3 s here.
+    let app = TestApp::spawn_with(db, |c| c.events.retry_scale = 0.000_01).await;
+    let admin = app.admin_token().await;
+    let (_, ceo) = app.enterprise(&admin, "Alpha").await;
+    // Nothing listens on the discard port: every attempt is refused.
+    let (status, hook) = app.post(&ceo, "/api/v1/webhooks", json!({ "url": "http://127.0.0.1:9/down", "events": ["user.created"] })).await;
+    assert_eq!(status, 201, "{hook}");
+    let id = hook["id"].as_str().unwrap();
+    assert_eq!(app.post(&ceo, &format!("/api/v1/webhooks/{id}/test"), json!({})).await.0, 202);
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    let (_, failing) = app.get(&ceo, &format!("/api/v1/webhooks/{id}")).await;
+    assert!(failing["failingSince"].is_string() && failing["enabled"] == true, "failing, not yet off: {failing}");
+
+    // The next failure comes after the limit: the webhook goes off, its pending work is given up.
+    assert_eq!(app.post(&ceo, &format!("/api/v1/webhooks/{id}/test"), json!({})).await.0, 202);
+    let mut off = Value::Null;
+    for _ in 0..50 {
+        let (_, now) = app.get(&ceo, &format!("/api/v1/webhooks/{id}")).await;
+        if now["enabled"] == false {
+            off = now;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(off["disabledReason"], "failing", "{off}");
+    let (_, deliveries) = app.get(&ceo, &format!("/api/v1/webhooks/{id}/deliveries")).await;
+    assert!(deliveries["items"].as_array().unwrap().iter().all(|d| d["status"] == "failed"), "{deliveries}");
+    let (_, log) = app.get(&ceo, "/api/v1/audit-events?action=webhook.disabled").await;
+    assert_eq!(log["items"][0]["actor"]["type"], "system", "{log}");
+    assert_eq!(log["items"][0]["targetName"], "http://127.0.0.1:9/down", "{log}");
+
+    // Turned back on, it is healthy again until it fails anew.
+    let (status, on) = app.put(&ceo, &format!("/api/v1/webhooks/{id}"), json!({ "enabled": true })).await;
+    assert_eq!((status, &on["enabled"], &on["disabledReason"], &on["failingSince"]), (200, &json!(true), &Value::Null, &Value::Null), "{on}");
+}
