@@ -66,6 +66,8 @@ export default defineConfig({
       STATIC_DIR: staticDir,
       TRUSTED_PROXIES: '127.0.0.1',
       GEOIP_DATABASE: geoipDatabase,
+      // e2e/webhooks.spec.ts delivers to a receiver of its own on the loopback, over plain http.
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
       RUST_LOG: process.env.RUST_LOG ?? 'warn,backend::app=info',
     },
     reuseExistingServer: false,

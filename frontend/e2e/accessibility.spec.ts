@@ -132,6 +132,20 @@ test.beforeAll(async ({ request }) => {
     }),
   );
 
+  // A webhook of the enterprise, with a long address and description: the Integrations screen is
+  // scanned with one in its list. It hears only new spreadsheets (the one above is made already),
+  // so nothing is ever sent to its address.
+  await created(
+    await request.post('/api/v1/webhooks', {
+      headers: ceoHeaders,
+      data: {
+        url: `http://127.0.0.1:9/synchronisation-comptable/evenements-des-rapports-trimestriels/${runId}`,
+        events: ['spreadsheet.created'],
+        description: 'Synchronisation avec le logiciel de comptabilité et l’entrepôt de données',
+      },
+    }),
+  );
+
   // Sessions with places for the monitoring map (MaxMind's test database): London and Boxford
   // close enough to cluster, Milton alone; the second sign-in from abroad is flagged.
   await apiHeaders(request, member, '81.2.69.142');
@@ -205,6 +219,11 @@ for (const locale of ['en', 'fr'] as const) {
       ]);
     });
 
+    test("the admin's integrations and audit log", async ({ page }) => {
+      await signIn(page, locale, admin);
+      await scan(page, locale, ['/admin/integrations', '/admin/audit']);
+    });
+
     test('dialogs: an edit form and a confirmation, each closed by its named close button', async ({ page }) => {
       await signIn(page, locale, admin);
       await page.goto(`/admin/enterprises/${ids.enterprise}`);
@@ -231,6 +250,7 @@ for (const locale of ['en', 'fr'] as const) {
         '/admin/users',
         '/messages',
         '/ceo/integrations',
+        '/audit',
         '/settings/api-tokens',
         // Last: the next step opens a popup on its map.
         '/ceo/monitoring',
@@ -274,6 +294,37 @@ for (const locale of ['en', 'fr'] as const) {
       if (locale === 'fr') expect.soft(await overflowing(page), 'the new token’s secret: content wider than its box').toEqual([]);
       await secret.getByRole('button', { name: text(locale, 'apiTokens.secret.done') }).click();
       await expect(secret).toBeHidden();
+    });
+
+    test("webhooks and the audit log: the new webhook form (with its errors), a webhook's deliveries, an entry's details", async ({ page }) => {
+      await signIn(page, locale, ceo);
+      await page.goto('/ceo/integrations');
+      await page.getByRole('button', { name: text(locale, 'webhooks.create'), exact: true }).click();
+      const form = page.getByRole('dialog', { name: text(locale, 'webhooks.enterprise.createTitle') });
+      await expect(form).toBeVisible();
+      await form.getByRole('button', { name: text(locale, 'webhooks.form.submit'), exact: true }).click();
+      await expect(form.getByText(text(locale, 'webhooks.form.eventsRequired'))).toBeVisible();
+      await expectNoSeriousViolations(page, 'the new webhook form, with errors');
+      if (locale === 'fr') expect.soft(await overflowing(page), 'the new webhook form: content wider than its box').toEqual([]);
+      await page.keyboard.press('Escape');
+      await expect(form).toBeHidden();
+
+      const deliveries = text(locale, 'webhooks.actions.deliveries');
+      await page
+        .getByTestId('webhook-row')
+        .getByRole('button', { name: new RegExp(`^${deliveries}`) })
+        .click();
+      const dialog = page.getByRole('dialog', { name: text(locale, 'webhooks.deliveries.title') });
+      await expect(dialog.getByText(text(locale, 'webhooks.deliveries.empty'))).toBeVisible();
+      await expectNoSeriousViolations(page, "a webhook's deliveries");
+      await page.keyboard.press('Escape');
+
+      await page.goto('/audit');
+      const entry = page.getByTestId('audit-entry').first();
+      await entry.getByRole('button', { name: text(locale, 'audit.entry.details') }).click();
+      await expect(entry.getByTestId('audit-details')).toBeVisible();
+      await expectNoSeriousViolations(page, 'the audit log, an entry open');
+      if (locale === 'fr') expect.soft(await overflowing(page), 'the audit log, an entry open: content wider than its box').toEqual([]);
     });
 
     test('the messenger: set up, a conversation, its dialogs', async ({ page, request }) => {

@@ -120,7 +120,7 @@ test("a service credential: the CEO makes one on Integrations; it reads the ente
   page = await (await browser.newContext()).newPage();
   await signIn(page, admin);
   await page.goto(`/admin/enterprises/${enterpriseId}`);
-  await page.getByRole('link', { name: 'Manage service credentials' }).click();
+  await page.getByRole('link', { name: 'Manage integrations' }).click();
   await expect(page).toHaveURL(new RegExp(`/admin/enterprises/${enterpriseId}/integrations$`));
   await expect(page.getByRole('heading', { level: 1, name: `Integrations: Tokens ${runId}` })).toBeVisible();
   const listed = page.getByTestId('token-row').filter({ hasText: name });

@@ -83,6 +83,8 @@ test('one sidebar entry is the current page, the most specific one (not its pare
   await expectCurrent('/admin/enterprises', 'Enterprises');
   await expectCurrent('/admin/users', 'Users');
   await expectCurrent('/admin/monitoring', 'Monitoring');
+  await expectCurrent('/admin/integrations', 'Integrations');
+  await expectCurrent('/admin/audit', 'Audit log');
 
   // A CEO, and a member of their Finance department with a report.
   const ceo = { fullName: `Layout Ceo ${runId}`, email: `layout-ceo-${runId}@e2e.test`, password: 'ceo-password-1' };
@@ -120,6 +122,7 @@ test('one sidebar entry is the current page, the most specific one (not its pare
   await expectCurrent('/ceo', 'My enterprise');
   await expectCurrent('/ceo/reports', 'Reports');
   await expectCurrent(`/ceo/reports/${reportId}`, 'Reports');
+  await expectCurrent('/audit', 'Audit log');
 
   await page.evaluate(() => {
     window.localStorage.clear();

@@ -79,6 +79,18 @@ test.beforeAll(async ({ request }) => {
       data: { name: `Synchronisation de l’entrepôt de données ${runId}`, scopes: ['reports:write', 'spreadsheets:read', 'monitoring:read'] },
     }),
   );
+  // A webhook with a long address and description. It hears only new spreadsheets (none are made
+  // here), so nothing is ever sent to its address.
+  await created(
+    await request.post('/api/v1/webhooks', {
+      headers: ceoHeaders,
+      data: {
+        url: `http://127.0.0.1:9/synchronisation-comptable/evenements-des-rapports-trimestriels/${runId}`,
+        events: ['spreadsheet.created'],
+        description: 'Synchronisation avec le logiciel de comptabilité et l’entrepôt de données',
+      },
+    }),
+  );
 
   const headHeaders = await bearer(request, head, '81.2.69.142');
   const report = (title: string, status: 'draft' | 'submitted') => ({
@@ -148,6 +160,8 @@ test.describe('French labels fit at 800 px', () => {
       `/admin/enterprises/${ids.enterprise}/integrations`,
       '/admin/users',
       '/admin/monitoring',
+      '/admin/integrations',
+      '/admin/audit',
       `/ceo/reports/${ids.submitted}`,
       '/messages',
       '/settings/api-tokens',
@@ -165,6 +179,7 @@ test.describe('French labels fit at 800 px', () => {
       '/ceo/monitoring',
       '/messages',
       '/ceo/integrations',
+      '/audit',
       '/settings/api-tokens',
     ]);
   });

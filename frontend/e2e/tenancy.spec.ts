@@ -106,7 +106,16 @@ test.describe.serial('tenancy', () => {
   test('its CEO creates a department head, then makes them head of Finance', async ({ page }) => {
     const head = { name: `Hal Head ${runId}`, email: `head-${runId}@e2e.test`, password: 'head-password-1' };
     await signIn(page, { email: enterprise.ceoEmail, password: enterprise.ceoPassword });
-    await expect(sidebar(page).getByRole('link')).toHaveText(['Dashboard', 'My enterprise', 'Reports', 'Users', 'Messages', 'Monitoring', 'Integrations']);
+    await expect(sidebar(page).getByRole('link')).toHaveText([
+      'Dashboard',
+      'My enterprise',
+      'Reports',
+      'Users',
+      'Messages',
+      'Monitoring',
+      'Integrations',
+      'Audit log',
+    ]);
 
     // A CEO on an admin-only screen lands on their own home.
     await page.goto('/admin/enterprises');

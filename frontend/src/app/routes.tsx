@@ -11,8 +11,10 @@ type Screen = LazyExoticComponent<ComponentType>;
 const reportForm = lazy(() => import('@/features/reports/screens/ReportFormScreen'));
 // Both monitoring routes show one screen, scoped by the caller's role.
 const monitoring = lazy(() => import('@/features/monitoring/screens/MonitoringScreen'));
-// The CEO's service credentials and the admin's for any enterprise: one screen, scoped by the route.
+// The CEO's integrations, the admin's for any enterprise and the platform's: one screen, scoped by the route.
 const integrations = lazy(() => import('@/features/api-tokens/screens/IntegrationsScreen'));
+// The CEO's audit log and the admin's: one screen, scoped by the caller's role.
+const audit = lazy(() => import('@/features/audit/screens/AuditLogScreen'));
 
 /**
  * One lazily loaded screen per route that has one (`ready: true` in lib/paths.ts, which also
@@ -38,8 +40,11 @@ const screens = {
   departmentReport: lazy(() => import('@/features/reports/screens/DepartmentReportScreen')),
   departmentReportEdit: reportForm,
   adminMonitoring: monitoring,
+  adminIntegrations: integrations,
+  adminAudit: audit,
   ceoMonitoring: monitoring,
   ceoIntegrations: integrations,
+  audit,
   departmentSpreadsheet: lazy(() => import('@/features/spreadsheets/screens/SpreadsheetListScreen')),
   // The editor's chunk brings the grid and the engine's WebAssembly, and only it does.
   departmentSpreadsheetEditor: lazy(() => import('@/features/spreadsheets/screens/SpreadsheetEditorScreen')),

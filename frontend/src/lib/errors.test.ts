@@ -11,9 +11,11 @@ describe('errorMessage', () => {
     expect(errorMessage(conflict('has_reports'), i18n.t)).toBe('This person has written reports, which keep their author: deactivate the account instead.');
     expect(errorMessage(conflict('own_account'), i18n.t)).toBe('You cannot deactivate, demote or delete your own account.');
     expect(errorMessage(conflict('too_many_tokens'), i18n.t)).toBe('There are already 50 live tokens. Revoke one that is no longer used first.');
+    expect(errorMessage(conflict('too_many_webhooks'), i18n.t)).toBe('There are already 20 webhooks. Delete one that is no longer used first.');
     await i18n.changeLanguage('fr');
     expect(errorMessage(conflict('has_reports'), i18n.t)).toBe('Cette personne a rédigé des rapports, qui gardent leur auteur : désactivez plutôt le compte.');
     expect(errorMessage(conflict('too_many_tokens'), i18n.t)).toBe("Il y a déjà 50 jetons actifs. Révoquez d'abord un jeton qui ne sert plus.");
+    expect(errorMessage(conflict('too_many_webhooks'), i18n.t)).toBe("Il y a déjà 20 webhooks. Supprimez d'abord celui qui ne sert plus.");
     await i18n.changeLanguage('en');
   });
 

@@ -41,6 +41,7 @@ export function errorMessage(error: unknown, t: TFunction, fallback: string = t(
       if (error.reason === 'own_account') return t('errors.conflict.ownAccount');
       if (error.reason === 'has_reports') return t('errors.conflict.hasReports');
       if (error.reason === 'too_many_tokens') return t('errors.conflict.tooManyTokens');
+      if (error.reason === 'too_many_webhooks') return t('errors.conflict.tooManyWebhooks');
       break;
   }
   if (error.status === 403) return t('errors.forbidden');

@@ -8,8 +8,8 @@ const DEPT = makeUser('DepartmentUser').departmentId!;
 
 describe('the sidebar per role (only screens that exist)', () => {
   it.each<[Role, string[]]>([
-    ['PlatformAdmin', ['/dashboard', '/admin', '/admin/enterprises', '/admin/users', '/messages', '/admin/monitoring']],
-    ['EnterpriseCeo', ['/dashboard', '/ceo', '/ceo/reports', '/admin/users', '/messages', '/ceo/monitoring', '/ceo/integrations']],
+    ['PlatformAdmin', ['/dashboard', '/admin', '/admin/enterprises', '/admin/users', '/messages', '/admin/monitoring', '/admin/integrations', '/admin/audit']],
+    ['EnterpriseCeo', ['/dashboard', '/ceo', '/ceo/reports', '/admin/users', '/messages', '/ceo/monitoring', '/ceo/integrations', '/audit']],
     ['DepartmentHead', ['/dashboard', `/department/${DEPT}`, `/department/${DEPT}/reports`, `/department/${DEPT}/spreadsheet`, '/messages']],
     ['DepartmentUser', ['/dashboard', `/department/${DEPT}`, `/department/${DEPT}/reports`, `/department/${DEPT}/spreadsheet`, '/messages']],
   ])('%s sees %j', (role, links) => {
@@ -25,6 +25,7 @@ describe('the sidebar per role (only screens that exist)', () => {
       'nav.messages',
       'nav.monitoring',
       'nav.integrations',
+      'nav.audit',
     ]);
   });
 
@@ -57,12 +58,15 @@ describe('the highlighted sidebar entry', () => {
     ['the admin', admin, '/admin/users', 'adminUsers'],
     ['the admin', admin, '/admin/users/create', 'adminUsers'],
     ['the admin', admin, '/admin/monitoring', 'adminMonitoring'],
+    ['the admin', admin, '/admin/integrations', 'adminIntegrations'],
+    ['the admin', admin, '/admin/audit', 'adminAudit'],
     ['the admin', admin, '/ceo/reports/r1', null],
     ['the CEO', ceo, '/ceo', 'ceo'],
     ['the CEO', ceo, '/ceo/reports', 'ceoReports'],
     ['the CEO', ceo, '/ceo/reports/r1', 'ceoReports'],
     ['the CEO', ceo, '/ceo/monitoring', 'ceoMonitoring'],
     ['the CEO', ceo, '/ceo/integrations', 'ceoIntegrations'],
+    ['the CEO', ceo, '/audit', 'audit'],
     ['staff', staff, `/department/${DEPT}`, 'department'],
     ['staff', staff, `/department/${DEPT}/reports`, 'departmentReports'],
     ['staff', staff, `/department/${DEPT}/reports/r1/edit`, 'departmentReports'],

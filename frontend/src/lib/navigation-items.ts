@@ -5,6 +5,7 @@ import {
   IconChartDots,
   IconFileText,
   IconLayoutDashboard,
+  IconListSearch,
   IconMessages,
   IconPlugConnected,
   IconShieldLock,
@@ -42,6 +43,9 @@ const NAV: readonly NavEntry[] = [
   { route: 'adminMonitoring', label: 'nav.monitoring', icon: IconChartDots },
   { route: 'ceoMonitoring', label: 'nav.monitoring', icon: IconChartDots },
   { route: 'ceoIntegrations', label: 'nav.integrations', icon: IconPlugConnected },
+  { route: 'adminIntegrations', label: 'nav.integrations', icon: IconPlugConnected },
+  { route: 'audit', label: 'nav.audit', icon: IconListSearch },
+  { route: 'adminAudit', label: 'nav.audit', icon: IconListSearch },
 ];
 
 export type NavItem = { key: RouteKey; label: ParseKeys; icon: Icon; to: string };

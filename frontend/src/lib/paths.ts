@@ -30,11 +30,14 @@ export const routes = {
   adminUserCreate: { path: '/admin/users/create', access: [PlatformAdmin, EnterpriseCeo], ready: true },
   adminUsers: { path: '/admin/users', access: [PlatformAdmin, EnterpriseCeo], ready: true },
   adminMonitoring: { path: '/admin/monitoring', access: [PlatformAdmin], ready: true },
+  adminIntegrations: { path: '/admin/integrations', access: [PlatformAdmin], ready: true },
+  adminAudit: { path: '/admin/audit', access: [PlatformAdmin], ready: true },
   ceo: { path: '/ceo', access: [EnterpriseCeo], ready: true },
   ceoReports: { path: '/ceo/reports', access: [EnterpriseCeo], ready: true },
   ceoReport: { path: '/ceo/reports/:id', access: [EnterpriseCeo, PlatformAdmin], ready: true },
   ceoMonitoring: { path: '/ceo/monitoring', access: [EnterpriseCeo], ready: true },
   ceoIntegrations: { path: '/ceo/integrations', access: [EnterpriseCeo], ready: true },
+  audit: { path: '/audit', access: [EnterpriseCeo], ready: true },
   department: { path: '/department/:id', access: DEPARTMENT, ready: true },
   departmentReports: { path: '/department/:id/reports', access: DEPARTMENT, ready: true },
   departmentReportCreate: { path: '/department/:id/reports/create', access: DEPARTMENT, ready: true },
@@ -62,6 +65,17 @@ type ParamsArg<K extends RouteKey> = [RouteParams<K>] extends [never] ? [] : [pa
 export function href<K extends RouteKey>(key: K, ...[params]: ParamsArg<K>): string {
   const values = (params ?? {}) as Record<string, string>;
   return routes[key].path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(values[name]));
+}
+
+/**
+ * The audit log's entries about one thing (a user, a report, an enterprise), for whoever may read
+ * the log: the platform admin's /admin/audit, a CEO's /audit; null for the other roles.
+ */
+export function auditLogHref(role: Role, target: string): string | null {
+  const query = `?target=${encodeURIComponent(target)}`;
+  if (role === PlatformAdmin) return `${href('adminAudit')}${query}`;
+  if (role === EnterpriseCeo) return `${href('audit')}${query}`;
+  return null;
 }
 
 export function isAllowed(role: Role, access: RouteAccess): boolean {

@@ -1,6 +1,7 @@
 import type {
   ApiError,
   ApiToken,
+  AuditEvent,
   CeoDashboard,
   CreatedApiToken,
   Department,
@@ -14,6 +15,9 @@ import type {
   User,
   UserActivity,
   UserSummary,
+  Webhook,
+  WebhookDelivery,
+  WebhookWithSecret,
 } from '@/api/generated/model';
 
 /*
@@ -222,4 +226,62 @@ export function makeApiToken(overrides: Partial<ApiToken> = {}): ApiToken {
 /** POST /api-tokens' answer: the token and, this once, its secret. */
 export function makeCreatedApiToken(overrides: Partial<CreatedApiToken> = {}): CreatedApiToken {
   return { ...makeApiToken({ lastUsedAt: null }), token: 'ept_k3Xq9sEcReT0nLyOnCe_aBcDeFgHiJkLmNoPqRsTuVwX', ...overrides };
+}
+
+/** An enterprise's webhook as GET /webhooks lists it (never its secret): on, hearing approved reports. */
+export function makeWebhook(overrides: Partial<Webhook> = {}): Webhook {
+  return {
+    id: '0190f3c2-0000-7000-8000-0000000009a1',
+    enterpriseId: '0190f3c2-0000-7000-8000-0000000000e1',
+    url: 'https://hooks.example.com/reports',
+    events: ['report.approved'],
+    description: 'Bookkeeping sync',
+    enabled: true,
+    disabledReason: null,
+    failingSince: null,
+    createdAt: '2026-03-01T12:00:00Z',
+    updatedAt: '2026-03-01T12:00:00Z',
+    ...overrides,
+  };
+}
+
+/** POST /webhooks' answer (and rotate-secret's): the webhook and, this once, its signing secret. */
+export function makeWebhookWithSecret(overrides: Partial<WebhookWithSecret> = {}): WebhookWithSecret {
+  return { ...makeWebhook(), secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', ...overrides };
+}
+
+/** One delivery of a webhook: delivered at the first attempt. */
+export function makeWebhookDelivery(overrides: Partial<WebhookDelivery> = {}): WebhookDelivery {
+  return {
+    id: '0190f3c2-0000-7000-8000-0000000009d1',
+    webhookId: '0190f3c2-0000-7000-8000-0000000009a1',
+    eventType: 'report.approved',
+    status: 'delivered',
+    attempts: 1,
+    lastStatus: 204,
+    lastError: null,
+    nextAttemptAt: null,
+    deliveredAt: '2026-03-02T09:00:01Z',
+    createdAt: '2026-03-02T09:00:00Z',
+    ...overrides,
+  };
+}
+
+/** An audit log entry: a CEO approved a report, from London in Firefox. */
+export function makeAuditEvent(overrides: Partial<AuditEvent> = {}): AuditEvent {
+  return {
+    id: '0190f3c2-0000-7000-8000-000000000aa1',
+    at: '2026-03-02T09:00:00Z',
+    enterpriseId: '0190f3c2-0000-7000-8000-0000000000e1',
+    actor: { type: 'user', id: '0190f3c2-0000-7000-8000-000000000001', name: 'Nora Chef' },
+    action: 'report.approved',
+    targetType: 'report',
+    targetId: '0190f3c2-0000-7000-8000-0000000000f1',
+    targetName: 'Q1 figures',
+    ip: '81.2.69.142',
+    place: 'London, GB',
+    userAgent: 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0',
+    changes: { status: ['submitted', 'approved'], reviewNotes: false },
+    ...overrides,
+  };
 }

@@ -51,3 +51,25 @@ describe('a report moved while the tab is open', () => {
     expect(show).toHaveBeenCalledExactlyOnceWith(expect.objectContaining({ message: 'Report “Q1” is now Approved' }));
   });
 });
+
+describe('a webhook turned off for failing', () => {
+  it('is told to its owner in a toast that stays, in their language', async () => {
+    await changeLocale('fr');
+    session.start('token', makeUser('EnterpriseCeo', { id: 'ceo-2', fullName: 'Cora Ceo' }));
+    const show = vi.spyOn(notifications, 'show');
+    renderHook(() => useRealtime(new QueryClient()));
+    const socket = FakeSocket.all[0]!;
+    socket.onopen?.();
+    socket.serverSays({ type: 'ready' });
+
+    socket.serverSays({ type: 'webhook.disabled', webhookId: 'w1', url: 'https://erp.example/hook' });
+    expect(show).toHaveBeenCalledExactlyOnceWith(
+      expect.objectContaining({
+        autoClose: false,
+        message:
+          'Le webhook https://erp.example/hook a été désactivé : ses livraisons échouent depuis cinq jours. Réparez le destinataire, puis réactivez-le dans Intégrations.',
+      }),
+    );
+    await changeLocale('en');
+  });
+});

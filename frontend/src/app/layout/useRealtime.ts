@@ -14,7 +14,7 @@ const HEARTBEAT_MS = 60_000;
  * While signed in: the tab's real-time socket and its heartbeat. Events refresh what they
  * concern (the cache is invalidated; screens refetch; the messenger's events through
  * lib/messaging-live.ts, which also keeps who is typing), a report's new status is told in a
- * toast, and an ended session lands on /login with the expiry text at once. The heartbeat
+ * toast, a webhook turned off for failing is told in one that stays, and an ended session lands on /login with the expiry text at once. The heartbeat
  * (every minute while the tab is visible and the user was active) keeps the session's
  * `lastSeenAt` moving for the monitors.
  */
@@ -38,6 +38,9 @@ export function useRealtime(queryClient: QueryClient) {
         }
       } else if (isMessagingEvent(event)) {
         handleMessagingEvent(queryClient, event);
+      } else if (event.type === 'webhook.disabled') {
+        void queryClient.invalidateQueries({ predicate: (query) => String(query.queryKey[0]).includes('/webhooks') });
+        notifications.show({ color: 'red', autoClose: false, message: t('webhooks.live.disabled', { url: String(event.url) }) });
       } else if (event.type.startsWith('monitoring.')) {
         void queryClient.invalidateQueries({ predicate: (query) => String(query.queryKey[0]).includes('/monitoring') });
       }

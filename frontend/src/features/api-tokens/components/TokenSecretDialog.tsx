@@ -16,7 +16,7 @@ type TokenSecretDialogProps = {
 };
 
 /** A value in monospace, whole (a token breaks anywhere), with its copy button. */
-function CopyableCode({ value, copyLabel, testId }: { value: string; copyLabel: string; testId: string }) {
+export function CopyableCode({ value, copyLabel, testId }: { value: string; copyLabel: string; testId: string }) {
   const { t } = useTranslation();
   return (
     <Stack gap={6} align="flex-start">

@@ -44,6 +44,8 @@ function serviceTokenAnswers(initial: ApiToken[]) {
       tokens = tokens.filter((token) => token.id !== warehouse.id);
       return new Response(null, { status: 204 });
     },
+    // The webhooks beside them (IntegrationsScreen.webhooks.test.tsx): none.
+    'GET /api/v1/webhooks': () => jsonResponse(200, page([])),
   };
 }
 
@@ -95,7 +97,7 @@ describe('integrations (service credentials)', () => {
     const { location } = renderApp(`/admin/enterprises/${detail.id}`);
 
     const section = (await screen.findByRole('heading', { level: 2, name: 'Integrations' })).closest('section')!;
-    await user.click(within(section).getByRole('link', { name: 'Manage service credentials' }));
+    await user.click(within(section).getByRole('link', { name: 'Manage integrations' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Integrations: Acme Corp' })).toBeInTheDocument();
     expect(location().pathname).toBe(`/admin/enterprises/${detail.id}/integrations`);
     expect(screen.getByRole('link', { name: 'Back to the enterprise' })).toHaveAttribute('href', `/admin/enterprises/${detail.id}`);

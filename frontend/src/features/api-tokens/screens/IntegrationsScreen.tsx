@@ -9,19 +9,30 @@ import { href } from '@/lib/paths';
 import { useCurrentUser } from '@/lib/session';
 import type { TokenOwner } from '../api';
 import { TokenManager } from '../components/TokenManager';
+import { WebhookManager } from '../components/WebhookManager';
+import type { WebhookScope } from '../webhook-api';
+
+const PLATFORM: WebhookScope = { kind: 'platform' };
 
 /**
- * An enterprise's service credentials: the CEO's own enterprise (/ceo/integrations, in their
- * sidebar), or any enterprise for the platform admin (/admin/enterprises/:id/integrations, from
- * the enterprise's page).
+ * An enterprise's integrations, its service credentials and its webhooks: the CEO's own
+ * enterprise (/ceo/integrations, in their sidebar), or any enterprise for the platform admin
+ * (/admin/enterprises/:id/integrations, from the enterprise's page). The platform admin's own
+ * (/admin/integrations, in their sidebar) are the platform's webhooks, which hear every
+ * enterprise.
  */
 export default function IntegrationsScreen() {
-  const { t } = useTranslation();
   const user = useCurrentUser();
   const { id } = useParams<'id'>();
-  const forAdmin = id !== undefined;
-  const enterpriseId = id ?? user.enterpriseId ?? '';
+  if (id === undefined && user.role === 'PlatformAdmin') return <PlatformIntegrations />;
+  return <EnterpriseIntegrations enterpriseId={id ?? user.enterpriseId ?? ''} forAdmin={id !== undefined} />;
+}
+
+function EnterpriseIntegrations({ enterpriseId, forAdmin }: { enterpriseId: string; forAdmin: boolean }) {
+  const { t } = useTranslation();
   const owner = useMemo<TokenOwner>(() => ({ kind: 'service', enterpriseId }), [enterpriseId]);
+  // The admin names the enterprise whose webhooks they manage; a CEO's are their own.
+  const scope = useMemo<WebhookScope>(() => (forAdmin ? { kind: 'enterprise', enterpriseId } : { kind: 'enterprise' }), [forAdmin, enterpriseId]);
   // The admin's page names the enterprise; the CEO knows theirs.
   const enterprise = useGetEnterprise(enterpriseId, { query: { enabled: forAdmin } });
   const title = forAdmin && enterprise.data ? t('apiTokens.service.titleFor', { name: enterprise.data.name }) : t('apiTokens.service.pageTitle');
@@ -32,7 +43,25 @@ export default function IntegrationsScreen() {
   return (
     <Stack gap="lg">
       <PageHeader title={title} description={t('apiTokens.service.description')} back={back} />
-      {enterpriseId ? <TokenManager owner={owner} /> : <Text c="dimmed">{t('apiTokens.service.noEnterprise')}</Text>}
+      {enterpriseId ? (
+        <>
+          <TokenManager owner={owner} />
+          <WebhookManager scope={scope} />
+        </>
+      ) : (
+        <Text c="dimmed">{t('apiTokens.service.noEnterprise')}</Text>
+      )}
+    </Stack>
+  );
+}
+
+function PlatformIntegrations() {
+  const { t } = useTranslation();
+  useDocumentTitle(`${t('webhooks.platformPage.title')} · ${t('app.name')}`);
+  return (
+    <Stack gap="lg">
+      <PageHeader title={t('webhooks.platformPage.title')} description={t('webhooks.platformPage.description')} />
+      <WebhookManager scope={PLATFORM} />
     </Stack>
   );
 }

@@ -1,6 +1,6 @@
 import { Button, Card, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure, useDocumentTitle } from '@mantine/hooks';
-import { IconBuildingOff, IconPencil, IconPlayerPause, IconPlayerPlay, IconPlugConnected, IconTrash } from '@tabler/icons-react';
+import { IconBuildingOff, IconListSearch, IconPencil, IconPlayerPause, IconPlayerPlay, IconPlugConnected, IconTrash } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router-dom';
@@ -15,7 +15,7 @@ import { PageHeader } from '@/components/PageHeader';
 import { errorMessage } from '@/lib/errors';
 import { useFormat } from '@/lib/format';
 import { notify } from '@/lib/notify';
-import { href } from '@/lib/paths';
+import { auditLogHref, href } from '@/lib/paths';
 import { useDeleteEnterpriseMutation, useUpdateEnterpriseMutation } from '../api';
 import { confirmDeactivateEnterprise, confirmDeleteEnterprise } from '../components/enterprise-confirmations';
 import { EnterpriseEditModal } from '../components/EnterpriseEditModal';
@@ -124,6 +124,14 @@ function EnterpriseDetailView({ enterprise, back }: { enterprise: EnterpriseDeta
         back={back}
         actions={
           <>
+            <Button
+              component={Link}
+              to={auditLogHref('PlatformAdmin', enterprise.id)!}
+              variant="default"
+              leftSection={<IconListSearch size={16} aria-hidden />}
+            >
+              {t('audit.link')}
+            </Button>
             <Button variant="default" leftSection={<IconPencil size={16} aria-hidden />} onClick={edit.open}>
               {t('common.edit')}
             </Button>

@@ -1,10 +1,10 @@
 import { Button, Card, Group, Stack, Text, Textarea, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
-import { IconCheck, IconEye, IconX } from '@tabler/icons-react';
+import { IconCheck, IconEye, IconListSearch, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useParams, useSearchParams } from 'react-router-dom';
+import { Link, useParams, useSearchParams } from 'react-router-dom';
 import type { ReportDetail } from '@/api/generated/model';
 import { useGetReport } from '@/api/generated/reports/reports';
 import { isApiRequestError } from '@/api/mutator';
@@ -12,7 +12,7 @@ import { ReportDetailView } from '@/components/reports/ReportDetailView';
 import { LoadState } from '@/components/reports/ReportState';
 import { errorMessage, fieldErrorMessage } from '@/lib/errors';
 import { notify } from '@/lib/notify';
-import { href } from '@/lib/paths';
+import { auditLogHref, href } from '@/lib/paths';
 import { reviewChoices } from '@/lib/report-rules';
 import { useCurrentUser } from '@/lib/session';
 import { useReviewReportMutation } from '../api';
@@ -40,8 +40,20 @@ export default function CeoReportScreen() {
   if (!report.data) {
     return <LoadState query={report} back={back} title={t('reports.detail.pageTitle')} notFound={t('reports.detail.notFound')} />;
   }
+  const auditLink = auditLogHref(user.role, report.data.id);
   return (
-    <ReportDetailView report={report.data} back={back} enterpriseId={enterpriseId}>
+    <ReportDetailView
+      report={report.data}
+      back={back}
+      enterpriseId={enterpriseId}
+      actions={
+        auditLink && (
+          <Button component={Link} to={auditLink} variant="default" leftSection={<IconListSearch size={16} aria-hidden />}>
+            {t('audit.link')}
+          </Button>
+        )
+      }
+    >
       {!isAdmin && reviewChoices(report.data.status).length > 0 && <ReviewPanel report={report.data} />}
     </ReportDetailView>
   );

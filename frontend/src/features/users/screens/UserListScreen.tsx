@@ -1,6 +1,6 @@
 import { ActionIcon, Button, Card, Group, Loader, Menu, Select, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
-import { IconDots, IconPencil, IconPlus, IconTrash, IconUserCheck, IconUserOff, IconUsers } from '@tabler/icons-react';
+import { IconDots, IconListSearch, IconPencil, IconPlus, IconTrash, IconUserCheck, IconUserOff, IconUsers } from '@tabler/icons-react';
 import { keepPreviousData } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -23,7 +23,7 @@ import { errorMessage } from '@/lib/errors';
 import { useFormat } from '@/lib/format';
 import { PAGE_SIZE, oneOf, useListParams } from '@/lib/list-params';
 import { notify } from '@/lib/notify';
-import { href } from '@/lib/paths';
+import { auditLogHref, href } from '@/lib/paths';
 import { useCurrentUser } from '@/lib/session';
 import { useDeleteUserMutation, useDepartments, useUpdateUserMutation } from '../api';
 import { confirmDeactivateUser, confirmDeleteUser } from '../components/user-confirmations';
@@ -131,6 +131,7 @@ export default function UserListScreen() {
           <Table.Tbody>
             {items.map((user) => {
               const allowed = userActionsFor(caller, user);
+              const auditLink = auditLogHref(caller.role, user.id);
               return (
                 <Table.Tr key={user.id} data-testid="user-row">
                   <Table.Td data-title>
@@ -165,7 +166,7 @@ export default function UserListScreen() {
                   </Table.Td>
                   <Table.Td data-label={t('users.fields.lastLogin')}>{format.dateTime(user.lastLogin, t('users.neverSignedIn'))}</Table.Td>
                   <Table.Td ta="end" data-actions>
-                    {allowed.edit && (
+                    {(allowed.edit || auditLink) && (
                       <Menu position="bottom-end" withinPortal>
                         <Menu.Target>
                           <ActionIcon variant="subtle" color="gray" aria-label={t('users.list.actionsFor', { name: user.fullName })}>
@@ -173,15 +174,22 @@ export default function UserListScreen() {
                           </ActionIcon>
                         </Menu.Target>
                         <Menu.Dropdown>
-                          <Menu.Item leftSection={<IconPencil size={16} aria-hidden />} onClick={() => setEditing(user)}>
-                            {t('common.edit')}
-                          </Menu.Item>
+                          {allowed.edit && (
+                            <Menu.Item leftSection={<IconPencil size={16} aria-hidden />} onClick={() => setEditing(user)}>
+                              {t('common.edit')}
+                            </Menu.Item>
+                          )}
                           {allowed.changeStatus && (
                             <Menu.Item
                               leftSection={user.status === 'active' ? <IconUserOff size={16} aria-hidden /> : <IconUserCheck size={16} aria-hidden />}
                               onClick={() => toggleStatus(user)}
                             >
                               {user.status === 'active' ? t('users.deactivate.action') : t('users.activate.action')}
+                            </Menu.Item>
+                          )}
+                          {auditLink && (
+                            <Menu.Item component={Link} to={auditLink} leftSection={<IconListSearch size={16} aria-hidden />}>
+                              {t('audit.link')}
                             </Menu.Item>
                           )}
                           {allowed.delete && (

@@ -1,0 +1,170 @@
+import type { TFunction } from 'i18next';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { AuditEvent } from '@/api/generated/model';
+import { i18n } from '@/i18n';
+import '@/i18n/signed-in';
+import { makeAuditEvent } from '@/testing/fixtures';
+import { auditSentence, changeRows } from './sentence';
+
+const nora = { type: 'user', id: '0190f3c2-0000-7000-8000-000000000001', name: 'Nora Chef' };
+const sam = { targetType: 'user', targetId: '0190f3c2-0000-7000-8000-0000000000b2', targetName: 'Sam Lee' };
+const webhook = { targetType: 'webhook', targetId: '0190f3c2-0000-7000-8000-0000000009a1', targetName: 'https://hooks.example.com/in' };
+
+let en: TFunction;
+let fr: TFunction;
+
+beforeAll(async () => {
+  await i18n.loadLanguages('fr');
+  en = i18n.getFixedT('en');
+  fr = i18n.getFixedT('fr');
+});
+
+/** The entry as the server would write it: Nora Chef acting, nothing changed unless said. */
+const entry = (overrides: Partial<AuditEvent>) => makeAuditEvent({ actor: nora, changes: {}, ...overrides });
+
+// French puts a no-break space inside « » and before a colon; the expectations spell it \u00a0.
+describe('an audit entry as a sentence', () => {
+  it.each<[string, Partial<AuditEvent>, string, string]>([
+    [
+      'a role change, with the app’s role names',
+      { action: 'user.role_changed', ...sam, changes: { role: ['DepartmentUser', 'DepartmentHead'] } },
+      "Nora Chef changed Sam Lee's role from Department user to Department head",
+      'Nora Chef a changé le rôle de Sam Lee de Membre du département à Chef de département',
+    ],
+    [
+      'a role change, French eliding “de” before a vowel',
+      { action: 'user.role_changed', targetType: 'user', targetName: 'Anne Roy', changes: { role: ['PlatformAdmin', 'EnterpriseCeo'] } },
+      "Nora Chef changed Anne Roy's role from Platform Administrator to CEO",
+      "Nora Chef a changé le rôle d'Anne Roy d'Administrateur de la plateforme à PDG",
+    ],
+    [
+      'a report approved',
+      { action: 'report.approved', changes: { status: ['submitted', 'approved'], reviewNotes: false } },
+      'Nora Chef approved the report “Q1 figures”',
+      'Nora Chef a approuvé le rapport «\u00a0Q1 figures\u00a0»',
+    ],
+    [
+      'a report submitted',
+      { action: 'report.submitted', actor: { type: 'user', id: null, name: 'Hal Head' } },
+      'Hal Head submitted the report “Q1 figures” for review',
+      'Hal Head a soumis le rapport «\u00a0Q1 figures\u00a0» pour examen',
+    ],
+    [
+      'a report exported, with its format',
+      { action: 'report.exported', changes: { format: 'pdf' } },
+      'Nora Chef exported the report “Q1 figures” as PDF',
+      'Nora Chef a exporté le rapport «\u00a0Q1 figures\u00a0» en PDF',
+    ],
+    [
+      'a report exported, format unknown',
+      { action: 'report.exported' },
+      'Nora Chef exported the report “Q1 figures”',
+      'Nora Chef a exporté le rapport «\u00a0Q1 figures\u00a0»',
+    ],
+    ['a report deleted, its title unknown', { action: 'report.deleted', targetName: null }, 'Nora Chef deleted a report', 'Nora Chef a supprimé un rapport'],
+    [
+      'a webhook made',
+      { action: 'webhook.created', ...webhook, changes: { events: ['report.approved', 'report.rejected'] } },
+      'Nora Chef created the webhook https://hooks.example.com/in',
+      'Nora Chef a créé le webhook https://hooks.example.com/in',
+    ],
+    [
+      'a webhook turned off by hand',
+      { action: 'webhook.updated', ...webhook, changes: { enabled: [true, false] } },
+      'Nora Chef turned off the webhook https://hooks.example.com/in',
+      'Nora Chef a désactivé le webhook https://hooks.example.com/in',
+    ],
+    [
+      'a webhook turned back on',
+      { action: 'webhook.updated', ...webhook, changes: { enabled: [false, true] } },
+      'Nora Chef turned the webhook https://hooks.example.com/in back on',
+      'Nora Chef a réactivé le webhook https://hooks.example.com/in',
+    ],
+    [
+      'a webhook’s address changed',
+      { action: 'webhook.updated', ...webhook, changes: { url: ['https://old.example.com', 'https://hooks.example.com/in'] } },
+      'Nora Chef updated the webhook https://hooks.example.com/in',
+      'Nora Chef a modifié le webhook https://hooks.example.com/in',
+    ],
+    [
+      'a secret rotated',
+      { action: 'webhook.secret_rotated', ...webhook },
+      'Nora Chef rotated the signing secret of the webhook https://hooks.example.com/in',
+      'Nora Chef a renouvelé le secret de signature du webhook https://hooks.example.com/in',
+    ],
+    [
+      'a webhook turned off by the platform for failing, by id only',
+      { action: 'webhook.disabled', actor: { type: 'system', id: null, name: null }, targetType: 'webhook', targetName: null, ip: null },
+      'The platform turned off a webhook after its deliveries kept failing',
+      'La plateforme a désactivé un webhook après des échecs de livraison répétés',
+    ],
+    ['an account deactivated', { action: 'user.deactivated', ...sam }, "Nora Chef deactivated Sam Lee's account", 'Nora Chef a désactivé le compte de Sam Lee'],
+    ['a sign-in', { action: 'auth.signed_in', targetType: null, targetId: null, targetName: null }, 'Nora Chef signed in', 'Nora Chef a ouvert une session'],
+    [
+      'a failed sign-in, by the address typed',
+      {
+        action: 'auth.sign_in_failed',
+        actor: { type: 'user', id: null, name: null },
+        targetType: null,
+        targetName: null,
+        changes: { email: 'sam@example.com' },
+      },
+      'A sign-in as sam@example.com failed',
+      'Une tentative de connexion en tant que sam@example.com a échoué',
+    ],
+    [
+      'a department’s head changed, the department named in the reader’s language',
+      { action: 'department.head_changed', targetType: 'department', targetName: 'sales_marketing' },
+      'Nora Chef changed the head of the Sales and marketing department',
+      'Nora Chef a changé le chef du département Ventes et marketing',
+    ],
+    [
+      'a token revoked by a program',
+      { action: 'token.revoked', actor: { type: 'token', id: null, name: null }, targetType: 'token', targetName: 'CI deploy' },
+      'A program revoked the token “CI deploy”',
+      'Un programme a révoqué le jeton «\u00a0CI deploy\u00a0»',
+    ],
+    [
+      'an action this client does not know, about something',
+      { action: 'invoice.paid', targetType: 'invoice', targetName: 'INV-7' },
+      'Nora Chef did “invoice.paid” to “INV-7”',
+      'Nora Chef a effectué «\u00a0invoice.paid\u00a0» sur «\u00a0INV-7\u00a0»',
+    ],
+    [
+      'an action this client does not know, about nothing',
+      { action: 'backup.made', targetType: null, targetId: null, targetName: null },
+      'Nora Chef did “backup.made”',
+      'Nora Chef a effectué «\u00a0backup.made\u00a0»',
+    ],
+  ])('%s', (_, overrides, english, french) => {
+    const event = entry(overrides);
+    expect(auditSentence(event, en)).toBe(english);
+    expect(auditSentence(event, fr)).toBe(french);
+  });
+});
+
+describe('an audit entry’s changes', () => {
+  it('read as a before and an after, or a fact, in the reader’s words', () => {
+    const approved = entry({ action: 'report.approved', changes: { status: ['submitted', 'approved'], reviewNotes: true } });
+    expect(changeRows(approved, en)).toEqual([
+      { key: 'status', field: 'Status', before: 'Submitted', after: 'Approved' },
+      { key: 'reviewNotes', field: 'Review notes written', value: 'Yes' },
+    ]);
+    const role = entry({ action: 'user.role_changed', changes: { role: ['DepartmentUser', 'DepartmentHead'] } });
+    expect(changeRows(role, fr)).toEqual([{ key: 'role', field: 'Rôle', before: 'Membre du département', after: 'Chef de département' }]);
+  });
+
+  it('tell a webhook’s events, made with two, from a change of its events', () => {
+    const made = entry({ action: 'webhook.created', changes: { events: ['report.approved', 'report.rejected'] } });
+    expect(changeRows(made, en)).toEqual([{ key: 'events', field: 'Events', value: 'report.approved, report.rejected' }]);
+    const changed = entry({ action: 'webhook.updated', changes: { events: [['report.approved'], ['report.approved', 'user.created']] } });
+    expect(changeRows(changed, en)).toEqual([{ key: 'events', field: 'Events', before: 'report.approved', after: 'report.approved, user.created' }]);
+  });
+
+  it('keeps a field it does not know as the server named it', () => {
+    expect(changeRows(entry({ changes: { colour: ['red', 'blue'], format: 'csv' } }), en)).toEqual([
+      { key: 'colour', field: 'colour', before: 'red', after: 'blue' },
+      { key: 'format', field: 'Format', value: 'CSV' },
+    ]);
+  });
+});
