@@ -27,3 +27,4 @@ bench:
 	@bash bench/spreadsheets.sh
 	@bash bench/runaway.sh
 	@bash bench/tokens.sh
+	@bash bench/events.sh

@@ -155,11 +155,8 @@ pub async fn list(pool: &PgPool, f: &EntryFilter, limit: i64) -> sqlx::Result<Ve
         q.push(" and at < ").push_bind(to);
     }
     if let Some(text) = &f.text {
-        let pattern = format!("%{}%", super::escape_like(text));
-        q.push(" and (actor_name ilike ").push_bind(pattern.clone());
-        q.push(" or target_name ilike ").push_bind(pattern.clone());
-        q.push(" or action ilike ").push_bind(pattern.clone());
-        q.push(" or host(ip) like ").push_bind(pattern).push(")");
+        // The generated, lower-case `search` column and its trigram index (the migration).
+        q.push(" and search like ").push_bind(format!("%{}%", super::escape_like(&text.to_lowercase())));
     }
     if let Some(before) = f.before {
         q.push(" and id < ").push_bind(before);
