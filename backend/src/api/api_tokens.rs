@@ -255,9 +255,7 @@ impl ApiTokensApi {
     }
 
     /// List an enterprise's service credentials
-
     ///
-
     /// The enterprise's live service credentials (neither revoked nor expired), newest first; never the secrets.
     #[oai(path = "/enterprises/:id/service-tokens", method = "get", operation_id = "listServiceTokens")]
     async fn list_service(
@@ -276,9 +274,7 @@ impl ApiTokensApi {
     }
 
     /// Revoke a service credential
-
     ///
-
     /// The credential is refused from this instant, on every instance.
     #[oai(path = "/enterprises/:id/service-tokens/:tokenId", method = "delete", operation_id = "deleteServiceToken")]
     async fn delete_service(

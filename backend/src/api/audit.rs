@@ -162,10 +162,10 @@ async fn filter(
     q: Option<String>,
 ) -> Result<EntryFilter, AppError> {
     let enterprise = if caller.role == Role::PlatformAdmin {
-        if let Some(id) = enterprise_id {
-            if !store::enterprises::exists(&state.db, id).await? {
-                return Err(AppError::NotFound);
-            }
+        if let Some(id) = enterprise_id
+            && !store::enterprises::exists(&state.db, id).await?
+        {
+            return Err(AppError::NotFound);
         }
         enterprise_id
     } else {

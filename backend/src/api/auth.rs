@@ -127,9 +127,7 @@ impl AuthApi {
     }
 
     /// The current user
-
     ///
-
     /// The signed-in user's account (for a program's token: the token owner's).
     #[oai(path = "/me", method = "get", operation_id = "getMe")]
     async fn me(&self, state: Data<&AppState>, auth: BearerAuth) -> Result<Json<User>, SessionError> {

@@ -247,9 +247,7 @@ impl DashboardsApi {
     }
 
     /// The platform admin's dashboard
-
     ///
-
     /// Platform-wide counts and recent activity, across every enterprise.
     #[oai(path = "/admin/dashboard", method = "get", operation_id = "getAdminDashboard")]
     async fn admin(&self, state: Data<&AppState>, auth: BearerAuth) -> Result<Json<AdminDashboard>, DashboardError> {

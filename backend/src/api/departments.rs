@@ -227,9 +227,7 @@ impl DepartmentsApi {
     }
 
     /// Remove a user from a department
-
     ///
-
     /// Takes the user out of the department (they stay in the enterprise); a department head removed is no longer its head.
     #[oai(path = "/:id/departments/:deptId/users/:userId", method = "delete", operation_id = "removeDepartmentUser")]
     async fn remove(

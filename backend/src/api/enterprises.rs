@@ -292,9 +292,7 @@ impl EnterprisesApi {
     }
 
     /// List an enterprise's departments
-
     ///
-
     /// The enterprise's five departments with their heads and member counts.
     #[oai(path = "/:id/departments", method = "get", operation_id = "listEnterpriseDepartments")]
     async fn departments(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>) -> Result<Json<Vec<Department>>, ItemError> {

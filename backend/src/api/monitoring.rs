@@ -334,9 +334,7 @@ impl OwnSessionsApi {
     }
 
     /// End one of my sessions
-
     ///
-
     /// Ends one of the caller's own sessions (another browser or device) at once; its token gets 401 `session_expired`.
     #[oai(path = "/sessions/:id/logout", method = "post", operation_id = "logoutMySession")]
     async fn logout(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>) -> Result<Done, MonitoringError> {

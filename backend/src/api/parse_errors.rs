@@ -91,10 +91,10 @@ fn fits(schema: &Value, value: &Value) -> Result<(), FieldIssue> {
     if !types.iter().any(|t| *t == kind || (*t == "number" && kind == "integer")) {
         return Err(if kind == "null" { FieldIssue::Required } else { FieldIssue::Invalid });
     }
-    if let (Some(values), false) = (schema["enum"].as_array(), value.is_null()) {
-        if !values.contains(value) {
-            return Err(FieldIssue::Invalid);
-        }
+    if let (Some(values), false) = (schema["enum"].as_array(), value.is_null())
+        && !values.contains(value)
+    {
+        return Err(FieldIssue::Invalid);
     }
     if let Value::String(text) = value {
         if schema["maxLength"].as_u64().is_some_and(|max| text.chars().count() as u64 > max) {

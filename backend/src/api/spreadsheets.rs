@@ -364,9 +364,7 @@ impl SpreadsheetsApi {
     }
 
     /// A spreadsheet
-
     ///
-
     /// The workbook as the engine stores it (base64), with its `version` for the next save.
     #[oai(path = "/spreadsheets/:id", method = "get", operation_id = "getSpreadsheet")]
     async fn get(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>) -> Result<Json<Spreadsheet>, SpreadsheetError> {
@@ -421,9 +419,7 @@ impl SpreadsheetsApi {
     }
 
     /// Delete a spreadsheet
-
     ///
-
     /// Deletes the spreadsheet for everyone; reports that took data from it keep their copy.
     #[oai(path = "/spreadsheets/:id", method = "delete", operation_id = "deleteSpreadsheet")]
     async fn delete(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>) -> Result<Done, SpreadsheetError> {

@@ -198,9 +198,7 @@ impl UsersApi {
     }
 
     /// Get a user
-
     ///
-
     /// One account, as the platform admin (anyone) or a CEO (their enterprise's staff) sees it.
     #[oai(path = "/:id", method = "get", operation_id = "getUser")]
     async fn get(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>) -> Result<Json<User>, UserReadError> {
@@ -209,9 +207,7 @@ impl UsersApi {
     }
 
     /// Update a user
-
     ///
-
     /// Changes the fields sent. Deactivating a user, changing their role or password ends their sessions at once; deactivating or a new role also revokes their tokens.
     #[oai(path = "/:id", method = "put", operation_id = "updateUser")]
     async fn update(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>, body: Json<UpdateUser>) -> Result<Json<User>, UserError> {

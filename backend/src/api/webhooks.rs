@@ -434,7 +434,7 @@ impl WebhooksApi {
     /// List a webhook's deliveries
     ///
     /// Newest first: each event sent, its attempts, the receiver's last status, the next attempt
-    /// and when it was delivered.
+    /// and when it was delivered. Deliveries are kept 30 days after they end.
     #[oai(path = "/webhooks/:id/deliveries", method = "get", operation_id = "listWebhookDeliveries")]
     async fn deliveries(
         &self,

@@ -358,3 +358,13 @@ pub async fn owner_of(conn: &mut PgConnection, webhook: Uuid) -> sqlx::Result<Op
 pub async fn exists(conn: &mut PgConnection, webhook: Uuid) -> sqlx::Result<bool> {
     sqlx::query_scalar("select exists (select 1 from public.webhooks where id = $1)").bind(webhook).fetch_one(conn).await
 }
+
+/// Deliveries that ended (delivered, or given up) more than `days` ago are deleted: the list a
+/// webhook's owner reads stays the recent past, and the table does not grow without end.
+pub async fn prune_deliveries(pool: &PgPool, days: u32) -> sqlx::Result<u64> {
+    Ok(sqlx::query("delete from public.webhook_deliveries where status <> 'pending' and created_at < now() - make_interval(days => $1)")
+        .bind(i32::try_from(days).unwrap_or(i32::MAX))
+        .execute(pool)
+        .await?
+        .rows_affected())
+}

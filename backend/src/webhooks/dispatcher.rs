@@ -25,6 +25,9 @@ use crate::{
 /// so that a recovering receiver is not hit by every retry at once.
 pub const RETRY_SCHEDULE: &[u64] = &[5, 300, 1800, 7200, 18_000, 36_000, 36_000];
 
+/// Deliveries that ended longer ago than this are deleted by the daily pass.
+pub const DELIVERY_RETENTION_DAYS: u32 = 30;
+
 /// A webhook whose deliveries have all failed for this long is turned off and its owner told.
 pub const DISABLE_AFTER: Duration = Duration::from_secs(5 * 24 * 3600);
 
@@ -38,7 +41,8 @@ const IN_FLIGHT: usize = 16;
 /// The most of a receiver's answer ever read.
 const MAX_RESPONSE_BYTES: usize = 1024;
 
-/// Starts the dispatcher and the daily audit retention; they run until the process ends.
+/// Starts the dispatcher and the daily retention (audit entries past `AUDIT_RETENTION_DAYS`,
+/// deliveries that ended more than 30 days ago); they run until the process ends.
 pub fn spawn(state: &AppState) {
     let dispatcher = state.clone();
     tokio::spawn(async move {
@@ -64,6 +68,11 @@ pub fn spawn(state: &AppState) {
                 Ok(deleted) => tracing::info!(deleted, "audit entries past retention deleted"),
                 Err(err) => tracing::warn!(error = %err, "audit retention failed"),
             }
+            match store::webhooks::prune_deliveries(&retention.db, DELIVERY_RETENTION_DAYS).await {
+                Ok(0) => {}
+                Ok(deleted) => tracing::info!(deleted, "webhook deliveries past retention deleted"),
+                Err(err) => tracing::warn!(error = %err, "webhook delivery retention failed"),
+            }
         }
     });
 }
@@ -73,14 +82,21 @@ pub async fn pass(state: &AppState, client: &reqwest::Client) -> anyhow::Result<
     let fanned = store::outbox::fan_out_webhooks(&state.db, FAN_OUT_BATCH).await?;
     let due = store::webhooks::take_due(&state.db, DELIVERY_BATCH, LEASE_SECS).await?;
     let busy = fanned > 0 || !due.is_empty();
-    futures_util::stream::iter(due)
-        .for_each_concurrent(IN_FLIGHT, |d| async move {
+    // Sent concurrently; recorded one after the other, so that a batch of failures never takes
+    // more than one of the pool's connections away from requests.
+    let sent: Vec<(DueDelivery, Sent)> = futures_util::stream::iter(due)
+        .map(|d| async move {
             let outcome = attempt(state, client, &d).await;
-            if let Err(err) = settle(state, &d, outcome).await {
-                tracing::warn!(error = %err, delivery = %d.id, "could not record a webhook attempt");
-            }
+            (d, outcome)
         })
+        .buffer_unordered(IN_FLIGHT)
+        .collect()
         .await;
+    for (d, outcome) in sent {
+        if let Err(err) = settle(state, &d, outcome).await {
+            tracing::warn!(error = %err, delivery = %d.id, "could not record a webhook attempt");
+        }
+    }
     Ok(busy)
 }
 

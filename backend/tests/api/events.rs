@@ -240,3 +240,27 @@ async fn a_webhook_failing_for_days_is_turned_off_and_its_owner_told(db: PgPool)
     let (status, on) = app.put(&ceo, &format!("/api/v1/webhooks/{id}"), json!({ "enabled": true })).await;
     assert_eq!((status, &on["enabled"], &on["disabledReason"], &on["failingSince"]), (200, &json!(true), &Value::Null, &Value::Null), "{on}");
 }
+
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn deliveries_that_ended_a_month_ago_are_pruned_pending_ones_never(db: PgPool) {
+    let app = TestApp::spawn(db.clone()).await;
+    let admin = app.admin_token().await;
+    let (status, hook) = app.post(&admin, "/api/v1/webhooks", json!({ "url": "http://127.0.0.1:9/x", "events": ["user.created"] })).await;
+    assert_eq!(status, 201, "{hook}");
+    let id: uuid::Uuid = hook["id"].as_str().unwrap().parse().unwrap();
+    for (status, age) in [("delivered", 31), ("failed", 31), ("pending", 31), ("delivered", 29)] {
+        sqlx::query(
+            "insert into webhook_deliveries (id, webhook_id, event_type, body, status, created_at)
+             values (gen_random_uuid(), $1, 'user.created', '{}', $2, now() - make_interval(days => $3))",
+        )
+        .bind(id)
+        .bind(status)
+        .bind(age)
+        .execute(&db)
+        .await
+        .unwrap();
+    }
+    assert_eq!(backend::store::webhooks::prune_deliveries(&db, 30).await.unwrap(), 2);
+    let left: Vec<(String,)> = sqlx::query_as("select status from webhook_deliveries order by status").fetch_all(&db).await.unwrap();
+    assert_eq!(left, [("delivered".to_owned(),), ("pending".to_owned(),)]);
+}

@@ -55,7 +55,9 @@ pub fn test_config() -> Config {
         metrics_token: None,
         events: backend::config::EventsConfig {
             allow_private_networks: true,
-            outbox_poll: Duration::from_millis(50),
+            // Every test server polls: often enough for the delivery tests, rarely enough not to load
+            // the database six suites share.
+            outbox_poll: Duration::from_millis(250),
             retry_scale: 0.002,
             ..Default::default()
         },

@@ -193,9 +193,7 @@ impl ConversationsApi {
     }
 
     /// A conversation
-
     ///
-
     /// One conversation the caller is a member of: its members, name, current key epoch and unread count.
     #[oai(path = "/conversations/:id", method = "get", operation_id = "getConversation")]
     async fn conversation(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>) -> Result<Json<Conversation>, MessagingError> {
@@ -205,9 +203,7 @@ impl ConversationsApi {
     }
 
     /// Rename a group
-
     ///
-
     /// Renames a group conversation (not a direct one); members see `conversation.changed`.
     #[oai(path = "/conversations/:id", method = "put", operation_id = "updateConversation")]
     async fn rename(
@@ -245,9 +241,7 @@ impl ConversationsApi {
     }
 
     /// Unarchive a conversation
-
     ///
-
     /// Moves the conversation back into the caller's inbox (for the caller only).
     #[oai(path = "/conversations/:id/unarchive", method = "post", operation_id = "unarchiveConversation")]
     async fn unarchive(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>) -> Result<Json<Conversation>, MessagingError> {

@@ -629,7 +629,7 @@ export const useSendWebhookTestEvent = <TError = ErrorType<ApiError | ApiError |
     }
     /**
  * Newest first: each event sent, its attempts, the receiver's last status, the next attempt
-and when it was delivered.
+and when it was delivered. Deliveries are kept 30 days after they end.
  * @summary List a webhook's deliveries
  */
 export const getListWebhookDeliveriesUrl = (id: string,

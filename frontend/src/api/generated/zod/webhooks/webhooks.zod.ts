@@ -185,7 +185,7 @@ export const sendWebhookTestEventHeader = zod.object({
 
 /**
  * Newest first: each event sent, its attempts, the receiver's last status, the next attempt
-and when it was delivered.
+and when it was delivered. Deliveries are kept 30 days after they end.
  * @summary List a webhook's deliveries
  */
 export const listWebhookDeliveriesParams = zod.object({
