@@ -75,6 +75,9 @@ pub struct EventsConfig {
     pub audit_retention_days: u32,
     /// How often each instance looks for new events and due deliveries when it has none.
     pub outbox_poll: Duration,
+    /// Whether this instance runs the dispatcher and the daily retention (`WEBHOOK_DISPATCHER`,
+    /// default on). Off, the instance only serves requests; at least one instance must run it.
+    pub dispatch: bool,
     /// Multiplies the webhook retry delays and the failing time after which a webhook is turned
     /// off (`WEBHOOK_RETRY_SCALE`, default 1): tests shrink a day of retries to seconds.
     pub retry_scale: f64,
@@ -82,7 +85,7 @@ pub struct EventsConfig {
 
 impl Default for EventsConfig {
     fn default() -> Self {
-        Self { allow_private_networks: false, audit_retention_days: 400, outbox_poll: Duration::from_millis(200), retry_scale: 1.0 }
+        Self { allow_private_networks: false, audit_retention_days: 400, outbox_poll: Duration::from_millis(200), dispatch: true, retry_scale: 1.0 }
     }
 }
 
@@ -226,6 +229,7 @@ impl Config {
                 allow_private_networks: parse_var::<bool>("WEBHOOK_ALLOW_PRIVATE_NETWORKS")?.unwrap_or(false),
                 audit_retention_days: parse_var::<u32>("AUDIT_RETENTION_DAYS")?.unwrap_or(400).clamp(1, 36_500),
                 outbox_poll: Duration::from_millis(parse_var::<u64>("OUTBOX_POLL_MS")?.unwrap_or(200).clamp(10, 60_000)),
+                dispatch: parse_var::<bool>("WEBHOOK_DISPATCHER")?.unwrap_or(true),
                 retry_scale: parse_var::<f64>("WEBHOOK_RETRY_SCALE")?.unwrap_or(1.0).clamp(0.000_001, 1.0),
             },
         })

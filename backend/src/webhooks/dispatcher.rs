@@ -44,6 +44,9 @@ const MAX_RESPONSE_BYTES: usize = 1024;
 /// Starts the dispatcher and the daily retention (audit entries past `AUDIT_RETENTION_DAYS`,
 /// deliveries that ended more than 30 days ago); they run until the process ends.
 pub fn spawn(state: &AppState) {
+    if !state.config.events.dispatch {
+        return;
+    }
     let dispatcher = state.clone();
     tokio::spawn(async move {
         let client = guard::client(dispatcher.config.events.allow_private_networks);

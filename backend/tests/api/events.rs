@@ -132,7 +132,7 @@ async fn receiver(failures: usize) -> (String, Arc<Mutex<Vec<(poem::http::Header
 
 #[sqlx::test(migrator = "backend::db::MIGRATOR")]
 async fn an_approved_report_reaches_a_receiver_signed_once_acknowledged_after_two_failures(db: PgPool) {
-    let app = TestApp::spawn(db).await;
+    let app = TestApp::spawn_with(db, |c| c.events.dispatch = true).await;
     let admin = app.admin_token().await;
     let (alpha, ceo) = app.enterprise(&admin, "Alpha").await;
     let finance = app.department(&ceo, &alpha, "finance").await;
@@ -206,7 +206,11 @@ async fn webhook_urls_into_private_networks_are_refused_outside_development(db: 
 #[sqlx::test(migrator = "backend::db::MIGRATOR")]
 async fn a_webhook_failing_for_days_is_turned_off_and_its_owner_told(db: PgPool) {
     // Days shrink to seconds: five days of failures take about 4.3 s here.
-    let app = TestApp::spawn_with(db, |c| c.events.retry_scale = 0.000_01).await;
+    let app = TestApp::spawn_with(db, |c| {
+        c.events.dispatch = true;
+        c.events.retry_scale = 0.000_01;
+    })
+    .await;
     let admin = app.admin_token().await;
     let (_, ceo) = app.enterprise(&admin, "Alpha").await;
     // Nothing listens on the discard port: every attempt is refused.

@@ -55,8 +55,9 @@ pub fn test_config() -> Config {
         metrics_token: None,
         events: backend::config::EventsConfig {
             allow_private_networks: true,
-            // Every test server polls: often enough for the delivery tests, rarely enough not to load
-            // the database six suites share.
+            // Only the tests of deliveries run a dispatcher (`dispatch = true`): a poll in every test
+            // server held connections six parallel suites need.
+            dispatch: false,
             outbox_poll: Duration::from_millis(250),
             retry_scale: 0.002,
             ..Default::default()
