@@ -43,12 +43,15 @@ for _ in $(seq 1 50); do curl -fs "http://127.0.0.1:$port/healthz" >/dev/null &&
 
 python3 scripts/fuzz/world.py "http://127.0.0.1:$port" "$work" >/dev/null
 failed=0
+# One worker: with two, Hypothesis's shared lambda-source cache raced (a KeyError inside the
+# generator, reported as a runtime error of whichever operation it hit), failing the stage with no
+# fault of the server's.
 for role in ${FUZZ_ROLES:-user head ceo admin}; do
   say "fuzz: the API as the $role"
   # Signing out would end the token the rest of the run uses; sign-out has its own tests.
   if ! "$venv/bin/schemathesis" --config-file "$work/$role.toml" run "http://127.0.0.1:$port/api/openapi.json" \
       --checks ${FUZZ_CHECKS:-not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,ignored_auth} \
-      --phases examples,coverage,fuzzing --max-examples "${FUZZ_EXAMPLES:-25}" --workers 2 \
+      --phases examples,coverage,fuzzing --max-examples "${FUZZ_EXAMPLES:-25}" --workers 1 \
       --exclude-operation-id logout --suppress-health-check all --no-color \
       --generation-database none --generation-with-security-parameters false; then
     failed=1
@@ -59,7 +62,7 @@ say "fuzz: the API without a token"
 printf '[auth]\nauto-signup = false\n' >"$work/anonymous.toml"
 if ! "$venv/bin/schemathesis" --config-file "$work/anonymous.toml" run "http://127.0.0.1:$port/api/openapi.json" \
     --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance \
-    --phases examples,coverage,fuzzing --max-examples "${FUZZ_EXAMPLES:-25}" --workers 2 \
+    --phases examples,coverage,fuzzing --max-examples "${FUZZ_EXAMPLES:-25}" --workers 1 \
     --suppress-health-check all --no-color --generation-database none; then
   failed=1
 fi
