@@ -122,11 +122,17 @@ test("the platform admin's audit log: every enterprise's, narrowed to one", asyn
   await page.getByRole('combobox', { name: 'Enterprise' }).fill(enterpriseName);
   await page.getByRole('option', { name: enterpriseName }).click();
   await expect(page).toHaveURL(/\/admin\/audit\?enterpriseId=[0-9a-f-]{36}$/);
-  await expect(sentences(page)).toHaveText([
+  // Everything of that enterprise, newest first (its people's sign-ins among it, as many as the
+  // tests before made): the report's story, the accounts, and the enterprise's creation last.
+  await expect(sentences(page)).toContainText([
     `${ceo.fullName} exported the report “${title}” as PDF`,
     `${ceo.fullName} approved the report “${title}”`,
     `${staff.fullName} submitted the report “${title}” for review`,
     `${staff.fullName} created the report “${title}”`,
+    `${ceo.fullName} created an account for ${staff.fullName}`,
+    `E2E Admin created an account for ${ceo.fullName}`,
+    `E2E Admin created the enterprise ${enterpriseName}`,
   ]);
+  await expect(sentences(page).last()).toHaveText(`E2E Admin created the enterprise ${enterpriseName}`);
   await expect(page.getByTestId('audit-entry').first().getByRole('link', { name: enterpriseName })).toBeVisible();
 });
