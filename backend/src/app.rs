@@ -122,6 +122,7 @@ pub async fn listen_until<S: Future<Output = ()> + Send + 'static>(
     crate::metrics::handle();
     crate::realtime::tasks::spawn(&state);
     crate::webhooks::dispatcher::spawn(&state);
+    crate::mail::sender::spawn(&state)?;
     let acceptor = TcpListener::bind(addr).into_acceptor().await.with_context(|| format!("cannot listen on {addr}"))?;
     let local = acceptor.local_addr().into_iter().find_map(|a| a.as_socket_addr().copied()).context("no local address")?;
     let acceptor = crate::connection::Watched(acceptor);

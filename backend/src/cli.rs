@@ -135,7 +135,8 @@ async fn run(command: Command) -> anyhow::Result<()> {
                 role: Role::PlatformAdmin,
                 full_name,
                 email: &email,
-                password_hash: &hash,
+                password_hash: Some(&hash),
+                locale: Default::default(),
             };
             match store::users::insert(&pool, new).await {
                 Ok(_) => {

@@ -62,6 +62,38 @@ pub struct Config {
     pub map_tiles: Option<MapTiles>,
     /// Webhooks and the audit log (`webhooks/`, `audit.rs`).
     pub events: EventsConfig,
+    /// E-mail (`mail/`).
+    pub mail: MailConfig,
+}
+
+/// Where e-mail goes (`SMTP_URL`, `MAIL_FROM`, `PUBLIC_URL`, `MAIL_RETRY_SCALE`,
+/// `MAIL_DIGEST_SECS`).
+#[derive(Clone, Debug)]
+pub struct MailConfig {
+    /// The mail server, as lettre reads it: `smtp://host:25` (plain), `smtp://host:587?tls=required`
+    /// (STARTTLS), `smtps://user:password@host:465` (TLS). None: nothing is sent; messages wait in
+    /// the outbox until a server is configured.
+    pub smtp_url: Option<String>,
+    /// The sender, e.g. `Enterprise Platform <no-reply@example.com>`.
+    pub from: String,
+    /// The app's address as people reach it, for the links in e-mails (no trailing slash).
+    pub public_url: String,
+    /// Multiplies the retry delays (default 1): tests shrink them to moments.
+    pub retry_scale: f64,
+    /// How long a notification waits for others to the same person, to go out as one digest.
+    pub digest_window: Duration,
+}
+
+impl Default for MailConfig {
+    fn default() -> Self {
+        Self {
+            smtp_url: None,
+            from: "Enterprise Platform <no-reply@localhost>".into(),
+            public_url: "http://localhost:8080".into(),
+            retry_scale: 1.0,
+            digest_window: Duration::from_secs(60),
+        }
+    }
 }
 
 /// What events out may do (`WEBHOOK_ALLOW_PRIVATE_NETWORKS`, `AUDIT_RETENTION_DAYS`,
@@ -231,6 +263,13 @@ impl Config {
                 outbox_poll: Duration::from_millis(parse_var::<u64>("OUTBOX_POLL_MS")?.unwrap_or(200).clamp(10, 60_000)),
                 dispatch: parse_var::<bool>("WEBHOOK_DISPATCHER")?.unwrap_or(true),
                 retry_scale: parse_var::<f64>("WEBHOOK_RETRY_SCALE")?.unwrap_or(1.0).clamp(0.000_001, 1.0),
+            },
+            mail: MailConfig {
+                smtp_url: var("SMTP_URL"),
+                from: var("MAIL_FROM").unwrap_or_else(|| MailConfig::default().from),
+                public_url: var("PUBLIC_URL").map_or_else(|| MailConfig::default().public_url, |u| u.trim_end_matches('/').to_owned()),
+                retry_scale: parse_var::<f64>("MAIL_RETRY_SCALE")?.unwrap_or(1.0).clamp(0.000_001, 1.0),
+                digest_window: Duration::from_secs_f64(parse_var::<f64>("MAIL_DIGEST_SECS")?.unwrap_or(60.0).clamp(0.0, 3600.0)),
             },
         })
     }

@@ -163,6 +163,8 @@ pub enum Conflict {
     TooManyWebhooks,
     /// A webhook delivery asked for again while an instance is sending it.
     DeliveryInFlight,
+    /// Resending an invitation the person already accepted.
+    AlreadyAccepted,
 }
 
 impl Conflict {
@@ -182,6 +184,7 @@ impl Conflict {
             Self::RequestInProgress => "request_in_progress",
             Self::TooManyWebhooks => "too_many_webhooks",
             Self::DeliveryInFlight => "delivery_in_flight",
+            Self::AlreadyAccepted => "already_accepted",
         }
     }
 
@@ -201,6 +204,7 @@ impl Conflict {
             Self::RequestInProgress => "A request with this Idempotency-Key is still running; retry in a moment",
             Self::TooManyWebhooks => "There are already 20 webhooks; delete one first",
             Self::DeliveryInFlight => "This delivery is being sent right now; try again in a minute",
+            Self::AlreadyAccepted => "This person has already accepted their invitation",
         }
     }
 }

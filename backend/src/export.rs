@@ -45,32 +45,7 @@ pub struct ReportFile<'a> {
     pub lang: Lang,
 }
 
-/// The language of a file: the labels and dates the screens show in that language.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, poem_openapi::Enum)]
-#[oai(rename_all = "lowercase")]
-pub enum Lang {
-    #[default]
-    En,
-    Fr,
-}
-
-impl Lang {
-    /// From an `Accept-Language` header: French when it comes before English.
-    pub fn from_accept_language(header: &str) -> Self {
-        let first = header
-            .split(',')
-            .map(|l| l.split(';').next().unwrap_or("").trim().to_ascii_lowercase())
-            .find(|l| l.starts_with("fr") || l.starts_with("en"));
-        if first.is_some_and(|l| l.starts_with("fr")) { Self::Fr } else { Self::En }
-    }
-
-    fn pick(self, en: &'static str, fr: &'static str) -> &'static str {
-        match self {
-            Self::En => en,
-            Self::Fr => fr,
-        }
-    }
-}
+pub use crate::domain::Lang;
 
 /// The department's name, as the screens write it.
 pub fn department_label(d: DepartmentType, lang: Lang) -> &'static str {
@@ -480,7 +455,7 @@ fn number_label(v: f64) -> String {
 }
 
 /// A day as a reader of the language writes it in a document: "31 March 2026", "31 mars 2026".
-fn long_date(d: NaiveDate, lang: Lang) -> String {
+pub fn long_date(d: NaiveDate, lang: Lang) -> String {
     use chrono::Datelike;
     const EN: [&str; 12] = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
     const FR: [&str; 12] = ["janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre", "novembre", "décembre"];
@@ -488,6 +463,14 @@ fn long_date(d: NaiveDate, lang: Lang) -> String {
     match lang {
         Lang::En => format!("{} {} {}", d.day(), EN[month], d.year()),
         Lang::Fr => format!("{}{} {} {}", d.day(), if d.day() == 1 { "er" } else { "" }, FR[month], d.year()),
+    }
+}
+
+/// A moment as a reader of the language writes it: "1 March 2026, 14:05 UTC", "1er mars 2026 à 14:05 UTC".
+pub fn long_time(t: DateTime<Utc>, lang: Lang) -> String {
+    match lang {
+        Lang::En => format!("{}, {} UTC", long_date(t.date_naive(), lang), t.format("%H:%M")),
+        Lang::Fr => format!("{} à {} UTC", long_date(t.date_naive(), lang), t.format("%H:%M")),
     }
 }
 
@@ -513,10 +496,7 @@ pub fn pdf(r: &ReportFile<'_>) -> Vec<u8> {
     p.line(r.title, BuiltinFont::HelveticaBold, 18.0);
     p.space(2.0);
     let period = format!("{} {} {}", long_date(r.period_start, r.lang), l.to, long_date(r.period_end, r.lang));
-    let when = |t: DateTime<Utc>| match r.lang {
-        Lang::En => format!("{}, {} UTC", long_date(t.date_naive(), r.lang), t.format("%H:%M")),
-        Lang::Fr => format!("{} à {} UTC", long_date(t.date_naive(), r.lang), t.format("%H:%M")),
-    };
+    let when = |t: DateTime<Utc>| long_time(t, r.lang);
     for (label, value) in fields(r).into_iter().skip(1).filter(|(label, v)| *label != l.review_notes && !v.is_empty()) {
         let value = match label {
             _ if label == l.period => period.clone(),

@@ -1,5 +1,6 @@
 //! The enterprise platform's server: see docs/architecture.md for the map.
 
+pub mod accounts;
 pub mod api;
 pub mod app;
 pub mod audit;
@@ -14,6 +15,7 @@ pub mod edge;
 pub mod error;
 pub mod export;
 pub mod geoip;
+pub mod mail;
 pub mod metrics;
 pub mod realtime;
 pub mod seed;

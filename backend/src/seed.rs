@@ -24,6 +24,8 @@ struct DemoEnterprise {
     domain: &'static str,
     ceo: &'static str,
     staff: &'static [(&'static str, &'static str, Role, DepartmentType)],
+    /// Someone invited who has not accepted yet: name, address, department.
+    invited: Option<(&'static str, &'static str, DepartmentType)>,
 }
 
 const DEMO: [DemoEnterprise; 2] = [
@@ -31,6 +33,7 @@ const DEMO: [DemoEnterprise; 2] = [
         name: "Acme Industries",
         description: "Manufacturing and distribution",
         domain: "acme.example",
+        invited: Some(("Léa Petit", "lea", DepartmentType::Finance)),
         ceo: "Alice Martin",
         staff: &[
             ("Bruno Petit", "bruno", Role::DepartmentHead, DepartmentType::Finance),
@@ -43,6 +46,7 @@ const DEMO: [DemoEnterprise; 2] = [
         name: "Globex Services",
         description: "Consulting and IT services",
         domain: "globex.example",
+        invited: None,
         ceo: "Gabriel Roux",
         staff: &[
             ("Hugo Blanc", "hugo", Role::DepartmentHead, DepartmentType::InformationTechnology),
@@ -68,8 +72,15 @@ pub async fn seed_demo(pool: &PgPool) -> anyhow::Result<()> {
         }
         let id = store::enterprises::create_with_tenant(
             pool,
-            NewEnterprise { name: demo.name, description: demo.description, ceo_full_name: demo.ceo, ceo_email: &ceo_email },
-            std::future::ready(Ok(hash.clone())),
+            NewEnterprise {
+                name: demo.name,
+                description: demo.description,
+                ceo_full_name: demo.ceo,
+                ceo_email: &ceo_email,
+                ceo_locale: Default::default(),
+                inviter: crate::accounts::Inviter { id: None, name: "" },
+            },
+            std::future::ready(Ok(Some(hash.clone()))),
             &crate::audit::Audit::system().0,
         )
         .await
@@ -88,13 +99,33 @@ pub async fn seed_demo(pool: &PgPool) -> anyhow::Result<()> {
                     role: *role,
                     full_name,
                     email: &email,
-                    password_hash: &hash,
+                    password_hash: Some(&hash),
+                    locale: Default::default(),
                 },
             )
             .await?;
             if *role == Role::DepartmentHead {
                 store::departments::update(&mut tx, department.id, None, Some(Some(user_id))).await?;
             }
+        }
+        // Someone invited who has not accepted yet: the user list shows the invitation, and the
+        // mail catcher of `make run` holds its e-mail.
+        if let Some((full_name, local, kind)) = demo.invited {
+            let department = departments.iter().find(|d| d.kind == kind.as_str()).context("five departments")?;
+            let email = Email::parse(&format!("{local}@{}", demo.domain)).expect("valid demo e-mail");
+            let new = store::users::NewUser {
+                enterprise_id: Some(id),
+                department_id: Some(department.id),
+                role: Role::DepartmentUser,
+                full_name,
+                email: &email,
+                password_hash: None,
+                locale: crate::domain::Lang::Fr,
+            };
+            let invited = store::users::insert(&mut *tx, new).await?;
+            let ceo = store::users::find_by_email(&mut *tx, &ceo_email).await?.context("the CEO just made")?;
+            let inviter = crate::accounts::Inviter { id: Some(ceo.id), name: demo.ceo };
+            crate::accounts::invite(&mut tx, invited, Some((id, demo.name)), &inviter).await?;
         }
         tx.commit().await?;
         println!("{}: CEO ceo@{} and {} staff, password {DEMO_PASSWORD}", demo.name, demo.domain, demo.staff.len());

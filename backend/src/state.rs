@@ -31,6 +31,8 @@ pub struct Inner {
     /// This instance's sockets and the channel shared with the other instances.
     pub realtime: Hub,
     pub login_limiter: LoginLimiter,
+    /// Password-reset requests: 3 an hour per address and client, 20 per client, 5 per address.
+    pub reset_limiter: LoginLimiter,
     pub tokens: TokenKeys,
     pub geoip: Option<GeoIp>,
     /// The spreadsheet engine's worker processes and their slots.
@@ -65,6 +67,11 @@ impl AppState {
             sessions: SessionGuard::new(db.clone(), cache.clone(), config.idle_timeouts, realtime.clone()),
             realtime,
             login_limiter: LoginLimiter::new(cache.clone(), config.login_limits),
+            reset_limiter: LoginLimiter::named(
+                "reset-requests",
+                cache.clone(),
+                crate::config::LoginLimits { per_account_and_ip: 3, per_ip: 20, per_account: 5, per_device: 3, window: std::time::Duration::from_secs(3600) },
+            ),
             tokens: TokenKeys::new(&config.jwt_secret),
             geoip,
             engine: Engine::new(config.spreadsheet_engine.clone()),

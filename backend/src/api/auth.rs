@@ -65,11 +65,23 @@ pub enum LoginError {
     Internal(Problem),
 }
 
+impl From<sqlx::Error> for LoginError {
+    fn from(err: sqlx::Error) -> Self {
+        AppError::from(err).into()
+    }
+}
+
+impl From<anyhow::Error> for LoginError {
+    fn from(err: anyhow::Error) -> Self {
+        AppError::from(err).into()
+    }
+}
+
 impl From<AppError> for LoginError {
     fn from(err: AppError) -> Self {
         let body = Problem(err.body());
         match err {
-            AppError::Validation(_) => Self::BadRequest(body),
+            AppError::Validation(_) | AppError::Explained(..) => Self::BadRequest(body),
             AppError::InvalidCredentials => Self::Unauthorized(body),
             AppError::AccountInactive => Self::Forbidden(body),
             AppError::RateLimited { retry_after_secs } => Self::TooManyRequests(body, retry_after_secs),

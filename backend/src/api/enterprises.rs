@@ -80,8 +80,11 @@ pub struct CreateEnterprise {
     pub ceo_full_name: String,
     #[oai(validator(max_length = 320))]
     pub ceo_email: String,
+    /// Omitted: the CEO is invited by e-mail and chooses their password.
     #[oai(validator(max_length = 1024))]
-    pub ceo_password: String,
+    pub ceo_password: Option<String>,
+    /// The CEO's language (their e-mails, starting with the invitation); English by default.
+    pub ceo_locale: Option<crate::domain::Lang>,
 }
 
 /// Changes to an enterprise; absent fields stay. Deactivating signs its people out at once.
@@ -188,14 +191,30 @@ impl EnterprisesApi {
         let name = errors.check("name", required(&body.name));
         let ceo_full_name = errors.check("ceoFullName", required(&body.ceo_full_name));
         let ceo_email = errors.check("ceoEmail", Email::parse(&body.ceo_email));
-        let ceo_password = errors.check("ceoPassword", Password::parse(&body.ceo_password));
+        let ceo_password = match body.ceo_password.as_deref() {
+            Some(p) => errors.check("ceoPassword", Password::parse(p)).map(Some),
+            None => Some(None),
+        };
         let (Some(name), Some(ceo_full_name), Some(ceo_email), Some(ceo_password)) = (name, ceo_full_name, ceo_email, ceo_password) else {
             return Err(AppError::from(errors).into());
         };
         // Hash on the blocking pool while the transaction builds the schema.
-        let hashing = tokio::spawn(async move { password::hash(&ceo_password).await });
+        let hashing = tokio::spawn(async move {
+            match ceo_password {
+                Some(p) => password::hash(&p).await.map(Some),
+                None => Ok(None),
+            }
+        });
         let hash = async { hashing.await.map_err(anyhow::Error::from)? };
-        let new = NewEnterprise { name, description: body.description.as_deref().unwrap_or("").trim(), ceo_full_name, ceo_email: &ceo_email };
+        let inviter = store::users::find_by_id(&state.db, auth.0.user_id).await?.map(|u| u.full_name).unwrap_or_default();
+        let new = NewEnterprise {
+            name,
+            description: body.description.as_deref().unwrap_or("").trim(),
+            ceo_full_name,
+            ceo_email: &ceo_email,
+            ceo_locale: body.ceo_locale.unwrap_or_default(),
+            inviter: crate::accounts::Inviter { id: Some(auth.0.user_id), name: &inviter },
+        };
         let id = match store::enterprises::create_with_tenant(&state.tenant_ddl, new, hash, &Audit::of(&state, &auth.0).0).await {
             Ok(id) => id,
             Err(e) if e.downcast_ref::<sqlx::Error>().is_some_and(store::enterprises::is_duplicate_name) => {

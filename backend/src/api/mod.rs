@@ -1,6 +1,7 @@
 //! The HTTP API under /api/v1: one module per OpenAPI tag. Handlers are thin: parse, authorize,
 //! call, map.
 
+mod accounts;
 mod api_tokens;
 mod audit;
 mod auth;
@@ -63,7 +64,7 @@ pub enum ApiTags {
 }
 
 pub type Api = (
-    auth::AuthApi,
+    (auth::AuthApi, accounts::AccountsApi),
     monitoring::OwnSessionsApi,
     enterprises::EnterprisesApi,
     departments::DepartmentsApi,

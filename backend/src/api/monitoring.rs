@@ -289,7 +289,7 @@ impl MonitoringApi {
     async fn logout_others(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>) -> Result<Done, MonitoringError> {
         auth.0.require("logoutOtherSessions")?;
         let session = watched(&state, &auth.0, id.0).await?;
-        let ended = store::sessions::end_others(&state.db, session.user_id, session.id, "revoked").await?;
+        let ended = store::sessions::end_others(&state.db, session.user_id, Some(session.id), "revoked").await?;
         state.sessions.ended(&ended).await;
         let target = crate::audit::Target::new("user", session.user_id, &session.user_name);
         let facts = crate::audit::Changes::new().with("sessions", ended.len()).with("kept", session.id);

@@ -417,6 +417,45 @@ async fn record(
         });
         store::outbox::webhook_event(tx, Some(enterprise), &action, data).await?;
     }
+    notify(state, tx, enterprise, report, &action).await
+}
+
+/// E-mails what the people concerned want to hear of (`mail::notify`: several to one person in a
+/// short while go out as one digest): a submission to the enterprise's CEO, a review to the author.
+async fn notify(state: &AppState, tx: &mut PgConnection, enterprise: Uuid, report: &Report, action: &str) -> Result<(), AppError> {
+    let (kind, recipients, actor) = match action {
+        "report.submitted" => {
+            let ceos = store::users::ceos_of(&mut *tx, enterprise).await?;
+            ("report_submitted", ceos, report.created_by.full_name.clone())
+        }
+        "report.reviewed" | "report.approved" | "report.rejected" => {
+            let reviewer = report.reviewed_by.as_ref().map(|r| r.full_name.clone()).unwrap_or_default();
+            let kind = match action {
+                "report.approved" => "report_approved",
+                "report.rejected" => "report_rejected",
+                _ => "report_reviewed",
+            };
+            (kind, vec![report.created_by.id], reviewer)
+        }
+        _ => return Ok(()),
+    };
+    let department = store::departments::find(tx, report.department_id).await?.map(|d| d.kind);
+    for recipient in recipients {
+        let path = if kind == "report_submitted" {
+            format!("/ceo/reports/{}", report.id)
+        } else {
+            format!("/department/{}/reports/{}", report.department_id, report.id)
+        };
+        let item = json!({
+            "kind": kind,
+            "actor": actor,
+            "title": report.title,
+            "departmentType": department,
+            "notes": report.review_notes,
+            "path": path,
+        });
+        crate::mail::notify(tx, &state.config.mail, Some(enterprise), recipient, item).await?;
+    }
     Ok(())
 }
 

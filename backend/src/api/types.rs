@@ -1,11 +1,11 @@
 //! Shapes shared by several tags.
 
 use chrono::{DateTime, Utc};
-use poem_openapi::Object;
+use poem_openapi::{Enum, Object};
 use uuid::Uuid;
 
 use crate::{
-    domain::{Role, UserStatus},
+    domain::{Lang, Role, UserStatus},
     store::users::UserRecord,
 };
 
@@ -31,11 +31,73 @@ pub struct User {
     #[oai(nullable)]
     pub enterprise_name: Option<String>,
     pub created_at: DateTime<Utc>,
+    /// The person's language: their e-mails and exports, and the app in a browser they sign in
+    /// from for the first time.
+    pub locale: Lang,
+    /// Set while the person has not accepted their invitation (they cannot sign in until then).
+    #[oai(nullable)]
+    pub invitation: Option<Invitation>,
+    /// Which e-mails the person wants.
+    pub notifications: NotificationPreferences,
+}
+
+/// An invitation not yet accepted.
+#[derive(Debug, Clone, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct Invitation {
+    pub status: InvitationStatus,
+    /// When the latest invitation was sent; null when none is live.
+    #[oai(nullable)]
+    pub sent_at: Option<DateTime<Utc>>,
+    /// Until when its link works.
+    #[oai(nullable)]
+    pub expires_at: Option<DateTime<Utc>>,
+}
+
+/// `pending`: sent and valid; `expired`: its link no longer works (resend it); `bounced`: the
+/// mail server refused the address.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
+#[oai(rename_all = "lowercase")]
+pub enum InvitationStatus {
+    Pending,
+    Expired,
+    Bounced,
+}
+
+/// The e-mails a person receives besides invitations and password resets.
+#[derive(Debug, Clone, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct NotificationPreferences {
+    /// Reports: submitted (to the CEO), reviewed, approved or rejected (to the author).
+    pub reports: bool,
+    /// A sign-in from a new country or after an impossible journey.
+    pub sign_ins: bool,
+    /// Someone they invited accepted.
+    pub invitations: bool,
+}
+
+impl Invitation {
+    fn of(u: &UserRecord) -> Option<Self> {
+        if u.password_hash.is_some() {
+            return None;
+        }
+        let status = if u.invitation_bounced_at.is_some() {
+            InvitationStatus::Bounced
+        } else if u.invitation_expires_at.is_some_and(|at| at > Utc::now()) {
+            InvitationStatus::Pending
+        } else {
+            InvitationStatus::Expired
+        };
+        Some(Self { status, sent_at: u.invitation_sent_at, expires_at: u.invitation_expires_at })
+    }
 }
 
 impl From<UserRecord> for User {
     fn from(u: UserRecord) -> Self {
         Self {
+            invitation: Invitation::of(&u),
+            locale: Lang::from_code(&u.locale),
+            notifications: NotificationPreferences { reports: u.notify_reports, sign_ins: u.notify_sign_ins, invitations: u.notify_invitations },
             id: u.id,
             role: u.role(),
             status: u.status(),

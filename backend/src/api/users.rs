@@ -15,10 +15,10 @@ use super::{
 use serde_json::json;
 
 use crate::{
-    api_errors,
+    accounts, api_errors,
     audit::{Audit, Changes, Target},
     auth::{BearerAuth, Caller, password},
-    domain::{Email, FieldErrors, FieldIssue, Password, Role, UserStatus},
+    domain::{Email, FieldErrors, FieldIssue, Lang, Password, Role, UserStatus},
     error::{AppError, Conflict},
     state::AppState,
     store::{
@@ -32,7 +32,9 @@ use crate::{
 pub struct UsersApi;
 
 /// A new account. The platform admin creates any role (`enterpriseId` required for tenant
-/// roles); a CEO creates department heads and users in their own enterprise.
+/// roles); a CEO creates department heads and users in their own enterprise. Without a
+/// `password` the person is invited: they receive an e-mail with a link (7 days, single use) to
+/// choose their own.
 #[derive(Debug, Object)]
 #[oai(rename_all = "camelCase")]
 pub struct CreateUser {
@@ -40,11 +42,14 @@ pub struct CreateUser {
     pub full_name: String,
     #[oai(validator(max_length = 320))]
     pub email: String,
+    /// Omitted: the person is invited by e-mail and chooses their password.
     #[oai(validator(max_length = 1024))]
-    pub password: String,
+    pub password: Option<String>,
     pub role: Role,
     pub enterprise_id: Option<Uuid>,
     pub department_id: Option<Uuid>,
+    /// The person's language (their e-mails, starting with the invitation); English by default.
+    pub locale: Option<Lang>,
 }
 
 /// Changes to an account; absent fields stay. `departmentId: null` takes the user out of their
@@ -66,9 +71,16 @@ pub struct UpdateUser {
 
 #[derive(Debug, ApiResponse)]
 pub enum CreatedUser {
-    /// The account exists and can sign in.
+    /// The account exists: it can sign in with the password given, or its invitation is on its way.
     #[oai(status = 201)]
     Created(Json<User>),
+}
+
+#[derive(Debug, ApiResponse)]
+pub enum InvitationSent {
+    /// A new invitation is on its way; the earlier link no longer works.
+    #[oai(status = 202)]
+    Accepted,
 }
 
 api_errors!(UserError {
@@ -101,7 +113,7 @@ const STAFF: [Role; 2] = [Role::DepartmentHead, Role::DepartmentUser];
 impl UsersApi {
     /// Create a user
     ///
-    /// Creates an account that can sign in at once with the given password. The platform admin creates any role; a CEO creates department heads and users of their enterprise.
+    /// Creates an account that can sign in at once with the given password, or, without one, invites the person by e-mail to choose theirs. The platform admin creates any role; a CEO creates department heads and users of their enterprise.
     #[oai(path = "/", method = "post", operation_id = "createUser")]
     async fn create(&self, state: Data<&AppState>, auth: BearerAuth, body: Json<CreateUser>) -> Result<CreatedUser, UserError> {
         auth.0.require("createUser")?;
@@ -109,7 +121,10 @@ impl UsersApi {
         let mut errors = FieldErrors::new();
         let full_name = errors.check("fullName", required(&body.full_name));
         let email = errors.check("email", Email::parse(&body.email));
-        let password = errors.check("password", Password::parse(&body.password));
+        let password = match body.password.as_deref() {
+            Some(p) => errors.check("password", Password::parse(p)).map(Some),
+            None => Some(None),
+        };
         let enterprise_id = match caller.role {
             Role::PlatformAdmin => match (body.role.is_tenant_role(), body.enterprise_id) {
                 (true, None) => errors.check("enterpriseId", Err(FieldIssue::Required)),
@@ -134,10 +149,15 @@ impl UsersApi {
         };
         errors.into_result()?;
 
-        let hash = password::hash(&password).await?;
+        let hash = match &password {
+            Some(p) => Some(password::hash(p).await?),
+            None => None,
+        };
         let mut tx = state.db.begin().await?;
+        let mut enterprise_name = None;
         if let Some(enterprise_id) = enterprise_id {
             let enterprise = store::enterprises::find(&state.db, enterprise_id).await?.ok_or(AppError::NotFound)?;
+            enterprise_name = Some(enterprise.name.clone());
             if let Some(department_id) = body.department_id {
                 tenancy::set_search_path(&mut tx, &enterprise.schema()).await?;
                 if !store::departments::exists(&mut tx, department_id).await? {
@@ -151,11 +171,21 @@ impl UsersApi {
             role: body.role,
             full_name,
             email: &email,
-            password_hash: &hash,
+            password_hash: hash.as_deref(),
+            locale: body.locale.unwrap_or_default(),
         };
         let id = store::users::insert(&mut *tx, new).await.map_err(duplicate_email)?;
+        if hash.is_none() {
+            let inviter = store::users::find_by_id(&mut *tx, caller.user_id).await?.map(|u| u.full_name).unwrap_or_default();
+            let enterprise = enterprise_id.zip(enterprise_name.as_deref());
+            accounts::invite(&mut tx, id, enterprise, &accounts::Inviter { id: Some(caller.user_id), name: &inviter }).await?;
+        }
         let made = store::users::find_for_update(&mut tx, id).await?.ok_or(AppError::NotFound)?;
-        let facts = Changes::new().with("role", made.role().as_str()).with("email", &made.email).with("departmentId", made.department_id);
+        let facts = Changes::new()
+            .with("role", made.role().as_str())
+            .with("email", &made.email)
+            .with("departmentId", made.department_id)
+            .with("invited", hash.is_none());
         record(&state, &mut tx, caller, &made, "user.created", facts).await?;
         tx.commit().await?;
         let user = store::users::find_by_id(&state.db, id).await?.ok_or(AppError::NotFound)?;
@@ -318,6 +348,27 @@ impl UsersApi {
         state.sessions.ended(&ended).await;
         tracing::info!(user_id = %user.id, "user deleted");
         Ok(Deleted::Deleted)
+    }
+
+    /// Resend an invitation
+    ///
+    /// Sends the person a new invitation (7 days, single use); the earlier link stops working. Only for someone who has not accepted yet (409 otherwise).
+    #[oai(path = "/:id/invitation", method = "post", operation_id = "resendInvitation")]
+    async fn resend_invitation(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>) -> Result<InvitationSent, UserError> {
+        auth.0.require("resendInvitation")?;
+        let caller = &auth.0;
+        let user = find_manageable(&state, caller, id.0).await?;
+        let mut tx = state.db.begin().await?;
+        let user = store::users::find_for_update(&mut tx, user.id).await?.ok_or(AppError::NotFound)?;
+        if user.password_hash.is_some() {
+            return Err(AppError::Conflict(Conflict::AlreadyAccepted).into());
+        }
+        let inviter = store::users::find_by_id(&mut *tx, caller.user_id).await?.map(|u| u.full_name).unwrap_or_default();
+        let enterprise = user.enterprise_id.zip(user.enterprise_name.as_deref());
+        accounts::invite(&mut tx, user.id, enterprise, &accounts::Inviter { id: Some(caller.user_id), name: &inviter }).await?;
+        Audit::of(&state, caller).record(&mut tx, user.enterprise_id, "user.invitation_sent", Some(Target::new("user", user.id, &user.full_name)), Changes::new()).await?;
+        tx.commit().await?;
+        Ok(InvitationSent::Accepted)
     }
 }
 

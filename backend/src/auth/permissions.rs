@@ -43,7 +43,7 @@ const fn row(operation: &'static str, admin: Access, ceo: [Access; 2], head: [Ac
 }
 
 /// Operations anyone may call, signed in or not.
-pub const PUBLIC: &[&str] = &["login"];
+pub const PUBLIC: &[&str] = &["login", "requestPasswordReset", "confirmPasswordReset", "acceptInvitation"];
 
 /// Every signed-in role, on anything.
 const ALL: [Access; 2] = [A, A];
@@ -56,6 +56,9 @@ pub const PERMISSIONS: &[Permission] = &[
     // Auth
     row("logout", A, ALL, ALL, ALL),
     row("getMe", A, ALL, ALL, ALL),
+    // Accounts: everyone their own profile and password (a person signed in, not a program).
+    row("updateMe", A, ALL, ALL, ALL),
+    row("changeMyPassword", A, ALL, ALL, ALL),
     row("listMySessions", A, ALL, ALL, ALL),
     row("logoutMySession", A, OWN, OWN, OWN),
     // Enterprises: the admin's; a CEO reads their own.
@@ -78,6 +81,7 @@ pub const PERMISSIONS: &[Permission] = &[
     row("getUser", A, OWN, NEVER, NEVER),
     row("updateUser", A, OWN, NEVER, NEVER),
     row("deleteUser", A, OWN, NEVER, NEVER),
+    row("resendInvitation", A, OWN, NEVER, NEVER),
     // Reports: staff write in their department; the CEO reviews; the admin reads.
     row("createDepartmentReport", F, NEVER, OWN, OWN),
     row("listDepartmentReports", A, OWN, OWN, OWN),
@@ -174,6 +178,7 @@ pub const SCOPES: &[(&str, &str)] = &[
     ("createUser", "users:write"),
     ("updateUser", "users:write"),
     ("deleteUser", "users:write"),
+    ("resendInvitation", "users:write"),
     ("listEnterpriseReports", "reports:read"),
     ("listDepartmentReports", "reports:read"),
     ("getReport", "reports:read"),

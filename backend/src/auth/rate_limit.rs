@@ -26,6 +26,8 @@ use crate::{cache::Cache, config::LoginLimits, domain::Email};
 
 #[derive(Clone)]
 pub struct LoginLimiter {
+    /// What it counts, in its Redis keys: `login-attempts`, `reset-requests`.
+    name: &'static str,
     cache: Cache,
     limits: LoginLimits,
     local: Arc<LocalLimits>,
@@ -82,20 +84,26 @@ impl LocalLimits {
 
 impl LoginLimiter {
     pub fn new(cache: Cache, limits: LoginLimits) -> Self {
-        Self { local: Arc::new(LocalLimits::new(&limits)), cache, limits }
+        Self::named("login-attempts", cache, limits)
+    }
+
+    /// A limiter of the same shape for other requests about an account (password-reset
+    /// requests), counted apart from sign-ins.
+    pub fn named(name: &'static str, cache: Cache, limits: LoginLimits) -> Self {
+        Self { name, local: Arc::new(LocalLimits::new(&limits)), cache, limits }
     }
 
     fn counters(&self, email: &Email, ip: Option<IpAddr>, device: Option<Uuid>) -> Vec<Counter> {
         let account = email.normalized();
         let counter = |parts: &[&str], limit, cleared_on_success| Counter { key: self.cache.key(parts), limit, cleared_on_success };
         if let Some(device) = device {
-            return vec![counter(&["login-attempts", "device", &account, &device.to_string()], self.limits.per_device, true)];
+            return vec![counter(&[self.name, "device", &account, &device.to_string()], self.limits.per_device, true)];
         }
         let ip = ip.map(|i| i.to_string()).unwrap_or_else(|| "unknown".into());
         vec![
-            counter(&["login-attempts", "account-ip", &account, &ip], self.limits.per_account_and_ip, true),
-            counter(&["login-attempts", "ip", &ip], self.limits.per_ip, false),
-            counter(&["login-attempts", "account", &account], self.limits.per_account, false),
+            counter(&[self.name, "account-ip", &account, &ip], self.limits.per_account_and_ip, true),
+            counter(&[self.name, "ip", &ip], self.limits.per_ip, false),
+            counter(&[self.name, "account", &account], self.limits.per_account, false),
         ]
     }
 

@@ -67,8 +67,8 @@ pub async fn sign_in(state: &AppState, creds: Credentials<'_>, client: &ClientIn
             return Err(err.into());
         }
     };
-    let matches = password::verify(creds.password, user.as_ref().map(|u| u.password_hash.as_str())).await?;
-    let mut user = match user {
+    let matches = password::verify(creds.password, user.as_ref().and_then(|u| u.password_hash.as_deref())).await?;
+    let user = match user {
         Some(user) if matches => user,
         user => {
             let reason = if user.is_some() { "wrong_password" } else { "unknown_account" };
@@ -87,7 +87,15 @@ pub async fn sign_in(state: &AppState, creds: Credentials<'_>, client: &ClientIn
         return Err(AppError::AccountInactive);
     }
 
-    let ttl = if creds.remember_me { state.config.remember_me_ttl } else { state.config.session_ttl };
+    open_session(state, user, creds.remember_me, client).await
+}
+
+/// Opens a session for `user`, whose identity was just proven (a password, an accepted
+/// invitation): the session row, its place and flags, the token and a device token. A sign-in
+/// from a new country or after an impossible journey is e-mailed to the person.
+pub async fn open_session(state: &AppState, mut user: UserRecord, remember_me: bool, client: &ClientInfo) -> Result<SignedIn, AppError> {
+    let account = Email::parse(&user.email).map(|e| e.normalized()).unwrap_or_else(|_| user.email.to_lowercase());
+    let ttl = if remember_me { state.config.remember_me_ttl } else { state.config.session_ttl };
     let now = Utc::now();
     let expires_at = now + ttl;
     let location = client.ip.and_then(|ip| state.geoip.as_ref()?.locate(ip));
@@ -105,17 +113,20 @@ pub async fn sign_in(state: &AppState, creds: Credentials<'_>, client: &ClientIn
             device: &device,
             location: location.as_ref(),
             flags: &flags,
-            remember_me: creds.remember_me,
+            remember_me,
             expires_at,
         },
         &Audit::person(state, Some(user.id)).0,
         Some(&user.full_name),
     )
     .await?;
-    state.sessions.started(session_id, expires_at, creds.remember_me).await;
+    state.sessions.started(session_id, expires_at, remember_me).await;
     let started = Event::MonitoringSessionStarted { session_id, user_id: user.id, enterprise_id: user.enterprise_id };
     state.realtime.publish(Audience::Monitors { enterprise: user.enterprise_id }, started).await;
     store::users::record_login(&state.db, user.id).await?;
+    if !flags.is_empty() {
+        alert(state, &user, &flags, location.as_ref(), &device, now).await?;
+    }
 
     let token = state.tokens.sign(&Claims {
         sub: user.id,
@@ -130,6 +141,32 @@ pub async fn sign_in(state: &AppState, creds: Credentials<'_>, client: &ClientIn
     user.last_login_at = Some(now);
     tracing::info!(user_id = %user.id, session_id = %session_id, "signed in");
     Ok(SignedIn { token, user, device_token })
+}
+
+/// The e-mail that tells a person of a sign-in from a new country or after an impossible journey.
+async fn alert(
+    state: &AppState,
+    user: &UserRecord,
+    flags: &[&str],
+    location: Option<&crate::geoip::Location>,
+    device: &Device,
+    at: chrono::DateTime<Utc>,
+) -> Result<(), AppError> {
+    let place = location.map(|l| match (&l.city, &l.country) {
+        (Some(city), Some(country)) => format!("{city}, {country}"),
+        (None, Some(country)) => country.clone(),
+        (Some(city), None) => city.clone(),
+        (None, None) => String::new(),
+    });
+    let data = serde_json::json!({
+        "flags": flags,
+        "place": place.filter(|p| !p.is_empty()),
+        "browser": device.browser,
+        "at": at.to_rfc3339(),
+    });
+    let mut conn = state.db.acquire().await?;
+    crate::mail::enqueue(&mut conn, user.enterprise_id, user.id, crate::mail::Kind::SignInAlert, data).await?;
+    Ok(())
 }
 
 /// A sign-in that did not happen, in the audit log: of a known account (its enterprise's log),

@@ -2,6 +2,7 @@
 
 mod department;
 mod email;
+mod lang;
 mod password;
 mod report;
 mod role;
@@ -10,6 +11,7 @@ mod validation;
 
 pub use department::DepartmentType;
 pub use email::Email;
+pub use lang::Lang;
 pub use password::Password;
 pub use report::{InvalidTransition, ReportStatus};
 pub use role::{Role, UserStatus};

@@ -38,6 +38,9 @@ pub struct NewEnterprise<'a> {
     pub description: &'a str,
     pub ceo_full_name: &'a str,
     pub ceo_email: &'a Email,
+    pub ceo_locale: crate::domain::Lang,
+    /// Who invites the CEO, when no password is given.
+    pub inviter: crate::accounts::Inviter<'a>,
 }
 
 /// In one transaction: the enterprise, its schema from the baseline, its five departments and
@@ -48,7 +51,7 @@ pub struct NewEnterprise<'a> {
 pub async fn create_with_tenant(
     pool: &PgPool,
     new: NewEnterprise<'_>,
-    ceo_password_hash: impl Future<Output = anyhow::Result<String>>,
+    ceo_password_hash: impl Future<Output = anyhow::Result<Option<String>>>,
     actor: &super::audit::Actor,
 ) -> anyhow::Result<Uuid> {
     let id = Uuid::now_v7();
@@ -75,10 +78,14 @@ pub async fn create_with_tenant(
             role: crate::domain::Role::EnterpriseCeo,
             full_name: new.ceo_full_name,
             email: new.ceo_email,
-            password_hash: &hash,
+            password_hash: hash.as_deref(),
+            locale: new.ceo_locale,
         },
     )
     .await?;
+    if hash.is_none() {
+        crate::accounts::invite(&mut tx, ceo, Some((id, new.name)), &new.inviter).await?;
+    }
     let target = super::audit::Target::new("enterprise", id, new.name);
     super::audit::insert(&mut tx, actor, Some(id), "enterprise.created", Some(target), serde_json::json!({ "ceoEmail": new.ceo_email.as_str() }))
         .await?;

@@ -53,3 +53,83 @@ pub async fn fan_out_webhooks(pool: &PgPool, limit: i64) -> sqlx::Result<u64> {
     .await?;
     Ok(u64::try_from(taken).unwrap_or(0))
 }
+
+/// Records an e-mail of `kind` for `recipient`, to be sent after `delay` (a notification waits
+/// for others to the same person, to go out as one digest).
+pub async fn email(
+    tx: &mut PgConnection,
+    enterprise: Option<Uuid>,
+    recipient: Uuid,
+    kind: &str,
+    data: Value,
+    delay: std::time::Duration,
+) -> sqlx::Result<()> {
+    sqlx::query(
+        "insert into public.outbox (kind, enterprise_id, event_type, payload, recipient_id, next_attempt_at) \
+         values ('email', $1, $2, $3, $4, now() + make_interval(secs => $5))",
+    )
+    .bind(enterprise)
+    .bind(kind)
+    .bind(data)
+    .bind(recipient)
+    .bind(delay.as_secs_f64())
+    .execute(&mut *tx)
+    .await?;
+    Ok(())
+}
+
+/// An e-mail row taken for sending.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct PendingEmail {
+    pub id: i64,
+    pub enterprise_id: Option<Uuid>,
+    pub recipient_id: Option<Uuid>,
+    pub event_type: String,
+    pub payload: Value,
+    pub attempts: i32,
+}
+
+/// Takes up to `limit` due e-mails under a lease of `lease_secs` (rows another instance holds
+/// are skipped) and, for each person with a due activity item, every other item waiting for them:
+/// they go out together, as one digest.
+pub async fn take_due_emails(pool: &PgPool, limit: i64, lease_secs: f64) -> sqlx::Result<Vec<PendingEmail>> {
+    sqlx::query_as(
+        "with due as (
+             select id, recipient_id, event_type from public.outbox
+             where kind = 'email' and next_attempt_at <= now() and (lease_until is null or lease_until < now())
+             order by next_attempt_at, id limit $1 for update skip locked
+         ), companions as (
+             select o.id from public.outbox o
+             where o.kind = 'email' and o.event_type = 'activity'
+               and o.recipient_id in (select recipient_id from due where event_type = 'activity')
+               and (o.lease_until is null or o.lease_until < now())
+             for update skip locked
+         )
+         update public.outbox set lease_until = now() + make_interval(secs => $2)
+         where id in (select id from due union select id from companions)
+         returning id, enterprise_id, recipient_id, event_type, payload, attempts",
+    )
+    .bind(limit)
+    .bind(lease_secs)
+    .fetch_all(pool)
+    .await
+}
+
+/// The messages were sent, or will never be: they leave the outbox.
+pub async fn emails_done(pool: &PgPool, ids: &[i64]) -> sqlx::Result<()> {
+    sqlx::query("delete from public.outbox where id = any($1)").bind(ids).execute(pool).await.map(drop)
+}
+
+/// Sending failed for now: try again after `retry_in`.
+pub async fn emails_retry(pool: &PgPool, ids: &[i64], retry_in: std::time::Duration, error: &str) -> sqlx::Result<()> {
+    sqlx::query(
+        "update public.outbox set attempts = attempts + 1, lease_until = null, last_error = $3, \
+         next_attempt_at = now() + make_interval(secs => $2) where id = any($1)",
+    )
+    .bind(ids)
+    .bind(retry_in.as_secs_f64())
+    .bind(error)
+    .execute(pool)
+    .await
+    .map(drop)
+}

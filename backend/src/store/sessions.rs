@@ -353,14 +353,14 @@ pub async fn activity(pool: &PgPool, f: &SessionFilter, paging: super::Paging) -
     Ok((qb.build_query_as().fetch_all(pool).await?, total))
 }
 
-/// Ends every live session of the user but `keep`.
-pub async fn end_others(pool: &PgPool, user_id: Uuid, keep: Uuid, reason: &str) -> sqlx::Result<Vec<EndedSession>> {
+/// Ends every live session of the user but `keep` (none: every one).
+pub async fn end_others(db: impl sqlx::PgExecutor<'_>, user_id: Uuid, keep: Option<Uuid>, reason: &str) -> sqlx::Result<Vec<EndedSession>> {
     sqlx::query_as(sqlx::AssertSqlSafe(announced(
-        "update public.sessions set ended_at = now(), end_reason = $3 where user_id = $1 and id <> $2 and ended_at is null",
+        "update public.sessions set ended_at = now(), end_reason = $3 where user_id = $1 and id is distinct from $2 and ended_at is null",
     )))
     .bind(user_id)
     .bind(keep)
     .bind(reason)
-    .fetch_all(pool)
+    .fetch_all(db)
     .await
 }

@@ -18,9 +18,19 @@ pub struct UserRecord {
     pub role: RoleColumn,
     pub full_name: String,
     pub email: String,
-    pub password_hash: String,
+    /// None while the person has not accepted their invitation: no password signs them in.
+    pub password_hash: Option<String>,
     #[sqlx(try_from = "String")]
     pub status: StatusColumn,
+    /// `en` or `fr`: their e-mails, exports and the app in a new browser.
+    pub locale: String,
+    pub notify_reports: bool,
+    pub notify_sign_ins: bool,
+    pub notify_invitations: bool,
+    /// Their latest unused invitation, while they have no password.
+    pub invitation_sent_at: Option<DateTime<Utc>>,
+    pub invitation_expires_at: Option<DateTime<Utc>>,
+    pub invitation_bounced_at: Option<DateTime<Utc>>,
     pub last_login_at: Option<DateTime<Utc>>,
     pub created_at: DateTime<Utc>,
     pub enterprise_active: Option<bool>,
@@ -70,11 +80,16 @@ impl UserRecord {
 }
 
 const SELECT_USER: &str = "select u.id, u.enterprise_id, u.department_id, u.role, u.full_name, u.email, \
-     u.password_hash, u.status, u.last_login_at, u.created_at, e.is_active as enterprise_active, e.name as enterprise_name \
-     from public.users u left join public.enterprises e on e.id = u.enterprise_id";
+     u.password_hash, u.status, u.locale, u.notify_reports, u.notify_sign_ins, u.notify_invitations, \
+     i.created_at as invitation_sent_at, i.expires_at as invitation_expires_at, i.bounced_at as invitation_bounced_at, \
+     u.last_login_at, u.created_at, e.is_active as enterprise_active, e.name as enterprise_name \
+     from public.users u left join public.enterprises e on e.id = u.enterprise_id \
+     left join lateral (select t.created_at, t.expires_at, t.bounced_at from public.account_tokens t \
+         where t.user_id = u.id and t.purpose = 'invitation' and t.used_at is null and u.password_hash is null \
+         order by t.created_at desc limit 1) i on true";
 
-pub async fn find_by_email(pool: &PgPool, email: &Email) -> sqlx::Result<Option<UserRecord>> {
-    sqlx::query_as(sqlx::AssertSqlSafe(format!("{SELECT_USER} where lower(u.email) = lower($1)"))).bind(email.as_str()).fetch_optional(pool).await
+pub async fn find_by_email(db: impl PgExecutor<'_>, email: &Email) -> sqlx::Result<Option<UserRecord>> {
+    sqlx::query_as(sqlx::AssertSqlSafe(format!("{SELECT_USER} where lower(u.email) = lower($1)"))).bind(email.as_str()).fetch_optional(db).await
 }
 
 /// When the account's password last changed (`None`: no such account, or never since it was
@@ -124,14 +139,16 @@ pub struct NewUser<'a> {
     pub role: Role,
     pub full_name: &'a str,
     pub email: &'a Email,
-    pub password_hash: &'a str,
+    /// None: the person is invited and chooses their password.
+    pub password_hash: Option<&'a str>,
+    pub locale: crate::domain::Lang,
 }
 
 /// Inserts a user; a taken e-mail address surfaces as the unique violation of `users_email_key`.
 pub async fn insert(db: impl PgExecutor<'_>, user: NewUser<'_>) -> sqlx::Result<Uuid> {
     sqlx::query_scalar(
-        "insert into public.users (id, enterprise_id, department_id, role, full_name, email, password_hash) \
-         values ($1, $2, $3, $4, $5, $6, $7) returning id",
+        "insert into public.users (id, enterprise_id, department_id, role, full_name, email, password_hash, locale) \
+         values ($1, $2, $3, $4, $5, $6, $7, $8) returning id",
     )
     .bind(Uuid::now_v7())
     .bind(user.enterprise_id)
@@ -140,8 +157,17 @@ pub async fn insert(db: impl PgExecutor<'_>, user: NewUser<'_>) -> sqlx::Result<
     .bind(user.full_name)
     .bind(user.email.as_str())
     .bind(user.password_hash)
+    .bind(user.locale.as_str())
     .fetch_one(db)
     .await
+}
+
+/// The active CEOs of an enterprise.
+pub async fn ceos_of(db: impl PgExecutor<'_>, enterprise: Uuid) -> sqlx::Result<Vec<Uuid>> {
+    sqlx::query_scalar("select id from public.users where enterprise_id = $1 and role = 'EnterpriseCeo' and status = 'active'")
+        .bind(enterprise)
+        .fetch_all(db)
+        .await
 }
 
 pub async fn any_platform_admin(pool: &PgPool) -> sqlx::Result<bool> {
@@ -247,6 +273,45 @@ pub async fn update(tx: &mut sqlx::PgConnection, id: Uuid, c: &UserChanges<'_>) 
         super::api_tokens::revoke_for_user(tx, id).await?;
     }
     super::sessions::end_for_user(tx, id, reason).await
+}
+
+/// Changes to one's own profile; `None` keeps the value.
+#[derive(Debug, Default)]
+pub struct ProfileChanges<'a> {
+    pub full_name: Option<&'a str>,
+    pub locale: Option<crate::domain::Lang>,
+    pub notify_reports: Option<bool>,
+    pub notify_sign_ins: Option<bool>,
+    pub notify_invitations: Option<bool>,
+}
+
+pub async fn update_profile(tx: &mut sqlx::PgConnection, id: Uuid, c: &ProfileChanges<'_>) -> sqlx::Result<()> {
+    sqlx::query(
+        "update public.users set full_name = coalesce($2, full_name), locale = coalesce($3, locale), \
+         notify_reports = coalesce($4, notify_reports), notify_sign_ins = coalesce($5, notify_sign_ins), \
+         notify_invitations = coalesce($6, notify_invitations), updated_at = now() where id = $1",
+    )
+    .bind(id)
+    .bind(c.full_name)
+    .bind(c.locale.map(crate::domain::Lang::as_str))
+    .bind(c.notify_reports)
+    .bind(c.notify_sign_ins)
+    .bind(c.notify_invitations)
+    .execute(tx)
+    .await
+    .map(drop)
+}
+
+/// Sets a new password (the person's own, from a reset link or an invitation) and ends every
+/// live session of theirs but `keep`; device tokens issued before it stop counting
+/// (`password_changed_at`). Returns the sessions ended.
+pub async fn set_password(tx: &mut sqlx::PgConnection, id: Uuid, hash: &str, keep: Option<Uuid>) -> sqlx::Result<Vec<super::sessions::EndedSession>> {
+    sqlx::query("update public.users set password_hash = $2, password_changed_at = now(), updated_at = now() where id = $1")
+        .bind(id)
+        .bind(hash)
+        .execute(&mut *tx)
+        .await?;
+    super::sessions::end_others(&mut *tx, id, keep, "revoked").await
 }
 
 /// Locks the user's row until the transaction ends, as a foreign key would: a tenant row about

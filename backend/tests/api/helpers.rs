@@ -62,6 +62,65 @@ pub fn test_config() -> Config {
             retry_scale: 0.002,
             ..Default::default()
         },
+        // No mail server: e-mails wait in the outbox. The tests of e-mail use `TestApp::with_mail`.
+        mail: backend::config::MailConfig::default(),
+    }
+}
+
+/// The mail catcher the tests send to (scripts/mail/start.sh, started by scripts/test.sh): a real
+/// SMTP server that keeps what it accepts and lists it as JSON.
+pub struct Mailbox {
+    base: String,
+    http: Client,
+}
+
+impl Mailbox {
+    pub fn new() -> Self {
+        let base = std::env::var("MAIL_CATCHER_URL").expect("MAIL_CATCHER_URL: start the mail catcher first (source scripts/mail/start.sh)");
+        Self { base, http: Client::new() }
+    }
+
+    pub fn smtp_url() -> String {
+        std::env::var("SMTP_URL").expect("SMTP_URL: start the mail catcher first (source scripts/mail/start.sh)")
+    }
+
+    /// What the catcher holds for `to`, newest first: `{ subject, to, from, text, html, raw }`.
+    pub async fn received(&self, to: &str) -> Vec<Value> {
+        let url = format!("{}/api/messages?to={}", self.base, to);
+        self.http.get(url).send().await.unwrap().json::<Vec<Value>>().await.unwrap()
+    }
+
+    /// Waits (15 s at most) until `to` has received `count` messages; returns them, newest first.
+    pub async fn wait_for(&self, to: &str, count: usize) -> Vec<Value> {
+        let deadline = std::time::Instant::now() + Duration::from_secs(15);
+        loop {
+            let got = self.received(to).await;
+            if got.len() >= count || std::time::Instant::now() > deadline {
+                assert_eq!(got.len(), count, "messages to {to}: {got:#?}");
+                return got;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+}
+
+/// The `token` of the first link to `page` in an e-mail's text.
+pub fn link_token(text: &str, page: &str) -> String {
+    let marker = format!("/{page}?token=");
+    let start = text.find(&marker).unwrap_or_else(|| panic!("no {page} link in: {text}")) + marker.len();
+    text[start..].split(|c: char| c.is_whitespace()).next().unwrap().to_owned()
+}
+
+/// Waits (15 s at most) until no e-mail waits in the outbox: everything was sent or dropped.
+pub async fn outbox_drained(db: &PgPool) {
+    let deadline = std::time::Instant::now() + Duration::from_secs(15);
+    loop {
+        let (waiting,): (i64,) = sqlx::query_as("select count(*) from outbox where kind = 'email'").fetch_one(db).await.unwrap();
+        if waiting == 0 {
+            return;
+        }
+        assert!(std::time::Instant::now() < deadline, "{waiting} e-mails still in the outbox");
+        tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
 
@@ -74,6 +133,19 @@ impl TestApp {
         let mut config = test_config();
         tweak(&mut config);
         Self::start(db, config).await
+    }
+
+    /// A server that sends e-mail to the test mail catcher, retries at once and gathers
+    /// notifications for half a second.
+    pub async fn with_mail(db: PgPool) -> Self {
+        Self::spawn_with(db, |c| {
+            c.mail.smtp_url = Some(Mailbox::smtp_url());
+            c.mail.public_url = "http://app.test".into();
+            c.mail.retry_scale = 0.001;
+            c.mail.digest_window = Duration::from_millis(500);
+            c.events.outbox_poll = Duration::from_millis(100);
+        })
+        .await
     }
 
     /// Another server with the same configuration (secret, Redis prefix) on another pool.
@@ -113,7 +185,8 @@ impl TestApp {
                 role,
                 full_name: "Test Person",
                 email: &Email::parse(email).unwrap(),
-                password_hash: &hash,
+                password_hash: Some(&hash),
+                locale: Default::default(),
             },
         )
         .await

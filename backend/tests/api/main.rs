@@ -1,6 +1,7 @@
 //! API integration tests: the real server on a real socket, a fresh PostgreSQL database per test
 //! (`#[sqlx::test]`) and its own Redis key prefix.
 
+mod accounts;
 mod auth;
 mod dashboards;
 mod departments;

@@ -7,6 +7,7 @@
 **Real time.** `GET /api/v1/ws` upgrades to a WebSocket (one per tab). Its first message, within 5 s, is `{"type":"auth","token":"<token>"}` (never put the token in the URL); the server answers `{"type":"ready"}`, then sends events as JSON objects with a `type`: `session.ended` (`sessionId`, `reason`; the socket then closes with code 4401, as it does for a missing, bad or dead token), `monitoring.session_started` (`sessionId`, `userId`, `enterpriseId`), `monitoring.session_updated` (`sessionId`, `enterpriseId`, `lastSeenAt`) and `monitoring.session_ended` (`sessionId`, `enterpriseId`, `reason`) to the monitors whose scope includes the session, and `report.status_changed` (`reportId`, `departmentId`, `title`, `fromStatus`, `status`, `actorId`: who moved it) to the report's author, department head and CEO. The messenger's events go to a conversation's members: `message.created` (`conversationId`, `messageId`, `senderId`), `message.read` (`conversationId`, `userId`, `messageId`), `conversation.changed` (`conversationId`: members, name, keys or the listener's archive flag) and `conversation.typing` (`conversationId`, `userId`; never stored). `webhook.disabled` (`webhookId`, `url`) tells a webhook's owner (the CEO, or the platform admins) that it was turned off after failing for days. A client too slow to read its events is closed with 4408; reconnect and refetch.
  * OpenAPI spec version: 1.2.0
  */
+import type { Lang } from './lang';
 
 /**
  * A new enterprise and its CEO's account.
@@ -20,6 +21,11 @@ export interface CreateEnterprise {
   ceoFullName: string;
   /** @maxLength 320 */
   ceoEmail: string;
-  /** @maxLength 1024 */
-  ceoPassword: string;
+  /**
+   * Omitted: the CEO is invited by e-mail and chooses their password.
+   * @maxLength 1024
+   */
+  ceoPassword?: string;
+  /** The CEO's language (their e-mails, starting with the invitation); English by default. */
+  ceoLocale?: Lang;
 }

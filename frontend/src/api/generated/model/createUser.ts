@@ -8,19 +8,27 @@
  * OpenAPI spec version: 1.2.0
  */
 import type { Role } from './role';
+import type { Lang } from './lang';
 
 /**
  * A new account. The platform admin creates any role (`enterpriseId` required for tenant
-roles); a CEO creates department heads and users in their own enterprise.
+roles); a CEO creates department heads and users in their own enterprise. Without a
+`password` the person is invited: they receive an e-mail with a link (7 days, single use) to
+choose their own.
  */
 export interface CreateUser {
   /** @maxLength 200 */
   fullName: string;
   /** @maxLength 320 */
   email: string;
-  /** @maxLength 1024 */
-  password: string;
+  /**
+   * Omitted: the person is invited by e-mail and chooses their password.
+   * @maxLength 1024
+   */
+  password?: string;
   role: Role;
   enterpriseId?: string;
   departmentId?: string;
+  /** The person's language (their e-mails, starting with the invitation); English by default. */
+  locale?: Lang;
 }

@@ -9,7 +9,8 @@
  */
 
 /**
- * The language of a file: the labels and dates the screens show in that language.
+ * A language of the product: of the screens, of files (their labels and dates) and of e-mails; a
+person's own is stored on their account.
  */
 export type Lang = typeof Lang[keyof typeof Lang];
 

@@ -13,6 +13,9 @@ import type { UserLastLogin } from './userLastLogin';
 import type { UserDepartmentId } from './userDepartmentId';
 import type { UserEnterpriseId } from './userEnterpriseId';
 import type { UserEnterpriseName } from './userEnterpriseName';
+import type { Lang } from './lang';
+import type { UserInvitation } from './userInvitation';
+import type { NotificationPreferences } from './notificationPreferences';
 
 /**
  * A person with an account on the platform.
@@ -32,4 +35,11 @@ export interface User {
   /** The enterprise's name; null for platform administrators. */
   enterpriseName?: UserEnterpriseName;
   createdAt: string;
+  /** The person's language: their e-mails and exports, and the app in a browser they sign in
+from for the first time. */
+  locale: Lang;
+  /** Set while the person has not accepted their invitation (they cannot sign in until then). */
+  invitation?: UserInvitation;
+  /** Which e-mails the person wants. */
+  notifications: NotificationPreferences;
 }

@@ -43,7 +43,18 @@ export const loginResponse = zod.object({
   "departmentId": zod.uuid().nullish().describe('Null when the user is in no department.'),
   "enterpriseId": zod.uuid().nullish().describe('The user\'s enterprise; null for platform administrators.'),
   "enterpriseName": zod.string().nullish().describe('The enterprise\'s name; null for platform administrators.'),
-  "createdAt": zod.iso.datetime({})
+  "createdAt": zod.iso.datetime({}),
+  "locale": zod.enum(['en', 'fr']).describe('A language of the product: of the screens, of files (their labels and dates) and of e-mails; a\nperson\'s own is stored on their account.'),
+  "invitation": zod.union([zod.object({
+  "status": zod.enum(['pending', 'expired', 'bounced']).describe('`pending`: sent and valid; `expired`: its link no longer works (resend it); `bounced`: the\nmail server refused the address.'),
+  "sentAt": zod.iso.datetime({}).nullish().describe('When the latest invitation was sent; null when none is live.'),
+  "expiresAt": zod.iso.datetime({}).nullish().describe('Until when its link works.')
+}).describe('An invitation not yet accepted.'),zod.null()]).optional().describe('Set while the person has not accepted their invitation (they cannot sign in until then).'),
+  "notifications": zod.object({
+  "reports": zod.boolean().describe('Reports: submitted (to the CEO), reviewed, approved or rejected (to the author).'),
+  "signIns": zod.boolean().describe('A sign-in from a new country or after an impossible journey.'),
+  "invitations": zod.boolean().describe('Someone they invited accepted.')
+}).describe('The e-mails a person receives besides invitations and password resets.')
 }).describe('A person with an account on the platform.'),
   "deviceToken": zod.string().describe('Keep it in the browser (long-lived, bound to this account) and send it with later\nsign-ins to this account as `deviceToken`.')
 }).describe('A bearer token and the signed-in user.')
@@ -59,14 +70,26 @@ export const logoutHeader = zod.object({
 })
 
 /**
- * The signed-in user's account (for a program's token: the token owner's).
- * @summary The current user
+ * Name, language and the e-mails one wants. Answers the account as it now is.
+ * @summary Update one's own profile
  */
-export const getMeHeader = zod.object({
-  "If-None-Match": zod.string().optional().describe('An `ETag` from an earlier answer: 304 without a body when it still matches.')
+export const updateMeHeader = zod.object({
+  "If-Match": zod.string().optional().describe('The `ETag` read before changing: 412 when the resource changed since.')
 })
 
-export const getMeResponse = zod.object({
+export const updateMeBodyFullNameMax = 200;
+
+export const updateMeBody = zod.object({
+  "fullName": zod.string().max(updateMeBodyFullNameMax).optional(),
+  "locale": zod.enum(['en', 'fr']).optional().describe('A language of the product: of the screens, of files (their labels and dates) and of e-mails; a\nperson\'s own is stored on their account.'),
+  "notifications": zod.object({
+  "reports": zod.boolean().optional(),
+  "signIns": zod.boolean().optional(),
+  "invitations": zod.boolean().optional()
+}).optional()
+}).describe('Changes to one\'s own profile; absent fields stay.')
+
+export const updateMeResponse = zod.object({
   "id": zod.uuid(),
   "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.'),
   "fullName": zod.string(),
@@ -76,8 +99,112 @@ export const getMeResponse = zod.object({
   "departmentId": zod.uuid().nullish().describe('Null when the user is in no department.'),
   "enterpriseId": zod.uuid().nullish().describe('The user\'s enterprise; null for platform administrators.'),
   "enterpriseName": zod.string().nullish().describe('The enterprise\'s name; null for platform administrators.'),
-  "createdAt": zod.iso.datetime({})
+  "createdAt": zod.iso.datetime({}),
+  "locale": zod.enum(['en', 'fr']).describe('A language of the product: of the screens, of files (their labels and dates) and of e-mails; a\nperson\'s own is stored on their account.'),
+  "invitation": zod.union([zod.object({
+  "status": zod.enum(['pending', 'expired', 'bounced']).describe('`pending`: sent and valid; `expired`: its link no longer works (resend it); `bounced`: the\nmail server refused the address.'),
+  "sentAt": zod.iso.datetime({}).nullish().describe('When the latest invitation was sent; null when none is live.'),
+  "expiresAt": zod.iso.datetime({}).nullish().describe('Until when its link works.')
+}).describe('An invitation not yet accepted.'),zod.null()]).optional().describe('Set while the person has not accepted their invitation (they cannot sign in until then).'),
+  "notifications": zod.object({
+  "reports": zod.boolean().describe('Reports: submitted (to the CEO), reviewed, approved or rejected (to the author).'),
+  "signIns": zod.boolean().describe('A sign-in from a new country or after an impossible journey.'),
+  "invitations": zod.boolean().describe('Someone they invited accepted.')
+}).describe('The e-mails a person receives besides invitations and password resets.')
 }).describe('A person with an account on the platform.')
+
+/**
+ * With the current password. Every other session of the caller ends; this one stays.
+ * @summary Change one's own password
+ */
+export const changeMyPasswordHeader = zod.object({
+  "If-Match": zod.string().optional().describe('The `ETag` read before changing: 412 when the resource changed since.')
+})
+
+export const changeMyPasswordBodyCurrentPasswordMax = 1024;export const changeMyPasswordBodyNewPasswordMax = 1024;
+
+export const changeMyPasswordBody = zod.object({
+  "currentPassword": zod.string().max(changeMyPasswordBodyCurrentPasswordMax),
+  "newPassword": zod.string().max(changeMyPasswordBodyNewPasswordMax).describe('At least 8 characters, and not a common or trivial password.')
+})
+
+/**
+ * Always 202, whether or not an account has this address, and in the same time: when one does, it receives a link (one hour, single use) to choose a new password. Limited per address and per client.
+ * @summary Ask for a password reset
+ */
+export const requestPasswordResetHeaderIdempotencyKeyMax = 255;
+
+export const requestPasswordResetHeader = zod.object({
+  "Idempotency-Key": zod.string().min(1).max(requestPasswordResetHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
+})
+
+export const requestPasswordResetBodyEmailMax = 320;
+
+export const requestPasswordResetBody = zod.object({
+  "email": zod.string().max(requestPasswordResetBodyEmailMax)
+})
+
+/**
+ * The link works once, for an hour. Every session of the account ends, and the browsers it signed in from must sign in again.
+ * @summary Choose a new password from a reset link
+ */
+export const confirmPasswordResetHeaderIdempotencyKeyMax = 255;
+
+export const confirmPasswordResetHeader = zod.object({
+  "Idempotency-Key": zod.string().min(1).max(confirmPasswordResetHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
+})
+
+export const confirmPasswordResetBodyTokenMax = 200;export const confirmPasswordResetBodyPasswordMax = 1024;
+
+export const confirmPasswordResetBody = zod.object({
+  "token": zod.string().max(confirmPasswordResetBodyTokenMax).describe('The `token` parameter of the link.'),
+  "password": zod.string().max(confirmPasswordResetBodyPasswordMax)
+}).describe('The secret of an e-mailed link, and the password to set.')
+
+/**
+ * Sets the invited person's password from their invitation link (7 days, single use) and signs them in: the answer is the sign-in's.
+ * @summary Accept an invitation
+ */
+export const acceptInvitationHeaderIdempotencyKeyMax = 255;
+
+export const acceptInvitationHeader = zod.object({
+  "Idempotency-Key": zod.string().min(1).max(acceptInvitationHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
+})
+
+export const acceptInvitationBodyTokenMax = 200;export const acceptInvitationBodyPasswordMax = 1024;
+
+export const acceptInvitationBody = zod.object({
+  "token": zod.string().max(acceptInvitationBodyTokenMax).describe('The `token` parameter of the link.'),
+  "password": zod.string().max(acceptInvitationBodyPasswordMax)
+}).describe('The secret of an e-mailed link, and the password to set.')
+
+export const acceptInvitationResponse = zod.object({
+  "token": zod.string().describe('Send as `Authorization: Bearer <token>`; it stops working at logout.'),
+  "user": zod.object({
+  "id": zod.uuid(),
+  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.'),
+  "fullName": zod.string(),
+  "email": zod.string(),
+  "status": zod.enum(['active', 'inactive']).describe('Whether an account may sign in.'),
+  "lastLogin": zod.iso.datetime({}).nullish().describe('When the user last signed in; null before the first sign-in.'),
+  "departmentId": zod.uuid().nullish().describe('Null when the user is in no department.'),
+  "enterpriseId": zod.uuid().nullish().describe('The user\'s enterprise; null for platform administrators.'),
+  "enterpriseName": zod.string().nullish().describe('The enterprise\'s name; null for platform administrators.'),
+  "createdAt": zod.iso.datetime({}),
+  "locale": zod.enum(['en', 'fr']).describe('A language of the product: of the screens, of files (their labels and dates) and of e-mails; a\nperson\'s own is stored on their account.'),
+  "invitation": zod.union([zod.object({
+  "status": zod.enum(['pending', 'expired', 'bounced']).describe('`pending`: sent and valid; `expired`: its link no longer works (resend it); `bounced`: the\nmail server refused the address.'),
+  "sentAt": zod.iso.datetime({}).nullish().describe('When the latest invitation was sent; null when none is live.'),
+  "expiresAt": zod.iso.datetime({}).nullish().describe('Until when its link works.')
+}).describe('An invitation not yet accepted.'),zod.null()]).optional().describe('Set while the person has not accepted their invitation (they cannot sign in until then).'),
+  "notifications": zod.object({
+  "reports": zod.boolean().describe('Reports: submitted (to the CEO), reviewed, approved or rejected (to the author).'),
+  "signIns": zod.boolean().describe('A sign-in from a new country or after an impossible journey.'),
+  "invitations": zod.boolean().describe('Someone they invited accepted.')
+}).describe('The e-mails a person receives besides invitations and password resets.')
+}).describe('A person with an account on the platform.'),
+  "deviceToken": zod.string().describe('Keep it in the browser (long-lived, bound to this account) and send it with later\nsign-ins to this account as `deviceToken`.')
+}).describe('A bearer token and the signed-in user.')
 
 /**
  * The caller's sessions, live first, then the most recently active; `current` marks this one.

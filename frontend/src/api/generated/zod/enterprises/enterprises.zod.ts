@@ -68,7 +68,8 @@ export const createEnterpriseBody = zod.object({
   "description": zod.string().max(createEnterpriseBodyDescriptionMax).optional(),
   "ceoFullName": zod.string().max(createEnterpriseBodyCeoFullNameMax),
   "ceoEmail": zod.string().max(createEnterpriseBodyCeoEmailMax),
-  "ceoPassword": zod.string().max(createEnterpriseBodyCeoPasswordMax)
+  "ceoPassword": zod.string().max(createEnterpriseBodyCeoPasswordMax).optional().describe('Omitted: the CEO is invited by e-mail and chooses their password.'),
+  "ceoLocale": zod.enum(['en', 'fr']).optional().describe('A language of the product: of the screens, of files (their labels and dates) and of e-mails; a\nperson\'s own is stored on their account.')
 }).describe('A new enterprise and its CEO\'s account.')
 
 /**
@@ -198,7 +199,18 @@ export const listEnterpriseUsersResponse = zod.object({
   "departmentId": zod.uuid().nullish().describe('Null when the user is in no department.'),
   "enterpriseId": zod.uuid().nullish().describe('The user\'s enterprise; null for platform administrators.'),
   "enterpriseName": zod.string().nullish().describe('The enterprise\'s name; null for platform administrators.'),
-  "createdAt": zod.iso.datetime({})
+  "createdAt": zod.iso.datetime({}),
+  "locale": zod.enum(['en', 'fr']).describe('A language of the product: of the screens, of files (their labels and dates) and of e-mails; a\nperson\'s own is stored on their account.'),
+  "invitation": zod.union([zod.object({
+  "status": zod.enum(['pending', 'expired', 'bounced']).describe('`pending`: sent and valid; `expired`: its link no longer works (resend it); `bounced`: the\nmail server refused the address.'),
+  "sentAt": zod.iso.datetime({}).nullish().describe('When the latest invitation was sent; null when none is live.'),
+  "expiresAt": zod.iso.datetime({}).nullish().describe('Until when its link works.')
+}).describe('An invitation not yet accepted.'),zod.null()]).optional().describe('Set while the person has not accepted their invitation (they cannot sign in until then).'),
+  "notifications": zod.object({
+  "reports": zod.boolean().describe('Reports: submitted (to the CEO), reviewed, approved or rejected (to the author).'),
+  "signIns": zod.boolean().describe('A sign-in from a new country or after an impossible journey.'),
+  "invitations": zod.boolean().describe('Someone they invited accepted.')
+}).describe('The e-mails a person receives besides invitations and password resets.')
 }).describe('A person with an account on the platform.')),
   "total": zod.number().describe('How many items match the filters, over all pages.'),
   "page": zod.number().min(listEnterpriseUsersResponsePageMin),

@@ -11,7 +11,7 @@ import * as zod from 'zod';
 
 
 /**
- * Creates an account that can sign in at once with the given password. The platform admin creates any role; a CEO creates department heads and users of their enterprise.
+ * Creates an account that can sign in at once with the given password, or, without one, invites the person by e-mail to choose theirs. The platform admin creates any role; a CEO creates department heads and users of their enterprise.
  * @summary Create a user
  */
 export const createUserHeaderIdempotencyKeyMax = 255;
@@ -25,11 +25,12 @@ export const createUserBodyFullNameMax = 200;export const createUserBodyEmailMax
 export const createUserBody = zod.object({
   "fullName": zod.string().max(createUserBodyFullNameMax),
   "email": zod.string().max(createUserBodyEmailMax),
-  "password": zod.string().max(createUserBodyPasswordMax),
+  "password": zod.string().max(createUserBodyPasswordMax).optional().describe('Omitted: the person is invited by e-mail and chooses their password.'),
   "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.'),
   "enterpriseId": zod.uuid().optional(),
-  "departmentId": zod.uuid().optional()
-}).describe('A new account. The platform admin creates any role (`enterpriseId` required for tenant\nroles); a CEO creates department heads and users in their own enterprise.')
+  "departmentId": zod.uuid().optional(),
+  "locale": zod.enum(['en', 'fr']).optional().describe('A language of the product: of the screens, of files (their labels and dates) and of e-mails; a\nperson\'s own is stored on their account.')
+}).describe('A new account. The platform admin creates any role (`enterpriseId` required for tenant\nroles); a CEO creates department heads and users in their own enterprise. Without a\n`password` the person is invited: they receive an e-mail with a link (7 days, single use) to\nchoose their own.')
 
 /**
  * The platform admin sees everyone; a CEO sees their enterprise's department staff.
@@ -65,7 +66,18 @@ export const listUsersResponse = zod.object({
   "departmentId": zod.uuid().nullish().describe('Null when the user is in no department.'),
   "enterpriseId": zod.uuid().nullish().describe('The user\'s enterprise; null for platform administrators.'),
   "enterpriseName": zod.string().nullish().describe('The enterprise\'s name; null for platform administrators.'),
-  "createdAt": zod.iso.datetime({})
+  "createdAt": zod.iso.datetime({}),
+  "locale": zod.enum(['en', 'fr']).describe('A language of the product: of the screens, of files (their labels and dates) and of e-mails; a\nperson\'s own is stored on their account.'),
+  "invitation": zod.union([zod.object({
+  "status": zod.enum(['pending', 'expired', 'bounced']).describe('`pending`: sent and valid; `expired`: its link no longer works (resend it); `bounced`: the\nmail server refused the address.'),
+  "sentAt": zod.iso.datetime({}).nullish().describe('When the latest invitation was sent; null when none is live.'),
+  "expiresAt": zod.iso.datetime({}).nullish().describe('Until when its link works.')
+}).describe('An invitation not yet accepted.'),zod.null()]).optional().describe('Set while the person has not accepted their invitation (they cannot sign in until then).'),
+  "notifications": zod.object({
+  "reports": zod.boolean().describe('Reports: submitted (to the CEO), reviewed, approved or rejected (to the author).'),
+  "signIns": zod.boolean().describe('A sign-in from a new country or after an impossible journey.'),
+  "invitations": zod.boolean().describe('Someone they invited accepted.')
+}).describe('The e-mails a person receives besides invitations and password resets.')
 }).describe('A person with an account on the platform.')),
   "total": zod.number().describe('How many items match the filters, over all pages.'),
   "page": zod.number().min(listUsersResponsePageMin),
@@ -94,7 +106,18 @@ export const getUserResponse = zod.object({
   "departmentId": zod.uuid().nullish().describe('Null when the user is in no department.'),
   "enterpriseId": zod.uuid().nullish().describe('The user\'s enterprise; null for platform administrators.'),
   "enterpriseName": zod.string().nullish().describe('The enterprise\'s name; null for platform administrators.'),
-  "createdAt": zod.iso.datetime({})
+  "createdAt": zod.iso.datetime({}),
+  "locale": zod.enum(['en', 'fr']).describe('A language of the product: of the screens, of files (their labels and dates) and of e-mails; a\nperson\'s own is stored on their account.'),
+  "invitation": zod.union([zod.object({
+  "status": zod.enum(['pending', 'expired', 'bounced']).describe('`pending`: sent and valid; `expired`: its link no longer works (resend it); `bounced`: the\nmail server refused the address.'),
+  "sentAt": zod.iso.datetime({}).nullish().describe('When the latest invitation was sent; null when none is live.'),
+  "expiresAt": zod.iso.datetime({}).nullish().describe('Until when its link works.')
+}).describe('An invitation not yet accepted.'),zod.null()]).optional().describe('Set while the person has not accepted their invitation (they cannot sign in until then).'),
+  "notifications": zod.object({
+  "reports": zod.boolean().describe('Reports: submitted (to the CEO), reviewed, approved or rejected (to the author).'),
+  "signIns": zod.boolean().describe('A sign-in from a new country or after an impossible journey.'),
+  "invitations": zod.boolean().describe('Someone they invited accepted.')
+}).describe('The e-mails a person receives besides invitations and password resets.')
 }).describe('A person with an account on the platform.')
 
 /**
@@ -130,7 +153,18 @@ export const updateUserResponse = zod.object({
   "departmentId": zod.uuid().nullish().describe('Null when the user is in no department.'),
   "enterpriseId": zod.uuid().nullish().describe('The user\'s enterprise; null for platform administrators.'),
   "enterpriseName": zod.string().nullish().describe('The enterprise\'s name; null for platform administrators.'),
-  "createdAt": zod.iso.datetime({})
+  "createdAt": zod.iso.datetime({}),
+  "locale": zod.enum(['en', 'fr']).describe('A language of the product: of the screens, of files (their labels and dates) and of e-mails; a\nperson\'s own is stored on their account.'),
+  "invitation": zod.union([zod.object({
+  "status": zod.enum(['pending', 'expired', 'bounced']).describe('`pending`: sent and valid; `expired`: its link no longer works (resend it); `bounced`: the\nmail server refused the address.'),
+  "sentAt": zod.iso.datetime({}).nullish().describe('When the latest invitation was sent; null when none is live.'),
+  "expiresAt": zod.iso.datetime({}).nullish().describe('Until when its link works.')
+}).describe('An invitation not yet accepted.'),zod.null()]).optional().describe('Set while the person has not accepted their invitation (they cannot sign in until then).'),
+  "notifications": zod.object({
+  "reports": zod.boolean().describe('Reports: submitted (to the CEO), reviewed, approved or rejected (to the author).'),
+  "signIns": zod.boolean().describe('A sign-in from a new country or after an impossible journey.'),
+  "invitations": zod.boolean().describe('Someone they invited accepted.')
+}).describe('The e-mails a person receives besides invitations and password resets.')
 }).describe('A person with an account on the platform.')
 
 /**
@@ -139,5 +173,19 @@ export const updateUserResponse = zod.object({
  */
 export const deleteUserParams = zod.object({
   "id": zod.uuid()
+})
+
+/**
+ * Sends the person a new invitation (7 days, single use); the earlier link stops working. Only for someone who has not accepted yet (409 otherwise).
+ * @summary Resend an invitation
+ */
+export const resendInvitationParams = zod.object({
+  "id": zod.uuid()
+})
+
+export const resendInvitationHeaderIdempotencyKeyMax = 255;
+
+export const resendInvitationHeader = zod.object({
+  "Idempotency-Key": zod.string().min(1).max(resendInvitationHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
 })
 

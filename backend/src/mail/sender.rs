@@ -1,0 +1,242 @@
+//! Sends the e-mails waiting in the outbox. Every instance with `SMTP_URL` runs it: rows are taken
+//! under a lease (`FOR UPDATE SKIP LOCKED`), so two instances never send one message at once, and
+//! one that dies mid-send leaves it to be sent again when the lease ends. A message the server
+//! refuses for a while (or cannot be reached for) is retried with backoff; one it refuses for good
+//! (a 5xx answer: no such mailbox, say) is dropped and recorded where it matters: an invitation
+//! shows as bounced to whoever sent it.
+
+use std::{collections::BTreeMap, time::Duration};
+
+use chrono::{DateTime, Utc};
+use lettre::{
+    AsyncSmtpTransport, AsyncTransport as _, Message, Tokio1Executor,
+    message::{Mailbox, MultiPart},
+};
+use serde_json::{Value, json};
+use uuid::Uuid;
+
+use super::{Kind, templates};
+use crate::{
+    audit::{Audit, Changes, Target},
+    domain::{DepartmentType, Lang},
+    state::AppState,
+    store::{self, outbox::PendingEmail, users::UserRecord},
+};
+
+/// Seconds to wait after each failed attempt: 10 s, 1 min, 5 min, 15 min, 1 h, 3 h, 6 h, 12 h
+/// (about 22 hours in all), each ±20 % at random.
+pub const RETRY_SCHEDULE: &[u64] = &[10, 60, 300, 900, 3600, 10_800, 21_600, 43_200];
+/// How long an instance holds the messages it took (a 10 s connection, and ample margin).
+const LEASE_SECS: f64 = 60.0;
+/// Rows taken per pass.
+const BATCH: i64 = 20;
+/// The longest a conversation with the mail server may take.
+const SMTP_TIMEOUT: Duration = Duration::from_secs(10);
+
+pub type Transport = AsyncSmtpTransport<Tokio1Executor>;
+
+/// The transport for `SMTP_URL` (lettre's URL form: `smtp://`, `smtp://…?tls=required` for
+/// STARTTLS, `smtps://` for TLS, with `user:password@` to authenticate).
+pub fn transport(url: &str) -> anyhow::Result<Transport> {
+    Ok(AsyncSmtpTransport::<Tokio1Executor>::from_url(url)?.timeout(Some(SMTP_TIMEOUT)).build())
+}
+
+/// Starts the sender when an SMTP server is configured; it runs until the process ends.
+pub fn spawn(state: &AppState) -> anyhow::Result<()> {
+    let Some(url) = state.config.mail.smtp_url.as_deref() else {
+        tracing::info!("SMTP_URL is not set: e-mails wait in the outbox until a mail server is configured");
+        return Ok(());
+    };
+    let transport = transport(url)?;
+    let state = state.clone();
+    tokio::spawn(async move {
+        loop {
+            match pass(&state, &transport).await {
+                Ok(true) => {}
+                Ok(false) => tokio::time::sleep(state.config.events.outbox_poll).await,
+                Err(err) => {
+                    tracing::warn!(error = %err, "sending e-mail failed");
+                    tokio::time::sleep(state.config.events.outbox_poll.max(Duration::from_secs(1))).await;
+                }
+            }
+        }
+    });
+    Ok(())
+}
+
+/// One pass: sends what is due. True when there was something (look again at once).
+pub async fn pass(state: &AppState, transport: &Transport) -> anyhow::Result<bool> {
+    let rows = store::outbox::take_due_emails(&state.db, BATCH, LEASE_SECS).await?;
+    if rows.is_empty() {
+        return Ok(false);
+    }
+    // Activity items to one person make one message; everything else is a message of its own.
+    let mut digests: BTreeMap<Uuid, Vec<PendingEmail>> = BTreeMap::new();
+    let mut singles = Vec::new();
+    for row in rows {
+        match (row.event_type.as_str(), row.recipient_id) {
+            ("activity", Some(recipient)) => digests.entry(recipient).or_default().push(row),
+            _ => singles.push(vec![row]),
+        }
+    }
+    for group in singles.into_iter().chain(digests.into_values()) {
+        let ids: Vec<i64> = group.iter().map(|r| r.id).collect();
+        if let Err(err) = deliver(state, transport, &group).await {
+            tracing::warn!(error = %err, "could not send or record an e-mail");
+            store::outbox::emails_retry(&state.db, &ids, Duration::from_secs(60), "internal").await?;
+        }
+    }
+    Ok(true)
+}
+
+/// Why a message is not sent.
+enum Skip {
+    /// Nothing to send any more (the person is gone, opted out, or the link was replaced).
+    Nothing,
+}
+
+async fn deliver(state: &AppState, transport: &Transport, group: &[PendingEmail]) -> anyhow::Result<()> {
+    let ids: Vec<i64> = group.iter().map(|r| r.id).collect();
+    let first = &group[0];
+    let kind = Kind::parse(&first.event_type);
+    let recipient = match first.recipient_id {
+        Some(id) => store::users::find_by_id(&state.db, id).await?,
+        None => None,
+    };
+    let (Some(kind), Some(recipient)) = (kind, recipient) else {
+        store::outbox::emails_done(&state.db, &ids).await?;
+        return Ok(());
+    };
+    let lang = Lang::from_code(&recipient.locale);
+    let context = match context(state, kind, &recipient, group, lang).await? {
+        Ok(context) => context,
+        Err(Skip::Nothing) => {
+            store::outbox::emails_done(&state.db, &ids).await?;
+            return Ok(());
+        }
+    };
+    let rendered = templates::render(kind, lang, &context)?;
+    let to = Mailbox::new(Some(recipient.full_name.clone()), recipient.email.parse()?);
+    let message = Message::builder()
+        .from(state.config.mail.from.parse()?)
+        .to(to)
+        .subject(rendered.subject)
+        .multipart(MultiPart::alternative_plain_html(rendered.text, rendered.html))?;
+    match transport.send(message).await {
+        Ok(_) => {
+            metrics::counter!("emails_total", "outcome" => "sent").increment(1);
+            tracing::info!(kind = kind.as_str(), user_id = %recipient.id, items = group.len(), "e-mail sent");
+            store::outbox::emails_done(&state.db, &ids).await?;
+        }
+        Err(err) if err.is_permanent() => {
+            metrics::counter!("emails_total", "outcome" => "refused").increment(1);
+            let reason = err.status().map_or_else(|| "refused".to_owned(), |code| code.to_string());
+            tracing::warn!(kind = kind.as_str(), user_id = %recipient.id, reason, "the mail server refused an e-mail for good");
+            bounced(state, kind, &recipient, first, &reason).await?;
+            store::outbox::emails_done(&state.db, &ids).await?;
+        }
+        Err(err) => {
+            let attempts = group.iter().map(|r| r.attempts).max().unwrap_or(0);
+            let error = if err.is_transient() { "server_busy" } else { "unreachable" };
+            match retry_delay(attempts + 1, state.config.mail.retry_scale) {
+                Some(delay) => {
+                    metrics::counter!("emails_total", "outcome" => "retried").increment(1);
+                    tracing::info!(kind = kind.as_str(), error, attempt = attempts + 1, "e-mail not sent yet; will retry");
+                    store::outbox::emails_retry(&state.db, &ids, delay, error).await?;
+                }
+                None => {
+                    metrics::counter!("emails_total", "outcome" => "failed").increment(1);
+                    tracing::warn!(kind = kind.as_str(), user_id = %recipient.id, error, "e-mail given up after every retry");
+                    bounced(state, kind, &recipient, first, error).await?;
+                    store::outbox::emails_done(&state.db, &ids).await?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The delay before the attempt after the `failed`-th failure, if any is left.
+pub fn retry_delay(failed: i32, scale: f64) -> Option<Duration> {
+    use rand::Rng as _;
+    let index = usize::try_from(failed).ok()?.checked_sub(1)?;
+    let base = *RETRY_SCHEDULE.get(index)? as f64 * scale;
+    Some(Duration::from_secs_f64(base * rand::rng().random_range(0.8..1.2)))
+}
+
+/// A message that will never arrive: an invitation shows as bounced; the audit log says so.
+async fn bounced(state: &AppState, kind: Kind, recipient: &UserRecord, row: &PendingEmail, reason: &str) -> anyhow::Result<()> {
+    if let Some(token) = row.payload.get("tokenId").and_then(Value::as_str).and_then(|t| t.parse::<Uuid>().ok()) {
+        store::account_tokens::mark_bounced(&state.db, token, reason).await?;
+    }
+    let mut conn = state.db.acquire().await?;
+    let target = Target::new("user", recipient.id, &recipient.full_name);
+    let facts = Changes::new().with("kind", kind.as_str()).with("reason", reason);
+    Audit::system().record(&mut conn, recipient.enterprise_id, "email.bounced", Some(target), facts).await?;
+    Ok(())
+}
+
+/// What the template needs, or why nothing is to be sent.
+async fn context(state: &AppState, kind: Kind, to: &UserRecord, group: &[PendingEmail], lang: Lang) -> anyhow::Result<Result<Value, Skip>> {
+    let base = &state.config.mail.public_url;
+    let data = &group[0].payload;
+    let text = |key: &str| data.get(key).and_then(Value::as_str).unwrap_or_default().to_owned();
+    Ok(Ok(match kind {
+        Kind::Invitation | Kind::PasswordReset => {
+            // A link that was replaced (a newer invitation), used or expired is not sent.
+            let Some(token) = data.get("tokenId").and_then(Value::as_str).and_then(|t| t.parse::<Uuid>().ok()) else {
+                return Ok(Err(Skip::Nothing));
+            };
+            let Some(expires) = store::account_tokens::live_until(&state.db, token).await? else {
+                return Ok(Err(Skip::Nothing));
+            };
+            let page = if kind == Kind::Invitation { "accept-invitation" } else { "reset-password" };
+            json!({
+                "name": to.full_name,
+                "inviter": text("inviter"),
+                "enterprise": data.get("enterprise").cloned().unwrap_or(Value::Null),
+                "link": format!("{base}/{page}?token={}", text("token")),
+                "expires": crate::export::long_date(expires.date_naive(), lang),
+            })
+        }
+        Kind::SignInAlert => {
+            if !to.notify_sign_ins {
+                return Ok(Err(Skip::Nothing));
+            }
+            let at = data.get("at").and_then(Value::as_str).and_then(|t| t.parse::<DateTime<Utc>>().ok()).unwrap_or_else(Utc::now);
+            let flags: Vec<&str> = data.get("flags").and_then(Value::as_array).map(|f| f.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+            json!({
+                "name": to.full_name,
+                "when": crate::export::long_time(at, lang),
+                "place": data.get("place").cloned().unwrap_or(Value::Null),
+                "browser": data.get("browser").cloned().unwrap_or(Value::Null),
+                "new_country": flags.contains(&"new_country"),
+                "impossible_travel": flags.contains(&"impossible_travel"),
+                "link": format!("{base}/settings/profile"),
+            })
+        }
+        Kind::Activity => {
+            let items: Vec<Value> = group
+                .iter()
+                .map(|r| &r.payload)
+                .filter(|item| {
+                    let kind = item.get("kind").and_then(Value::as_str).unwrap_or_default();
+                    if kind == "invitation_accepted" { to.notify_invitations } else { to.notify_reports }
+                })
+                .map(|item| {
+                    let mut item = item.clone();
+                    let path = item.get("path").and_then(Value::as_str).unwrap_or("/").to_owned();
+                    item["link"] = Value::String(format!("{base}{path}"));
+                    // The department as the reader's language names it.
+                    let department = item.get("departmentType").and_then(Value::as_str).and_then(|t| t.parse::<DepartmentType>().ok());
+                    item["department"] = department.map_or(Value::Null, |d| Value::String(crate::export::department_label(d, lang).to_owned()));
+                    item
+                })
+                .collect();
+            if items.is_empty() {
+                return Ok(Err(Skip::Nothing));
+            }
+            json!({ "name": to.full_name, "items": items })
+        }
+    }))
+}

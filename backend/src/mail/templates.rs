@@ -1,0 +1,111 @@
+//! The e-mails' templates (minijinja, shipped inside the binary): for each kind and language a
+//! plain-text template, whose first line is the subject, and an HTML one (escaped by minijinja).
+
+use std::sync::LazyLock;
+
+use anyhow::Context as _;
+use minijinja::Environment;
+use serde::Serialize;
+
+use super::{Kind, PRODUCT};
+use crate::domain::Lang;
+
+macro_rules! templates {
+    ($($name:literal),* $(,)?) => {
+        &[$(($name, include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/templates/email/", $name)))),*]
+    };
+}
+
+const SOURCES: &[(&str, &str)] = templates![
+    "layout.html",
+    "button.html",
+    "invitation.en.txt",
+    "invitation.en.html",
+    "invitation.fr.txt",
+    "invitation.fr.html",
+    "password_reset.en.txt",
+    "password_reset.en.html",
+    "password_reset.fr.txt",
+    "password_reset.fr.html",
+    "sign_in_alert.en.txt",
+    "sign_in_alert.en.html",
+    "sign_in_alert.fr.txt",
+    "sign_in_alert.fr.html",
+    "activity.en.txt",
+    "activity.en.html",
+    "activity.fr.txt",
+    "activity.fr.html",
+];
+
+static ENVIRONMENT: LazyLock<Environment<'static>> = LazyLock::new(|| {
+    let mut env = Environment::new();
+    // Printing something the context lacks is a bug, not an empty string; `{% if notes %}` may
+    // still ask whether an optional value is there.
+    env.set_undefined_behavior(minijinja::UndefinedBehavior::SemiStrict);
+    for (name, source) in SOURCES {
+        env.add_template(name, source).expect("the e-mail templates parse");
+    }
+    env
+});
+
+/// A message ready to send.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rendered {
+    pub subject: String,
+    pub text: String,
+    pub html: String,
+}
+
+/// Renders `kind` in `lang` with `context` (the product's name and language are added).
+pub fn render(kind: Kind, lang: Lang, context: impl Serialize) -> anyhow::Result<Rendered> {
+    let ctx = minijinja::context! { product => PRODUCT, locale => lang.as_str(), ..minijinja::Value::from(minijinja::value::Serde(&context)) };
+    let base = format!("{}.{}", kind.as_str(), lang.as_str());
+    let text = ENVIRONMENT.get_template(&format!("{base}.txt"))?.render(&ctx).with_context(|| format!("rendering {base}.txt"))?;
+    let (subject, body) = text.split_once('\n').unwrap_or((&text, ""));
+    let subject = subject.trim().to_owned();
+    let text = body.trim_start_matches('\n').to_owned();
+    let ctx = minijinja::context! { subject => subject.clone(), ..ctx };
+    let html = ENVIRONMENT.get_template(&format!("{base}.html"))?.render(&ctx).with_context(|| format!("rendering {base}.html"))?;
+    Ok(Rendered { subject, text, html })
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn every_template_parses() {
+        assert!(ENVIRONMENT.templates().count() >= SOURCES.len());
+    }
+
+    #[test]
+    fn an_invitation_reads_in_each_language_with_its_link_and_escapes_html() {
+        let data = json!({ "name": "Zoé <b>", "inviter": "Alice Martin", "enterprise": "Acme & Co", "link": "https://app.example/accept-invitation?token=abc", "expires": "8 March 2026" });
+        let en = render(Kind::Invitation, Lang::En, &data).unwrap();
+        assert_eq!(en.subject, "Alice Martin invited you to Enterprise Platform");
+        assert!(en.text.starts_with("Hello Zoé <b>,\n"), "{}", en.text);
+        assert!(en.text.contains("join Acme & Co on Enterprise Platform"), "{}", en.text);
+        assert!(en.text.contains("\nhttps://app.example/accept-invitation?token=abc\n"), "{}", en.text);
+        assert!(en.html.contains("Hello Zoé &lt;b&gt;,"), "{}", en.html);
+        assert!(en.html.contains("<strong>Acme &amp; Co</strong>"), "{}", en.html);
+        assert!(en.html.contains(r#"href="https://app.example/accept-invitation?token=abc""#), "{}", en.html);
+        let fr = render(Kind::Invitation, Lang::Fr, &data).unwrap();
+        assert_eq!(fr.subject, "Alice Martin vous invite sur Enterprise Platform");
+        assert!(fr.text.contains("Choisissez votre mot de passe pour vous connecter :"), "{}", fr.text);
+        assert!(fr.html.contains(r#"<html lang="fr">"#));
+    }
+
+    #[test]
+    fn one_activity_is_its_own_subject_and_several_are_a_digest() {
+        let one = json!({ "name": "Claire", "items": [{ "kind": "report_rejected", "actor": "Claire Dubois", "title": "Q1", "notes": "Add March", "link": "http://x/r/1" }] });
+        let r = render(Kind::Activity, Lang::En, &one).unwrap();
+        assert_eq!(r.subject, r#"Claire Dubois rejected your report "Q1""#);
+        assert!(r.text.contains("Notes: Add March"), "{}", r.text);
+        let items: Vec<_> = (1..=3).map(|i| json!({ "kind": "report_submitted", "actor": "Bruno", "title": format!("R{i}"), "department": "Finance", "link": format!("http://x/r/{i}") })).collect();
+        let r = render(Kind::Activity, Lang::Fr, json!({ "name": "Alice", "items": items })).unwrap();
+        assert_eq!(r.subject, "3 nouveautés sur Enterprise Platform");
+        assert_eq!(r.text.matches("- Bruno a soumis le rapport « R").count(), 3, "{}", r.text);
+    }
+}
