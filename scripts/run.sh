@@ -11,6 +11,16 @@ ADMIN_EMAIL="${ADMIN_EMAIL:-admin@example.com}"
 export ADMIN_PASSWORD="${ADMIN_PASSWORD:-admin-demo-password}"
 PROFILE="${PROFILE:-local}"
 
+# E-mail: a local mail catcher (a real SMTP server that keeps what it receives, with a page to read
+# it) unless SMTP_URL names a mail server; links in e-mails point at this server.
+if [ -z "${SMTP_URL:-}" ]; then
+  source scripts/mail/start.sh
+  mail_page="$MAIL_CATCHER_URL"
+else
+  mail_page="your mail server ($SMTP_URL)"
+fi
+export PUBLIC_URL="${PUBLIC_URL:-http://localhost:${PORT:-8080}}"
+
 # A stable secret for this checkout, so restarting the server keeps everyone signed in.
 mkdir -p .run
 if [ -z "${JWT_SECRET:-}" ]; then
@@ -37,6 +47,7 @@ cat <<MSG
 
   ------------------------------------------------------------------------------------------
   Enterprise Platform: http://localhost:$port        API docs: http://localhost:$port/api/docs
+  E-mails (invitations, resets, notifications): $mail_page
 
   Sign in as                    password              who
     $ADMIN_EMAIL$(printf '%*s' $((28 - ${#ADMIN_EMAIL})) '')$ADMIN_PASSWORD$(printf '%*s' $((22 - ${#ADMIN_PASSWORD})) '')platform administrator (an earlier one keeps its password)
@@ -52,6 +63,7 @@ if [ "${SEED_DEMO:-1}" != 0 ]; then
     hugo@globex.example         demo-password         Globex: IT head
     ines@globex.example         demo-password         Globex: IT
     jade@globex.example         demo-password         Globex: HR head
+    lea@acme.example            (invited)             Acme: finance, invited in French: accept from her e-mail
   Any two people of one enterprise can try the encrypted messenger (/messages).
 MSG
 fi

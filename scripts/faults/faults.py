@@ -20,12 +20,17 @@ of their own (run.sh starts them, and the small scripts in FAULTS_WORK that stop
    arrives exactly once (the receiver answers 204: at least once allows a repeat only after a
    failure).
 
+4. The mail server is down when the CEO invites someone through A: the invitation's e-mail, written
+   in the same transaction, waits in the outbox while A and B retry; once a mail server listens
+   (catcher.py) it arrives within EVENT_DEADLINE seconds, and exactly once.
+
 FAULTS_BREAK breaks the setup on purpose, to see the checks fail: `lose-write` deletes one
 acknowledged user in the database before the ledger is checked; `redis-elsewhere` brings Redis
 back on another port, so the instances never find it again; `lose-event` deletes the killed
 instance's event (from the outbox, and any delivery made of it) before the receiver listens;
 `send-twice` asks for one delivered event of the burst again (redeliver), as a dispatcher that
-sent it twice would.
+sent it twice would; `lose-mail` deletes the invitation's e-mail from the outbox while the mail
+server is down.
 
 Usage: faults.py URL_A URL_B (environment from run.sh)
 """
@@ -553,7 +558,7 @@ def sql(query):
 receiver = Receiver()
 # The fan-out matches an event with the webhooks that exist when it runs, not when the event was
 # committed: an event of section 2 still waiting in the outbox would reach this new webhook too.
-wait_until(lambda: sql("select count(*) from public.outbox") == "0", 10, "the outbox drained before the webhook is made")
+wait_until(lambda: sql("select count(*) from public.outbox where kind = 'webhook'") == "0", 10, "the outbox drained before the webhook is made")
 hook = must(call(A, "POST", "/webhooks", ceo, {"url": f"http://127.0.0.1:{receiver.port}/hook", "events": ["report.submitted"],
                                                 "description": "faults"}), 201)
 receiver.secret = hook["secret"]
@@ -567,7 +572,7 @@ try:
     t_kill = time.monotonic()
     c_processes[0].wait()
     check(submitted.status == 200, f"C acknowledges the submission: {submitted!r}")
-    state = sql("select (select count(*) from public.outbox) || ' event(s) in the outbox, deliveries: ' || "
+    state = sql("select (select count(*) from public.outbox where kind = 'webhook') || ' event(s) in the outbox, deliveries: ' || "
                 "coalesce((select string_agg(status || ' after ' || attempts || ' attempt(s)', '; ') from public.webhook_deliveries "
                 f"where webhook_id = '{hook['id']}'), 'none')")
     log(f"  C answered {submitted.status} and was killed {1000 * (t_kill - submitted.end):.1f} ms later; just after: {state}")
@@ -576,7 +581,7 @@ try:
                            "and attempts > 0 and last_error = 'connection_failed'") == "1", 10,
                "a first attempt refused by the receiver that does not listen yet")
     if BREAK == "lose-event":
-        sql(f"delete from public.outbox; delete from public.webhook_deliveries where webhook_id = '{hook['id']}'")
+        sql(f"delete from public.outbox where kind = 'webhook'; delete from public.webhook_deliveries where webhook_id = '{hook['id']}'")
         log("  FAULTS_BREAK=lose-event: deleted the event (outbox and deliveries) behind the server's back")
     tried = sql(f"select coalesce(max(attempts), 0) from public.webhook_deliveries where webhook_id = '{hook['id']}'")
     receiver.open()
@@ -650,6 +655,53 @@ finally:
                 process.kill()
                 process.wait()
     receiver.close()
+
+log("faults: the mail server is down when an invitation is made, then comes up: the e-mail arrives once")
+mail_smtp, mail_http = int(os.environ["FAULTS_SMTP_PORT"]), int(os.environ["FAULTS_MAIL_HTTP_PORT"])
+invitee = f"invited-{uuid.uuid4().hex[:8]}@faults.test"
+made = must(call(A, "POST", "/users", ceo, {"fullName": "Invited Person", "email": invitee, "role": "DepartmentUser",
+                                             "departmentId": finance}), 201)
+check(made["invitation"]["status"] == "pending", f"the person is invited: {made}")
+mine = f"kind = 'email' and recipient_id = '{made['id']}'"
+if BREAK == "lose-mail":
+    sql(f"delete from public.outbox where {mine}")
+    log("  FAULTS_BREAK=lose-mail: deleted the e-mail from the outbox behind the server's back")
+else:
+    wait_until(lambda: sql(f"select count(*) from public.outbox where {mine} and attempts >= 2") == "1", 20,
+               "two attempts refused while the mail server is down")
+failed_attempts = sql(f"select coalesce(max(attempts), 0) from public.outbox where {mine}")
+log(f"  {failed_attempts} attempt(s) failed; the mail server starts")
+catcher = subprocess.Popen([sys.executable, "scripts/mail/catcher.py", "--smtp", f"127.0.0.1:{mail_smtp}",
+                            "--http", f"127.0.0.1:{mail_http}", "--dir", os.path.join(WORK, "mail")],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+t_up = time.monotonic()
+
+
+def mailbox():
+    conn = http.client.HTTPConnection("127.0.0.1", mail_http, timeout=2)
+    try:
+        conn.request("GET", f"/api/messages?to={invitee}")
+        return json.loads(conn.getresponse().read())
+    except OSError:
+        return []
+    finally:
+        conn.close()
+
+
+try:
+    until = t_up + EVENT_DEADLINE
+    while not mailbox() and time.monotonic() < until:
+        time.sleep(0.1)
+    if check(mailbox(), f"the invitation arrives within {EVENT_DEADLINE:.0f}s of the mail server's start"):
+        log(f"  arrived {time.monotonic() - t_up:.1f}s after the mail server started")
+        wait_until(lambda: sql(f"select count(*) from public.outbox where {mine}") == "0", 10, "the invitation out of the outbox")
+        time.sleep(1.0)  # a second sending would arrive by now
+        got = mailbox()
+        check(len(got) == 1, f"the invitation arrives once: {len(got)} message(s)")
+        check("/accept-invitation?token=" in got[0]["text"], "it carries its link")
+finally:
+    catcher.terminate()
+    catcher.wait()
 
 if failures:
     log(f"faults: {len(failures)} check(s) failed")

@@ -4,14 +4,16 @@
 # faults.py: PostgreSQL restarted under a mixed load of reads and writes, Redis stopped and
 # started again while people sign in, use the API and listen on WebSockets, and a third instance
 # (C, which faults.py starts itself) killed with SIGKILL right after it acknowledged a change whose
-# webhook event must still be delivered. Every instance delivers webhooks to 127.0.0.1
+# webhook event must still be delivered, and an invitation made while the mail server is down,
+# which must arrive once when it comes up. Every instance delivers webhooks to 127.0.0.1
 # (WEBHOOK_ALLOW_PRIVATE_NETWORKS) and retries at a thousandth of the real schedule. Everything
 # started here is stopped and removed on exit, pass or fail.
 #
 #   FAULTS_BIN            the server binary (default: the debug build)
 #   FAULTS_PG_PORT, FAULTS_REDIS_PORT, FAULTS_PORT_A, FAULTS_PORT_B, FAULTS_PORT_C
-#                         ports (default 55432, 56379, 58181, 58182, 58183)
-#   FAULTS_BREAK          lose-write | redis-elsewhere | lose-event | send-twice: break the
+#   FAULTS_SMTP_PORT, FAULTS_MAIL_HTTP_PORT
+#                         ports (default 55432, 56379, 58181, 58182, 58183, 52525, 52580)
+#   FAULTS_BREAK          lose-write | redis-elsewhere | lose-event | send-twice | lose-mail: break the
 #                         setup on purpose, to see the checks fail (faults.py says what each does)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -34,7 +36,8 @@ bin="${FAULTS_BIN:-${CARGO_TARGET_DIR:-$PWD/target}/debug/backend}"
 [ -x "$bin" ] || die "no server binary at $bin (cargo build -p backend)"
 pg_port="${FAULTS_PG_PORT:-55432}" redis_port="${FAULTS_REDIS_PORT:-56379}"
 port_a="${FAULTS_PORT_A:-58181}" port_b="${FAULTS_PORT_B:-58182}" port_c="${FAULTS_PORT_C:-58183}"
-for port in "$pg_port" "$redis_port" "$port_a" "$port_b" "$port_c"; do
+smtp_port="${FAULTS_SMTP_PORT:-52525}" mail_http_port="${FAULTS_MAIL_HTTP_PORT:-52580}"
+for port in "$pg_port" "$redis_port" "$port_a" "$port_b" "$port_c" "$smtp_port" "$mail_http_port"; do
   if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then die "port $port is taken (set FAULTS_*_PORT)"; fi
 done
 
@@ -101,6 +104,9 @@ export FAULTS_ADMIN_EMAIL="admin@faults.test" FAULTS_ADMIN_PASSWORD="faults-admi
 # likely still waits there, as after a crash.
 export WEBHOOK_ALLOW_PRIVATE_NETWORKS=true WEBHOOK_RETRY_SCALE=0.001 OUTBOX_POLL_MS=1000
 export FAULTS_SERVER_BIN="$bin" FAULTS_PORT_C="$port_c"
+# E-mail: A and B send to a mail server that is down until faults.py starts one (catcher.py), and
+# retry at a hundredth of the real schedule (0.1 s, 0.6 s, 3 s, 9 s, ...).
+export SMTP_URL="smtp://127.0.0.1:$smtp_port" MAIL_RETRY_SCALE=0.01 FAULTS_SMTP_PORT="$smtp_port" FAULTS_MAIL_HTTP_PORT="$mail_http_port"
 "$bin" create-admin --email "$FAULTS_ADMIN_EMAIL" --password "$FAULTS_ADMIN_PASSWORD" --full-name "Faults Admin" >/dev/null
 for name in a b; do
   port=$port_a; [ "$name" = b ] && port=$port_b

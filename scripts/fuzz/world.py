@@ -100,6 +100,10 @@ hook = call("POST", "/webhooks", ceo, {"url": "http://127.0.0.1:9/fuzz", "events
 spare_hook = call("POST", "/webhooks", ceo, {"url": "http://127.0.0.1:9/spare", "events": ["user.created"]})["id"]
 delivery = call("POST", f"/webhooks/{hook}/test", ceo)["id"]
 
+# Someone invited who has not accepted: their invitation is resent (the server has no mail
+# server here: the e-mails wait in its outbox).
+invited = call("POST", "/users", ceo, {"fullName": "Invited", "email": "invited@fuzz.example", "role": "DepartmentUser", "departmentId": finance})["id"]
+
 # Operation id -> its path parameters. Deleting and changing people or enterprises uses spares.
 ids = {
     "getEnterprise": {"id": ent}, "updateEnterprise": {"id": spare_ent}, "deleteEnterprise": {"id": spare_ent},
@@ -108,6 +112,7 @@ ids = {
     "assignDepartmentUser": {"id": ent, "deptId": finance},
     "removeDepartmentUser": {"id": ent, "deptId": finance, "userId": spare_user},
     "getUser": {"id": spare_user}, "updateUser": {"id": spare_user}, "deleteUser": {"id": spare_user},
+    "resendInvitation": {"id": invited},
     "createDepartmentReport": {"id": finance}, "listDepartmentReports": {"id": finance},
     "getReport": {"id": submitted}, "updateReport": {"id": draft}, "deleteReport": {"id": spare_draft},
     "reviewReport": {"id": submitted}, "exportReport": {"id": submitted},

@@ -160,6 +160,16 @@ fn dead_link() -> AppError {
 
 #[OpenApi(prefix_path = "/auth", tag = "ApiTags::Auth")]
 impl AccountsApi {
+    /// The current user
+    ///
+    /// The signed-in user's account (for a program's token: the token owner's).
+    #[oai(path = "/me", method = "get", operation_id = "getMe")]
+    async fn me(&self, state: Data<&AppState>, auth: BearerAuth) -> Result<Json<User>, MeError> {
+        auth.0.require("getMe")?;
+        let user = store::users::find_by_id(&state.db, auth.0.user_id).await?.ok_or(AppError::SessionExpired)?;
+        Ok(Json(user.into()))
+    }
+
     /// Update one's own profile
     ///
     /// Name, language and the e-mails one wants. Answers the account as it now is.

@@ -7,7 +7,6 @@ use crate::{
     auth::{BearerAuth, ClientInfo, sign_in},
     error::{AppError, Problem},
     state::AppState,
-    store,
 };
 
 #[derive(Default)]
@@ -136,15 +135,5 @@ impl AuthApi {
         auth.0.require("logout")?;
         sign_in::sign_out(&state, &auth.0).await?;
         Ok(LogoutResponse::LoggedOut)
-    }
-
-    /// The current user
-    ///
-    /// The signed-in user's account (for a program's token: the token owner's).
-    #[oai(path = "/me", method = "get", operation_id = "getMe")]
-    async fn me(&self, state: Data<&AppState>, auth: BearerAuth) -> Result<Json<User>, SessionError> {
-        auth.0.require("getMe")?;
-        let user = store::users::find_by_id(&state.db, auth.0.user_id).await?.ok_or(AppError::SessionExpired)?;
-        Ok(Json(user.into()))
     }
 }

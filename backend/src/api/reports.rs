@@ -790,7 +790,7 @@ impl ReportsApi {
         id: Path<Uuid>,
         format: Query<ExportFormat>,
         #[oai(name = "enterpriseId")] enterprise_id: Query<Option<Uuid>>,
-        /// The language of the labels and dates (default: from `Accept-Language`, else English).
+        /// The language of the labels and dates (default: from `Accept-Language`, else the caller's account language).
         lang: Query<Option<crate::export::Lang>>,
         #[oai(name = "Accept-Language")] accept_language: poem_openapi::param::Header<Option<String>>,
     ) -> Result<ExportedReport, ExportError> {
@@ -805,7 +805,12 @@ impl ReportsApi {
         let summary = Report::from(report.clone());
         record(&state, &mut tx, &auth.0, scope.enterprise_id, &summary, "exported", Changes::new().with("format", format.extension())).await?;
         tx.commit().await?;
-        let lang = lang.0.unwrap_or_else(|| accept_language.0.as_deref().map(crate::export::Lang::from_accept_language).unwrap_or_default());
+        // The language asked for, else the browser's, else the one on the caller's account.
+        let lang = match (lang.0, accept_language.0.as_deref()) {
+            (Some(lang), _) => lang,
+            (None, Some(header)) => crate::export::Lang::from_accept_language(header),
+            (None, None) => store::users::find_by_id(&state.db, auth.0.user_id).await?.map(|u| crate::domain::Lang::from_code(&u.locale)).unwrap_or_default(),
+        };
         let (name, bytes) = tokio::task::spawn_blocking(move || render(report, &department.kind, format, lang))
             .await
             .map_err(|e| AppError::Unexpected(e.into()))??;

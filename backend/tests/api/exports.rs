@@ -127,6 +127,10 @@ async fn the_pdf_speaks_the_reader_s_language(db: PgPool) {
     }
     let (_, _, _, english) = download(&app, &ceo, &format!("/api/v1/reports/{id}/export?format=pdf&lang=en")).await;
     assert!(pdf_text(english).contains("Status: Rejected"), "lang= wins");
+    // Neither asked nor sent by the browser: the language on the reader's account.
+    assert_eq!(app.put(&ceo, "/api/v1/auth/me", serde_json::json!({ "locale": "fr" })).await.0, 200);
+    let (_, _, _, account) = download(&app, &ceo, &format!("/api/v1/reports/{id}/export?format=pdf")).await;
+    assert!(pdf_text(account).contains("Statut : Rejeté"), "the account's language");
 }
 
 #[sqlx::test(migrator = "backend::db::MIGRATOR")]

@@ -351,7 +351,10 @@ async fn the_demo_seed_tells_a_story_once_sessions_on_the_map_reports_and_spread
     let (count,): (i64,) = sqlx::query_as("select count(*) from public.sessions").fetch_one(&db).await.unwrap();
     assert_eq!(count, 2 * 5 + 1 + 2 * 4 + 1, "a second run adds nothing: {count}");
     let (never,): (i64,) =
-        sqlx::query_as("select count(*) from public.users where enterprise_id is not null and last_login_at is null").fetch_one(&db).await.unwrap();
+        sqlx::query_as("select count(*) from public.users where enterprise_id is not null and last_login_at is null and password_hash is not null")
+            .fetch_one(&db)
+            .await
+            .unwrap();
     assert_eq!(never, 0, "every demo person on the map has signed in before");
 
     let ceo = app.token("ceo@acme.example", backend::seed::DEMO_PASSWORD).await;
@@ -402,6 +405,12 @@ async fn the_demo_seed_tells_a_story_once_sessions_on_the_map_reports_and_spread
     assert!(approvals.iter().any(|e| e["at"].as_str().unwrap() < month_ago.as_str()), "{approvals:?}");
     let (_, hooks) = app.get(&ceo, "/api/v1/webhooks").await;
     assert_eq!(hooks["total"], 1, "{hooks}");
+    // Someone invited who has not accepted yet, whose invitation waits in the outbox for the mail
+    // catcher of `make run`.
+    let (_, invited) = app.get(&ceo, "/api/v1/users?q=lea@acme.example").await;
+    assert_eq!((invited["items"][0]["invitation"]["status"].as_str(), invited["items"][0]["locale"].as_str()), (Some("pending"), Some("fr")), "{invited}");
+    let (mails,): (i64,) = sqlx::query_as("select count(*) from public.outbox where kind = 'email' and event_type = 'invitation'").fetch_one(&db).await.unwrap();
+    assert_eq!(mails, 1, "one invitation, made once");
 }
 
 #[sqlx::test(migrator = "backend::db::MIGRATOR")]

@@ -85,7 +85,7 @@ use Caller::{Admin, Ceo, DeadToken, Head, NoToken, OpsHead, OpsUser, OtherCeo, O
 const CALLERS: [Caller; 11] = [Admin, Ceo, Head, User, NoToken, DeadToken, OtherCeo, OtherHead, OtherUser, OpsHead, OpsUser];
 
 /// Operations anyone may call, signed in or not.
-const PUBLIC: &[&str] = &["login"];
+const PUBLIC: &[&str] = &["login", "requestPasswordReset", "confirmPasswordReset", "acceptInvitation"];
 
 /// Who may do what, on tenant Alpha's finance department (see the module's comment).
 ///
@@ -101,6 +101,9 @@ const TABLE: &[(&str, [Cell; 11])] = &[
     ("getMe",                     [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A]),
     ("listMySessions",            [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A]),
     ("logoutMySession",           [A,     A,  A,   A,    U,   U,    H,     H,   H,     H,    H]),
+    // One's own profile and password: everyone their own.
+    ("updateMe",                  [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A]),
+    ("changeMyPassword",          [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A]),
     // Enterprises: the admin's; a CEO reads their own and its users, reports and departments.
     ("listEnterprises",           [A,     F,  F,   F,    U,   U,    F,     F,   F,     F,    F]),
     ("createEnterprise",          [A,     F,  F,   F,    U,   U,    F,     F,   F,     F,    F]),
@@ -121,6 +124,7 @@ const TABLE: &[(&str, [Cell; 11])] = &[
     ("getUser",                   [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
     ("updateUser",                [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
     ("deleteUser",                [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
+    ("resendInvitation",          [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
     // Reports: staff write in their own department (the author or its head edits and deletes a
     // draft); the CEO reviews; the CEO and the admin read all but drafts.
     ("createDepartmentReport",    [F,     F,  A,   A,    U,   U,    F,     H,   H,     H,    H]),
@@ -481,6 +485,9 @@ impl World {
         match operation {
             "logout" => post("/api/v1/auth/logout").token(self.app.token(&me.email, me.password).await),
             "getMe" => get("/api/v1/auth/me"),
+            "updateMe" => put("/api/v1/auth/me").json(json!({ "notifications": { "invitations": false } })),
+            // The same password again: the walk's people keep theirs; their other sessions end.
+            "changeMyPassword" => put("/api/v1/auth/me/password").json(json!({ "currentPassword": me.password, "newPassword": me.password })),
             "listMySessions" => get("/api/v1/auth/sessions?pageSize=100"),
             "logoutMySession" => {
                 // Another session of their own, or (anyone outside finance's people) Alpha's member's.
@@ -518,6 +525,15 @@ impl World {
                 let email = format!("new{}@alpha.example", self.unique());
                 let body = json!({ "fullName": "New Person", "email": email, "password": PASSWORD, "role": "DepartmentUser", "enterpriseId": ent });
                 post("/api/v1/users").json(body).target(email)
+            }
+            "resendInvitation" => {
+                // Someone of Alpha's finance invited (no password), for each call.
+                let email = format!("invited{}@alpha.example", self.unique());
+                let body = json!({ "fullName": "Invited", "email": email, "role": "DepartmentUser", "enterpriseId": ent, "departmentId": dept });
+                let (status, made) = self.app.post(&self.admin.token, "/api/v1/users", body).await;
+                assert_eq!(status, 201, "{made}");
+                let id = made["id"].as_str().unwrap().to_owned();
+                post(format!("/api/v1/users/{id}/invitation")).json(json!({})).target(id)
             }
             "listUsers" => get(format!("/api/v1/users?enterpriseId={ent}&pageSize=100")),
             "getUser" => get(format!("/api/v1/users/{}", t.member)),
@@ -747,6 +763,8 @@ impl World {
                 ensure!(self.live(&me.token).await, "the caller's other session ended too");
             }
             "getMe" => ensure!(body["id"] == me.id.as_str() && body["enterpriseId"] == my_enterprise, "not the caller: {body}"),
+            "updateMe" => ensure!(body["id"] == me.id.as_str() && body["notifications"]["invitations"] == false, "not the caller's: {body}"),
+            "changeMyPassword" => ensure!(self.live(&me.token).await, "the session that changed it ended"),
             "listMySessions" => {
                 ensure!(list.iter().any(|s| s["current"] == true), "no current session: {body}");
                 ensure!(list.iter().all(|s| s["user"]["id"] == me.id.as_str() && s["enterpriseId"] == my_enterprise), "someone else's: {body}");
@@ -790,6 +808,10 @@ impl World {
             "getUser" => ensure!(body["id"] == a.member.as_str() && body["enterpriseId"] == a.id.as_str(), "{body}"),
             "updateUser" => ensure!(body["id"] == call.target.as_str() && body["fullName"] == "Renamed", "{body}"),
             "deleteUser" => ensure!(self.get(&self.admin.token, &format!("/api/v1/users/{}", call.target)).await.0 == 404, "still there"),
+            "resendInvitation" => {
+                let (_, user) = self.get(&self.admin.token, &format!("/api/v1/users/{}", call.target)).await;
+                ensure!(user["invitation"]["status"] == "pending" && user["enterpriseId"] == a.id.as_str(), "{user}");
+            }
             "createDepartmentReport" => {
                 ensure!(body["departmentId"] == a.finance.as_str() && body["createdBy"]["id"] == me.id.as_str() && body["title"] == "New", "{body}")
             }

@@ -324,7 +324,7 @@ async fn errors_are_problem_details_with_the_contract_members_and_the_request_id
     }
     let bodies = [
         (json!({ "fullName": "A", "email": "a@example.com", "password": "long enough password", "role": "Boss" }), "role", "invalid"),
-        (json!({ "fullName": "A", "email": "a@example.com", "role": "DepartmentUser" }), "password", "required"),
+        (json!({ "email": "a@example.com", "role": "DepartmentUser" }), "fullName", "required"),
         (
             json!({ "fullName": "A", "email": "a@example.com", "password": "p", "role": "DepartmentUser", "departmentId": "x" }),
             "departmentId",

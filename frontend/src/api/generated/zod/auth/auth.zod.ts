@@ -5,7 +5,7 @@
  * Multi-tenant enterprise management platform. Errors are RFC 9457 problem details (`application/problem+json`) that also carry a stable `code`, a `message`, `fields` for invalid input and the `requestId`. Lists are pages `{ items, total, page, pageSize }`. Authenticate with `Authorization: Bearer <token>`: a person's session token from `POST /auth/login`, or a program's token from `POST /api-tokens` (scoped; see each operation's `ApiToken` scope). Every answer carries `RateLimit-Policy` and `RateLimit`; a POST with `Idempotency-Key` is safe to retry; GETs carry an `ETag`. Read [the guide for programs](/api/guide.md) first: tokens, scopes, errors, limits, retries, pages, versions.
 
 **Real time.** `GET /api/v1/ws` upgrades to a WebSocket (one per tab). Its first message, within 5 s, is `{"type":"auth","token":"<token>"}` (never put the token in the URL); the server answers `{"type":"ready"}`, then sends events as JSON objects with a `type`: `session.ended` (`sessionId`, `reason`; the socket then closes with code 4401, as it does for a missing, bad or dead token), `monitoring.session_started` (`sessionId`, `userId`, `enterpriseId`), `monitoring.session_updated` (`sessionId`, `enterpriseId`, `lastSeenAt`) and `monitoring.session_ended` (`sessionId`, `enterpriseId`, `reason`) to the monitors whose scope includes the session, and `report.status_changed` (`reportId`, `departmentId`, `title`, `fromStatus`, `status`, `actorId`: who moved it) to the report's author, department head and CEO. The messenger's events go to a conversation's members: `message.created` (`conversationId`, `messageId`, `senderId`), `message.read` (`conversationId`, `userId`, `messageId`), `conversation.changed` (`conversationId`: members, name, keys or the listener's archive flag) and `conversation.typing` (`conversationId`, `userId`; never stored). `webhook.disabled` (`webhookId`, `url`) tells a webhook's owner (the CEO, or the platform admins) that it was turned off after failing for days. A client too slow to read its events is closed with 4408; reconnect and refetch.
- * OpenAPI spec version: 1.2.0
+ * OpenAPI spec version: 1.3.0
  */
 import * as zod from 'zod';
 
@@ -68,6 +68,38 @@ export const logoutHeaderIdempotencyKeyMax = 255;
 export const logoutHeader = zod.object({
   "Idempotency-Key": zod.string().min(1).max(logoutHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
 })
+
+/**
+ * The signed-in user's account (for a program's token: the token owner's).
+ * @summary The current user
+ */
+export const getMeHeader = zod.object({
+  "If-None-Match": zod.string().optional().describe('An `ETag` from an earlier answer: 304 without a body when it still matches.')
+})
+
+export const getMeResponse = zod.object({
+  "id": zod.uuid(),
+  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.'),
+  "fullName": zod.string(),
+  "email": zod.string(),
+  "status": zod.enum(['active', 'inactive']).describe('Whether an account may sign in.'),
+  "lastLogin": zod.iso.datetime({}).nullish().describe('When the user last signed in; null before the first sign-in.'),
+  "departmentId": zod.uuid().nullish().describe('Null when the user is in no department.'),
+  "enterpriseId": zod.uuid().nullish().describe('The user\'s enterprise; null for platform administrators.'),
+  "enterpriseName": zod.string().nullish().describe('The enterprise\'s name; null for platform administrators.'),
+  "createdAt": zod.iso.datetime({}),
+  "locale": zod.enum(['en', 'fr']).describe('A language of the product: of the screens, of files (their labels and dates) and of e-mails; a\nperson\'s own is stored on their account.'),
+  "invitation": zod.union([zod.object({
+  "status": zod.enum(['pending', 'expired', 'bounced']).describe('`pending`: sent and valid; `expired`: its link no longer works (resend it); `bounced`: the\nmail server refused the address.'),
+  "sentAt": zod.iso.datetime({}).nullish().describe('When the latest invitation was sent; null when none is live.'),
+  "expiresAt": zod.iso.datetime({}).nullish().describe('Until when its link works.')
+}).describe('An invitation not yet accepted.'),zod.null()]).optional().describe('Set while the person has not accepted their invitation (they cannot sign in until then).'),
+  "notifications": zod.object({
+  "reports": zod.boolean().describe('Reports: submitted (to the CEO), reviewed, approved or rejected (to the author).'),
+  "signIns": zod.boolean().describe('A sign-in from a new country or after an impossible journey.'),
+  "invitations": zod.boolean().describe('Someone they invited accepted.')
+}).describe('The e-mails a person receives besides invitations and password resets.')
+}).describe('A person with an account on the platform.')
 
 /**
  * Name, language and the e-mails one wants. Answers the account as it now is.
