@@ -178,7 +178,7 @@ fn complete_operations(spec: &mut Value) {
                     downloads.iter().map(|m| ((*m).to_owned(), json!({ "schema": { "type": "string", "format": "binary" } }))).collect();
                 operation["responses"]["200"]["content"] = Value::Object(files);
             }
-            if id == "login" {
+            if permissions::PUBLIC.contains(&id.as_str()) {
                 operation["security"] = json!([]);
             } else if let Some(scope) = permissions::scope(&id) {
                 let scopes = if scope.is_empty() { json!([]) } else { json!([scope]) };
