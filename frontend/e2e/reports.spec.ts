@@ -1,5 +1,6 @@
 import { type APIRequestContext, type Locator, type Page, expect, test } from '@playwright/test';
 import { expectBarChart } from './charts';
+import { overflowing, settle, textBox, textLines } from './screens';
 import { admin } from './support';
 import { readXlsx } from './xlsx';
 
@@ -53,6 +54,7 @@ const TEXTS = {
     statusRefused: "The report's status no longer allows this: reload the page to see where it stands.",
     status: { draft: 'Draft', submitted: 'Submitted', reviewed: 'Reviewed', approved: 'Approved', rejected: 'Rejected' },
     transition: (from: string, to: string) => `${from} → ${to}`,
+    createdAs: { draft: 'Created as draft', submitted: 'Created as submitted' },
     download: 'Download',
     xlsx: 'Excel (XLSX)',
     workbook: {
@@ -78,6 +80,13 @@ const TEXTS = {
     drafts: 'Draft reports',
     enterpriseReports: 'Reports',
     departments: ['Finance', 'Operations', 'Sales and marketing', 'Human resources', 'Information technology'],
+    figures: ['120', '80', '95.5'],
+    reportColumns: ['Title', 'Department', 'Status', 'Period', 'Author', 'Last updated'],
+    tableTitles: ['Revenue and operating costs by region', 'Budget', 'Staff turnover, first half'],
+    /** The period April to June 2026 on one line, or wrapped after the dash (never inside a day). */
+    periodLines: [['Apr 1, 2026 – Jun 30, 2026'], ['Apr 1, 2026 –', 'Jun 30, 2026']],
+    /** A moment on one line, or its day then its time ("Nov 27, 2026," / "3:42 PM"). */
+    momentLines: [/^[A-Z][a-z]{2} \d{1,2}, \d{4},$/, /^\d{1,2}:\d{2} [AP]M$/],
   },
   fr: {
     email: 'E-mail',
@@ -123,6 +132,7 @@ const TEXTS = {
     statusRefused: 'Le statut du rapport ne le permet plus : rechargez la page pour voir où il en est.',
     status: { draft: 'Brouillon', submitted: 'Soumis', reviewed: 'Examiné', approved: 'Approuvé', rejected: 'Rejeté' },
     transition: (from: string, to: string) => `${from} → ${to}`,
+    createdAs: { draft: 'Créé en tant que brouillon', submitted: 'Créé en tant que soumis' },
     download: 'Télécharger',
     xlsx: 'Excel (XLSX)',
     workbook: {
@@ -148,6 +158,11 @@ const TEXTS = {
     drafts: 'Rapports en brouillon',
     enterpriseReports: 'Rapports',
     departments: ['Finance', 'Opérations', 'Ventes et marketing', 'Ressources humaines', 'Informatique'],
+    figures: ['120', '80', '95,5'],
+    reportColumns: ['Titre', 'Département', 'Statut', 'Période', 'Auteur', 'Dernière modification'],
+    tableTitles: ['Chiffre d’affaires et charges d’exploitation par région', 'Budget', 'Rotation du personnel, premier semestre'],
+    periodLines: [['1 avr. 2026 – 30 juin 2026'], ['1 avr. 2026 –', '30 juin 2026']],
+    momentLines: [/^\d{1,2} [a-zéû]+\.? \d{4},$/, /^\d{2}:\d{2}$/],
   },
 };
 
@@ -545,6 +560,109 @@ for (const locale of ['en', 'fr'] as const) {
       } finally {
         expect((await request.post(membership, { headers: ceoHeaders, data: { userId: ids.author } })).ok()).toBe(true);
       }
+    });
+
+    test('a number column reads as one: its header is right-aligned over its right-aligned figures, a text column stays left', async ({ page, request }) => {
+      const id = await createReport(request, `Aligned figures ${runId}`);
+      await signIn(page, author);
+      await page.goto(`/department/${ids.finance}/reports/${id}`);
+      const table = page.getByTestId('report-table');
+      const [region, revenue] = [table.getByRole('columnheader', { name: 'Region' }), table.getByRole('columnheader', { name: 'Revenue' })];
+      await expect(table.getByRole('columnheader')).toHaveText(['Region', 'Revenue']);
+      const rows = table.locator('tbody tr');
+      await expect(rows).toHaveCount(3);
+      const figures = rows.locator('td:nth-child(2)');
+      const labels = rows.locator('td:nth-child(1)');
+      await expect(figures).toHaveText(T.figures);
+      await expect(labels).toHaveText(['North', 'South', 'East']);
+
+      await expect(revenue).toHaveCSS('text-align', /^(right|end)$/);
+      for (const figure of await figures.all()) await expect(figure).toHaveCSS('text-align', /^(right|end)$/);
+      await expect(region).toHaveCSS('text-align', /^(left|start)$/);
+
+      // What is seen: the header's text ends where the figures end (all of them, whatever their
+      // length), and the text column's header starts where its labels start.
+      const header = await textBox(revenue);
+      for (const figure of await figures.all()) expect(Math.abs((await textBox(figure)).right - header.right)).toBeLessThanOrEqual(1);
+      const widths = await Promise.all((await figures.all()).map(async (figure) => Math.round((await textBox(figure)).right - (await textBox(figure)).left)));
+      expect(new Set(widths).size).toBeGreaterThan(1); // figures of different widths, so a left edge would not line up
+      const regionHeader = await textBox(region);
+      for (const label of await labels.all()) expect(Math.abs((await textBox(label)).left - regionHeader.left)).toBeLessThanOrEqual(1);
+    });
+
+    test('the history says how a report began, the status in lower case', async ({ page, request }) => {
+      const draft = await createReport(request, `Begun as a draft ${runId}`);
+      const submitted = await createReport(request, `Begun submitted ${runId}`, 'submitted');
+      await signIn(page, author);
+      for (const [id, text] of [
+        [draft, T.createdAs.draft],
+        [submitted, T.createdAs.submitted],
+      ]) {
+        await page.goto(`/department/${ids.finance}/reports/${id}`);
+        const history = page.getByTestId('report-history');
+        // Exactly (case included): "Created as Draft" must not pass.
+        await expect(history.getByText(text, { exact: true })).toBeVisible();
+        await expect(history.getByText(new RegExp(`^${escape(text)}$`, 'i'))).toHaveCount(1);
+      }
+    });
+
+    test("at 1280 px the admin's table of the enterprise's reports keeps each row short: days whole, no cell over two lines, nothing out of its box", async ({
+      page,
+      request,
+    }) => {
+      // An enterprise of its own, with names as people have them (the other tests' carry the run's
+      // id, which no real title or name has), and three reports in review.
+      const boss = { email: `rceo-table-${runId}@e2e.test`, password: 'ceo-password-1' };
+      const writer = { email: `ada-table-${runId}@e2e.test`, password: 'author-password-1' };
+      const made = await request.post('/api/v1/enterprises', {
+        headers: await apiHeaders(request, admin),
+        data: { name: `Table layout ${runId}`, ceoFullName: 'Grace Hopper', ceoEmail: boss.email, ceoPassword: boss.password },
+      });
+      expect(made.status(), await made.text()).toBe(201);
+      const enterprise = ((await made.json()) as { id: string }).id;
+      const bossHeaders = await apiHeaders(request, boss);
+      const departments = (await (await request.get(`/api/v1/enterprises/${enterprise}/departments`, { headers: bossHeaders })).json()) as {
+        id: string;
+        type: string;
+      }[];
+      const finance = departments.find((d) => d.type === 'finance')!.id;
+      const user = await request.post('/api/v1/users', {
+        headers: bossHeaders,
+        data: { fullName: 'Ada Lovelace', email: writer.email, password: writer.password, role: 'DepartmentUser', departmentId: finance },
+      });
+      expect(user.status(), await user.text()).toBe(201);
+      const writerHeaders = await apiHeaders(request, writer);
+      for (const reportTitle of T.tableTitles) {
+        const report = await request.post(`/api/v1/departments/${finance}/reports`, {
+          headers: writerHeaders,
+          data: { title: reportTitle, content: 'Figures.', periodStart: '2026-04-01', periodEnd: '2026-06-30', status: 'submitted', data: TABLE },
+        });
+        expect(report.status(), await report.text()).toBe(201);
+      }
+
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await signIn(page, admin);
+      await page.goto(`/admin/enterprises/${enterprise}`);
+      const reports = page.getByRole('region', { name: T.enterpriseReports });
+      await expect(reports.getByTestId('report-row')).toHaveCount(T.tableTitles.length);
+      await settle(page);
+      await expect(reports.getByRole('columnheader')).toHaveText(T.reportColumns);
+
+      for (const reportTitle of T.tableTitles) {
+        const row = reports.getByTestId('report-row').filter({ has: page.getByRole('link', { name: reportTitle, exact: true }) });
+        // Title, status, period and last change (the columns above, counted from 1).
+        const [titleCell, status, period, updated] = [1, 3, 4, 6].map((column) => row.locator(`td:nth-child(${column})`));
+        expect.soft((await textLines(titleCell)).length, `the title of "${reportTitle}"`).toBeLessThanOrEqual(2);
+        expect.soft(await textLines(status), `the status of "${reportTitle}"`).toEqual([T.status.submitted]);
+        expect.soft(T.periodLines, `the period of "${reportTitle}"`).toContainEqual(await textLines(period));
+        const moment = await textLines(updated);
+        expect.soft(moment.length, `the last change of "${reportTitle}": ${JSON.stringify(moment)}`).toBeLessThanOrEqual(2);
+        if (moment.length === 2) moment.forEach((line, i) => expect.soft(line, `the last change of "${reportTitle}"`).toMatch(T.momentLines[i]));
+      }
+      // The table fits its card: no sideways scrolling, no text out of its box.
+      const table = reports.getByRole('table');
+      expect((await table.boundingBox())!.width).toBeLessThanOrEqual((await reports.boundingBox())!.width);
+      expect(await overflowing(page)).toEqual([]);
     });
   });
 }

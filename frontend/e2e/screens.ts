@@ -1,4 +1,4 @@
-import { type Page, expect } from '@playwright/test';
+import { type Locator, type Page, expect } from '@playwright/test';
 
 /**
  * What the accessibility and overflow walks do on every screen they visit: wait until it is
@@ -77,4 +77,47 @@ export async function settle(page: Page) {
         requestAnimationFrame(tick);
       }),
   );
+}
+
+/** Where an element's text is drawn (not its box: a table cell is as wide as its column). */
+export async function textBox(element: Locator): Promise<{ left: number; right: number }> {
+  return element.evaluate((root) => {
+    const range = document.createRange();
+    range.selectNodeContents(root);
+    const { left, right } = range.getBoundingClientRect();
+    return { left, right };
+  });
+}
+
+/**
+ * The lines of text an element shows, as read on screen (each line's characters in order,
+ * white space collapsed): where the text wraps, not only how often.
+ */
+export async function textLines(element: Locator): Promise<string[]> {
+  return element.evaluate((root) => {
+    const lines: { top: number; bottom: number; text: string }[] = [];
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    const range = document.createRange();
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent ?? '';
+      let line: (typeof lines)[number] | undefined;
+      for (let i = 0; i < text.length; i++) {
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        const rect = [...range.getClientRects()].find((box) => box.height > 0);
+        // A collapsed space (at the end of a line) has no box of its own: it joins the line before.
+        if (!rect) {
+          if (line) line.text += text[i];
+          continue;
+        }
+        line = lines.find((seen) => rect.top < seen.bottom - 1 && rect.bottom > seen.top + 1);
+        if (!line) {
+          line = { top: rect.top, bottom: rect.bottom, text: '' };
+          lines.push(line);
+        }
+        line.text += text[i];
+      }
+    }
+    return lines.sort((a, b) => a.top - b.top).map((line) => line.text.replace(/\s+/g, ' ').trim());
+  });
 }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { type APIRequestContext, type Page, type Request, type WebSocketRoute, expect, test } from '@playwright/test';
 import { expectBarChart } from './charts';
 import { admin, apiToken, bearer, createEnterprise, createStaff, departmentId, signIn } from './support';
+import { settle } from './screens';
 import { readXlsx, readXlsxFormulas } from './xlsx';
 
 /**
@@ -292,6 +293,52 @@ test('the CEO opens the department spreadsheets read-only, in French', async ({ 
   await page.keyboard.press('Enter', PACE);
   await expect(cell(page, 'B2')).toHaveText('10');
   await expect(page.getByTestId('formula-bar')).toHaveAttribute('readonly', '');
+});
+
+test('in French at 1280 × 800 the editor fits the window: the toolbar is one row, the header one line, the page does not scroll', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.addInitScript(() => window.localStorage.setItem('locale', 'fr'));
+  await page.goto('/login');
+  await page.getByLabel(/^E-mail/).fill(staff.email);
+  await page.getByLabel(/^Mot de passe/).fill(staff.password);
+  await page.getByRole('button', { name: 'Se connecter' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto(listPath());
+  await page.getByRole('link', { name: 'Quarterly sales', exact: true }).click();
+  await expect(cell(page, 'B4')).toHaveText('42', { timeout: 20_000 });
+  // Saved: the state the editor rests in.
+  await expect(page.getByTestId('save-state')).toHaveAttribute('data-status', 'saved');
+  expect.soft(await page.getByTestId('save-state').innerText()).toBe('Modifications enregistrées');
+  await settle(page);
+
+  // The formatting toolbar: every control on one row.
+  const toolbar = page.getByRole('toolbar', { name: 'Mise en forme' });
+  const controls = toolbar.locator('button, input:not([type="hidden"])');
+  const names = ['Annuler (Ctrl+Z)', 'Rétablir (Ctrl+Y)', 'Gras (Ctrl+B)', 'Italique (Ctrl+I)', 'Couleur du texte', 'Couleur de remplissage'];
+  for (const name of [...names, 'Aligner à gauche', 'Centrer', 'Aligner à droite']) await expect(toolbar.getByRole('button', { name })).toBeVisible();
+  await expect(toolbar.getByRole('combobox', { name: 'Format des nombres' })).toHaveValue('Standard');
+  const boxes = await Promise.all((await controls.all()).map(async (control) => (await control.boundingBox())!));
+  expect(boxes.length).toBeGreaterThanOrEqual(10);
+  const middle = (box: { y: number; height: number }) => box.y + box.height / 2;
+  for (const box of boxes) expect.soft(Math.abs(middle(box) - middle(boxes[0])), 'a toolbar control off the first row').toBeLessThanOrEqual(2);
+  const tallest = Math.max(...boxes.map((box) => box.height));
+  expect.soft((await toolbar.boundingBox())!.height, 'the toolbar is one row high').toBeLessThanOrEqual(tallest + 1);
+
+  // The header's actions beside the title, not on a line of their own below it.
+  const title = (await page.getByRole('heading', { level: 1, name: 'Quarterly sales' }).boundingBox())!;
+  for (const action of [
+    page.getByTestId('save-state'),
+    page.getByRole('button', { name: 'Utiliser dans un rapport' }),
+    page.getByRole('button', { name: 'Télécharger' }),
+  ]) {
+    const box = (await action.boundingBox())!;
+    expect.soft(box.y, `${await action.innerText()}: below the title`).toBeLessThan(title.y + title.height);
+  }
+
+  // And the whole editor, its sheet tabs included, is in the window: nothing to scroll to.
+  const scrolling = await page.evaluate(() => ({ height: document.scrollingElement!.scrollHeight, window: document.scrollingElement!.clientHeight }));
+  expect(scrolling.height, 'the page scrolls').toBeLessThanOrEqual(scrolling.window);
+  await expect(page.getByRole('tab', { name: 'Sheet1' })).toBeInViewport({ ratio: 1 });
 });
 
 /** Creates a spreadsheet from the list's "New spreadsheet" dialog; returns its id once its grid is up. */

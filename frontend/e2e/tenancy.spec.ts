@@ -229,4 +229,58 @@ test.describe.serial('tenancy', () => {
 
     expect((await request.get(`/api/v1/enterprises/${id}`, { headers })).status()).toBe(404);
   });
+  test('a CEO giving a new user an address an account of another enterprise has is told only that it cannot be used, in English and in French', async ({
+    page,
+    request,
+  }) => {
+    // The address belongs to the CEO of another enterprise.
+    const elsewhere = `elsewhere-${runId}@e2e.test`;
+    const other = await request.post('/api/v1/enterprises', {
+      headers: { Authorization: `Bearer ${await apiToken(request)}` },
+      data: { name: `Elsewhere ${runId}`, ceoFullName: `Elsa Elsewhere ${runId}`, ceoEmail: elsewhere, ceoPassword: 'elsewhere-password-1' },
+    });
+    expect(other.status(), await other.text()).toBe(201);
+    const texts = {
+      en: {
+        fullName: /^Full name/,
+        email: /^Email/,
+        password: /^Password/,
+        submit: 'Create user',
+        failed: 'Failed to create user',
+        taken: 'This email address cannot be used. Choose another one.',
+      },
+      fr: {
+        fullName: /^Nom complet/,
+        email: /^E-mail/,
+        password: /^Mot de passe/,
+        submit: "Créer l'utilisateur",
+        failed: "Échec de la création de l'utilisateur",
+        taken: 'Cette adresse e-mail ne peut pas être utilisée. Choisissez-en une autre.',
+      },
+    };
+    await signIn(page, { email: enterprise.ceoEmail, password: enterprise.ceoPassword });
+    for (const locale of ['en', 'fr'] as const) {
+      const T = texts[locale];
+      await page.evaluate((value) => window.localStorage.setItem('locale', value), locale);
+      await page.goto('/admin/users/create');
+      await page.getByLabel(T.fullName).fill(`Sam Same ${runId}`);
+      await page.getByLabel(T.email).fill(elsewhere);
+      await page.getByLabel(T.password).fill('same-password-1');
+      const answer = page.waitForResponse((r) => r.url().endsWith('/api/v1/users') && r.request().method() === 'POST');
+      await page.getByRole('button', { name: T.submit }).click();
+      expect((await answer).status()).toBe(409);
+
+      const email = page.getByLabel(T.email);
+      await expect(email).toHaveAttribute('aria-invalid', 'true');
+      await expect(email).toHaveAccessibleDescription(T.taken);
+      await expect(page.getByRole('alert').filter({ hasText: T.failed })).toContainText(T.taken);
+      // Nothing says that the address is someone's, here or elsewhere.
+      const shown = await page.locator('body').innerText();
+      expect(shown).toContain(T.taken);
+      expect(shown).not.toMatch(
+        /another account|other account|already (in use|used|exists|registered)|autre compte|déjà (utilisée|pris|associée|enregistrée)|existe déjà/i,
+      );
+      await expect(page).toHaveURL(/\/admin\/users\/create$/);
+    }
+  });
 });

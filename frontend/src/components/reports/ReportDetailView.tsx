@@ -108,7 +108,8 @@ export function ReportDetailView({ report, back, actions, enterpriseId, children
                 <Table.Thead>
                   <Table.Tr>
                     {report.data.columns.map((column, index) => (
-                      <Table.Th key={index} scope="col">
+                      // A column of numbers: its header right-aligned, over its right-aligned figures.
+                      <Table.Th key={index} scope="col" ta={report.data!.rows.some((row) => typeof row[index] === 'number') ? 'end' : undefined}>
                         {column}
                       </Table.Th>
                     ))}

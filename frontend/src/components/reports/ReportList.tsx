@@ -18,6 +18,8 @@ import { PAGE_SIZE, oneOf, useListParams } from '@/lib/list-params';
 export const REPORT_FILTER_KEYS = ['status', 'q', 'from', 'to', 'sort', 'departmentId'] as const;
 const SORTS = Object.values(ReportSort);
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
+/** A text that must not wrap (a day, a moment): its spaces made no-break spaces. */
+const whole = (text: string) => text.replace(/ /g, '\u00a0');
 
 export type ReportListParams = ReturnType<typeof useListParams<(typeof REPORT_FILTER_KEYS)[number]>>;
 
@@ -153,10 +155,11 @@ export function ReportTable({ query, list, linkTo, departmentName, emptyAction }
                   <ReportStatusBadge status={report.status} />
                 </Table.Td>
                 <Table.Td>
-                  <Text size="sm">{t('reports.periodRange', { start: format.day(report.periodStart), end: format.day(report.periodEnd) })}</Text>
+                  {/* Wrapped at the dash if need be, never inside a day ("Jun 30, / 2026"). */}
+                  <Text size="sm">{t('reports.periodRange', { start: whole(format.day(report.periodStart)), end: whole(format.day(report.periodEnd)) })}</Text>
                 </Table.Td>
                 <Table.Td>{report.createdBy.fullName}</Table.Td>
-                <Table.Td>{format.dateTime(report.updatedAt)}</Table.Td>
+                <Table.Td>{whole(format.dateTime(report.updatedAt))}</Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>
