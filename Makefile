@@ -28,3 +28,4 @@ bench:
 	@bash bench/runaway.sh
 	@bash bench/tokens.sh
 	@bash bench/events.sh
+	@bash bench/mail.sh

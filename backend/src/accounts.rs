@@ -22,12 +22,7 @@ pub struct Inviter<'a> {
 
 /// Invites `user` (who has no password yet), in the caller's transaction: a new single-use link
 /// (replacing any earlier one) and its e-mail in the outbox, sent once the change commits.
-pub async fn invite(
-    tx: &mut sqlx::PgConnection,
-    user: Uuid,
-    enterprise: Option<(Uuid, &str)>,
-    inviter: &Inviter<'_>,
-) -> sqlx::Result<()> {
+pub async fn invite(tx: &mut sqlx::PgConnection, user: Uuid, enterprise: Option<(Uuid, &str)>, inviter: &Inviter<'_>) -> sqlx::Result<()> {
     let link = account_tokens::issue(tx, user, Purpose::Invitation, INVITATION_TTL, inviter.id).await?;
     let data = json!({
         "tokenId": link.id,

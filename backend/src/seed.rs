@@ -398,7 +398,10 @@ async fn seed_sessions(pool: &PgPool, demo: &DemoEnterprise, index: usize) -> an
         return Ok(());
     }
     let users: Vec<(Uuid,)> =
-        sqlx::query_as("select id from public.users where enterprise_id = $1 and password_hash is not null order by created_at, email").bind(enterprise_id).fetch_all(pool).await?;
+        sqlx::query_as("select id from public.users where enterprise_id = $1 and password_hash is not null order by created_at, email")
+            .bind(enterprise_id)
+            .fetch_all(pool)
+            .await?;
     let now = Utc::now();
     for (n, (user_id,)) in users.iter().enumerate() {
         let home = PLACES[(n + index * 3) % 3 + index * 3];

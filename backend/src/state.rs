@@ -70,7 +70,13 @@ impl AppState {
             reset_limiter: LoginLimiter::named(
                 "reset-requests",
                 cache.clone(),
-                crate::config::LoginLimits { per_account_and_ip: 3, per_ip: 20, per_account: 5, per_device: 3, window: std::time::Duration::from_secs(3600) },
+                crate::config::LoginLimits {
+                    per_account_and_ip: 3,
+                    per_ip: 20,
+                    per_account: 5,
+                    per_device: 3,
+                    window: std::time::Duration::from_secs(3600),
+                },
             ),
             tokens: TokenKeys::new(&config.jwt_secret),
             geoip,

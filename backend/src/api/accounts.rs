@@ -197,7 +197,9 @@ impl AccountsApi {
         .await?;
         let after = store::users::find_for_update(&mut tx, before.id).await?.ok_or(AppError::SessionExpired)?;
         let diff = Changes::new().changed("fullName", &before.full_name, &after.full_name).changed("locale", &before.locale, &after.locale);
-        Audit::of(&state, &auth.0).record(&mut tx, after.enterprise_id, "user.profile_updated", Some(Target::new("user", after.id, &after.full_name)), diff).await?;
+        Audit::of(&state, &auth.0)
+            .record(&mut tx, after.enterprise_id, "user.profile_updated", Some(Target::new("user", after.id, &after.full_name)), diff)
+            .await?;
         tx.commit().await?;
         Ok(Json(after.into()))
     }
@@ -206,7 +208,13 @@ impl AccountsApi {
     ///
     /// With the current password. Every other session of the caller ends; this one stays.
     #[oai(path = "/me/password", method = "put", operation_id = "changeMyPassword")]
-    async fn change_password(&self, state: Data<&AppState>, auth: BearerAuth, client: Data<&ClientInfo>, body: Json<ChangePassword>) -> Result<Done, LimitedError> {
+    async fn change_password(
+        &self,
+        state: Data<&AppState>,
+        auth: BearerAuth,
+        client: Data<&ClientInfo>,
+        body: Json<ChangePassword>,
+    ) -> Result<Done, LimitedError> {
         auth.0.require("changeMyPassword")?;
         person_only(&auth)?;
         let mut errors = FieldErrors::new();
@@ -218,7 +226,8 @@ impl AccountsApi {
         let user = store::users::find_by_id(&state.db, auth.0.user_id).await?.ok_or(AppError::SessionExpired)?;
         let email = Email::parse(&user.email).map_err(|_| AppError::SessionExpired)?;
         // Guesses of the current password count as sign-in attempts do.
-        let attempt = state.login_limiter.attempt(&email, client.ip, None).await.map_err(|retry_after_secs| AppError::RateLimited { retry_after_secs })?;
+        let attempt =
+            state.login_limiter.attempt(&email, client.ip, None).await.map_err(|retry_after_secs| AppError::RateLimited { retry_after_secs })?;
         if !password::verify(&body.current_password, user.password_hash.as_deref()).await? {
             let mut errors = FieldErrors::new();
             errors.check::<()>("currentPassword", Err(FieldIssue::Invalid));
@@ -229,7 +238,13 @@ impl AccountsApi {
         let mut tx = state.db.begin().await?;
         let ended = store::users::set_password(&mut tx, user.id, &hash, Some(auth.0.session_id)).await?;
         Audit::of(&state, &auth.0)
-            .record(&mut tx, user.enterprise_id, "user.password_changed", Some(Target::new("user", user.id, &user.full_name)), Changes::new().with("sessionsEnded", ended.len()))
+            .record(
+                &mut tx,
+                user.enterprise_id,
+                "user.password_changed",
+                Some(Target::new("user", user.id, &user.full_name)),
+                Changes::new().with("sessionsEnded", ended.len()),
+            )
             .await?;
         tx.commit().await?;
         state.sessions.ended(&ended).await;
@@ -240,7 +255,12 @@ impl AccountsApi {
     ///
     /// Always 202, whether or not an account has this address, and in the same time: when one does, it receives a link (one hour, single use) to choose a new password. Limited per address and per client.
     #[oai(path = "/password-reset", method = "post", operation_id = "requestPasswordReset")]
-    async fn request_reset(&self, state: Data<&AppState>, client: Data<&ClientInfo>, body: Json<PasswordResetRequest>) -> Result<ResetRequested, LimitedError> {
+    async fn request_reset(
+        &self,
+        state: Data<&AppState>,
+        client: Data<&ClientInfo>,
+        body: Json<PasswordResetRequest>,
+    ) -> Result<ResetRequested, LimitedError> {
         let mut errors = FieldErrors::new();
         let email = errors.check("email", Email::parse(&body.email));
         let Some(email) = email else {
@@ -276,7 +296,13 @@ impl AccountsApi {
         store::account_tokens::revoke_all(&mut tx, user_id).await?;
         let user = store::users::find_for_update(&mut tx, user_id).await?.ok_or_else(dead_link)?;
         Audit::person(&state, Some(user.id))
-            .record(&mut tx, user.enterprise_id, "user.password_reset", Some(Target::new("user", user.id, &user.full_name)), Changes::new().with("sessionsEnded", ended.len()))
+            .record(
+                &mut tx,
+                user.enterprise_id,
+                "user.password_reset",
+                Some(Target::new("user", user.id, &user.full_name)),
+                Changes::new().with("sessionsEnded", ended.len()),
+            )
             .await?;
         tx.commit().await?;
         state.sessions.ended(&ended).await;
@@ -287,7 +313,12 @@ impl AccountsApi {
     ///
     /// Sets the invited person's password from their invitation link (7 days, single use) and signs them in: the answer is the sign-in's.
     #[oai(path = "/invitations/accept", method = "post", operation_id = "acceptInvitation")]
-    async fn accept_invitation(&self, state: Data<&AppState>, client: Data<&ClientInfo>, body: Json<TokenAndPassword>) -> Result<Json<LoginResponse>, LoginError> {
+    async fn accept_invitation(
+        &self,
+        state: Data<&AppState>,
+        client: Data<&ClientInfo>,
+        body: Json<TokenAndPassword>,
+    ) -> Result<Json<LoginResponse>, LoginError> {
         let mut errors = FieldErrors::new();
         let new = errors.check("password", Password::parse(&body.password));
         let Some(new) = new.filter(|_| errors.is_empty()) else {

@@ -809,7 +809,9 @@ impl ReportsApi {
         let lang = match (lang.0, accept_language.0.as_deref()) {
             (Some(lang), _) => lang,
             (None, Some(header)) => crate::export::Lang::from_accept_language(header),
-            (None, None) => store::users::find_by_id(&state.db, auth.0.user_id).await?.map(|u| crate::domain::Lang::from_code(&u.locale)).unwrap_or_default(),
+            (None, None) => {
+                store::users::find_by_id(&state.db, auth.0.user_id).await?.map(|u| crate::domain::Lang::from_code(&u.locale)).unwrap_or_default()
+            }
         };
         let (name, bytes) = tokio::task::spawn_blocking(move || render(report, &department.kind, format, lang))
             .await

@@ -366,7 +366,9 @@ impl UsersApi {
         let inviter = store::users::find_by_id(&mut *tx, caller.user_id).await?.map(|u| u.full_name).unwrap_or_default();
         let enterprise = user.enterprise_id.zip(user.enterprise_name.as_deref());
         accounts::invite(&mut tx, user.id, enterprise, &accounts::Inviter { id: Some(caller.user_id), name: &inviter }).await?;
-        Audit::of(&state, caller).record(&mut tx, user.enterprise_id, "user.invitation_sent", Some(Target::new("user", user.id, &user.full_name)), Changes::new()).await?;
+        Audit::of(&state, caller)
+            .record(&mut tx, user.enterprise_id, "user.invitation_sent", Some(Target::new("user", user.id, &user.full_name)), Changes::new())
+            .await?;
         tx.commit().await?;
         Ok(InvitationSent::Accepted)
     }

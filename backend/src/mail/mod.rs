@@ -52,6 +52,12 @@ pub async fn enqueue(tx: &mut sqlx::PgConnection, enterprise: Option<Uuid>, reci
 
 /// Writes an activity item for `recipient`: it waits `digest_window` for others to the same
 /// person, then they all go out as one message.
-pub async fn notify(tx: &mut sqlx::PgConnection, config: &crate::config::MailConfig, enterprise: Option<Uuid>, recipient: Uuid, item: Value) -> sqlx::Result<()> {
+pub async fn notify(
+    tx: &mut sqlx::PgConnection,
+    config: &crate::config::MailConfig,
+    enterprise: Option<Uuid>,
+    recipient: Uuid,
+    item: Value,
+) -> sqlx::Result<()> {
     crate::store::outbox::email(tx, enterprise, recipient, Kind::Activity.as_str(), item, config.digest_window).await
 }

@@ -204,7 +204,8 @@ async fn context(state: &AppState, kind: Kind, to: &UserRecord, group: &[Pending
                 return Ok(Err(Skip::Nothing));
             }
             let at = data.get("at").and_then(Value::as_str).and_then(|t| t.parse::<DateTime<Utc>>().ok()).unwrap_or_else(Utc::now);
-            let flags: Vec<&str> = data.get("flags").and_then(Value::as_array).map(|f| f.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+            let flags: Vec<&str> =
+                data.get("flags").and_then(Value::as_array).map(|f| f.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
             json!({
                 "name": to.full_name,
                 "when": crate::export::long_time(at, lang),

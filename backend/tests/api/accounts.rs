@@ -180,7 +180,13 @@ async fn a_forgotten_password_is_reset_from_an_emailed_link_that_ends_every_sess
             .await
         }
     };
-    let resp = app.http.post(app.url("/api/v1/auth/password-reset/confirm")).json(&json!({ "token": token, "password": "a-brand-new-secret" })).send().await.unwrap();
+    let resp = app
+        .http
+        .post(app.url("/api/v1/auth/password-reset/confirm"))
+        .json(&json!({ "token": token, "password": "a-brand-new-secret" }))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(resp.status(), 204);
     // Every session of the account ended; the old password no longer works, the new one does.
     assert_eq!(app.me(&ceo).await.status(), 401);
@@ -214,7 +220,8 @@ async fn changing_ones_password_ends_every_other_session_and_keeps_this_one(db: 
     assert_eq!((status, wrong["fields"]["currentPassword"].as_str()), (400, Some("invalid")), "{wrong}");
     let (status, weak) = app.put(&ceo, "/api/v1/auth/me/password", json!({ "currentPassword": "ceo-password", "newPassword": "12345678" })).await;
     assert_eq!((status, weak["fields"]["newPassword"].as_str()), (400, Some("too_weak")), "{weak}");
-    let (status, body) = app.put(&ceo, "/api/v1/auth/me/password", json!({ "currentPassword": "ceo-password", "newPassword": "fresh-password-42" })).await;
+    let (status, body) =
+        app.put(&ceo, "/api/v1/auth/me/password", json!({ "currentPassword": "ceo-password", "newPassword": "fresh-password-42" })).await;
     assert_eq!(status, 204, "{body}");
     assert_eq!(app.me(&ceo).await.status(), 200, "the session that changed it stays");
     assert_eq!(app.me(&other).await.status(), 401, "every other session ended");
@@ -285,7 +292,8 @@ async fn submissions_reach_the_ceo_as_one_digest_and_a_rejection_reaches_its_aut
     }
     assert!(text.contains(&format!("http://app.test/ceo/reports/{}", ids[0])), "{text}");
 
-    let (status, body) = app.post(&ceo, &format!("/api/v1/reports/{}/review", ids[1]), json!({ "status": "rejected", "reviewNotes": "Add the <b>refunds</b>" })).await;
+    let (status, body) =
+        app.post(&ceo, &format!("/api/v1/reports/{}/review", ids[1]), json!({ "status": "rejected", "reviewNotes": "Add the <b>refunds</b>" })).await;
     assert_eq!(status, 200, "{body}");
     let told = mail.wait_for(&author_email, 1).await;
     assert_eq!(told[0]["subject"], r#"Alice Martin rejected your report "February""#);
@@ -317,7 +325,11 @@ async fn a_sign_in_from_a_new_country_is_emailed_to_the_person(db: PgPool) {
     let (_, ceo) = app.enterprise(&admin, &format!("Travel {d}")).await;
     let ent = app.get(&ceo, "/api/v1/auth/me").await.1["enterpriseId"].as_str().unwrap().to_owned();
     let (status, _) = app
-        .post(&ceo, "/api/v1/users", json!({ "fullName": "Tom Traveller", "email": address, "password": "travel-password-1", "role": "DepartmentUser", "enterpriseId": ent }))
+        .post(
+            &ceo,
+            "/api/v1/users",
+            json!({ "fullName": "Tom Traveller", "email": address, "password": "travel-password-1", "role": "DepartmentUser", "enterpriseId": ent }),
+        )
         .await;
     assert_eq!(status, 201);
     // London (GB), then Sweden (the MaxMind test database's addresses): a new country.
@@ -329,5 +341,8 @@ async fn a_sign_in_from_a_new_country_is_emailed_to_the_person(db: PgPool) {
     assert!(subject.ends_with("SE"), "{subject}");
     let text = got[0]["text"].as_str().unwrap();
     assert!(text.contains("http://app.test/settings/profile"), "{text}");
-    assert!(text.contains("Your account had not been used from this country before.") || text.contains("too soon after a sign-in far away"), "{text}");
+    assert!(
+        text.contains("Your account had not been used from this country before.") || text.contains("too soon after a sign-in far away"),
+        "{text}"
+    );
 }

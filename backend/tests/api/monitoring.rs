@@ -408,8 +408,13 @@ async fn the_demo_seed_tells_a_story_once_sessions_on_the_map_reports_and_spread
     // Someone invited who has not accepted yet, whose invitation waits in the outbox for the mail
     // catcher of `make run`.
     let (_, invited) = app.get(&ceo, "/api/v1/users?q=lea@acme.example").await;
-    assert_eq!((invited["items"][0]["invitation"]["status"].as_str(), invited["items"][0]["locale"].as_str()), (Some("pending"), Some("fr")), "{invited}");
-    let (mails,): (i64,) = sqlx::query_as("select count(*) from public.outbox where kind = 'email' and event_type = 'invitation'").fetch_one(&db).await.unwrap();
+    assert_eq!(
+        (invited["items"][0]["invitation"]["status"].as_str(), invited["items"][0]["locale"].as_str()),
+        (Some("pending"), Some("fr")),
+        "{invited}"
+    );
+    let (mails,): (i64,) =
+        sqlx::query_as("select count(*) from public.outbox where kind = 'email' and event_type = 'invitation'").fetch_one(&db).await.unwrap();
     assert_eq!(mails, 1, "one invitation, made once");
 }
 
