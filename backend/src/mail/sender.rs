@@ -8,6 +8,7 @@
 use std::{collections::BTreeMap, time::Duration};
 
 use chrono::{DateTime, Utc};
+use futures_util::StreamExt as _;
 use lettre::{
     AsyncSmtpTransport, AsyncTransport as _, Message, Tokio1Executor,
     message::{Mailbox, MultiPart},
@@ -28,8 +29,9 @@ use crate::{
 pub const RETRY_SCHEDULE: &[u64] = &[10, 60, 300, 900, 3600, 10_800, 21_600, 43_200];
 /// How long an instance holds the messages it took (a 10 s connection, and ample margin).
 const LEASE_SECS: f64 = 60.0;
-/// Rows taken per pass.
-const BATCH: i64 = 20;
+/// Rows taken per pass, and how many messages are sent at once.
+const BATCH: i64 = 32;
+const IN_FLIGHT: usize = 4;
 /// The longest a conversation with the mail server may take.
 const SMTP_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -79,13 +81,18 @@ pub async fn pass(state: &AppState, transport: &Transport) -> anyhow::Result<boo
             _ => singles.push(vec![row]),
         }
     }
-    for group in singles.into_iter().chain(digests.into_values()) {
-        let ids: Vec<i64> = group.iter().map(|r| r.id).collect();
-        if let Err(err) = deliver(state, transport, &group).await {
-            tracing::warn!(error = %err, "could not send or record an e-mail");
-            store::outbox::emails_retry(&state.db, &ids, Duration::from_secs(60), "internal").await?;
-        }
-    }
+    // A few conversations with the mail server at once (lettre pools its connections).
+    futures_util::stream::iter(singles.into_iter().chain(digests.into_values()))
+        .for_each_concurrent(IN_FLIGHT, |group| async move {
+            if let Err(err) = deliver(state, transport, &group).await {
+                tracing::warn!(error = %err, "could not send or record an e-mail");
+                let ids: Vec<i64> = group.iter().map(|r| r.id).collect();
+                if let Err(err) = store::outbox::emails_retry(&state.db, &ids, Duration::from_secs(60), "internal").await {
+                    tracing::warn!(error = %err, "could not reschedule an e-mail; its lease will end");
+                }
+            }
+        })
+        .await;
     Ok(true)
 }
 
