@@ -124,8 +124,11 @@ pub async fn open_session(state: &AppState, mut user: UserRecord, remember_me: b
     let started = Event::MonitoringSessionStarted { session_id, user_id: user.id, enterprise_id: user.enterprise_id };
     state.realtime.publish(Audience::Monitors { enterprise: user.enterprise_id }, started).await;
     store::users::record_login(&state.db, user.id).await?;
-    if !flags.is_empty() {
-        alert(state, &user, &flags, location.as_ref(), &device, now).await?;
+    // The e-mail is a courtesy: a database hiccup writing it does not undo the sign-in.
+    if !flags.is_empty()
+        && let Err(err) = alert(state, &user, &flags, location.as_ref(), &device, now).await
+    {
+        tracing::warn!(error = %err, user_id = %user.id, "could not queue the sign-in alert");
     }
 
     let token = state.tokens.sign(&Claims {
