@@ -68,6 +68,11 @@ export default defineConfig({
       GEOIP_DATABASE: geoipDatabase,
       // e2e/webhooks.spec.ts delivers to a receiver of its own on the loopback, over plain http.
       WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+      // E-mail (SMTP_URL, the catcher's, is inherited): links point at this server, activity is
+      // batched for 2 s rather than a minute, and retries after a failure come a hundred times sooner.
+      PUBLIC_URL: baseURL,
+      MAIL_DIGEST_SECS: '2',
+      MAIL_RETRY_SCALE: '0.01',
       RUST_LOG: process.env.RUST_LOG ?? 'warn,backend::app=info',
     },
     reuseExistingServer: false,

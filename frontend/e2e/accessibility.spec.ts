@@ -87,6 +87,13 @@ test.beforeAll(async ({ request }) => {
       data: { fullName: member.name, email: member.email, password: member.password, role: 'DepartmentUser', departmentId: ids.finance },
     }),
   );
+  // Someone invited (no password): the user lists show their invitation and a button to send it again.
+  await created(
+    await request.post('/api/v1/users', {
+      headers: ceoHeaders,
+      data: { fullName: `Ingrid Invitée ${runId}`, email: `a11y-invited-${runId}@e2e.test`, role: 'DepartmentUser', departmentId: ids.finance, locale: 'fr' },
+    }),
+  );
 
   const headHeaders = await apiHeaders(request, head);
   const report = (title: string, status: 'draft' | 'submitted') => ({
@@ -183,7 +190,7 @@ async function scan(page: Page, locale: Locale, paths: string[]) {
       await page.goto(path);
       await expectNoSeriousViolations(page, path);
       // The screen itself was scanned, not the page a guard or an error sent the user to.
-      expect(new URL(page.url()).pathname).toBe(path);
+      expect(new URL(page.url()).pathname).toBe(new URL(path, page.url()).pathname);
       if (locale === 'fr') {
         const { width } = page.viewportSize()!;
         expect.soft(await overflowing(page), `${path} at ${width} px: content wider than its box`).toEqual([]);
@@ -199,7 +206,41 @@ for (const locale of ['en', 'fr'] as const) {
     });
 
     test('signed-out screens', async ({ page }) => {
-      await scan(page, locale, ['/login', '/forgot-password', '/no-such-page']);
+      await scan(page, locale, [
+        '/login',
+        '/forgot-password',
+        // The e-mailed links: their forms, and what a link without its token says.
+        '/reset-password?token=a11y',
+        '/reset-password',
+        '/accept-invitation?token=a11y',
+        '/accept-invitation',
+        '/no-such-page',
+      ]);
+    });
+
+    test('the account forms, with their errors', async ({ page }) => {
+      await page.goto('/forgot-password');
+      await page.getByRole('button', { name: text(locale, 'auth.forgot.submit') }).click();
+      await expect(page.getByText(text(locale, 'validation.required'))).toBeVisible();
+      await expectNoSeriousViolations(page, 'forgot password, with an error');
+
+      await page.goto('/accept-invitation?token=no-such-token');
+      await page.getByRole('button', { name: text(locale, 'auth.accept.submit') }).click();
+      await expect(page.getByText(text(locale, 'validation.required'))).toHaveCount(2);
+      await expectNoSeriousViolations(page, 'an invitation, with errors');
+      await page.getByLabel(new RegExp(`^${text(locale, 'auth.password')}`)).fill('a11y-passphrase-1');
+      await page.getByLabel(new RegExp(`^${text(locale, 'auth.confirmPassword')}`)).fill('a11y-passphrase-1');
+      await page.getByRole('button', { name: text(locale, 'auth.accept.submit') }).click();
+      await expect(page.getByRole('alert')).toContainText(text(locale, 'auth.accept.dead'));
+      await expectNoSeriousViolations(page, 'an invitation whose link is dead');
+
+      await signIn(page, locale, member);
+      await page.goto('/settings/profile');
+      const password = page.getByRole('region', { name: text(locale, 'profile.password.title') });
+      await password.getByRole('button', { name: text(locale, 'profile.password.submit') }).click();
+      await expect(password.getByText(text(locale, 'validation.required'))).toHaveCount(3);
+      await expectNoSeriousViolations(page, 'the profile, with errors');
+      if (locale === 'fr') expect.soft(await overflowing(page), 'the profile with errors: content wider than its box').toEqual([]);
     });
 
     test("the admin's screens", async ({ page }) => {
@@ -221,7 +262,7 @@ for (const locale of ['en', 'fr'] as const) {
 
     test("the admin's integrations and audit log", async ({ page }) => {
       await signIn(page, locale, admin);
-      await scan(page, locale, ['/admin/integrations', '/admin/audit']);
+      await scan(page, locale, ['/admin/integrations', '/admin/audit', '/admin/enterprises/create', '/settings/profile']);
     });
 
     test('dialogs: an edit form and a confirmation, each closed by its named close button', async ({ page }) => {
@@ -252,6 +293,8 @@ for (const locale of ['en', 'fr'] as const) {
         '/ceo/integrations',
         '/audit',
         '/settings/api-tokens',
+        '/settings/profile',
+        '/admin/users/create',
         // Last: the next step opens a popup on its map.
         '/ceo/monitoring',
       ]);
@@ -376,6 +419,7 @@ for (const locale of ['en', 'fr'] as const) {
         `${department}/reports/${ids.draftReport}/edit`,
         `${department}/reports/${ids.rejectedReport}/edit`,
         '/messages',
+        '/settings/profile',
       ]);
     });
 

@@ -50,6 +50,18 @@ test.beforeAll(async ({ request }) => {
     }),
   );
   const ceoHeaders = await bearer(request, ceo);
+  // Someone invited (no password), with a long name and address: the user list shows their
+  // invitation and a button to send it again.
+  const invitedResponse = await request.post('/api/v1/users', {
+    headers: ceoHeaders,
+    data: {
+      fullName: `Marie-Clémentine Invitée-Beauregard ${runId}`,
+      email: `marie-clementine.invitee-beauregard-${runId}@entreprise-exemple.e2e.test`,
+      role: 'DepartmentUser',
+      locale: 'fr',
+    },
+  });
+  expect(invitedResponse.status(), await invitedResponse.text()).toBe(201);
   const departments = (await (await request.get(`/api/v1/enterprises/${ids.enterprise}/departments`, { headers: ceoHeaders })).json()) as {
     id: string;
     type: string;
@@ -125,7 +137,7 @@ async function check(page: Page, paths: string[]) {
     await test.step(`${path} at 800 px`, async () => {
       await page.goto(path);
       await settle(page);
-      expect(new URL(page.url()).pathname).toBe(path);
+      expect(new URL(page.url()).pathname).toBe(new URL(path, page.url()).pathname);
       expect.soft(await overflowing(page), `${path} at 800 px: content wider than its box`).toEqual([]);
     });
   }
@@ -147,7 +159,15 @@ test.describe('French labels fit at 800 px', () => {
   });
 
   test('signed-out screens', async ({ page }) => {
-    await check(page, ['/login', '/no-such-page']);
+    await check(page, [
+      '/login',
+      '/forgot-password',
+      '/reset-password?token=x',
+      '/reset-password',
+      '/accept-invitation?token=x',
+      '/accept-invitation',
+      '/no-such-page',
+    ]);
   });
 
   test("the admin's screens", async ({ page }) => {
@@ -165,6 +185,7 @@ test.describe('French labels fit at 800 px', () => {
       `/ceo/reports/${ids.submitted}`,
       '/messages',
       '/settings/api-tokens',
+      '/admin/enterprises/create',
     ]);
   });
 
@@ -181,6 +202,8 @@ test.describe('French labels fit at 800 px', () => {
       '/ceo/integrations',
       '/audit',
       '/settings/api-tokens',
+      '/settings/profile',
+      '/admin/users/create',
     ]);
   });
 

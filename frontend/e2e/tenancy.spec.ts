@@ -28,6 +28,8 @@ test.describe.serial('tenancy', () => {
 
     await page.getByRole('link', { name: 'Create enterprise' }).first().click();
     await expect(page.getByRole('heading', { level: 1, name: 'Create an enterprise' })).toBeVisible();
+    // The CEO is invited by default; here the admin sets their password.
+    await page.getByRole('radio', { name: 'Set a password now' }).check();
     await expect(page.getByText('Minimum 8 characters required')).toBeVisible();
 
     // The client checks first, with the texts of SPEC §5.
@@ -79,6 +81,7 @@ test.describe.serial('tenancy', () => {
     await page.getByLabel(/^Name/).fill(variant);
     await page.getByLabel(/^CEO full name/).fill(`Vera Variant ${runId}`);
     await page.getByLabel(/^CEO email/).fill(`variant-${runId}@e2e.test`);
+    await page.getByRole('radio', { name: 'Set a password now' }).check();
     await page.getByLabel(/^CEO password/).fill('variant-password-1');
     const answer = page.waitForResponse((r) => r.url().endsWith('/api/v1/enterprises') && r.request().method() === 'POST');
     await page.getByRole('button', { name: 'Create enterprise' }).click();
@@ -126,6 +129,7 @@ test.describe.serial('tenancy', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Create a user' })).toBeVisible();
     await page.getByLabel(/^Full name/).fill(head.name);
     await page.getByLabel(/^Email/).fill(head.email);
+    await page.getByRole('radio', { name: 'Set a password now' }).check();
     await page.getByLabel(/^Password/).fill(head.password);
     await page.getByRole('combobox', { name: /^Role/ }).click();
     await expect(page.getByRole('option')).toHaveText(['Department head', 'Department user']);
@@ -245,6 +249,7 @@ test.describe.serial('tenancy', () => {
         fullName: /^Full name/,
         email: /^Email/,
         password: /^Password/,
+        setPassword: 'Set a password now',
         submit: 'Create user',
         failed: 'Failed to create user',
         taken: 'This email address cannot be used. Choose another one.',
@@ -253,6 +258,7 @@ test.describe.serial('tenancy', () => {
         fullName: /^Nom complet/,
         email: /^E-mail/,
         password: /^Mot de passe/,
+        setPassword: 'Définir un mot de passe maintenant',
         submit: "Créer l'utilisateur",
         failed: "Échec de la création de l'utilisateur",
         taken: 'Cette adresse e-mail ne peut pas être utilisée. Choisissez-en une autre.',
@@ -265,6 +271,7 @@ test.describe.serial('tenancy', () => {
       await page.goto('/admin/users/create');
       await page.getByLabel(T.fullName).fill(`Sam Same ${runId}`);
       await page.getByLabel(T.email).fill(elsewhere);
+      await page.getByRole('radio', { name: T.setPassword }).check();
       await page.getByLabel(T.password).fill('same-password-1');
       const answer = page.waitForResponse((r) => r.url().endsWith('/api/v1/users') && r.request().method() === 'POST');
       await page.getByRole('button', { name: T.submit }).click();

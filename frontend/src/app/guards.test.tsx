@@ -127,6 +127,7 @@ describe('the screens each role may open (SPEC §2)', () => {
         'departmentSpreadsheetEditor',
         'messages',
         'apiTokens',
+        'profile',
       ].sort(),
     );
   });
@@ -149,6 +150,7 @@ describe('the screens each role may open (SPEC §2)', () => {
         '/ceo/reports/:id',
         '/messages',
         '/settings/api-tokens',
+        '/settings/profile',
       ],
     ],
     [
@@ -167,6 +169,7 @@ describe('the screens each role may open (SPEC §2)', () => {
         '/department/:id/spreadsheet/:spreadsheetId',
         '/messages',
         '/settings/api-tokens',
+        '/settings/profile',
       ],
     ],
     [
@@ -182,6 +185,7 @@ describe('the screens each role may open (SPEC §2)', () => {
         '/department/:id/spreadsheet/:spreadsheetId',
         '/messages',
         '/settings/api-tokens',
+        '/settings/profile',
       ],
     ],
     [
@@ -197,6 +201,7 @@ describe('the screens each role may open (SPEC §2)', () => {
         '/department/:id/spreadsheet/:spreadsheetId',
         '/messages',
         '/settings/api-tokens',
+        '/settings/profile',
       ],
     ],
   ])('a %s may open %j', (role, paths) => {

@@ -23,6 +23,8 @@ const audit = lazy(() => import('@/features/audit/screens/AuditLogScreen'));
 const screens = {
   login: lazy(() => import('@/features/auth/screens/LoginScreen')),
   forgotPassword: lazy(() => import('@/features/auth/screens/ForgotPasswordScreen')),
+  resetPassword: lazy(() => import('@/features/auth/screens/ResetPasswordScreen')),
+  acceptInvitation: lazy(() => import('@/features/auth/screens/AcceptInvitationScreen')),
   dashboard: lazy(() => import('@/features/dashboard/DashboardScreen')),
   adminEnterprises: lazy(() => import('@/features/enterprises/screens/EnterpriseListScreen')),
   adminEnterpriseCreate: lazy(() => import('@/features/enterprises/screens/EnterpriseCreateScreen')),
@@ -50,6 +52,7 @@ const screens = {
   departmentSpreadsheetEditor: lazy(() => import('@/features/spreadsheets/screens/SpreadsheetEditorScreen')),
   messages: lazy(() => import('@/features/messages/screens/MessagesScreen')),
   apiTokens: lazy(() => import('@/features/api-tokens/screens/ApiTokensScreen')),
+  profile: lazy(() => import('@/features/account/screens/ProfileScreen')),
 } satisfies Record<Exclude<ReadyRouteKey, 'home'>, Screen>;
 
 /** The signed-in frame (sidebar, menus): not needed, so not loaded, on the signed-out pages. */
@@ -59,7 +62,9 @@ const NotFoundScreen = lazy(() => import('@/features/misc/NotFoundScreen'));
 
 type ScreenKey = keyof typeof screens;
 const GUEST_SCREENS = (Object.keys(screens) as ScreenKey[]).filter((key) => routes[key].access === 'guest');
-const SIGNED_IN_SCREENS = (Object.keys(screens) as ScreenKey[]).filter((key) => routes[key].access !== 'guest');
+/** Open to anyone, signed in or not, outside of the app frame (the invitation link). */
+const PUBLIC_SCREENS = (Object.keys(screens) as ScreenKey[]).filter((key) => routes[key].access === 'public');
+const SIGNED_IN_SCREENS = (Object.keys(screens) as ScreenKey[]).filter((key) => routes[key].access !== 'guest' && routes[key].access !== 'public');
 
 /** Unknown paths: inside the app frame when signed in, on their own otherwise. */
 function NotFoundRoute() {
@@ -91,6 +96,17 @@ export const appRoutes: RouteObject[] = [
       return { path: routes[key].path, element: <Screen /> };
     }),
   },
+  ...PUBLIC_SCREENS.map((key): RouteObject => {
+    const Screen = screens[key];
+    return {
+      path: routes[key].path,
+      element: (
+        <Suspense fallback={<PageLoader fullScreen />}>
+          <Screen />
+        </Suspense>
+      ),
+    };
+  }),
   {
     element: (
       <RequireAuth>

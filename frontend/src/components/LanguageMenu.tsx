@@ -2,7 +2,8 @@ import { Menu } from '@mantine/core';
 import { IconCheck } from '@tabler/icons-react';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LOCALES, changeLocale, currentLocale } from '@/i18n';
+import { LOCALES, type Locale, changeLocale, currentLocale } from '@/i18n';
+import { saveLocaleToAccount } from '@/lib/account-locale';
 import { LanguageButton } from './LanguageButton';
 
 /** The language menu; LanguageSwitch loads it lazily and mounts it when the button is first clicked. */
@@ -19,6 +20,12 @@ export default function LanguageMenu({ openOnMount = false }: { openOnMount?: bo
     target.current?.click();
   }, [openOnMount]);
 
+  // The interface switches at once; a signed-in person's account keeps the choice too, unwaited.
+  const choose = (locale: Locale) => {
+    void changeLocale(locale);
+    saveLocaleToAccount(locale);
+  };
+
   return (
     <Menu position="bottom-end" withinPortal>
       <Menu.Target>
@@ -26,12 +33,7 @@ export default function LanguageMenu({ openOnMount = false }: { openOnMount?: bo
       </Menu.Target>
       <Menu.Dropdown>
         {LOCALES.map((locale) => (
-          <Menu.Item
-            key={locale}
-            lang={locale}
-            onClick={() => void changeLocale(locale)}
-            rightSection={locale === active ? <IconCheck size={14} aria-hidden /> : null}
-          >
+          <Menu.Item key={locale} lang={locale} onClick={() => choose(locale)} rightSection={locale === active ? <IconCheck size={14} aria-hidden /> : null}>
             {t(`language.${locale}`)}
           </Menu.Item>
         ))}

@@ -42,6 +42,7 @@ export function errorMessage(error: unknown, t: TFunction, fallback: string = t(
       if (error.reason === 'has_reports') return t('errors.conflict.hasReports');
       if (error.reason === 'too_many_tokens') return t('errors.conflict.tooManyTokens');
       if (error.reason === 'too_many_webhooks') return t('errors.conflict.tooManyWebhooks');
+      if (error.reason === 'already_accepted') return t('errors.conflict.alreadyAccepted');
       break;
   }
   if (error.status === 403) return t('errors.forbidden');

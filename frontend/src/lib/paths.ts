@@ -20,6 +20,9 @@ const SPREADSHEETS = [DepartmentHead, DepartmentUser, EnterpriseCeo] as const;
 export const routes = {
   login: { path: '/login', access: 'guest', ready: true },
   forgotPassword: { path: '/forgot-password', access: 'guest', ready: true },
+  resetPassword: { path: '/reset-password', access: 'guest', ready: true },
+  // Public: a signed-in visitor is told to sign out first rather than sent away from the link.
+  acceptInvitation: { path: '/accept-invitation', access: 'public', ready: true },
   home: { path: '/', access: 'public', ready: true },
   dashboard: { path: '/dashboard', access: ANY_ROLE, ready: true },
   admin: { path: '/admin', access: [PlatformAdmin], ready: true },
@@ -47,6 +50,7 @@ export const routes = {
   departmentSpreadsheetEditor: { path: '/department/:id/spreadsheet/:spreadsheetId', access: SPREADSHEETS, ready: true },
   messages: { path: '/messages', access: ANY_ROLE, ready: true },
   apiTokens: { path: '/settings/api-tokens', access: ANY_ROLE, ready: true },
+  profile: { path: '/settings/profile', access: ANY_ROLE, ready: true },
 } as const satisfies Record<string, RouteDef>;
 
 export type RouteKey = keyof typeof routes;

@@ -8,6 +8,7 @@ import type {
   DepartmentType,
   Enterprise,
   EnterpriseDetail,
+  InvitationStatus,
   LoginResponse,
   ReportDetail,
   Role,
@@ -37,8 +38,20 @@ export function makeUser(role: Role = 'PlatformAdmin', overrides: Partial<User> 
     enterpriseId: role === 'PlatformAdmin' ? null : '0190f3c2-0000-7000-8000-0000000000e1',
     enterpriseName: role === 'PlatformAdmin' ? null : 'Acme Corp',
     createdAt: '2026-01-15T09:30:00Z',
+    locale: 'en',
+    invitation: null,
+    notifications: { reports: true, signIns: true, invitations: true },
     ...overrides,
   };
+}
+
+/** Someone invited who has not chosen a password yet: the invitation was sent on 1 March, for 7 days. */
+export function makeInvitedUser(role: Role = 'DepartmentUser', overrides: Partial<User> = {}, status: InvitationStatus = 'pending'): User {
+  return makeUser(role, {
+    lastLogin: null,
+    invitation: { status, sentAt: '2026-03-01T09:00:00Z', expiresAt: '2026-03-08T09:00:00Z' },
+    ...overrides,
+  });
 }
 
 /** The short form of a user that reports, departments and activities carry. */

@@ -1,5 +1,5 @@
 import { Avatar, Group, Menu, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
-import { IconChevronDown, IconDevices, IconKey, IconLogout } from '@tabler/icons-react';
+import { IconChevronDown, IconDevices, IconKey, IconLogout, IconUserCircle } from '@tabler/icons-react';
 import { Suspense, lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
@@ -61,6 +61,9 @@ export function UserMenu() {
             <Text size="xs">{role}</Text>
           </Menu.Label>
           <Menu.Divider />
+          <Menu.Item component={Link} to={href('profile')} leftSection={<IconUserCircle size={16} aria-hidden />}>
+            {t('userMenu.profile')}
+          </Menu.Item>
           <Menu.Item leftSection={<IconDevices size={16} aria-hidden />} onClick={() => setSessions('open')}>
             {t('userMenu.yourSessions')}
           </Menu.Item>

@@ -6,7 +6,20 @@
 export const ACTION_GROUPS = {
   auth: ['auth.signed_in', 'auth.sign_in_failed', 'auth.sign_in_refused', 'auth.signed_out'],
   session: ['session.ended'],
-  user: ['user.created', 'user.updated', 'user.role_changed', 'user.deactivated', 'user.reactivated', 'user.deleted'],
+  user: [
+    'user.created',
+    'user.invitation_sent',
+    'user.invitation_accepted',
+    'user.updated',
+    'user.profile_updated',
+    'user.role_changed',
+    'user.password_changed',
+    'user.password_reset_requested',
+    'user.password_reset',
+    'user.deactivated',
+    'user.reactivated',
+    'user.deleted',
+  ],
   enterprise: ['enterprise.created', 'enterprise.updated', 'enterprise.deleted'],
   department: ['department.updated', 'department.head_changed', 'department.member_added', 'department.member_removed'],
   report: [
@@ -22,6 +35,8 @@ export const ACTION_GROUPS = {
   spreadsheet: ['spreadsheet.created', 'spreadsheet.imported'],
   token: ['token.created', 'token.revoked'],
   webhook: ['webhook.created', 'webhook.updated', 'webhook.deleted', 'webhook.secret_rotated', 'webhook.disabled'],
+  // The mail the platform sends: one that the recipient's mail server refused (about that person).
+  email: ['email.bounced'],
 } as const;
 
 export type ActionArea = keyof typeof ACTION_GROUPS;

@@ -61,6 +61,38 @@ describe('an audit entry as a sentence', () => {
       'Nora Chef exported the report “Q1 figures”',
       'Nora Chef a exporté le rapport «\u00a0Q1 figures\u00a0»',
     ],
+    [
+      'an invitation sent',
+      { action: 'user.invitation_sent', ...sam },
+      'Nora Chef sent an invitation to Sam Lee',
+      'Nora Chef a envoyé une invitation à Sam Lee',
+    ],
+    [
+      'an invitation accepted, by the person invited',
+      { action: 'user.invitation_accepted', actor: { type: 'user', id: null, name: 'Sam Lee' }, ...sam },
+      'Sam Lee accepted their invitation and chose a password',
+      'Sam Lee a accepté son invitation et choisi un mot de passe',
+    ],
+    ['a password changed', { action: 'user.password_changed', ...sam }, 'Nora Chef changed their password', 'Nora Chef a changé son mot de passe'],
+    [
+      'a reset link asked for',
+      { action: 'user.password_reset_requested', ...sam },
+      'A password reset link was requested for Sam Lee',
+      'Un lien de réinitialisation du mot de passe a été demandé pour Sam Lee',
+    ],
+    [
+      'a password reset',
+      { action: 'user.password_reset', ...sam },
+      'Sam Lee chose a new password from a reset link',
+      'Sam Lee a choisi un nouveau mot de passe depuis un lien de réinitialisation',
+    ],
+    ['a profile updated', { action: 'user.profile_updated', ...sam }, 'Nora Chef updated their profile', 'Nora Chef a modifié son profil'],
+    [
+      'an e-mail bounced, about the person it was for',
+      { action: 'email.bounced', actor: { type: 'system', id: null, name: null }, ...sam, changes: { kind: 'invitation', reason: '550 no such user' } },
+      'An e-mail to Sam Lee bounced: the mail server refused it',
+      "Un e-mail à Sam Lee n'a pas été distribué\u00a0: le serveur de messagerie l'a refusé",
+    ],
     ['a report deleted, its title unknown', { action: 'report.deleted', targetName: null }, 'Nora Chef deleted a report', 'Nora Chef a supprimé un rapport'],
     [
       'a webhook made',
@@ -159,6 +191,19 @@ describe('an audit entry’s changes', () => {
     expect(changeRows(made, en)).toEqual([{ key: 'events', field: 'Events', value: 'report.approved, report.rejected' }]);
     const changed = entry({ action: 'webhook.updated', changes: { events: [['report.approved'], ['report.approved', 'user.created']] } });
     expect(changeRows(changed, en)).toEqual([{ key: 'events', field: 'Events', before: 'report.approved', after: 'report.approved, user.created' }]);
+  });
+
+  it('name the language, the kind of e-mail and the sessions ended of the account actions', () => {
+    const profile = entry({ action: 'user.profile_updated', changes: { locale: ['en', 'fr'] } });
+    expect(changeRows(profile, en)).toEqual([{ key: 'locale', field: 'Language', before: 'English', after: 'Français' }]);
+    const bounced = entry({ action: 'email.bounced', changes: { kind: 'password_reset', reason: '550 no such user' } });
+    expect(changeRows(bounced, fr)).toEqual([
+      { key: 'kind', field: 'E-mail', value: 'Réinitialisation du mot de passe' },
+      { key: 'reason', field: 'Motif', value: '550 no such user' },
+    ]);
+    expect(changeRows(entry({ action: 'user.password_changed', changes: { sessionsEnded: 2 } }), en)).toEqual([
+      { key: 'sessionsEnded', field: 'Sessions ended', value: '2' },
+    ]);
   });
 
   it('keeps a field it does not know as the server named it', () => {

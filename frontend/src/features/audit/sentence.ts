@@ -119,7 +119,7 @@ export function auditSentence(event: AuditEvent, t: TFunction): string {
     return t('audit.sentences.generic', { actor, action: event.action, target, context: hasTarget ? undefined : 'noTarget' });
   }
   // The area names the target when the server did not (`report.*` is about a report).
-  const fallbackType = known.area === 'auth' ? 'user' : known.area;
+  const fallbackType = known.area === 'auth' || known.area === 'email' ? 'user' : known.area;
   const words = targetWords(event, fallbackType, t);
   const { context, values } = specifics(event.action, event, t);
   return t(`audit.sentences.${known.area}.${known.verb}` as ParseKeys, { actor, ...words, ...values, context });
@@ -147,7 +147,15 @@ const FIELDS = [
   'title',
   'scopes',
   'headId',
+  'locale',
+  'sessionsEnded',
+  'kind',
+  'reason',
 ] as const;
+
+/** The kinds of e-mail the platform sends (`kind` of an `email.bounced` entry). */
+const EMAIL_KINDS = ['invitation', 'password_reset', 'sign_in_alert', 'activity'] as const;
+const LOCALES = ['en', 'fr'] as const;
 
 function valueText(field: string, value: unknown, t: TFunction): string {
   if (value === null || value === undefined || value === '') return t('audit.values.none');
@@ -156,6 +164,8 @@ function valueText(field: string, value: unknown, t: TFunction): string {
   if (field === 'status' && isOneOf(value, REPORT_STATUSES)) return t(`reportStatus.${value}`);
   if (field === 'status' && (value === 'active' || value === 'inactive')) return t(`userStatus.${value}`);
   if (field === 'format' && typeof value === 'string') return value.toUpperCase();
+  if (field === 'locale' && isOneOf(value, LOCALES)) return t(`language.${value}`);
+  if (field === 'kind' && isOneOf(value, EMAIL_KINDS)) return t(`audit.values.emailKinds.${value}`);
   if (Array.isArray(value)) return value.length > 0 ? value.map((item) => valueText(field, item, t)).join(', ') : t('audit.values.none');
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);

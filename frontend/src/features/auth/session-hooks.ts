@@ -3,21 +3,41 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 // The plain fetch functions, not orval's react-query hooks: this module loads with the app and
 // the sign-in page, which stay without react-query (it loads with the signed-in frame).
-import { getMe, login, logout } from '@/api/generated/auth/auth';
-import type { LoginRequest, LoginResponse } from '@/api/generated/model';
+import { acceptInvitation, getMe, login, logout } from '@/api/generated/auth/auth';
+import type { LoginRequest, LoginResponse, TokenAndPassword } from '@/api/generated/model';
 import { isApiRequestError } from '@/api/mutator';
+import { adoptAccountLocale } from '@/lib/account-locale';
 import { errorMessage } from '@/lib/errors';
 import { session } from '@/lib/session';
 import { STORAGE_KEYS, writeItem } from '@/lib/storage';
 
 /**
- * Sign in: on success the device token, the session token and the user are stored, and the
- * guards take the user on. Rejects with the API client's error (`ApiRequestError`, `NetworkError`).
+ * Opens the session a sign-in answered (POST /auth/login, or an accepted invitation): the device
+ * token, the session token and the user are stored, a browser without a language choice takes the
+ * account's, and the guards take the user on.
+ */
+export async function startSession(answer: LoginResponse, remember: boolean): Promise<void> {
+  writeItem(STORAGE_KEYS.device, answer.deviceToken, 'local');
+  await adoptAccountLocale(answer.user);
+  session.start(answer.token, answer.user, remember);
+}
+
+/**
+ * Sign in. Rejects with the API client's error (`ApiRequestError`, `NetworkError`).
  */
 export async function signIn(request: LoginRequest): Promise<LoginResponse> {
   const answer = await login(request);
-  writeItem(STORAGE_KEYS.device, answer.deviceToken, 'local');
-  session.start(answer.token, answer.user, request.rememberMe === true);
+  await startSession(answer, request.rememberMe === true);
+  return answer;
+}
+
+/**
+ * Accept an invitation: the chosen password is set and the answer is a sign-in's, opened as one
+ * (for this browser session: the person did not ask to be remembered).
+ */
+export async function acceptInvitationAndSignIn(request: TokenAndPassword): Promise<LoginResponse> {
+  const answer = await acceptInvitation(request);
+  await startSession(answer, false);
   return answer;
 }
 

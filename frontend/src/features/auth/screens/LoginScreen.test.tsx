@@ -67,6 +67,23 @@ describe('LoginScreen', () => {
     expect(JSON.parse(init!.body as string)).toMatchObject({ rememberMe: true });
   });
 
+  it("takes the account's language in a browser where none was chosen yet, and keeps a choice made here", async () => {
+    const admin = makeUser('PlatformAdmin', { fullName: 'Root Admin', locale: 'fr' });
+    fetchMock.mockImplementation(async () => jsonResponse(200, makeLoginResponse(admin)));
+    const first = renderApp('/login');
+    await fillAndSubmit('admin@example.com', 'correct horse');
+    expect(await screen.findByRole('heading', { name: 'Bienvenue, Root Admin' })).toBeInTheDocument();
+    expect(localStorage.getItem('locale')).toBe('fr');
+    first.unmount();
+
+    session.end('signed_out');
+    await changeLocale('en');
+    renderApp('/login');
+    await fillAndSubmit('admin@example.com', 'correct horse');
+    expect(await screen.findByRole('heading', { name: 'Welcome, Root Admin' })).toBeInTheDocument();
+    expect(localStorage.getItem('locale')).toBe('en');
+  });
+
   it('checks the fields before calling the server', async () => {
     renderApp('/login');
     await fillAndSubmit('not-an-email', '');
@@ -167,7 +184,7 @@ describe('LoginScreen', () => {
 
     await user.click(await screen.findByRole('link', { name: 'Forgot password?' }));
     expect(await screen.findByRole('heading', { name: 'Forgot your password?' })).toBeInTheDocument();
-    expect(screen.getByText(/contact your enterprise's CEO/)).toBeInTheDocument();
+    expect(screen.getByText('Enter the email address of your account: we will send you a link to choose a new password.')).toBeInTheDocument();
 
     await user.click(screen.getByRole('link', { name: 'Back to sign in' }));
     await screen.findByRole('button', { name: 'Sign in' });

@@ -10,6 +10,7 @@ import { ListPagination } from '@/components/data/ListPagination';
 import { QueryError } from '@/components/data/QueryError';
 import { TableSkeleton } from '@/components/data/TableSkeleton';
 import { RoleBadge, UserStatusBadge } from '@/components/data/badges';
+import { InvitationBadge, ResendInvitationButton } from '@/components/users/invitations';
 import { useFormat } from '@/lib/format';
 import { PAGE_SIZE } from '@/lib/list-params';
 
@@ -66,7 +67,16 @@ export function EnterpriseUsersTable({ enterpriseId, departments }: EnterpriseUs
                   )}
                 </Table.Td>
                 <Table.Td>
-                  <UserStatusBadge status={user.status} />
+                  {user.invitation ? (
+                    // Invited, not signed up yet (this table is the platform admin's, who may send a new invitation).
+                    <Stack gap={6} align="flex-start">
+                      {user.status !== 'active' && <UserStatusBadge status={user.status} />}
+                      <InvitationBadge status={user.invitation.status} />
+                      <ResendInvitationButton user={user} />
+                    </Stack>
+                  ) : (
+                    <UserStatusBadge status={user.status} />
+                  )}
                 </Table.Td>
                 <Table.Td>{format.dateTime(user.lastLogin, t('users.neverSignedIn'))}</Table.Td>
               </Table.Tr>

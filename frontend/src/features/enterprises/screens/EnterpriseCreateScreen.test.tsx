@@ -6,12 +6,17 @@ import { session } from '@/lib/session';
 import { mockApi } from '@/testing/api-mock';
 import { jsonResponse, makeEnterprise, makeEnterpriseDetail, makeUser, page, serverErrors } from '@/testing/fixtures';
 import { renderApp } from '@/app/testing';
+import { optionNames, selectOptions } from '@/testing/select';
 
 beforeEach(() => session.start('token', makeUser('PlatformAdmin')));
 
 async function fill(values: Partial<Record<'name' | 'ceoFullName' | 'ceoEmail' | 'ceoPassword', string>>) {
   const user = userEvent.setup();
   const labels = { name: /^Name/, ceoFullName: /^CEO full name/, ceoEmail: /^CEO email/, ceoPassword: /^CEO password/ } as const;
+  // A password given: set it now rather than invite (the default).
+  if (values.ceoPassword !== undefined && !screen.queryByLabelText(labels.ceoPassword)) {
+    await user.click(screen.getByRole('radio', { name: 'Set a password now' }));
+  }
   for (const [field, value] of Object.entries(values) as [keyof typeof labels, string][]) {
     const input = screen.getByLabelText(labels[field]);
     await user.clear(input);
@@ -25,8 +30,14 @@ describe('create an enterprise', () => {
     const { calls } = mockApi({});
     renderApp('/admin/enterprises/create');
     await screen.findByRole('heading', { level: 1, name: 'Create an enterprise' });
-    expect(screen.getByText('Minimum 8 characters required')).toBeInTheDocument();
+    // Inviting (the default) asks for no password.
+    expect(screen.getByRole('radio', { name: 'Send an invitation by e-mail' })).toBeChecked();
+    expect(screen.queryByLabelText(/^CEO password/)).not.toBeInTheDocument();
+    await fill({});
+    expect(screen.getAllByText('This field is required')).toHaveLength(3);
 
+    await userEvent.setup().click(screen.getByRole('radio', { name: 'Set a password now' }));
+    expect(screen.getByText('Minimum 8 characters required')).toBeInTheDocument();
     await fill({});
     expect(screen.getAllByText('This field is required')).toHaveLength(4);
     expect(screen.getByLabelText(/^Name/)).toHaveFocus();
@@ -58,8 +69,33 @@ describe('create an enterprise', () => {
       ceoFullName: 'Cora Ceo',
       ceoEmail: 'cora@acme.test',
       ceoPassword: 'password1',
+      ceoLocale: 'en',
     });
     expect(await screen.findByRole('heading', { level: 1, name: 'Acme' })).toBeInTheDocument();
+  });
+
+  it('invites the CEO by default: no password is sent, their language is, and the notification names the address', async () => {
+    const created = makeEnterprise({ name: 'Acme' });
+    const { calls } = mockApi({
+      'POST /api/v1/enterprises': jsonResponse(201, created),
+      [`GET /api/v1/enterprises/${created.id}`]: jsonResponse(200, makeEnterpriseDetail({ name: 'Acme' })),
+      [`GET /api/v1/enterprises/${created.id}/departments`]: jsonResponse(200, makeEnterpriseDetail().departments),
+      [`GET /api/v1/enterprises/${created.id}/users`]: jsonResponse(200, page([])),
+      [`GET /api/v1/enterprises/${created.id}/reports`]: jsonResponse(200, page([])),
+    });
+    renderApp('/admin/enterprises/create');
+    await screen.findByRole('heading', { level: 1, name: 'Create an enterprise' });
+    const user = userEvent.setup();
+    const language = screen.getByRole('combobox', { name: /^Language of their e-mails/ });
+    expect(language).toHaveValue('English');
+    await user.click(language);
+    expect(await optionNames(language)).toEqual(['English', 'Français']);
+    await user.click((await selectOptions(language))[1]);
+
+    await fill({ name: 'Acme', ceoFullName: 'Cora Ceo', ceoEmail: 'cora@acme.test' });
+
+    expect(await screen.findByText('Enterprise created: an invitation was sent to cora@acme.test')).toBeInTheDocument();
+    expect(calls.find((call) => call.method === 'POST')?.body).toEqual({ name: 'Acme', ceoFullName: 'Cora Ceo', ceoEmail: 'cora@acme.test', ceoLocale: 'fr' });
   });
 
   it("shows the server's field errors on the fields", async () => {

@@ -1,10 +1,13 @@
-import { Button, Card, Divider, Group, PasswordInput, Stack, TextInput, Textarea, Title } from '@mantine/core';
+import { Button, Card, Divider, Group, Stack, TextInput, Textarea, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDocumentTitle } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
+import type { Lang } from '@/api/generated/model';
 import { isApiRequestError } from '@/api/mutator';
+import { type AccountAccess, AccountAccessFields } from '@/components/forms/AccountAccessFields';
 import { PageHeader } from '@/components/PageHeader';
+import { currentLocale } from '@/i18n';
 import { errorMessage } from '@/lib/errors';
 import { serverFieldErrors } from '@/lib/form-errors';
 import { focusFirstError, showServerErrors, useFieldProps } from '@/lib/forms';
@@ -13,8 +16,8 @@ import { href } from '@/lib/paths';
 import { all, rules } from '@/lib/validation';
 import { useCreateEnterpriseMutation } from '../api';
 
-type Values = { name: string; description: string; ceoFullName: string; ceoEmail: string; ceoPassword: string };
-const FIELDS = ['name', 'description', 'ceoFullName', 'ceoEmail', 'ceoPassword'] as const;
+type Values = { name: string; description: string; ceoFullName: string; ceoEmail: string; ceoAccess: AccountAccess; ceoPassword: string; ceoLocale: Lang };
+const FIELDS = ['name', 'description', 'ceoFullName', 'ceoEmail', 'ceoAccess', 'ceoPassword', 'ceoLocale'] as const;
 
 export default function EnterpriseCreateScreen() {
   const { t } = useTranslation();
@@ -23,32 +26,37 @@ export default function EnterpriseCreateScreen() {
   useDocumentTitle(`${t('enterprises.create.pageTitle')} · ${t('app.name')}`);
 
   const form = useForm<Values>({
-    initialValues: { name: '', description: '', ceoFullName: '', ceoEmail: '', ceoPassword: '' },
+    // The CEO is invited by default: they choose their own password, and none travels.
+    initialValues: { name: '', description: '', ceoFullName: '', ceoEmail: '', ceoAccess: 'invite', ceoPassword: '', ceoLocale: currentLocale() },
     validate: {
       name: all(rules.required, rules.maxLength(200)),
       description: rules.maxLength(2000),
       ceoFullName: all(rules.required, rules.maxLength(200)),
       ceoEmail: all(rules.email, rules.maxLength(320)),
-      ceoPassword: rules.newPassword,
+      ceoPassword: (value, values) => (values.ceoAccess === 'password' ? rules.newPassword(value) : null),
     },
   });
   const fieldProps = useFieldProps(form);
 
   const submit = form.onSubmit(
-    (values) =>
+    (values) => {
+      const inviting = values.ceoAccess === 'invite';
+      const ceoEmail = values.ceoEmail.trim();
       create.mutate(
         {
           data: {
             name: values.name.trim(),
             description: values.description.trim() || undefined,
             ceoFullName: values.ceoFullName.trim(),
-            ceoEmail: values.ceoEmail.trim(),
-            ceoPassword: values.ceoPassword,
+            ceoEmail,
+            // No password: the server invites the CEO by e-mail.
+            ceoPassword: inviting ? undefined : values.ceoPassword,
+            ceoLocale: values.ceoLocale,
           },
         },
         {
           onSuccess: (enterprise) => {
-            notify.success('enterprise.create', t('enterprises.create.success'));
+            notify.success('enterprise.create', inviting ? t('enterprises.create.invited', { email: ceoEmail }) : t('enterprises.create.success'));
             navigate(href('adminEnterprise', { id: enterprise.id }));
           },
           onError: (error) => {
@@ -64,7 +72,8 @@ export default function EnterpriseCreateScreen() {
             );
           },
         },
-      ),
+      );
+    },
     (errors) => focusFirstError(form, errors, FIELDS),
   );
 
@@ -89,13 +98,10 @@ export default function EnterpriseCreateScreen() {
           </Title>
           <TextInput {...fieldProps('ceoFullName')} label={t('enterprises.fields.ceoFullName')} required autoComplete="off" />
           <TextInput {...fieldProps('ceoEmail')} label={t('enterprises.fields.ceoEmail')} type="email" inputMode="email" required autoComplete="off" />
-          <PasswordInput
-            {...fieldProps('ceoPassword')}
-            label={t('enterprises.fields.ceoPassword')}
-            description={t('validation.minLength')}
-            required
-            autoComplete="new-password"
-            visibilityToggleButtonProps={{ 'aria-label': t('auth.showPassword') }}
+          <AccountAccessFields
+            form={form}
+            fields={{ access: 'ceoAccess', password: 'ceoPassword', locale: 'ceoLocale' }}
+            passwordLabel={t('enterprises.fields.ceoPassword')}
           />
 
           <Group justify="flex-end" gap="sm" mt="sm">

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { session } from '@/lib/session';
 import { mockApi } from '@/testing/api-mock';
-import { jsonResponse, makeDepartments, makeEnterprise, makeUser, page, serverErrors } from '@/testing/fixtures';
+import { jsonResponse, makeDepartments, makeEnterprise, makeInvitedUser, makeUser, page, serverErrors } from '@/testing/fixtures';
 import { renderApp } from '@/app/testing';
 import { optionNames, selectOptions } from '@/testing/select';
 
@@ -19,11 +19,15 @@ function mockCreate() {
   });
 }
 
-async function fillAccount(name = 'Hal Jordan') {
+/** Fills in the account; with a password (set now) unless `invite`, the default choice, is kept. */
+async function fillAccount(name = 'Hal Jordan', { invite = false } = {}) {
   const user = userEvent.setup();
   await user.type(screen.getByLabelText(/^Full name/), name);
   await user.type(screen.getByLabelText(/^Email/), 'hal@acme.test');
-  await user.type(screen.getByLabelText(/^Password/), 'password1');
+  if (!invite) {
+    await user.click(screen.getByRole('radio', { name: 'Set a password now' }));
+    await user.type(screen.getByLabelText(/^Password/), 'password1');
+  }
   return user;
 }
 
@@ -54,9 +58,36 @@ describe('create a user', () => {
       fullName: 'Hal Jordan',
       email: 'hal@acme.test',
       password: 'password1',
+      locale: 'en',
       role: 'DepartmentHead',
       departmentId: departments.find((d) => d.type === 'operations')!.id,
     });
+  });
+
+  it('invites by default: no password is sent, the language chosen for their e-mails is, and the notification names the address', async () => {
+    session.start('token', makeUser('EnterpriseCeo'));
+    const { calls } = mockApi({
+      [`GET /api/v1/enterprises/${enterprise.id}/departments`]: jsonResponse(200, departments),
+      'POST /api/v1/users': ({ body }) => jsonResponse(201, makeInvitedUser('DepartmentUser', { ...(body as object), id: 'new-user' })),
+      'GET /api/v1/users': jsonResponse(200, page([])),
+    });
+    const { location } = renderApp('/admin/users/create');
+    await screen.findByRole('heading', { level: 1, name: 'Create a user' });
+    const user = await fillAccount('Hal Jordan', { invite: true });
+
+    expect(screen.getByRole('radio', { name: 'Send an invitation by e-mail' })).toBeChecked();
+    expect(screen.queryByLabelText(/^Password/)).not.toBeInTheDocument();
+    const language = screen.getByRole('combobox', { name: /^Language of their e-mails/ });
+    await user.click(language);
+    expect(await optionNames(language)).toEqual(['English', 'Français']);
+    await user.click((await selectOptions(language))[1]);
+
+    await user.click(screen.getByRole('button', { name: 'Create user' }));
+    expect(await screen.findByText('Hal Jordan was created: an invitation was sent to hal@acme.test')).toBeInTheDocument();
+    await waitFor(() => expect(location().pathname).toBe('/admin/users'));
+    const sent = calls.find((call) => call.method === 'POST')?.body as Record<string, unknown>;
+    expect(sent).toEqual({ fullName: 'Hal Jordan', email: 'hal@acme.test', locale: 'fr', role: 'DepartmentUser' });
+    expect(sent).not.toHaveProperty('password');
   });
 
   it('as the admin: the enterprise is required for tenant roles and hidden for an administrator', async () => {
@@ -88,6 +119,7 @@ describe('create a user', () => {
       fullName: 'Cora Ceo',
       email: 'hal@acme.test',
       password: 'password1',
+      locale: 'en',
       role: 'EnterpriseCeo',
       enterpriseId: enterprise.id,
     });

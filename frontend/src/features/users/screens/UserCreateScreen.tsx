@@ -1,12 +1,14 @@
-import { Button, Card, Group, PasswordInput, Select, Stack, TextInput } from '@mantine/core';
+import { Button, Card, Group, Select, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDocumentTitle } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import type { Role } from '@/api/generated/model';
+import type { Lang, Role } from '@/api/generated/model';
 import { isApiRequestError } from '@/api/mutator';
 import { useEnterpriseOptions } from '@/components/enterprises/use-enterprise-options';
+import { type AccountAccess, AccountAccessFields } from '@/components/forms/AccountAccessFields';
 import { PageHeader } from '@/components/PageHeader';
+import { currentLocale } from '@/i18n';
 import { creatableRoles, isStaffRole, isTenantRole } from '@/lib/authorization';
 import { errorMessage } from '@/lib/errors';
 import { serverFieldErrors } from '@/lib/form-errors';
@@ -17,8 +19,17 @@ import { useCurrentUser } from '@/lib/session';
 import { all, rules } from '@/lib/validation';
 import { useCreateUserMutation, useDepartments } from '../api';
 
-type Values = { fullName: string; email: string; password: string; role: Role | null; enterpriseId: string | null; departmentId: string | null };
-const FIELDS = ['fullName', 'email', 'password', 'role', 'enterpriseId', 'departmentId'] as const;
+type Values = {
+  fullName: string;
+  email: string;
+  access: AccountAccess;
+  password: string;
+  locale: Lang;
+  role: Role | null;
+  enterpriseId: string | null;
+  departmentId: string | null;
+};
+const FIELDS = ['fullName', 'email', 'access', 'password', 'locale', 'role', 'enterpriseId', 'departmentId'] as const;
 
 export default function UserCreateScreen() {
   const { t } = useTranslation();
@@ -34,7 +45,11 @@ export default function UserCreateScreen() {
     initialValues: {
       fullName: '',
       email: '',
+      // Invited by default: they choose their own password, and none travels.
+      access: 'invite',
       password: '',
+      // Their e-mails in the language of whoever invites them, unless told otherwise.
+      locale: currentLocale(),
       // A CEO only creates staff: start from the most common choice.
       role: isAdmin ? null : 'DepartmentUser',
       enterpriseId: isAdmin ? params.get('enterpriseId') : (caller.enterpriseId ?? null),
@@ -43,7 +58,7 @@ export default function UserCreateScreen() {
     validate: {
       fullName: all(rules.required, rules.maxLength(200)),
       email: all(rules.email, rules.maxLength(320)),
-      password: rules.newPassword,
+      password: (value, values) => (values.access === 'password' ? rules.newPassword(value) : null),
       role: rules.required,
       enterpriseId: (value, values) => (values.role && isTenantRole(values.role) ? rules.required(value) : null),
     },
@@ -63,12 +78,15 @@ export default function UserCreateScreen() {
   const submit = form.onSubmit(
     (values) => {
       if (!values.role) return;
+      const inviting = values.access === 'invite';
       create.mutate(
         {
           data: {
             fullName: values.fullName.trim(),
             email: values.email.trim(),
-            password: values.password,
+            // No password: the server invites the person by e-mail.
+            password: inviting ? undefined : values.password,
+            locale: values.locale,
             role: values.role,
             enterpriseId: isAdmin && isTenantRole(values.role) ? (values.enterpriseId ?? undefined) : undefined,
             departmentId: isStaffRole(values.role) ? (values.departmentId ?? undefined) : undefined,
@@ -76,7 +94,10 @@ export default function UserCreateScreen() {
         },
         {
           onSuccess: (user) => {
-            notify.success('user.create', t('users.create.success', { name: user.fullName }));
+            notify.success(
+              'user.create',
+              inviting ? t('users.create.invited', { name: user.fullName, email: user.email }) : t('users.create.success', { name: user.fullName }),
+            );
             navigate(href('adminUsers'));
           },
           onError: (error) => {
@@ -101,14 +122,7 @@ export default function UserCreateScreen() {
         <Stack gap="md">
           <TextInput {...fieldProps('fullName')} label={t('users.fields.fullName')} required autoFocus autoComplete="off" />
           <TextInput {...fieldProps('email')} label={t('users.fields.email')} type="email" inputMode="email" required autoComplete="off" />
-          <PasswordInput
-            {...fieldProps('password')}
-            label={t('users.fields.password')}
-            description={t('validation.minLength')}
-            required
-            autoComplete="new-password"
-            visibilityToggleButtonProps={{ 'aria-label': t('auth.showPassword') }}
-          />
+          <AccountAccessFields form={form} fields={{ access: 'access', password: 'password', locale: 'locale' }} passwordLabel={t('users.fields.password')} />
           <Select
             {...fieldProps('role')}
             label={t('users.fields.role')}

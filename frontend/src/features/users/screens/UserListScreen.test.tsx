@@ -5,7 +5,7 @@ import type { User } from '@/api/generated/model';
 import { changeLocale } from '@/i18n';
 import { session } from '@/lib/session';
 import { mockApi } from '@/testing/api-mock';
-import { jsonResponse, makeDepartments, makeEnterprise, makeUser, page } from '@/testing/fixtures';
+import { apiError, jsonResponse, makeDepartments, makeEnterprise, makeInvitedUser, makeUser, page } from '@/testing/fixtures';
 import { renderApp } from '@/app/testing';
 import { optionNames } from '@/testing/select';
 
@@ -156,5 +156,67 @@ describe('the user list', () => {
     renderApp('/admin/users');
     expect(await screen.findByText('No users yet')).toBeInTheDocument();
     expect(screen.getAllByRole('link', { name: 'Create user' }).at(-1)).toHaveAttribute('href', '/admin/users/create');
+  });
+
+  it('shows invited people by where their invitation stands, a bounced one in words', async () => {
+    const staff = { enterpriseId: enterprise.id, departmentId: departments[0].id };
+    mockUsers([
+      makeInvitedUser('DepartmentUser', { id: 'ivy', fullName: 'Ivy Invited', email: 'ivy@acme.test', ...staff }),
+      makeInvitedUser('DepartmentUser', { id: 'eve', fullName: 'Eve Expired', email: 'eve@acme.test', ...staff }, 'expired'),
+      makeInvitedUser('DepartmentHead', { id: 'bob', fullName: 'Bob Bounced', email: 'bob@nowhere.test', ...staff }, 'bounced'),
+      hal,
+    ]);
+    session.start('token', ceo);
+    renderApp('/admin/users');
+
+    await screen.findByText('Ivy Invited');
+    const status = (name: string) => within(row(name)).queryByTestId('invitation-status');
+    expect(status('Ivy Invited')).toHaveTextContent('Invited');
+    expect(status('Eve Expired')).toHaveTextContent('Invitation expired');
+    expect(status('Bob Bounced')).toHaveTextContent('Invitation bounced');
+    expect(row('Bob Bounced')).toHaveTextContent('The mail server refused this address');
+    expect(row('Ivy Invited')).not.toHaveTextContent('The mail server refused this address');
+    // Someone who has signed up shows their account's status, with nothing to resend.
+    expect(status('Hal Jordan')).toBeNull();
+    expect(row('Hal Jordan')).toHaveTextContent('Active');
+    expect(within(row('Hal Jordan')).queryByRole('button', { name: /^Resend invitation/ })).not.toBeInTheDocument();
+
+    await act(() => changeLocale('fr'));
+    expect(await within(row('Bob Bounced')).findByText('Invitation non distribuée')).toBeInTheDocument();
+    expect(row('Bob Bounced')).toHaveTextContent('Le serveur de messagerie a refusé cette adresse');
+    expect(status('Ivy Invited')).toHaveTextContent('Invité(e)');
+    expect(status('Eve Expired')).toHaveTextContent('Invitation expirée');
+  });
+
+  it('resends an invitation, waiting for the answer with the button disabled, and says how it went', async () => {
+    const ivy = makeInvitedUser('DepartmentUser', { id: 'ivy', fullName: 'Ivy Invited', email: 'ivy@acme.test', enterpriseId: enterprise.id }, 'expired');
+    let answer!: (response: Response) => void;
+    const answers: (() => Response | Promise<Response>)[] = [
+      () => new Promise<Response>((resolve) => (answer = resolve)),
+      () => apiError(409, { code: 'conflict', message: 'Already accepted', reason: 'already_accepted' }),
+    ];
+    const { calls } = mockApi({
+      'GET /api/v1/users': jsonResponse(200, page([ivy])),
+      [`GET /api/v1/enterprises/${enterprise.id}/departments`]: jsonResponse(200, departments),
+      'POST /api/v1/users/ivy/invitation': () => answers.shift()!(),
+    });
+    session.start('token', ceo);
+    const user = userEvent.setup();
+    renderApp('/admin/users');
+
+    const resend = await within(await screen.findByTestId('user-row')).findByRole('button', { name: 'Resend invitation (Ivy Invited)' });
+    await user.click(resend);
+    await waitFor(() => expect(resend).toBeDisabled());
+    await user.click(resend);
+    expect(calls.filter((call) => call.method === 'POST')).toHaveLength(1);
+    answer(new Response(null, { status: 202 }));
+    expect(await screen.findByText('A new invitation was sent to ivy@acme.test')).toBeInTheDocument();
+    await waitFor(() => expect(resend).toBeEnabled());
+    // The list is read again: the invitation's status may have changed.
+    await waitFor(() => expect(calls.filter((call) => call.method === 'GET' && call.path.startsWith('/api/v1/users'))).toHaveLength(2));
+
+    await user.click(resend);
+    expect(await screen.findByText('The invitation could not be sent')).toBeInTheDocument();
+    expect(screen.getByText('This person has already accepted their invitation.')).toBeInTheDocument();
   });
 });

@@ -18,6 +18,7 @@ import { EnterpriseName } from '@/components/enterprises/EnterpriseName';
 import { useEnterpriseOptions } from '@/components/enterprises/use-enterprise-options';
 import { RoleBadge, UserStatusBadge } from '@/components/data/badges';
 import { PageHeader } from '@/components/PageHeader';
+import { InvitationBadge, ResendInvitationButton } from '@/components/users/invitations';
 import { ALL_ROLES, STAFF_ROLES, userActionsFor } from '@/lib/authorization';
 import { errorMessage } from '@/lib/errors';
 import { useFormat } from '@/lib/format';
@@ -162,7 +163,16 @@ export default function UserListScreen() {
                     )}
                   </Table.Td>
                   <Table.Td data-label={t('users.fields.status')}>
-                    <UserStatusBadge status={user.status} />
+                    {user.invitation ? (
+                      // Invited, not signed up yet: where the invitation stands, and a new one to send.
+                      <Stack gap={6} align="flex-start">
+                        {user.status !== 'active' && <UserStatusBadge status={user.status} />}
+                        <InvitationBadge status={user.invitation.status} />
+                        {allowed.edit && <ResendInvitationButton user={user} />}
+                      </Stack>
+                    ) : (
+                      <UserStatusBadge status={user.status} />
+                    )}
                   </Table.Td>
                   <Table.Td data-label={t('users.fields.lastLogin')}>{format.dateTime(user.lastLogin, t('users.neverSignedIn'))}</Table.Td>
                   <Table.Td ta="end" data-actions>

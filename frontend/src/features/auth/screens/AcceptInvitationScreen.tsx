@@ -1,0 +1,93 @@
+import { Alert, Anchor, Button, Group, Stack, Text } from '@mantine/core';
+import { useDocumentTitle } from '@mantine/hooks';
+import { IconAlertCircle, IconUserCheck } from '@tabler/icons-react';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, Navigate, useSearchParams } from 'react-router-dom';
+import { isApiRequestError } from '@/api/mutator';
+import { AuthLayout } from '@/components/layouts/AuthLayout';
+import { errorMessage } from '@/lib/errors';
+import { href } from '@/lib/paths';
+import { useSession } from '@/lib/session';
+import { LinkProblem } from '../components/LinkProblem';
+import { PasswordPairFields, usePasswordPair } from '../components/PasswordPair';
+import { acceptInvitationAndSignIn, useSignOut } from '../session-hooks';
+
+/**
+ * The page an invitation e-mail links to (`/accept-invitation?token=…`): the invited person
+ * chooses their password and is signed in, as by the sign-in form. Open to anyone: someone signed
+ * in (another account in this browser) is asked to sign out first rather than sent away.
+ */
+export default function AcceptInvitationScreen() {
+  const { t } = useTranslation();
+  const product = t('app.name');
+  useDocumentTitle(`${t('auth.accept.pageTitle')} · ${product}`);
+  const current = useSession();
+  const { signOut, isSigningOut } = useSignOut();
+  const [params] = useSearchParams();
+  const token = params.get('token')?.trim() ?? '';
+  const pair = usePasswordPair();
+  const [pending, setPending] = useState(false);
+  const [failure, setFailure] = useState<unknown>(null);
+  const [dead, setDead] = useState(!token);
+
+  // Signed in while the form was being sent: this acceptance did it. On to the app.
+  if (current.status === 'signed_in' && pending) return <Navigate to={href('dashboard')} replace />;
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (pending || !pair.validate()) return;
+    setPending(true);
+    setFailure(null);
+    acceptInvitationAndSignIn({ token, password: pair.password }).catch((error: unknown) => {
+      setPending(false);
+      if (isApiRequestError(error) && error.fields.token) setDead(true);
+      else if (!pair.showServerError(error)) setFailure(error);
+    });
+  };
+
+  const body = () => {
+    if (current.status === 'signed_in') {
+      return (
+        <Stack>
+          <Alert color="yellow" icon={<IconUserCheck aria-hidden />} role="status">
+            {t('auth.accept.signedIn', { name: current.user.fullName })}
+          </Alert>
+          <Group justify="space-between" wrap="wrap" gap="sm">
+            <Anchor component={Link} to={href('dashboard')} fw={500}>
+              {t('auth.accept.continue', { name: current.user.fullName })}
+            </Anchor>
+            <Button onClick={signOut} loading={isSigningOut}>
+              {t('auth.accept.signOut')}
+            </Button>
+          </Group>
+        </Stack>
+      );
+    }
+    if (dead) {
+      return <LinkProblem title={t('auth.accept.deadTitle')} message={t('auth.accept.dead')} action={{ to: href('login'), label: t('auth.forgot.back') }} />;
+    }
+    return (
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <Text>{t('auth.accept.body', { product })}</Text>
+          {failure !== null && (
+            <Alert color="red" icon={<IconAlertCircle aria-hidden />} role="alert">
+              {errorMessage(failure, t)}
+            </Alert>
+          )}
+          <PasswordPairFields fields={pair.fields} passwordLabel={t('auth.password')} confirmLabel={t('auth.confirmPassword')} autoFocus />
+          <Button type="submit" fullWidth loading={pending}>
+            {t('auth.accept.submit')}
+          </Button>
+        </Stack>
+      </form>
+    );
+  };
+
+  return (
+    <AuthLayout title={t('auth.accept.title', { product })} subtitle={t('app.tagline')}>
+      {body()}
+    </AuthLayout>
+  );
+}
