@@ -132,7 +132,9 @@ describe('the session map', () => {
     expect(screen.getByRole('status')).toHaveTextContent('Loading the map…');
     deliver(jsonResponse(200, emptyTopology));
     await waitFor(() => expect(screen.queryByRole('status')).not.toBeInTheDocument());
-    expect(screen.getByRole('region', { name: 'Map of the sessions' })).toHaveTextContent('Natural Earth');
+    // The outlines' credit is drawn in the layer's own render, which can follow the status's
+    // removal by a frame on a loaded machine: waited for, not assumed.
+    await waitFor(() => expect(screen.getByRole('region', { name: 'Map of the sessions' })).toHaveTextContent('Natural Earth'));
   });
 
   it('fits one place at a regional view, not closer: the outlines are coarse', async () => {
