@@ -119,9 +119,10 @@ done
 if ! "$venv/bin/python" scripts/faults/faults.py "http://127.0.0.1:$port_a" "http://127.0.0.1:$port_b"; then
   for name in a b c-1 c-2; do
     [ -f "$work/server-$name.log" ] || continue
-    echo "--- server $name: last errors ---"
-    grep -E ' ERROR |panicked' "$work/server-$name.log" | tail -n 20 || true
+    echo "--- server $name: last errors (and e-mail warnings) ---"
+    grep -E ' ERROR |panicked|e-mail' "$work/server-$name.log" | tail -n 20 || true
   done
+  [ -f "$work/catcher.log" ] && { echo "--- the mail catcher ---"; tail -n 20 "$work/catcher.log"; }
   die "fault tests failed"
 fi
 # The outages are deliberate, and the server answers them with 503s and warnings: an error or a

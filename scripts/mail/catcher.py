@@ -148,7 +148,9 @@ def main():
     os.makedirs(args.dir, exist_ok=True)
     smtp_host, smtp_port = args.smtp.rsplit(":", 1)
     http_host, http_port = args.http.rsplit(":", 1)
-    controller = Controller(Keeper(args.dir), hostname=smtp_host, port=int(smtp_port))
+    # aiosmtpd checks its own server answers before start() returns, within 5 s by default: a
+    # loaded machine can take longer.
+    controller = Controller(Keeper(args.dir), hostname=smtp_host, port=int(smtp_port), ready_timeout=60)
     controller.start()
     server = ThreadingHTTPServer((http_host, int(http_port)), handler_for(args.dir))
     threading.Thread(target=server.serve_forever, daemon=True).start()
