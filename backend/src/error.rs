@@ -165,6 +165,10 @@ pub enum Conflict {
     DeliveryInFlight,
     /// Resending an invitation the person already accepted.
     AlreadyAccepted,
+    /// Turning on an authenticator when one is already on.
+    TotpEnabled,
+    /// Turning off (or confirming) an authenticator that is not on (or was never started).
+    TotpNotEnabled,
 }
 
 impl Conflict {
@@ -185,6 +189,8 @@ impl Conflict {
             Self::TooManyWebhooks => "too_many_webhooks",
             Self::DeliveryInFlight => "delivery_in_flight",
             Self::AlreadyAccepted => "already_accepted",
+            Self::TotpEnabled => "totp_enabled",
+            Self::TotpNotEnabled => "totp_not_enabled",
         }
     }
 
@@ -205,6 +211,8 @@ impl Conflict {
             Self::TooManyWebhooks => "There are already 20 webhooks; delete one first",
             Self::DeliveryInFlight => "This delivery is being sent right now; try again in a minute",
             Self::AlreadyAccepted => "This person has already accepted their invitation",
+            Self::TotpEnabled => "An authenticator app is already set up; turn it off first",
+            Self::TotpNotEnabled => "No authenticator app is set up; start the set-up again",
         }
     }
 }
@@ -221,6 +229,12 @@ pub enum AppError {
     InvalidCredentials,
     #[error("Your session has expired. Please login again.")]
     SessionExpired,
+    /// A wrong or already used one-time or recovery code at the sign-in's second step.
+    #[error("This code is not correct")]
+    InvalidCode,
+    /// The sign-in's second step came too late (or its challenge is not ours).
+    #[error("Your sign-in took too long. Please sign in again.")]
+    ChallengeExpired,
     #[error("Authentication required")]
     Unauthorized,
     #[error("This account is inactive")]
@@ -315,6 +329,8 @@ impl AppError {
             Self::Validation(_) | Self::Explained(..) => "validation_failed",
             Self::InvalidCredentials => "invalid_credentials",
             Self::SessionExpired => "session_expired",
+            Self::InvalidCode => "invalid_code",
+            Self::ChallengeExpired => "challenge_expired",
             Self::Unauthorized => "unauthorized",
             Self::AccountInactive => "account_inactive",
             Self::Forbidden => "forbidden",
@@ -331,7 +347,9 @@ impl AppError {
     pub fn status(&self) -> StatusCode {
         match self {
             Self::Validation(_) | Self::Explained(..) => StatusCode::BAD_REQUEST,
-            Self::InvalidCredentials | Self::SessionExpired | Self::Unauthorized => StatusCode::UNAUTHORIZED,
+            Self::InvalidCredentials | Self::SessionExpired | Self::Unauthorized | Self::InvalidCode | Self::ChallengeExpired => {
+                StatusCode::UNAUTHORIZED
+            }
             Self::AccountInactive | Self::Forbidden | Self::InsufficientScope => StatusCode::FORBIDDEN,
             Self::NotFound => StatusCode::NOT_FOUND,
             Self::Conflict(_) | Self::EmailTaken { .. } | Self::EnterpriseNameTaken | Self::InvalidTransition(_) => StatusCode::CONFLICT,

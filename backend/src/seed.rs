@@ -451,6 +451,7 @@ async fn insert_session(
             location: Some(&location),
             flags,
             remember_me: false,
+            method: "password",
             expires_at: Utc::now() + Duration::hours(10),
         },
         &crate::store::audit::Actor {

@@ -6,7 +6,7 @@ use poem_openapi::{ApiResponse, Object, OpenApi, payload::Json};
 
 use super::{
     ApiTags, User,
-    auth::{LoginError, LoginResponse},
+    auth::{LoginError, LoginResult},
     enterprises::required,
 };
 use crate::{
@@ -106,6 +106,9 @@ pub enum LimitedError {
     /// A program's token: only a person signed in may do this (a password change).
     #[oai(status = 403)]
     Forbidden(Problem),
+    /// The change does not apply now (for a second factor: none is on, `totp_not_enabled`).
+    #[oai(status = 409)]
+    Conflict(Problem),
     /// Too many attempts for this address or from this client (`rate_limited`); retry after
     /// the given seconds.
     #[oai(status = 429)]
@@ -128,6 +131,7 @@ impl From<AppError> for LimitedError {
                 400 => Self::BadRequest(body),
                 401 => Self::Unauthorized(body),
                 403 => Self::Forbidden(body),
+                409 => Self::Conflict(body),
                 _ => Self::Internal(body),
             },
         }
@@ -311,14 +315,14 @@ impl AccountsApi {
 
     /// Accept an invitation
     ///
-    /// Sets the invited person's password from their invitation link (7 days, single use) and signs them in: the answer is the sign-in's.
+    /// Sets the invited person's password from their invitation link (7 days, single use) and signs them in: the answer is the sign-in's (a second step when their policy requires an authenticator).
     #[oai(path = "/invitations/accept", method = "post", operation_id = "acceptInvitation")]
     async fn accept_invitation(
         &self,
         state: Data<&AppState>,
         client: Data<&ClientInfo>,
         body: Json<TokenAndPassword>,
-    ) -> Result<Json<LoginResponse>, LoginError> {
+    ) -> Result<Json<LoginResult>, LoginError> {
         let mut errors = FieldErrors::new();
         let new = errors.check("password", Password::parse(&body.password));
         let Some(new) = new.filter(|_| errors.is_empty()) else {
@@ -347,8 +351,7 @@ impl AccountsApi {
         if !user.may_sign_in() {
             return Err(AppError::AccountInactive.into());
         }
-        let signed_in = sign_in::open_session(&state, user, false, &client).await?;
-        Ok(Json(LoginResponse { token: signed_in.token, user: signed_in.user.into(), device_token: signed_in.device_token }))
+        Ok(Json(sign_in::after_password(&state, user, false, None, sign_in::Method::Invitation, &client).await?.into()))
     }
 }
 

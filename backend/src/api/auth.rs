@@ -1,5 +1,5 @@
 use poem::web::Data;
-use poem_openapi::{ApiResponse, Object, OpenApi, payload::Json};
+use poem_openapi::{ApiResponse, Object, OpenApi, Union, payload::Json};
 
 use super::{ApiTags, User};
 use crate::{
@@ -42,12 +42,98 @@ pub struct LoginResponse {
     pub device_token: String,
 }
 
+impl LoginResponse {
+    pub fn from_signed_in(signed_in: sign_in::SignedIn) -> Self {
+        Self { token: signed_in.token, user: signed_in.user.into(), device_token: signed_in.device_token }
+    }
+}
+
+/// The password was right and a second factor is due: no token yet.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct SecondFactorRequired {
+    /// Always true: tells this answer from a session.
+    pub mfa_required: bool,
+    /// Send it to `POST /auth/login/verify` within 5 minutes.
+    pub challenge: String,
+    /// What the account can answer with: `totp` (an authenticator app's code), `recovery_code`.
+    /// Empty when `enrollmentRequired`.
+    pub methods: Vec<String>,
+    /// The account's policy requires a second factor it does not have yet: set up an
+    /// authenticator now (`POST /auth/login/totp`), then verify its first code.
+    pub enrollment_required: bool,
+}
+
+/// A session, or the second step of the sign-in.
+#[derive(Debug, Union)]
+#[oai(one_of)]
+pub enum LoginResult {
+    Session(LoginResponse),
+    SecondFactor(SecondFactorRequired),
+}
+
+impl From<sign_in::Outcome> for LoginResult {
+    fn from(outcome: sign_in::Outcome) -> Self {
+        match outcome {
+            sign_in::Outcome::SignedIn(signed_in) => Self::Session(LoginResponse::from_signed_in(signed_in)),
+            sign_in::Outcome::SecondFactor { challenge, methods, enrol } => Self::SecondFactor(SecondFactorRequired {
+                mfa_required: true,
+                challenge,
+                methods: methods.into_iter().map(str::to_owned).collect(),
+                enrollment_required: enrol,
+            }),
+        }
+    }
+}
+
+/// The sign-in's second step.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct VerifyLogin {
+    /// The `challenge` of the sign-in's answer.
+    #[oai(validator(max_length = 2048))]
+    pub challenge: String,
+    /// An authenticator app's six-digit code, or one of the recovery codes.
+    #[oai(validator(max_length = 64))]
+    pub code: Option<String>,
+}
+
+/// A session, and for an authenticator set up during this sign-in its recovery codes.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct VerifiedLogin {
+    pub token: String,
+    pub user: User,
+    pub device_token: String,
+    /// Only when this sign-in set up the authenticator: ten single-use codes, shown this once.
+    #[oai(skip_serializing_if_is_none)]
+    pub recovery_codes: Option<Vec<String>>,
+}
+
+/// The challenge of a sign-in whose policy requires an authenticator to be set up.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct ChallengeOnly {
+    #[oai(validator(max_length = 2048))]
+    pub challenge: String,
+}
+
+/// A new authenticator's secret, to type in or scan as a QR code of `otpauthUrl`.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct TotpSetup {
+    /// Base32.
+    pub secret: String,
+    pub otpauth_url: String,
+}
+
 #[derive(Debug, ApiResponse)]
 pub enum LoginError {
     /// The body is malformed or a field is missing or invalid (`validation_failed`).
     #[oai(status = 400)]
     BadRequest(Problem),
-    /// Wrong e-mail or password (`invalid_credentials`).
+    /// Wrong e-mail or password (`invalid_credentials`); at the second step a wrong or used code
+    /// (`invalid_code`) or a challenge over 5 minutes old (`challenge_expired`).
     #[oai(status = 401)]
     Unauthorized(Problem),
     /// The user or their enterprise is inactive (`account_inactive`).
@@ -81,7 +167,7 @@ impl From<AppError> for LoginError {
         let body = Problem(err.body());
         match err {
             AppError::Validation(_) | AppError::Explained(..) => Self::BadRequest(body),
-            AppError::InvalidCredentials => Self::Unauthorized(body),
+            AppError::InvalidCredentials | AppError::InvalidCode | AppError::ChallengeExpired => Self::Unauthorized(body),
             AppError::AccountInactive => Self::Forbidden(body),
             AppError::RateLimited { retry_after_secs } => Self::TooManyRequests(body, retry_after_secs),
             AppError::Busy { retry_after_secs } => Self::Unavailable(body, retry_after_secs),
@@ -112,19 +198,41 @@ api_errors!(SessionError {
 impl AuthApi {
     /// Sign in
     ///
-    /// Checks the e-mail and password and opens a session. Attempts are limited per account and
-    /// client, per client and per account; attempts carrying a valid `deviceToken` for the account
-    /// only per device (429 with Retry-After).
+    /// Checks the e-mail and password and opens a session; for an account with a second factor
+    /// (or whose policy requires one) it answers `{ mfaRequired: true, challenge, methods }`
+    /// instead, and `POST /auth/login/verify` opens the session. Attempts are limited per account
+    /// and client, per client and per account; attempts carrying a valid `deviceToken` for the
+    /// account only per device (429 with Retry-After).
     #[oai(path = "/login", method = "post", operation_id = "login")]
-    async fn login(&self, state: Data<&AppState>, client: Data<&ClientInfo>, body: Json<LoginRequest>) -> Result<Json<LoginResponse>, LoginError> {
+    async fn login(&self, state: Data<&AppState>, client: Data<&ClientInfo>, body: Json<LoginRequest>) -> Result<Json<LoginResult>, LoginError> {
         let creds = sign_in::Credentials {
             email: &body.email,
             password: &body.password,
             remember_me: body.remember_me,
             device_token: body.device_token.as_deref(),
         };
-        let signed_in = sign_in::sign_in(&state, creds, &client).await?;
-        Ok(Json(LoginResponse { token: signed_in.token, user: signed_in.user.into(), device_token: signed_in.device_token }))
+        Ok(Json(sign_in::sign_in(&state, creds, &client).await?.into()))
+    }
+
+    /// Sign in: the second factor
+    ///
+    /// Completes a sign-in that answered `mfaRequired` with an authenticator's code or a
+    /// recovery code (each works once), within 5 minutes. Attempts count with the password's.
+    #[oai(path = "/login/verify", method = "post", operation_id = "verifyLogin")]
+    async fn verify(&self, state: Data<&AppState>, client: Data<&ClientInfo>, body: Json<VerifyLogin>) -> Result<Json<VerifiedLogin>, LoginError> {
+        let (signed_in, recovery_codes) = sign_in::verify(&state, &body.challenge, body.code.as_deref().unwrap_or(""), &client).await?;
+        let LoginResponse { token, user, device_token } = LoginResponse::from_signed_in(signed_in);
+        Ok(Json(VerifiedLogin { token, user, device_token, recovery_codes }))
+    }
+
+    /// Sign in: set up the required authenticator
+    ///
+    /// For a sign-in that answered `enrollmentRequired`: a new authenticator's secret. Its first
+    /// code, sent to `POST /auth/login/verify`, turns it on and opens the session.
+    #[oai(path = "/login/totp", method = "post", operation_id = "startLoginTotpEnrollment")]
+    async fn start_enrolment(&self, state: Data<&AppState>, body: Json<ChallengeOnly>) -> Result<Json<TotpSetup>, LoginError> {
+        let (secret, otpauth_url) = sign_in::start_enrolment(&state, &body.challenge).await?;
+        Ok(Json(TotpSetup { secret, otpauth_url }))
     }
 
     /// Sign out

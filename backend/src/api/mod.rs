@@ -14,6 +14,7 @@ mod idempotency;
 mod location;
 mod managed;
 mod messaging;
+mod mfa;
 mod monitoring;
 mod parse_errors;
 mod rate_limit;
@@ -64,7 +65,7 @@ pub enum ApiTags {
 }
 
 pub type Api = (
-    (auth::AuthApi, accounts::AccountsApi),
+    (auth::AuthApi, accounts::AccountsApi, mfa::MfaApi),
     monitoring::OwnSessionsApi,
     enterprises::EnterprisesApi,
     departments::DepartmentsApi,

@@ -73,6 +73,9 @@ pub struct Session {
     /// `new_country`: the user's first sign-in from this country (not their first ever);
     /// `impossible_travel`: farther from the previous session's place than 900 km/h allows.
     pub flags: Vec<String>,
+    /// How the session was opened: `password`, `password_totp` (password and an authenticator's
+    /// code), `password_recovery_code` or `invitation` (an accepted invitation).
+    pub sign_in_method: String,
 }
 
 impl Session {
@@ -99,6 +102,7 @@ impl Session {
             ended_at: r.ended_at,
             end_reason: r.end_reason,
             flags: r.flags,
+            sign_in_method: r.sign_in_method,
         }
     }
 }

@@ -39,6 +39,8 @@ pub struct User {
     pub invitation: Option<Invitation>,
     /// Which e-mails the person wants.
     pub notifications: NotificationPreferences,
+    /// A second factor (an authenticator app) is set up.
+    pub mfa_enabled: bool,
 }
 
 /// An invitation not yet accepted.
@@ -108,6 +110,7 @@ impl From<UserRecord> for User {
             enterprise_id: u.enterprise_id,
             enterprise_name: u.enterprise_name,
             created_at: u.created_at,
+            mfa_enabled: u.mfa_enabled,
         }
     }
 }

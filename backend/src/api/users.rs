@@ -403,7 +403,7 @@ async fn record(
 
 /// The user, if the caller may manage them: the admin anyone; a CEO their own enterprise's
 /// department staff (anyone else is 404); staff nobody (403).
-async fn find_manageable(state: &AppState, caller: &Caller, id: Uuid) -> Result<UserRecord, AppError> {
+pub(super) async fn find_manageable(state: &AppState, caller: &Caller, id: Uuid) -> Result<UserRecord, AppError> {
     let user = store::users::find_by_id(&state.db, id).await?.ok_or(AppError::NotFound)?;
     if caller.is_admin() || (user.enterprise_id == caller.enterprise_id && STAFF.contains(&user.role())) { Ok(user) } else { Err(AppError::NotFound) }
 }

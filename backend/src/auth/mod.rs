@@ -2,6 +2,7 @@
 
 pub mod api_token;
 pub mod client;
+pub mod mfa;
 pub mod password;
 pub mod permissions;
 pub mod policy;

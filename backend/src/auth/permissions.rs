@@ -43,7 +43,8 @@ const fn row(operation: &'static str, admin: Access, ceo: [Access; 2], head: [Ac
 }
 
 /// Operations anyone may call, signed in or not.
-pub const PUBLIC: &[&str] = &["login", "requestPasswordReset", "confirmPasswordReset", "acceptInvitation"];
+pub const PUBLIC: &[&str] =
+    &["login", "verifyLogin", "startLoginTotpEnrollment", "requestPasswordReset", "confirmPasswordReset", "acceptInvitation"];
 
 /// Every signed-in role, on anything.
 const ALL: [Access; 2] = [A, A];
@@ -60,6 +61,18 @@ pub const PERMISSIONS: &[Permission] = &[
     row("updateMe", A, ALL, ALL, ALL),
     row("changeMyPassword", A, ALL, ALL, ALL),
     row("listMySessions", A, ALL, ALL, ALL),
+    // The second factor: everyone their own; the admin resets anyone's, a CEO their staff's.
+    row("getMfaStatus", A, ALL, ALL, ALL),
+    row("startTotpEnrollment", A, ALL, ALL, ALL),
+    row("confirmTotpEnrollment", A, ALL, ALL, ALL),
+    row("disableTotp", A, ALL, ALL, ALL),
+    row("regenerateRecoveryCodes", A, ALL, ALL, ALL),
+    row("resetUserMfa", A, OWN, NEVER, NEVER),
+    // Second-factor policies: the platform's is the admin's; an enterprise's its CEO's too.
+    row("getPlatformSecurityPolicy", A, NEVER, NEVER, NEVER),
+    row("updatePlatformSecurityPolicy", A, NEVER, NEVER, NEVER),
+    row("getEnterpriseSecurityPolicy", A, OWN, NEVER, NEVER),
+    row("updateEnterpriseSecurityPolicy", A, OWN, NEVER, NEVER),
     row("logoutMySession", A, OWN, OWN, OWN),
     // Enterprises: the admin's; a CEO reads their own.
     row("listEnterprises", A, NEVER, NEVER, NEVER),

@@ -4,7 +4,10 @@ use chrono::Utc;
 
 use crate::{
     audit::{Audit, Changes, Target},
-    auth::{Caller, ClientInfo, password, token::Claims},
+    auth::{
+        Caller, ClientInfo, mfa, password,
+        token::{ChallengeClaims, Claims},
+    },
     domain::{
         Email, FieldErrors, FieldIssue,
         session::{self, Device},
@@ -30,8 +33,36 @@ pub struct SignedIn {
     pub device_token: String,
 }
 
+/// What a right password leads to: a session, or the second step.
+pub enum Outcome {
+    SignedIn(SignedIn),
+    /// A second factor is due (`POST /auth/login/verify` with the challenge): one of `methods`,
+    /// or, when `enrol`, an authenticator to set up now (the person's policy requires one).
+    SecondFactor { challenge: String, methods: Vec<&'static str>, enrol: bool },
+}
+
+/// How a session was opened (`sessions.sign_in_method`, shown on the monitoring screens).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    Password,
+    PasswordTotp,
+    PasswordRecoveryCode,
+    Invitation,
+}
+
+impl Method {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Password => "password",
+            Self::PasswordTotp => "password_totp",
+            Self::PasswordRecoveryCode => "password_recovery_code",
+            Self::Invitation => "invitation",
+        }
+    }
+}
+
 #[tracing::instrument(skip_all, fields(ip = ?client.ip))]
-pub async fn sign_in(state: &AppState, creds: Credentials<'_>, client: &ClientInfo) -> Result<SignedIn, AppError> {
+pub async fn sign_in(state: &AppState, creds: Credentials<'_>, client: &ClientInfo) -> Result<Outcome, AppError> {
     let mut errors = FieldErrors::new();
     let email = errors.check("email", Email::parse(creds.email));
     errors.check("password", if creds.password.is_empty() { Err(FieldIssue::Required) } else { Ok(()) });
@@ -87,13 +118,127 @@ pub async fn sign_in(state: &AppState, creds: Credentials<'_>, client: &ClientIn
         return Err(AppError::AccountInactive);
     }
 
-    open_session(state, user, creds.remember_me, client).await
+    after_password(state, user, creds.remember_me, device, Method::Password, client).await
+}
+
+/// The step after a proven password (or an accepted invitation): the session, unless a second
+/// factor is due: the person has one, or their policy requires one they have not set up yet.
+pub async fn after_password(
+    state: &AppState,
+    user: UserRecord,
+    remember_me: bool,
+    device: Option<uuid::Uuid>,
+    method: Method,
+    client: &ClientInfo,
+) -> Result<Outcome, AppError> {
+    let ttl = chrono::Duration::seconds(mfa::CHALLENGE_TTL_SECS);
+    if store::mfa::totp(&state.db, user.id).await?.is_some_and(|t| t.confirmed) {
+        let challenge = state.tokens.sign_challenge(user.id, remember_me, false, device, ttl)?;
+        return Ok(Outcome::SecondFactor { challenge, methods: vec!["totp", "recovery_code"], enrol: false });
+    }
+    if store::mfa::required(&state.db, user.enterprise_id, user.role()).await? {
+        let challenge = state.tokens.sign_challenge(user.id, remember_me, true, device, ttl)?;
+        return Ok(Outcome::SecondFactor { challenge, methods: Vec::new(), enrol: true });
+    }
+    open_session(state, user, remember_me, method, client).await.map(Outcome::SignedIn)
+}
+
+/// The user a challenge names, if it is live and they may still sign in.
+async fn challenged(state: &AppState, challenge: &str) -> Result<(ChallengeClaims, UserRecord), AppError> {
+    let claims = state.tokens.verify_challenge(challenge).ok_or(AppError::ChallengeExpired)?;
+    let user = store::users::find_by_id(&state.db, claims.sub).await?.ok_or(AppError::ChallengeExpired)?;
+    if !user.may_sign_in() {
+        return Err(AppError::AccountInactive);
+    }
+    Ok((claims, user))
+}
+
+/// Starts setting up an authenticator in the middle of a sign-in whose policy requires one:
+/// the secret and its `otpauth://` URL.
+pub async fn start_enrolment(state: &AppState, challenge: &str) -> Result<(String, String), AppError> {
+    let (claims, user) = challenged(state, challenge).await?;
+    if !claims.enrol {
+        return Err(AppError::ChallengeExpired);
+    }
+    let secret = mfa::new_secret();
+    if !store::mfa::start_totp(&state.db, user.id, &secret).await? {
+        return Err(AppError::ChallengeExpired);
+    }
+    let url = mfa::otpauth_url(&secret, &user.email)?;
+    Ok((secret, url))
+}
+
+/// The sign-in's second step: a code from the person's authenticator or one of their recovery
+/// codes (or, for an enrolment, the first code of the authenticator just set up, which turns it
+/// on and gives recovery codes). Attempts count as password attempts do.
+#[tracing::instrument(skip_all, fields(ip = ?client.ip))]
+pub async fn verify(state: &AppState, challenge: &str, code: &str, client: &ClientInfo) -> Result<(SignedIn, Option<Vec<String>>), AppError> {
+    if code.trim().is_empty() {
+        let mut errors = FieldErrors::new();
+        errors.check::<()>("code", Err(FieldIssue::Required));
+        return Err(errors.into());
+    }
+    let (claims, user) = challenged(state, challenge).await?;
+    let email = Email::parse(&user.email).map_err(|_| AppError::ChallengeExpired)?;
+    let account = email.normalized();
+    let attempt = match state.login_limiter.attempt(&email, client.ip, claims.did).await {
+        Ok(attempt) => attempt,
+        Err(retry_after_secs) => {
+            crate::metrics::sign_in_failure("rate_limited");
+            audit_attempt(state, Some(&user), "auth.sign_in_refused", &account, "rate_limited").await?;
+            return Err(AppError::RateLimited { retry_after_secs });
+        }
+    };
+    let (method, recovery_codes) = if claims.enrol {
+        let pending = store::mfa::totp(&state.db, user.id).await?.filter(|t| !t.confirmed);
+        let step = match &pending {
+            Some(totp) => mfa::matching_step(&totp.secret, code)?,
+            None => None,
+        };
+        match step {
+            Some(step) if store::mfa::use_step(&state.db, user.id, step, true).await? => {
+                let codes = mfa::new_recovery_codes();
+                let mut tx = state.db.begin().await?;
+                store::mfa::replace_recovery_codes(&mut tx, user.id, &codes.iter().map(|c| mfa::normalize_recovery_code(c)).collect::<Vec<_>>())
+                    .await?;
+                Audit::person(state, Some(user.id))
+                    .record(&mut tx, user.enterprise_id, "mfa.totp_enabled", Some(Target::new("user", user.id, &user.full_name)), Changes::new())
+                    .await?;
+                tx.commit().await?;
+                (Method::PasswordTotp, Some(codes))
+            }
+            _ => return Err(wrong_code(state, &user, &account, client).await),
+        }
+    } else {
+        match mfa::verify(&state.db, user.id, code).await? {
+            Some(mfa::Proof::OneTimeCode) => (Method::PasswordTotp, None),
+            Some(mfa::Proof::RecoveryCode) => {
+                let left = store::mfa::recovery_codes_left(&state.db, user.id).await?;
+                audit_attempt(state, Some(&user), "auth.recovery_code_used", &account, &format!("{left} left")).await?;
+                (Method::PasswordRecoveryCode, None)
+            }
+            None => return Err(wrong_code(state, &user, &account, client).await),
+        }
+    };
+    state.login_limiter.succeeded(attempt).await;
+    let signed_in = open_session(state, user, claims.rem, method, client).await?;
+    Ok((signed_in, recovery_codes))
+}
+
+/// A wrong or used code: logged, counted, audited; the answer is 401 `invalid_code`.
+async fn wrong_code(state: &AppState, user: &UserRecord, account: &str, client: &ClientInfo) -> AppError {
+    tracing::warn!(target: "audit", event = "sign_in_failed", account = %account, ip = ?client.ip, reason = "wrong_code");
+    crate::metrics::sign_in_failure("invalid_code");
+    match audit_attempt(state, Some(user), "auth.sign_in_failed", account, "wrong_code").await {
+        Ok(()) => AppError::InvalidCode,
+        Err(err) => err,
+    }
 }
 
 /// Opens a session for `user`, whose identity was just proven (a password, an accepted
 /// invitation): the session row, its place and flags, the token and a device token. A sign-in
 /// from a new country or after an impossible journey is e-mailed to the person.
-pub async fn open_session(state: &AppState, mut user: UserRecord, remember_me: bool, client: &ClientInfo) -> Result<SignedIn, AppError> {
+pub async fn open_session(state: &AppState, mut user: UserRecord, remember_me: bool, method: Method, client: &ClientInfo) -> Result<SignedIn, AppError> {
     let account = Email::parse(&user.email).map(|e| e.normalized()).unwrap_or_else(|_| user.email.to_lowercase());
     let ttl = if remember_me { state.config.remember_me_ttl } else { state.config.session_ttl };
     let now = Utc::now();
@@ -115,6 +260,7 @@ pub async fn open_session(state: &AppState, mut user: UserRecord, remember_me: b
             flags: &flags,
             remember_me,
             expires_at,
+            method: method.as_str(),
         },
         &Audit::person(state, Some(user.id)).0,
         Some(&user.full_name),

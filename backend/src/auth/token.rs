@@ -36,11 +36,32 @@ pub struct DeviceClaims {
 
 const DEVICE_AUDIENCE: &str = "device";
 
+/// The sign-in's second step (`POST /auth/login/verify`): the password was right, a second factor
+/// is due. Short-lived, its own audience: no bearer or device token passes for it, nor it for them.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct ChallengeClaims {
+    /// The user id.
+    pub sub: Uuid,
+    /// Remember the session for 30 days.
+    pub rem: bool,
+    /// The person has no second factor yet and must enrol one now (their policy requires it).
+    pub enrol: bool,
+    /// The device id of the sign-in's valid device token, if any (its attempts are limited apart).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub did: Option<Uuid>,
+    pub aud: String,
+    pub iat: i64,
+    pub exp: i64,
+}
+
+const CHALLENGE_AUDIENCE: &str = "sign-in-challenge";
+
 pub struct TokenKeys {
     encoding: EncodingKey,
     decoding: DecodingKey,
     validation: Validation,
     device_validation: Validation,
+    challenge_validation: Validation,
     /// As `validation`, without the expiry: whether a token was ever ours.
     any_age: Validation,
 }
@@ -53,9 +74,11 @@ impl TokenKeys {
         let mut device_validation = validation.clone();
         device_validation.set_audience(&[DEVICE_AUDIENCE]);
         device_validation.set_required_spec_claims(&["exp", "sub", "aud"]);
+        let mut challenge_validation = device_validation.clone();
+        challenge_validation.set_audience(&[CHALLENGE_AUDIENCE]);
         let mut any_age = validation.clone();
         any_age.validate_exp = false;
-        Self { encoding: EncodingKey::from_secret(secret), decoding: DecodingKey::from_secret(secret), validation, device_validation, any_age }
+        Self { encoding: EncodingKey::from_secret(secret), decoding: DecodingKey::from_secret(secret), validation, device_validation, challenge_validation, any_age }
     }
 
     pub fn sign(&self, claims: &Claims) -> anyhow::Result<String> {
@@ -96,6 +119,28 @@ impl TokenKeys {
     }
 }
 
+impl TokenKeys {
+    /// A sign-in challenge, valid for `ttl`.
+    pub fn sign_challenge(&self, user: Uuid, remember_me: bool, enrol: bool, device: Option<Uuid>, ttl: chrono::Duration) -> anyhow::Result<String> {
+        let now = chrono::Utc::now();
+        let claims = ChallengeClaims {
+            sub: user,
+            rem: remember_me,
+            enrol,
+            did: device,
+            aud: CHALLENGE_AUDIENCE.into(),
+            iat: now.timestamp(),
+            exp: (now + ttl).timestamp(),
+        };
+        Ok(jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.encoding)?)
+    }
+
+    /// The claims of an unexpired challenge this server signed.
+    pub fn verify_challenge(&self, token: &str) -> Option<ChallengeClaims> {
+        jsonwebtoken::decode::<ChallengeClaims>(token, &self.decoding, &self.challenge_validation).ok().map(|d| d.claims)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -132,6 +177,25 @@ mod tests {
             None,
             "issued before a password change"
         );
+    }
+
+    #[test]
+    fn a_challenge_is_neither_a_bearer_nor_a_device_token_and_expires() {
+        let keys = TokenKeys::new(&[7u8; 32]);
+        let user = Uuid::now_v7();
+        let challenge = keys.sign_challenge(user, true, false, None, chrono::Duration::minutes(5)).unwrap();
+        let claims = keys.verify_challenge(&challenge).unwrap();
+        assert_eq!((claims.sub, claims.rem, claims.enrol), (user, true, false));
+        assert_eq!(keys.verify(&challenge), None);
+        assert_eq!(keys.verify_device(&challenge, "ann@example.com", None), None);
+        assert_eq!(keys.verify_challenge(&keys.sign(&claims_for(user)).unwrap()), None);
+        assert_eq!(keys.verify_challenge(&keys.sign_device("ann@example.com", chrono::Duration::days(1)).unwrap()), None);
+        assert_eq!(keys.verify_challenge(&keys.sign_challenge(user, false, false, None, chrono::Duration::seconds(-5)).unwrap()), None);
+        assert_eq!(TokenKeys::new(&[8u8; 32]).verify_challenge(&challenge), None);
+    }
+
+    fn claims_for(user: Uuid) -> Claims {
+        Claims { sub: user, ..claims(60) }
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Data access, one module per aggregate. SQL lives here and nowhere else.
 
 pub mod account_tokens;
+pub mod mfa;
 pub mod api_tokens;
 pub mod audit;
 pub mod dashboards;

@@ -19,6 +19,8 @@ pub struct NewSession<'a> {
     pub flags: &'a [&'static str],
     pub remember_me: bool,
     pub expires_at: DateTime<Utc>,
+    /// `password`, `password_totp`, `password_recovery_code` or `invitation`.
+    pub method: &'a str,
 }
 
 /// What the user's earlier sessions say about a new one at `country` (for its anomaly flags).
@@ -48,8 +50,8 @@ pub async fn insert(pool: &PgPool, s: NewSession<'_>, actor: &super::audit::Acto
     let mut tx = pool.begin().await?;
     sqlx::query(
         "insert into public.sessions (id, user_id, enterprise_id, ip_address, user_agent, city, country, \
-         latitude, longitude, remember_me, expires_at, browser, os, device_type, flags) \
-         values ($1, $2, $3, $4::inet, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
+         latitude, longitude, remember_me, expires_at, browser, os, device_type, flags, sign_in_method) \
+         values ($1, $2, $3, $4::inet, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
     )
     .bind(id)
     .bind(s.user_id)
@@ -66,9 +68,10 @@ pub async fn insert(pool: &PgPool, s: NewSession<'_>, actor: &super::audit::Acto
     .bind(s.device.os.as_deref())
     .bind(s.device.device_type)
     .bind(s.flags)
+    .bind(s.method)
     .execute(&mut *tx)
     .await?;
-    let facts = serde_json::json!({ "sessionId": id, "rememberMe": s.remember_me });
+    let facts = serde_json::json!({ "sessionId": id, "rememberMe": s.remember_me, "method": s.method });
     let target = super::audit::Target { kind: "user", id: Some(s.user_id), name: user_name };
     super::audit::insert(&mut tx, actor, s.enterprise_id, "auth.signed_in", Some(target), facts).await?;
     let data = serde_json::json!({
@@ -233,11 +236,12 @@ pub struct SessionRecord {
     pub ended_at: Option<DateTime<Utc>>,
     pub end_reason: Option<String>,
     pub flags: Vec<String>,
+    pub sign_in_method: String,
 }
 
 const SELECT_SESSION: &str = "select s.id, s.user_id, u.full_name as user_name, u.email as user_email, u.role as user_role, \
      s.enterprise_id, host(s.ip_address) as ip_address, s.user_agent, s.browser, s.os, s.device_type, s.city, s.country, \
-     s.latitude, s.longitude, s.created_at, s.last_seen_at, s.expires_at, s.ended_at, s.end_reason, s.flags \
+     s.latitude, s.longitude, s.created_at, s.last_seen_at, s.expires_at, s.ended_at, s.end_reason, s.flags, s.sign_in_method \
      from public.sessions s join public.users u on u.id = s.user_id";
 
 /// Which sessions a list shows. `enterprise`: `Some(None)` is the platform realm (admins'

@@ -28,15 +28,26 @@ import type {
 
 import type {
   ApiError,
+  ChallengeOnly,
   ChangePassword,
+  EnterpriseSecurityPolicy,
+  EnterpriseSecurityPolicyChange,
   ListMySessionsParams,
   LoginRequest,
-  LoginResponse,
+  LoginResult,
+  MfaStatus,
   PageSession,
   PasswordResetRequest,
+  PlatformSecurityPolicy,
+  Reauthentication,
+  RecoveryCodes,
   TokenAndPassword,
+  TotpCode,
+  TotpSetup,
   UpdateMe,
-  User
+  User,
+  VerifiedLogin,
+  VerifyLogin
 } from '.././model';
 
 import { customFetch } from '../../mutator';
@@ -48,9 +59,11 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 
 /**
- * Checks the e-mail and password and opens a session. Attempts are limited per account and
-client, per client and per account; attempts carrying a valid `deviceToken` for the account
-only per device (429 with Retry-After).
+ * Checks the e-mail and password and opens a session; for an account with a second factor
+(or whose policy requires one) it answers `{ mfaRequired: true, challenge, methods }`
+instead, and `POST /auth/login/verify` opens the session. Attempts are limited per account
+and client, per client and per account; attempts carrying a valid `deviceToken` for the
+account only per device (429 with Retry-After).
  * @summary Sign in
  */
 export const getLoginUrl = () => {
@@ -61,9 +74,9 @@ export const getLoginUrl = () => {
   return `/api/v1/auth/login`
 }
 
-export const login = async (loginRequest: LoginRequest, options?: RequestInit): Promise<LoginResponse> => {
+export const login = async (loginRequest: LoginRequest, options?: RequestInit): Promise<LoginResult> => {
   
-  return customFetch<LoginResponse>(getLoginUrl(),
+  return customFetch<LoginResult>(getLoginUrl(),
   {      
     ...options,
     method: 'POST',
@@ -118,6 +131,152 @@ export const useLogin = <TError = ErrorType<ApiError | ApiError | ApiError | Api
       > => {
 
       const mutationOptions = getLoginMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * Completes a sign-in that answered `mfaRequired` with an authenticator's code or a
+recovery code (each works once), within 5 minutes. Attempts count with the password's.
+ * @summary Sign in: the second factor
+ */
+export const getVerifyLoginUrl = () => {
+
+
+  
+
+  return `/api/v1/auth/login/verify`
+}
+
+export const verifyLogin = async (verifyLogin: VerifyLogin, options?: RequestInit): Promise<VerifiedLogin> => {
+  
+  return customFetch<VerifiedLogin>(getVerifyLoginUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      verifyLogin,)
+  }
+);}
+
+
+
+
+export const getVerifyLoginMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof verifyLogin>>, TError,{data: BodyType<VerifyLogin>}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof verifyLogin>>, TError,{data: BodyType<VerifyLogin>}, TContext> => {
+
+const mutationKey = ['verifyLogin'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof verifyLogin>>, {data: BodyType<VerifyLogin>}> = (props) => {
+          const {data} = props ?? {};
+
+          return  verifyLogin(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type VerifyLoginMutationResult = NonNullable<Awaited<ReturnType<typeof verifyLogin>>>
+    export type VerifyLoginMutationBody = BodyType<VerifyLogin>
+    export type VerifyLoginMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+
+    /**
+ * @summary Sign in: the second factor
+ */
+export const useVerifyLogin = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof verifyLogin>>, TError,{data: BodyType<VerifyLogin>}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof verifyLogin>>,
+        TError,
+        {data: BodyType<VerifyLogin>},
+        TContext
+      > => {
+
+      const mutationOptions = getVerifyLoginMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * For a sign-in that answered `enrollmentRequired`: a new authenticator's secret. Its first
+code, sent to `POST /auth/login/verify`, turns it on and opens the session.
+ * @summary Sign in: set up the required authenticator
+ */
+export const getStartLoginTotpEnrollmentUrl = () => {
+
+
+  
+
+  return `/api/v1/auth/login/totp`
+}
+
+export const startLoginTotpEnrollment = async (challengeOnly: ChallengeOnly, options?: RequestInit): Promise<TotpSetup> => {
+  
+  return customFetch<TotpSetup>(getStartLoginTotpEnrollmentUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      challengeOnly,)
+  }
+);}
+
+
+
+
+export const getStartLoginTotpEnrollmentMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof startLoginTotpEnrollment>>, TError,{data: BodyType<ChallengeOnly>}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof startLoginTotpEnrollment>>, TError,{data: BodyType<ChallengeOnly>}, TContext> => {
+
+const mutationKey = ['startLoginTotpEnrollment'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof startLoginTotpEnrollment>>, {data: BodyType<ChallengeOnly>}> = (props) => {
+          const {data} = props ?? {};
+
+          return  startLoginTotpEnrollment(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type StartLoginTotpEnrollmentMutationResult = NonNullable<Awaited<ReturnType<typeof startLoginTotpEnrollment>>>
+    export type StartLoginTotpEnrollmentMutationBody = BodyType<ChallengeOnly>
+    export type StartLoginTotpEnrollmentMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+
+    /**
+ * @summary Sign in: set up the required authenticator
+ */
+export const useStartLoginTotpEnrollment = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof startLoginTotpEnrollment>>, TError,{data: BodyType<ChallengeOnly>}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof startLoginTotpEnrollment>>,
+        TError,
+        {data: BodyType<ChallengeOnly>},
+        TContext
+      > => {
+
+      const mutationOptions = getStartLoginTotpEnrollmentMutationOptions(options);
 
       return useMutation(mutationOptions, queryClient);
     }
@@ -391,7 +550,7 @@ export const changeMyPassword = async (changePassword: ChangePassword, options?:
 
 
 
-export const getChangeMyPasswordMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const getChangeMyPasswordMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof changeMyPassword>>, TError,{data: BodyType<ChangePassword>}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof changeMyPassword>>, TError,{data: BodyType<ChangePassword>}, TContext> => {
 
@@ -418,12 +577,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type ChangeMyPasswordMutationResult = NonNullable<Awaited<ReturnType<typeof changeMyPassword>>>
     export type ChangeMyPasswordMutationBody = BodyType<ChangePassword>
-    export type ChangeMyPasswordMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+    export type ChangeMyPasswordMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
 
     /**
  * @summary Change one's own password
  */
-export const useChangeMyPassword = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const useChangeMyPassword = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof changeMyPassword>>, TError,{data: BodyType<ChangePassword>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof changeMyPassword>>,
@@ -581,7 +740,7 @@ export const useConfirmPasswordReset = <TError = ErrorType<ApiError | ApiError |
       return useMutation(mutationOptions, queryClient);
     }
     /**
- * Sets the invited person's password from their invitation link (7 days, single use) and signs them in: the answer is the sign-in's.
+ * Sets the invited person's password from their invitation link (7 days, single use) and signs them in: the answer is the sign-in's (a second step when their policy requires an authenticator).
  * @summary Accept an invitation
  */
 export const getAcceptInvitationUrl = () => {
@@ -592,9 +751,9 @@ export const getAcceptInvitationUrl = () => {
   return `/api/v1/auth/invitations/accept`
 }
 
-export const acceptInvitation = async (tokenAndPassword: TokenAndPassword, options?: RequestInit): Promise<LoginResponse> => {
+export const acceptInvitation = async (tokenAndPassword: TokenAndPassword, options?: RequestInit): Promise<LoginResult> => {
   
-  return customFetch<LoginResponse>(getAcceptInvitationUrl(),
+  return customFetch<LoginResult>(getAcceptInvitationUrl(),
   {      
     ...options,
     method: 'POST',
@@ -649,6 +808,820 @@ export const useAcceptInvitation = <TError = ErrorType<ApiError | ApiError | Api
       > => {
 
       const mutationOptions = getAcceptInvitationMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * Whether an authenticator app is set up, how many recovery codes are left, and whether
+one's policy requires a second factor.
+ * @summary One's second factor
+ */
+export const getGetMfaStatusUrl = () => {
+
+
+  
+
+  return `/api/v1/auth/mfa`
+}
+
+export const getMfaStatus = async ( options?: RequestInit): Promise<MfaStatus> => {
+  
+  return customFetch<MfaStatus>(getGetMfaStatusUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetMfaStatusQueryKey = () => {
+    return [
+    `/api/v1/auth/mfa`
+    ] as const;
+    }
+
+    
+export const getGetMfaStatusQueryOptions = <TData = Awaited<ReturnType<typeof getMfaStatus>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMfaStatus>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetMfaStatusQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getMfaStatus>>> = ({ signal }) => getMfaStatus({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getMfaStatus>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetMfaStatusQueryResult = NonNullable<Awaited<ReturnType<typeof getMfaStatus>>>
+export type GetMfaStatusQueryError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+
+
+export function useGetMfaStatus<TData = Awaited<ReturnType<typeof getMfaStatus>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMfaStatus>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getMfaStatus>>,
+          TError,
+          Awaited<ReturnType<typeof getMfaStatus>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetMfaStatus<TData = Awaited<ReturnType<typeof getMfaStatus>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMfaStatus>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getMfaStatus>>,
+          TError,
+          Awaited<ReturnType<typeof getMfaStatus>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetMfaStatus<TData = Awaited<ReturnType<typeof getMfaStatus>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMfaStatus>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary One's second factor
+ */
+
+export function useGetMfaStatus<TData = Awaited<ReturnType<typeof getMfaStatus>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getMfaStatus>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getGetMfaStatusQueryOptions(options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
+ * A new secret, to scan as a QR code of `otpauthUrl` or type in. Nothing changes at sign-in
+until `POST /auth/mfa/totp/confirm` checks a first code. Starting again replaces a set-up
+not yet confirmed; 409 `totp_enabled` when one is on.
+ * @summary Start setting up an authenticator app
+ */
+export const getStartTotpEnrollmentUrl = () => {
+
+
+  
+
+  return `/api/v1/auth/mfa/totp`
+}
+
+export const startTotpEnrollment = async ( options?: RequestInit): Promise<TotpSetup> => {
+  
+  return customFetch<TotpSetup>(getStartTotpEnrollmentUrl(),
+  {      
+    ...options,
+    method: 'POST'
+    
+    
+  }
+);}
+
+
+
+
+export const getStartTotpEnrollmentMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof startTotpEnrollment>>, TError,void, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof startTotpEnrollment>>, TError,void, TContext> => {
+
+const mutationKey = ['startTotpEnrollment'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof startTotpEnrollment>>, void> = () => {
+          
+
+          return  startTotpEnrollment(requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type StartTotpEnrollmentMutationResult = NonNullable<Awaited<ReturnType<typeof startTotpEnrollment>>>
+    
+    export type StartTotpEnrollmentMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+
+    /**
+ * @summary Start setting up an authenticator app
+ */
+export const useStartTotpEnrollment = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof startTotpEnrollment>>, TError,void, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof startTotpEnrollment>>,
+        TError,
+        void,
+        TContext
+      > => {
+
+      const mutationOptions = getStartTotpEnrollmentMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * With a code from it (or a recovery code), or the password. The recovery codes go with it.
+ * @summary Turn the authenticator app off
+ */
+export const getDisableTotpUrl = () => {
+
+
+  
+
+  return `/api/v1/auth/mfa/totp`
+}
+
+export const disableTotp = async (reauthentication: Reauthentication, options?: RequestInit): Promise<void> => {
+  
+  return customFetch<void>(getDisableTotpUrl(),
+  {      
+    ...options,
+    method: 'DELETE',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      reauthentication,)
+  }
+);}
+
+
+
+
+export const getDisableTotpMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof disableTotp>>, TError,{data: BodyType<Reauthentication>}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof disableTotp>>, TError,{data: BodyType<Reauthentication>}, TContext> => {
+
+const mutationKey = ['disableTotp'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof disableTotp>>, {data: BodyType<Reauthentication>}> = (props) => {
+          const {data} = props ?? {};
+
+          return  disableTotp(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type DisableTotpMutationResult = NonNullable<Awaited<ReturnType<typeof disableTotp>>>
+    export type DisableTotpMutationBody = BodyType<Reauthentication>
+    export type DisableTotpMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+
+    /**
+ * @summary Turn the authenticator app off
+ */
+export const useDisableTotp = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof disableTotp>>, TError,{data: BodyType<Reauthentication>}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof disableTotp>>,
+        TError,
+        {data: BodyType<Reauthentication>},
+        TContext
+      > => {
+
+      const mutationOptions = getDisableTotpMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * With its first code: from now on every sign-in asks for a code. Answers ten recovery codes,
+shown this once.
+ * @summary Turn the authenticator app on
+ */
+export const getConfirmTotpEnrollmentUrl = () => {
+
+
+  
+
+  return `/api/v1/auth/mfa/totp/confirm`
+}
+
+export const confirmTotpEnrollment = async (totpCode: TotpCode, options?: RequestInit): Promise<RecoveryCodes> => {
+  
+  return customFetch<RecoveryCodes>(getConfirmTotpEnrollmentUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      totpCode,)
+  }
+);}
+
+
+
+
+export const getConfirmTotpEnrollmentMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof confirmTotpEnrollment>>, TError,{data: BodyType<TotpCode>}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof confirmTotpEnrollment>>, TError,{data: BodyType<TotpCode>}, TContext> => {
+
+const mutationKey = ['confirmTotpEnrollment'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof confirmTotpEnrollment>>, {data: BodyType<TotpCode>}> = (props) => {
+          const {data} = props ?? {};
+
+          return  confirmTotpEnrollment(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type ConfirmTotpEnrollmentMutationResult = NonNullable<Awaited<ReturnType<typeof confirmTotpEnrollment>>>
+    export type ConfirmTotpEnrollmentMutationBody = BodyType<TotpCode>
+    export type ConfirmTotpEnrollmentMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+
+    /**
+ * @summary Turn the authenticator app on
+ */
+export const useConfirmTotpEnrollment = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof confirmTotpEnrollment>>, TError,{data: BodyType<TotpCode>}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof confirmTotpEnrollment>>,
+        TError,
+        {data: BodyType<TotpCode>},
+        TContext
+      > => {
+
+      const mutationOptions = getConfirmTotpEnrollmentMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * With a code from the authenticator (or a recovery code), or the password: ten new codes,
+shown this once; the earlier ones stop working.
+ * @summary New recovery codes
+ */
+export const getRegenerateRecoveryCodesUrl = () => {
+
+
+  
+
+  return `/api/v1/auth/mfa/recovery-codes`
+}
+
+export const regenerateRecoveryCodes = async (reauthentication: Reauthentication, options?: RequestInit): Promise<RecoveryCodes> => {
+  
+  return customFetch<RecoveryCodes>(getRegenerateRecoveryCodesUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      reauthentication,)
+  }
+);}
+
+
+
+
+export const getRegenerateRecoveryCodesMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof regenerateRecoveryCodes>>, TError,{data: BodyType<Reauthentication>}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof regenerateRecoveryCodes>>, TError,{data: BodyType<Reauthentication>}, TContext> => {
+
+const mutationKey = ['regenerateRecoveryCodes'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof regenerateRecoveryCodes>>, {data: BodyType<Reauthentication>}> = (props) => {
+          const {data} = props ?? {};
+
+          return  regenerateRecoveryCodes(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type RegenerateRecoveryCodesMutationResult = NonNullable<Awaited<ReturnType<typeof regenerateRecoveryCodes>>>
+    export type RegenerateRecoveryCodesMutationBody = BodyType<Reauthentication>
+    export type RegenerateRecoveryCodesMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+
+    /**
+ * @summary New recovery codes
+ */
+export const useRegenerateRecoveryCodes = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof regenerateRecoveryCodes>>, TError,{data: BodyType<Reauthentication>}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof regenerateRecoveryCodes>>,
+        TError,
+        {data: BodyType<Reauthentication>},
+        TContext
+      > => {
+
+      const mutationOptions = getRegenerateRecoveryCodesMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * For a person who lost their authenticator and recovery codes: removes both and ends their
+sessions. The admin for anyone, a CEO for their enterprise's staff. 409 `totp_not_enabled`
+when they have none.
+ * @summary Reset someone's second factor
+ */
+export const getResetUserMfaUrl = (id: string,) => {
+
+
+  
+
+  return `/api/v1/users/${id}/mfa`
+}
+
+export const resetUserMfa = async (id: string, options?: RequestInit): Promise<void> => {
+  
+  return customFetch<void>(getResetUserMfaUrl(id),
+  {      
+    ...options,
+    method: 'DELETE'
+    
+    
+  }
+);}
+
+
+
+
+export const getResetUserMfaMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof resetUserMfa>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof resetUserMfa>>, TError,{id: string}, TContext> => {
+
+const mutationKey = ['resetUserMfa'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof resetUserMfa>>, {id: string}> = (props) => {
+          const {id} = props ?? {};
+
+          return  resetUserMfa(id,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type ResetUserMfaMutationResult = NonNullable<Awaited<ReturnType<typeof resetUserMfa>>>
+    
+    export type ResetUserMfaMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+
+    /**
+ * @summary Reset someone's second factor
+ */
+export const useResetUserMfa = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof resetUserMfa>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof resetUserMfa>>,
+        TError,
+        {id: string},
+        TContext
+      > => {
+
+      const mutationOptions = getResetUserMfaMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * The roles that must have a second factor: the platform admins', and the default of every
+enterprise without a list of its own.
+ * @summary The platform's second-factor policy
+ */
+export const getGetPlatformSecurityPolicyUrl = () => {
+
+
+  
+
+  return `/api/v1/platform/security-policy`
+}
+
+export const getPlatformSecurityPolicy = async ( options?: RequestInit): Promise<PlatformSecurityPolicy> => {
+  
+  return customFetch<PlatformSecurityPolicy>(getGetPlatformSecurityPolicyUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetPlatformSecurityPolicyQueryKey = () => {
+    return [
+    `/api/v1/platform/security-policy`
+    ] as const;
+    }
+
+    
+export const getGetPlatformSecurityPolicyQueryOptions = <TData = Awaited<ReturnType<typeof getPlatformSecurityPolicy>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getPlatformSecurityPolicy>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetPlatformSecurityPolicyQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getPlatformSecurityPolicy>>> = ({ signal }) => getPlatformSecurityPolicy({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getPlatformSecurityPolicy>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetPlatformSecurityPolicyQueryResult = NonNullable<Awaited<ReturnType<typeof getPlatformSecurityPolicy>>>
+export type GetPlatformSecurityPolicyQueryError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+
+
+export function useGetPlatformSecurityPolicy<TData = Awaited<ReturnType<typeof getPlatformSecurityPolicy>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getPlatformSecurityPolicy>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getPlatformSecurityPolicy>>,
+          TError,
+          Awaited<ReturnType<typeof getPlatformSecurityPolicy>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetPlatformSecurityPolicy<TData = Awaited<ReturnType<typeof getPlatformSecurityPolicy>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getPlatformSecurityPolicy>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getPlatformSecurityPolicy>>,
+          TError,
+          Awaited<ReturnType<typeof getPlatformSecurityPolicy>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetPlatformSecurityPolicy<TData = Awaited<ReturnType<typeof getPlatformSecurityPolicy>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getPlatformSecurityPolicy>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary The platform's second-factor policy
+ */
+
+export function useGetPlatformSecurityPolicy<TData = Awaited<ReturnType<typeof getPlatformSecurityPolicy>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getPlatformSecurityPolicy>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getGetPlatformSecurityPolicyQueryOptions(options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
+ * People of a listed role who have no second factor set one up at their next sign-in, before
+anything else.
+ * @summary Change the platform's second-factor policy
+ */
+export const getUpdatePlatformSecurityPolicyUrl = () => {
+
+
+  
+
+  return `/api/v1/platform/security-policy`
+}
+
+export const updatePlatformSecurityPolicy = async (platformSecurityPolicy: PlatformSecurityPolicy, options?: RequestInit): Promise<PlatformSecurityPolicy> => {
+  
+  return customFetch<PlatformSecurityPolicy>(getUpdatePlatformSecurityPolicyUrl(),
+  {      
+    ...options,
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      platformSecurityPolicy,)
+  }
+);}
+
+
+
+
+export const getUpdatePlatformSecurityPolicyMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updatePlatformSecurityPolicy>>, TError,{data: BodyType<PlatformSecurityPolicy>}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof updatePlatformSecurityPolicy>>, TError,{data: BodyType<PlatformSecurityPolicy>}, TContext> => {
+
+const mutationKey = ['updatePlatformSecurityPolicy'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updatePlatformSecurityPolicy>>, {data: BodyType<PlatformSecurityPolicy>}> = (props) => {
+          const {data} = props ?? {};
+
+          return  updatePlatformSecurityPolicy(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UpdatePlatformSecurityPolicyMutationResult = NonNullable<Awaited<ReturnType<typeof updatePlatformSecurityPolicy>>>
+    export type UpdatePlatformSecurityPolicyMutationBody = BodyType<PlatformSecurityPolicy>
+    export type UpdatePlatformSecurityPolicyMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+
+    /**
+ * @summary Change the platform's second-factor policy
+ */
+export const useUpdatePlatformSecurityPolicy = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updatePlatformSecurityPolicy>>, TError,{data: BodyType<PlatformSecurityPolicy>}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof updatePlatformSecurityPolicy>>,
+        TError,
+        {data: BodyType<PlatformSecurityPolicy>},
+        TContext
+      > => {
+
+      const mutationOptions = getUpdatePlatformSecurityPolicyMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * Its own list of roles that must have a second factor, or null when it follows the
+platform's default. The admin, or the enterprise's CEO.
+ * @summary An enterprise's second-factor policy
+ */
+export const getGetEnterpriseSecurityPolicyUrl = (id: string,) => {
+
+
+  
+
+  return `/api/v1/enterprises/${id}/security-policy`
+}
+
+export const getEnterpriseSecurityPolicy = async (id: string, options?: RequestInit): Promise<EnterpriseSecurityPolicy> => {
+  
+  return customFetch<EnterpriseSecurityPolicy>(getGetEnterpriseSecurityPolicyUrl(id),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetEnterpriseSecurityPolicyQueryKey = (id?: string,) => {
+    return [
+    `/api/v1/enterprises/${id}/security-policy`
+    ] as const;
+    }
+
+    
+export const getGetEnterpriseSecurityPolicyQueryOptions = <TData = Awaited<ReturnType<typeof getEnterpriseSecurityPolicy>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getEnterpriseSecurityPolicy>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetEnterpriseSecurityPolicyQueryKey(id);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getEnterpriseSecurityPolicy>>> = ({ signal }) => getEnterpriseSecurityPolicy(id, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(id), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getEnterpriseSecurityPolicy>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetEnterpriseSecurityPolicyQueryResult = NonNullable<Awaited<ReturnType<typeof getEnterpriseSecurityPolicy>>>
+export type GetEnterpriseSecurityPolicyQueryError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+
+
+export function useGetEnterpriseSecurityPolicy<TData = Awaited<ReturnType<typeof getEnterpriseSecurityPolicy>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+ id: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getEnterpriseSecurityPolicy>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getEnterpriseSecurityPolicy>>,
+          TError,
+          Awaited<ReturnType<typeof getEnterpriseSecurityPolicy>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetEnterpriseSecurityPolicy<TData = Awaited<ReturnType<typeof getEnterpriseSecurityPolicy>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getEnterpriseSecurityPolicy>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getEnterpriseSecurityPolicy>>,
+          TError,
+          Awaited<ReturnType<typeof getEnterpriseSecurityPolicy>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetEnterpriseSecurityPolicy<TData = Awaited<ReturnType<typeof getEnterpriseSecurityPolicy>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getEnterpriseSecurityPolicy>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary An enterprise's second-factor policy
+ */
+
+export function useGetEnterpriseSecurityPolicy<TData = Awaited<ReturnType<typeof getEnterpriseSecurityPolicy>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getEnterpriseSecurityPolicy>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getGetEnterpriseSecurityPolicyQueryOptions(id,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
+ * Tenant roles only; null follows the platform's default. People of a listed role who have
+no second factor set one up at their next sign-in, before anything else.
+ * @summary Change an enterprise's second-factor policy
+ */
+export const getUpdateEnterpriseSecurityPolicyUrl = (id: string,) => {
+
+
+  
+
+  return `/api/v1/enterprises/${id}/security-policy`
+}
+
+export const updateEnterpriseSecurityPolicy = async (id: string,
+    enterpriseSecurityPolicyChange: EnterpriseSecurityPolicyChange, options?: RequestInit): Promise<EnterpriseSecurityPolicy> => {
+  
+  return customFetch<EnterpriseSecurityPolicy>(getUpdateEnterpriseSecurityPolicyUrl(id),
+  {      
+    ...options,
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      enterpriseSecurityPolicyChange,)
+  }
+);}
+
+
+
+
+export const getUpdateEnterpriseSecurityPolicyMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateEnterpriseSecurityPolicy>>, TError,{id: string;data: BodyType<EnterpriseSecurityPolicyChange>}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof updateEnterpriseSecurityPolicy>>, TError,{id: string;data: BodyType<EnterpriseSecurityPolicyChange>}, TContext> => {
+
+const mutationKey = ['updateEnterpriseSecurityPolicy'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateEnterpriseSecurityPolicy>>, {id: string;data: BodyType<EnterpriseSecurityPolicyChange>}> = (props) => {
+          const {id,data} = props ?? {};
+
+          return  updateEnterpriseSecurityPolicy(id,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UpdateEnterpriseSecurityPolicyMutationResult = NonNullable<Awaited<ReturnType<typeof updateEnterpriseSecurityPolicy>>>
+    export type UpdateEnterpriseSecurityPolicyMutationBody = BodyType<EnterpriseSecurityPolicyChange>
+    export type UpdateEnterpriseSecurityPolicyMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+
+    /**
+ * @summary Change an enterprise's second-factor policy
+ */
+export const useUpdateEnterpriseSecurityPolicy = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateEnterpriseSecurityPolicy>>, TError,{id: string;data: BodyType<EnterpriseSecurityPolicyChange>}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof updateEnterpriseSecurityPolicy>>,
+        TError,
+        {id: string;data: BodyType<EnterpriseSecurityPolicyChange>},
+        TContext
+      > => {
+
+      const mutationOptions = getUpdateEnterpriseSecurityPolicyMutationOptions(options);
 
       return useMutation(mutationOptions, queryClient);
     }

@@ -56,4 +56,7 @@ export interface Session {
   /** `new_country`: the user's first sign-in from this country (not their first ever);
 `impossible_travel`: farther from the previous session's place than 900 km/h allows. */
   flags: string[];
+  /** How the session was opened: `password`, `password_totp` (password and an authenticator's
+code), `password_recovery_code` or `invitation` (an accepted invitation). */
+  signInMethod: string;
 }

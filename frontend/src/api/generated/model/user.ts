@@ -42,4 +42,6 @@ from for the first time. */
   invitation?: UserInvitation;
   /** Which e-mails the person wants. */
   notifications: NotificationPreferences;
+  /** A second factor (an authenticator app) is set up. */
+  mfaEnabled: boolean;
 }

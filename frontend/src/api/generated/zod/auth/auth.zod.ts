@@ -11,9 +11,11 @@ import * as zod from 'zod';
 
 
 /**
- * Checks the e-mail and password and opens a session. Attempts are limited per account and
-client, per client and per account; attempts carrying a valid `deviceToken` for the account
-only per device (429 with Retry-After).
+ * Checks the e-mail and password and opens a session; for an account with a second factor
+(or whose policy requires one) it answers `{ mfaRequired: true, challenge, methods }`
+instead, and `POST /auth/login/verify` opens the session. Attempts are limited per account
+and client, per client and per account; attempts carrying a valid `deviceToken` for the
+account only per device (429 with Retry-After).
  * @summary Sign in
  */
 export const loginHeaderIdempotencyKeyMax = 255;
@@ -31,7 +33,7 @@ export const loginBody = zod.object({
   "deviceToken": zod.string().max(loginBodyDeviceTokenMax).optional().describe('The `deviceToken` an earlier sign-in to this account returned to this browser. Attempts\nwith a valid one are limited on their own, so guesses from elsewhere never lock the\naccount\'s owner out of a browser they used before.')
 }).describe('E-mail and password.')
 
-export const loginResponse = zod.object({
+export const loginResponse = zod.union([zod.object({
   "token": zod.string().describe('Send as `Authorization: Bearer <token>`; it stops working at logout.'),
   "user": zod.object({
   "id": zod.uuid(),
@@ -54,10 +56,86 @@ export const loginResponse = zod.object({
   "reports": zod.boolean().describe('Reports: submitted (to the CEO), reviewed, approved or rejected (to the author).'),
   "signIns": zod.boolean().describe('A sign-in from a new country or after an impossible journey.'),
   "invitations": zod.boolean().describe('Someone they invited accepted.')
-}).describe('The e-mails a person receives besides invitations and password resets.')
+}).describe('The e-mails a person receives besides invitations and password resets.'),
+  "mfaEnabled": zod.boolean().describe('A second factor (an authenticator app) is set up.')
 }).describe('A person with an account on the platform.'),
   "deviceToken": zod.string().describe('Keep it in the browser (long-lived, bound to this account) and send it with later\nsign-ins to this account as `deviceToken`.')
-}).describe('A bearer token and the signed-in user.')
+}).describe('A bearer token and the signed-in user.'),zod.object({
+  "mfaRequired": zod.boolean().describe('Always true: tells this answer from a session.'),
+  "challenge": zod.string().describe('Send it to `POST /auth/login/verify` within 5 minutes.'),
+  "methods": zod.array(zod.string()).describe('What the account can answer with: `totp` (an authenticator app\'s code), `recovery_code`.\nEmpty when `enrollmentRequired`.'),
+  "enrollmentRequired": zod.boolean().describe('The account\'s policy requires a second factor it does not have yet: set up an\nauthenticator now (`POST /auth/login/totp`), then verify its first code.')
+}).describe('The password was right and a second factor is due: no token yet.')]).describe('A session, or the second step of the sign-in.')
+
+/**
+ * Completes a sign-in that answered `mfaRequired` with an authenticator's code or a
+recovery code (each works once), within 5 minutes. Attempts count with the password's.
+ * @summary Sign in: the second factor
+ */
+export const verifyLoginHeaderIdempotencyKeyMax = 255;
+
+export const verifyLoginHeader = zod.object({
+  "Idempotency-Key": zod.string().min(1).max(verifyLoginHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
+})
+
+export const verifyLoginBodyChallengeMax = 2048;export const verifyLoginBodyCodeMax = 64;
+
+export const verifyLoginBody = zod.object({
+  "challenge": zod.string().max(verifyLoginBodyChallengeMax).describe('The `challenge` of the sign-in\'s answer.'),
+  "code": zod.string().max(verifyLoginBodyCodeMax).optional().describe('An authenticator app\'s six-digit code, or one of the recovery codes.')
+}).describe('The sign-in\'s second step.')
+
+export const verifyLoginResponse = zod.object({
+  "token": zod.string(),
+  "user": zod.object({
+  "id": zod.uuid(),
+  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.'),
+  "fullName": zod.string(),
+  "email": zod.string(),
+  "status": zod.enum(['active', 'inactive']).describe('Whether an account may sign in.'),
+  "lastLogin": zod.iso.datetime({}).nullish().describe('When the user last signed in; null before the first sign-in.'),
+  "departmentId": zod.uuid().nullish().describe('Null when the user is in no department.'),
+  "enterpriseId": zod.uuid().nullish().describe('The user\'s enterprise; null for platform administrators.'),
+  "enterpriseName": zod.string().nullish().describe('The enterprise\'s name; null for platform administrators.'),
+  "createdAt": zod.iso.datetime({}),
+  "locale": zod.enum(['en', 'fr']).describe('A language of the product: of the screens, of files (their labels and dates) and of e-mails; a\nperson\'s own is stored on their account.'),
+  "invitation": zod.union([zod.object({
+  "status": zod.enum(['pending', 'expired', 'bounced']).describe('`pending`: sent and valid; `expired`: its link no longer works (resend it); `bounced`: the\nmail server refused the address.'),
+  "sentAt": zod.iso.datetime({}).nullish().describe('When the latest invitation was sent; null when none is live.'),
+  "expiresAt": zod.iso.datetime({}).nullish().describe('Until when its link works.')
+}).describe('An invitation not yet accepted.'),zod.null()]).optional().describe('Set while the person has not accepted their invitation (they cannot sign in until then).'),
+  "notifications": zod.object({
+  "reports": zod.boolean().describe('Reports: submitted (to the CEO), reviewed, approved or rejected (to the author).'),
+  "signIns": zod.boolean().describe('A sign-in from a new country or after an impossible journey.'),
+  "invitations": zod.boolean().describe('Someone they invited accepted.')
+}).describe('The e-mails a person receives besides invitations and password resets.'),
+  "mfaEnabled": zod.boolean().describe('A second factor (an authenticator app) is set up.')
+}).describe('A person with an account on the platform.'),
+  "deviceToken": zod.string(),
+  "recoveryCodes": zod.array(zod.string()).optional().describe('Only when this sign-in set up the authenticator: ten single-use codes, shown this once.')
+}).describe('A session, and for an authenticator set up during this sign-in its recovery codes.')
+
+/**
+ * For a sign-in that answered `enrollmentRequired`: a new authenticator's secret. Its first
+code, sent to `POST /auth/login/verify`, turns it on and opens the session.
+ * @summary Sign in: set up the required authenticator
+ */
+export const startLoginTotpEnrollmentHeaderIdempotencyKeyMax = 255;
+
+export const startLoginTotpEnrollmentHeader = zod.object({
+  "Idempotency-Key": zod.string().min(1).max(startLoginTotpEnrollmentHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
+})
+
+export const startLoginTotpEnrollmentBodyChallengeMax = 2048;
+
+export const startLoginTotpEnrollmentBody = zod.object({
+  "challenge": zod.string().max(startLoginTotpEnrollmentBodyChallengeMax)
+}).describe('The challenge of a sign-in whose policy requires an authenticator to be set up.')
+
+export const startLoginTotpEnrollmentResponse = zod.object({
+  "secret": zod.string().describe('Base32.'),
+  "otpauthUrl": zod.string()
+}).describe('A new authenticator\'s secret, to type in or scan as a QR code of `otpauthUrl`.')
 
 /**
  * Ends the caller's session at once: the token gets 401 `session_expired` afterwards.
@@ -98,7 +176,8 @@ export const getMeResponse = zod.object({
   "reports": zod.boolean().describe('Reports: submitted (to the CEO), reviewed, approved or rejected (to the author).'),
   "signIns": zod.boolean().describe('A sign-in from a new country or after an impossible journey.'),
   "invitations": zod.boolean().describe('Someone they invited accepted.')
-}).describe('The e-mails a person receives besides invitations and password resets.')
+}).describe('The e-mails a person receives besides invitations and password resets.'),
+  "mfaEnabled": zod.boolean().describe('A second factor (an authenticator app) is set up.')
 }).describe('A person with an account on the platform.')
 
 /**
@@ -142,7 +221,8 @@ export const updateMeResponse = zod.object({
   "reports": zod.boolean().describe('Reports: submitted (to the CEO), reviewed, approved or rejected (to the author).'),
   "signIns": zod.boolean().describe('A sign-in from a new country or after an impossible journey.'),
   "invitations": zod.boolean().describe('Someone they invited accepted.')
-}).describe('The e-mails a person receives besides invitations and password resets.')
+}).describe('The e-mails a person receives besides invitations and password resets.'),
+  "mfaEnabled": zod.boolean().describe('A second factor (an authenticator app) is set up.')
 }).describe('A person with an account on the platform.')
 
 /**
@@ -194,7 +274,7 @@ export const confirmPasswordResetBody = zod.object({
 }).describe('The secret of an e-mailed link, and the password to set.')
 
 /**
- * Sets the invited person's password from their invitation link (7 days, single use) and signs them in: the answer is the sign-in's.
+ * Sets the invited person's password from their invitation link (7 days, single use) and signs them in: the answer is the sign-in's (a second step when their policy requires an authenticator).
  * @summary Accept an invitation
  */
 export const acceptInvitationHeaderIdempotencyKeyMax = 255;
@@ -210,7 +290,7 @@ export const acceptInvitationBody = zod.object({
   "password": zod.string().max(acceptInvitationBodyPasswordMax)
 }).describe('The secret of an e-mailed link, and the password to set.')
 
-export const acceptInvitationResponse = zod.object({
+export const acceptInvitationResponse = zod.union([zod.object({
   "token": zod.string().describe('Send as `Authorization: Bearer <token>`; it stops working at logout.'),
   "user": zod.object({
   "id": zod.uuid(),
@@ -233,10 +313,182 @@ export const acceptInvitationResponse = zod.object({
   "reports": zod.boolean().describe('Reports: submitted (to the CEO), reviewed, approved or rejected (to the author).'),
   "signIns": zod.boolean().describe('A sign-in from a new country or after an impossible journey.'),
   "invitations": zod.boolean().describe('Someone they invited accepted.')
-}).describe('The e-mails a person receives besides invitations and password resets.')
+}).describe('The e-mails a person receives besides invitations and password resets.'),
+  "mfaEnabled": zod.boolean().describe('A second factor (an authenticator app) is set up.')
 }).describe('A person with an account on the platform.'),
   "deviceToken": zod.string().describe('Keep it in the browser (long-lived, bound to this account) and send it with later\nsign-ins to this account as `deviceToken`.')
-}).describe('A bearer token and the signed-in user.')
+}).describe('A bearer token and the signed-in user.'),zod.object({
+  "mfaRequired": zod.boolean().describe('Always true: tells this answer from a session.'),
+  "challenge": zod.string().describe('Send it to `POST /auth/login/verify` within 5 minutes.'),
+  "methods": zod.array(zod.string()).describe('What the account can answer with: `totp` (an authenticator app\'s code), `recovery_code`.\nEmpty when `enrollmentRequired`.'),
+  "enrollmentRequired": zod.boolean().describe('The account\'s policy requires a second factor it does not have yet: set up an\nauthenticator now (`POST /auth/login/totp`), then verify its first code.')
+}).describe('The password was right and a second factor is due: no token yet.')]).describe('A session, or the second step of the sign-in.')
+
+/**
+ * Whether an authenticator app is set up, how many recovery codes are left, and whether
+one's policy requires a second factor.
+ * @summary One's second factor
+ */
+export const getMfaStatusHeader = zod.object({
+  "If-None-Match": zod.string().optional().describe('An `ETag` from an earlier answer: 304 without a body when it still matches.')
+})
+
+export const getMfaStatusResponse = zod.object({
+  "totpEnabled": zod.boolean().describe('An authenticator app is set up: sign-ins ask for its code.'),
+  "recoveryCodesLeft": zod.number().describe('Unused recovery codes.'),
+  "required": zod.boolean().describe('The policy of one\'s enterprise (or the platform\'s) requires a second factor for one\'s role.')
+}).describe('One\'s own second factor.')
+
+/**
+ * A new secret, to scan as a QR code of `otpauthUrl` or type in. Nothing changes at sign-in
+until `POST /auth/mfa/totp/confirm` checks a first code. Starting again replaces a set-up
+not yet confirmed; 409 `totp_enabled` when one is on.
+ * @summary Start setting up an authenticator app
+ */
+export const startTotpEnrollmentHeaderIdempotencyKeyMax = 255;
+
+export const startTotpEnrollmentHeader = zod.object({
+  "Idempotency-Key": zod.string().min(1).max(startTotpEnrollmentHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
+})
+
+export const startTotpEnrollmentResponse = zod.object({
+  "secret": zod.string().describe('Base32.'),
+  "otpauthUrl": zod.string()
+}).describe('A new authenticator\'s secret, to type in or scan as a QR code of `otpauthUrl`.')
+
+/**
+ * With a code from it (or a recovery code), or the password. The recovery codes go with it.
+ * @summary Turn the authenticator app off
+ */
+export const disableTotpBodyCodeMax = 64;export const disableTotpBodyPasswordMax = 1024;
+
+export const disableTotpBody = zod.object({
+  "code": zod.string().max(disableTotpBodyCodeMax).optional(),
+  "password": zod.string().max(disableTotpBodyPasswordMax).optional()
+}).describe('Proof that it is the person: an authenticator\'s code (or a recovery code), or the password.')
+
+/**
+ * With its first code: from now on every sign-in asks for a code. Answers ten recovery codes,
+shown this once.
+ * @summary Turn the authenticator app on
+ */
+export const confirmTotpEnrollmentHeaderIdempotencyKeyMax = 255;
+
+export const confirmTotpEnrollmentHeader = zod.object({
+  "Idempotency-Key": zod.string().min(1).max(confirmTotpEnrollmentHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
+})
+
+export const confirmTotpEnrollmentBodyCodeMax = 64;
+
+export const confirmTotpEnrollmentBody = zod.object({
+  "code": zod.string().max(confirmTotpEnrollmentBodyCodeMax)
+}).describe('The first code of the authenticator being set up.')
+
+export const confirmTotpEnrollmentResponse = zod.object({
+  "recoveryCodes": zod.array(zod.string())
+}).describe('Ten single-use codes, shown this once: each signs in instead of an authenticator\'s code.')
+
+/**
+ * With a code from the authenticator (or a recovery code), or the password: ten new codes,
+shown this once; the earlier ones stop working.
+ * @summary New recovery codes
+ */
+export const regenerateRecoveryCodesHeaderIdempotencyKeyMax = 255;
+
+export const regenerateRecoveryCodesHeader = zod.object({
+  "Idempotency-Key": zod.string().min(1).max(regenerateRecoveryCodesHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
+})
+
+export const regenerateRecoveryCodesBodyCodeMax = 64;export const regenerateRecoveryCodesBodyPasswordMax = 1024;
+
+export const regenerateRecoveryCodesBody = zod.object({
+  "code": zod.string().max(regenerateRecoveryCodesBodyCodeMax).optional(),
+  "password": zod.string().max(regenerateRecoveryCodesBodyPasswordMax).optional()
+}).describe('Proof that it is the person: an authenticator\'s code (or a recovery code), or the password.')
+
+export const regenerateRecoveryCodesResponse = zod.object({
+  "recoveryCodes": zod.array(zod.string())
+}).describe('Ten single-use codes, shown this once: each signs in instead of an authenticator\'s code.')
+
+/**
+ * For a person who lost their authenticator and recovery codes: removes both and ends their
+sessions. The admin for anyone, a CEO for their enterprise's staff. 409 `totp_not_enabled`
+when they have none.
+ * @summary Reset someone's second factor
+ */
+export const resetUserMfaParams = zod.object({
+  "id": zod.uuid()
+})
+
+/**
+ * The roles that must have a second factor: the platform admins', and the default of every
+enterprise without a list of its own.
+ * @summary The platform's second-factor policy
+ */
+export const getPlatformSecurityPolicyHeader = zod.object({
+  "If-None-Match": zod.string().optional().describe('An `ETag` from an earlier answer: 304 without a body when it still matches.')
+})
+
+export const getPlatformSecurityPolicyResponse = zod.object({
+  "mfaRequiredRoles": zod.array(zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.')).describe('Roles whose people must set up a second factor before anything else. For the platform\nadmins, and the default of every enterprise that has no list of its own.')
+}).describe('Which roles must have a second factor.')
+
+/**
+ * People of a listed role who have no second factor set one up at their next sign-in, before
+anything else.
+ * @summary Change the platform's second-factor policy
+ */
+export const updatePlatformSecurityPolicyHeader = zod.object({
+  "If-Match": zod.string().optional().describe('The `ETag` read before changing: 412 when the resource changed since.')
+})
+
+export const updatePlatformSecurityPolicyBody = zod.object({
+  "mfaRequiredRoles": zod.array(zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.')).describe('Roles whose people must set up a second factor before anything else. For the platform\nadmins, and the default of every enterprise that has no list of its own.')
+}).describe('Which roles must have a second factor.')
+
+export const updatePlatformSecurityPolicyResponse = zod.object({
+  "mfaRequiredRoles": zod.array(zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.')).describe('Roles whose people must set up a second factor before anything else. For the platform\nadmins, and the default of every enterprise that has no list of its own.')
+}).describe('Which roles must have a second factor.')
+
+/**
+ * Its own list of roles that must have a second factor, or null when it follows the
+platform's default. The admin, or the enterprise's CEO.
+ * @summary An enterprise's second-factor policy
+ */
+export const getEnterpriseSecurityPolicyParams = zod.object({
+  "id": zod.uuid()
+})
+
+export const getEnterpriseSecurityPolicyHeader = zod.object({
+  "If-None-Match": zod.string().optional().describe('An `ETag` from an earlier answer: 304 without a body when it still matches.')
+})
+
+export const getEnterpriseSecurityPolicyResponse = zod.object({
+  "mfaRequiredRoles": zod.array(zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.')).nullish().describe('The enterprise\'s own list of roles that must have a second factor (`EnterpriseCeo`,\n`DepartmentHead`, `DepartmentUser`); null: it follows the platform\'s default.'),
+  "platformDefault": zod.array(zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.')).describe('The platform\'s default, which applies while `mfaRequiredRoles` is null (read only).')
+}).describe('An enterprise\'s policy.')
+
+/**
+ * Tenant roles only; null follows the platform's default. People of a listed role who have
+no second factor set one up at their next sign-in, before anything else.
+ * @summary Change an enterprise's second-factor policy
+ */
+export const updateEnterpriseSecurityPolicyParams = zod.object({
+  "id": zod.uuid()
+})
+
+export const updateEnterpriseSecurityPolicyHeader = zod.object({
+  "If-Match": zod.string().optional().describe('The `ETag` read before changing: 412 when the resource changed since.')
+})
+
+export const updateEnterpriseSecurityPolicyBody = zod.object({
+  "mfaRequiredRoles": zod.array(zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.')).nullish().describe('Null: follow the platform\'s default.')
+}).describe('A change of an enterprise\'s policy.')
+
+export const updateEnterpriseSecurityPolicyResponse = zod.object({
+  "mfaRequiredRoles": zod.array(zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.')).nullish().describe('The enterprise\'s own list of roles that must have a second factor (`EnterpriseCeo`,\n`DepartmentHead`, `DepartmentUser`); null: it follows the platform\'s default.'),
+  "platformDefault": zod.array(zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.')).describe('The platform\'s default, which applies while `mfaRequiredRoles` is null (read only).')
+}).describe('An enterprise\'s policy.')
 
 /**
  * The caller's sessions, live first, then the most recently active; `current` marks this one.
@@ -282,7 +534,8 @@ export const listMySessionsResponse = zod.object({
   "endReason": zod.string().nullish().describe('`logout`, `revoked`, `user_deactivated`, `enterprise_deactivated`, `deleted`,\n`role_changed`, `idle` or `expired`.'),
   "active": zod.boolean().describe('Neither ended nor expired.'),
   "current": zod.boolean().describe('The caller\'s own session.'),
-  "flags": zod.array(zod.string()).describe('`new_country`: the user\'s first sign-in from this country (not their first ever);\n`impossible_travel`: farther from the previous session\'s place than 900 km/h allows.')
+  "flags": zod.array(zod.string()).describe('`new_country`: the user\'s first sign-in from this country (not their first ever);\n`impossible_travel`: farther from the previous session\'s place than 900 km/h allows.'),
+  "signInMethod": zod.string().describe('How the session was opened: `password`, `password_totp` (password and an authenticator\'s\ncode), `password_recovery_code` or `invitation` (an accepted invitation).')
 }).describe('A signed-in session: who, from where, on what, and since when.')),
   "total": zod.number().describe('How many items match the filters, over all pages.'),
   "page": zod.number().min(listMySessionsResponsePageMin),

@@ -62,7 +62,8 @@ export const listSessionsResponse = zod.object({
   "endReason": zod.string().nullish().describe('`logout`, `revoked`, `user_deactivated`, `enterprise_deactivated`, `deleted`,\n`role_changed`, `idle` or `expired`.'),
   "active": zod.boolean().describe('Neither ended nor expired.'),
   "current": zod.boolean().describe('The caller\'s own session.'),
-  "flags": zod.array(zod.string()).describe('`new_country`: the user\'s first sign-in from this country (not their first ever);\n`impossible_travel`: farther from the previous session\'s place than 900 km/h allows.')
+  "flags": zod.array(zod.string()).describe('`new_country`: the user\'s first sign-in from this country (not their first ever);\n`impossible_travel`: farther from the previous session\'s place than 900 km/h allows.'),
+  "signInMethod": zod.string().describe('How the session was opened: `password`, `password_totp` (password and an authenticator\'s\ncode), `password_recovery_code` or `invitation` (an accepted invitation).')
 }).describe('A signed-in session: who, from where, on what, and since when.')),
   "total": zod.number().describe('How many items match the filters, over all pages.'),
   "page": zod.number().min(listSessionsResponsePageMin),

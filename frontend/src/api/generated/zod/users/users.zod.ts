@@ -77,7 +77,8 @@ export const listUsersResponse = zod.object({
   "reports": zod.boolean().describe('Reports: submitted (to the CEO), reviewed, approved or rejected (to the author).'),
   "signIns": zod.boolean().describe('A sign-in from a new country or after an impossible journey.'),
   "invitations": zod.boolean().describe('Someone they invited accepted.')
-}).describe('The e-mails a person receives besides invitations and password resets.')
+}).describe('The e-mails a person receives besides invitations and password resets.'),
+  "mfaEnabled": zod.boolean().describe('A second factor (an authenticator app) is set up.')
 }).describe('A person with an account on the platform.')),
   "total": zod.number().describe('How many items match the filters, over all pages.'),
   "page": zod.number().min(listUsersResponsePageMin),
@@ -117,7 +118,8 @@ export const getUserResponse = zod.object({
   "reports": zod.boolean().describe('Reports: submitted (to the CEO), reviewed, approved or rejected (to the author).'),
   "signIns": zod.boolean().describe('A sign-in from a new country or after an impossible journey.'),
   "invitations": zod.boolean().describe('Someone they invited accepted.')
-}).describe('The e-mails a person receives besides invitations and password resets.')
+}).describe('The e-mails a person receives besides invitations and password resets.'),
+  "mfaEnabled": zod.boolean().describe('A second factor (an authenticator app) is set up.')
 }).describe('A person with an account on the platform.')
 
 /**
@@ -164,7 +166,8 @@ export const updateUserResponse = zod.object({
   "reports": zod.boolean().describe('Reports: submitted (to the CEO), reviewed, approved or rejected (to the author).'),
   "signIns": zod.boolean().describe('A sign-in from a new country or after an impossible journey.'),
   "invitations": zod.boolean().describe('Someone they invited accepted.')
-}).describe('The e-mails a person receives besides invitations and password resets.')
+}).describe('The e-mails a person receives besides invitations and password resets.'),
+  "mfaEnabled": zod.boolean().describe('A second factor (an authenticator app) is set up.')
 }).describe('A person with an account on the platform.')
 
 /**
