@@ -408,19 +408,20 @@ async fn seed_sessions(pool: &PgPool, demo: &DemoEnterprise, index: usize) -> an
         let flagged = n == 1;
         let away = if flagged { PLACES[6] } else { PLACES[(n + index) % 6] };
         let yesterday = now - Duration::hours(26 + n as i64);
-        let previous = insert_session(pool, *user_id, enterprise_id, home, USER_AGENTS[n % 3], &[]).await?;
+        let previous = insert_session(pool, *user_id, enterprise_id, home, USER_AGENTS[n % 3], &[], "password").await?;
         store::sessions::end(pool, previous, "logout").await?;
         backdate(pool, previous, yesterday, yesterday + Duration::minutes(50), Some(yesterday + Duration::minutes(50))).await?;
         if flagged {
             // Yesterday at home, then (moments later, for the demo) on the other side of the world.
-            let recent = insert_session(pool, *user_id, enterprise_id, home, USER_AGENTS[0], &[]).await?;
+            let recent = insert_session(pool, *user_id, enterprise_id, home, USER_AGENTS[0], &[], "password").await?;
             store::sessions::end(pool, recent, "logout").await?;
             backdate(pool, recent, now - Duration::minutes(90), now - Duration::minutes(60), Some(now - Duration::minutes(60))).await?;
         }
         let flags: &[&str] = if flagged { &["new_country", "impossible_travel"] } else { &[] };
-        let current =
-            insert_session(pool, *user_id, enterprise_id, if n % 2 == 0 { home } else { away }, USER_AGENTS[(n + 3) % USER_AGENTS.len()], flags)
-                .await?;
+        // Some signed in with an authenticator app's code too (the monitoring shows how).
+        let method = if n % 3 == 0 { "password_totp" } else { "password" };
+        let place = if n % 2 == 0 { home } else { away };
+        let current = insert_session(pool, *user_id, enterprise_id, place, USER_AGENTS[(n + 3) % USER_AGENTS.len()], flags, method).await?;
         let started = now - Duration::minutes(20 + 17 * n as i64);
         backdate(pool, current, started, now - Duration::minutes(n as i64 * 3), None).await?;
         // The map and the people lists say when each signed in last, as a real sign-in would.
@@ -437,6 +438,7 @@ async fn insert_session(
     (ip, city, country, latitude, longitude): (&str, &str, &str, f64, f64),
     user_agent: &str,
     flags: &[&'static str],
+    method: &'static str,
 ) -> sqlx::Result<Uuid> {
     let location = Location { city: Some(city.into()), country: Some(country.into()), latitude, longitude };
     let device = Device::from_user_agent(user_agent);
@@ -451,7 +453,7 @@ async fn insert_session(
             location: Some(&location),
             flags,
             remember_me: false,
-            method: "password",
+            method,
             expires_at: Utc::now() + Duration::hours(10),
         },
         &crate::store::audit::Actor {

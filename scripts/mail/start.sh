@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Starts the mail catcher (catcher.py: a real SMTP server that keeps what it receives, with a page
-# to read it) unless one answers already. Source it: it exports SMTP_URL (for the server) and
-# MAIL_CATCHER_URL (to read the messages).
+# to read it) unless one answers already. Source it: it exports SMTP_URL (for the server),
+# MAIL_CATCHER_URL (to read the messages) and TEST_PYTHON (the venv's Python, which also has pyotp
+# for the tests' authenticator codes).
 #
 #   MAIL_SMTP_PORT  default 1025     MAIL_HTTP_PORT  default 1080
 #   MAIL_DIR        default /tmp/enterprise-platform-mail
@@ -11,6 +12,7 @@ MAIL_SMTP_PORT="${MAIL_SMTP_PORT:-1025}" MAIL_HTTP_PORT="${MAIL_HTTP_PORT:-1080}
 MAIL_DIR="${MAIL_DIR:-/tmp/enterprise-platform-mail}"
 export SMTP_URL="smtp://127.0.0.1:$MAIL_SMTP_PORT" MAIL_CATCHER_URL="http://127.0.0.1:$MAIL_HTTP_PORT"
 mail_venv="${XDG_CACHE_HOME:-$HOME/.cache}/enterprise-platform/mail-venv"
+export TEST_PYTHON="$mail_venv/bin/python"
 if ! cmp -s "$mail_here/requirements.txt" "$mail_venv/requirements.txt"; then
   printf '\033[1m==> %s\033[0m\n' "mail: installing aiosmtpd into $mail_venv" >&2
   python3 -m venv --help >/dev/null 2>&1 || apt_install python3-venv

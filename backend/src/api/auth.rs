@@ -75,7 +75,7 @@ pub enum LoginResult {
 impl From<sign_in::Outcome> for LoginResult {
     fn from(outcome: sign_in::Outcome) -> Self {
         match outcome {
-            sign_in::Outcome::SignedIn(signed_in) => Self::Session(LoginResponse::from_signed_in(signed_in)),
+            sign_in::Outcome::SignedIn(signed_in) => Self::Session(LoginResponse::from_signed_in(*signed_in)),
             sign_in::Outcome::SecondFactor { challenge, methods, enrol } => Self::SecondFactor(SecondFactorRequired {
                 mfa_required: true,
                 challenge,

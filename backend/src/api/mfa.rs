@@ -136,7 +136,8 @@ async fn reauthenticate(state: &AppState, user: &UserRecord, body: &Reauthentica
         return Err(errors.into());
     }
     let email = Email::parse(&user.email).map_err(|_| AppError::SessionExpired)?;
-    let attempt = state.login_limiter.attempt(&email, client.ip, None).await.map_err(|retry_after_secs| AppError::RateLimited { retry_after_secs })?;
+    let attempt =
+        state.login_limiter.attempt(&email, client.ip, None).await.map_err(|retry_after_secs| AppError::RateLimited { retry_after_secs })?;
     let proven = match (code, pass) {
         (Some(code), _) => mfa::verify(&state.db, user.id, code).await?.is_some(),
         (None, Some(pass)) => password::verify(pass, user.password_hash.as_deref()).await?,
@@ -233,7 +234,13 @@ impl MfaApi {
     ///
     /// With a code from it (or a recovery code), or the password. The recovery codes go with it.
     #[oai(path = "/auth/mfa/totp", method = "delete", operation_id = "disableTotp")]
-    async fn disable(&self, state: Data<&AppState>, auth: BearerAuth, client: Data<&ClientInfo>, body: Json<Reauthentication>) -> Result<Done, LimitedError> {
+    async fn disable(
+        &self,
+        state: Data<&AppState>,
+        auth: BearerAuth,
+        client: Data<&ClientInfo>,
+        body: Json<Reauthentication>,
+    ) -> Result<Done, LimitedError> {
         auth.0.require("disableTotp")?;
         let user = me(&state, &auth.0).await?;
         if !user.mfa_enabled {
@@ -364,7 +371,13 @@ impl MfaApi {
         store::mfa::set_enterprise_policy(&mut *tx, enterprise.id, roles.as_deref()).await?;
         let facts = Changes::new().changed("mfaRequiredRoles", &before.as_deref().map(names), &roles.as_deref().map(names));
         Audit::of(&state, &auth.0)
-            .record(&mut tx, Some(enterprise.id), "enterprise.security_policy_updated", Some(Target::new("enterprise", enterprise.id, &enterprise.name)), facts)
+            .record(
+                &mut tx,
+                Some(enterprise.id),
+                "enterprise.security_policy_updated",
+                Some(Target::new("enterprise", enterprise.id, &enterprise.name)),
+                facts,
+            )
             .await?;
         tx.commit().await?;
         let platform_default = store::mfa::platform_policy(&state.db).await?.into_iter().filter(|r| r.is_tenant_role()).collect();

@@ -35,10 +35,14 @@ pub struct SignedIn {
 
 /// What a right password leads to: a session, or the second step.
 pub enum Outcome {
-    SignedIn(SignedIn),
+    SignedIn(Box<SignedIn>),
     /// A second factor is due (`POST /auth/login/verify` with the challenge): one of `methods`,
     /// or, when `enrol`, an authenticator to set up now (the person's policy requires one).
-    SecondFactor { challenge: String, methods: Vec<&'static str>, enrol: bool },
+    SecondFactor {
+        challenge: String,
+        methods: Vec<&'static str>,
+        enrol: bool,
+    },
 }
 
 /// How a session was opened (`sessions.sign_in_method`, shown on the monitoring screens).
@@ -140,7 +144,7 @@ pub async fn after_password(
         let challenge = state.tokens.sign_challenge(user.id, remember_me, true, device, ttl)?;
         return Ok(Outcome::SecondFactor { challenge, methods: Vec::new(), enrol: true });
     }
-    open_session(state, user, remember_me, method, client).await.map(Outcome::SignedIn)
+    open_session(state, user, remember_me, method, client).await.map(|s| Outcome::SignedIn(Box::new(s)))
 }
 
 /// The user a challenge names, if it is live and they may still sign in.
@@ -238,7 +242,13 @@ async fn wrong_code(state: &AppState, user: &UserRecord, account: &str, client: 
 /// Opens a session for `user`, whose identity was just proven (a password, an accepted
 /// invitation): the session row, its place and flags, the token and a device token. A sign-in
 /// from a new country or after an impossible journey is e-mailed to the person.
-pub async fn open_session(state: &AppState, mut user: UserRecord, remember_me: bool, method: Method, client: &ClientInfo) -> Result<SignedIn, AppError> {
+pub async fn open_session(
+    state: &AppState,
+    mut user: UserRecord,
+    remember_me: bool,
+    method: Method,
+    client: &ClientInfo,
+) -> Result<SignedIn, AppError> {
     let account = Email::parse(&user.email).map(|e| e.normalized()).unwrap_or_else(|_| user.email.to_lowercase());
     let ttl = if remember_me { state.config.remember_me_ttl } else { state.config.session_ttl };
     let now = Utc::now();

@@ -78,7 +78,14 @@ impl TokenKeys {
         challenge_validation.set_audience(&[CHALLENGE_AUDIENCE]);
         let mut any_age = validation.clone();
         any_age.validate_exp = false;
-        Self { encoding: EncodingKey::from_secret(secret), decoding: DecodingKey::from_secret(secret), validation, device_validation, challenge_validation, any_age }
+        Self {
+            encoding: EncodingKey::from_secret(secret),
+            decoding: DecodingKey::from_secret(secret),
+            validation,
+            device_validation,
+            challenge_validation,
+            any_age,
+        }
     }
 
     pub fn sign(&self, claims: &Claims) -> anyhow::Result<String> {

@@ -1,13 +1,13 @@
 //! Data access, one module per aggregate. SQL lives here and nowhere else.
 
 pub mod account_tokens;
-pub mod mfa;
 pub mod api_tokens;
 pub mod audit;
 pub mod dashboards;
 pub mod departments;
 pub mod enterprises;
 pub mod messaging;
+pub mod mfa;
 pub mod outbox;
 pub mod reports;
 pub mod sessions;

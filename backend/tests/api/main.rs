@@ -12,6 +12,7 @@ mod exports;
 mod helpers;
 mod layout;
 mod messaging;
+mod mfa;
 mod migrations;
 mod monitoring;
 mod openapi;

@@ -85,7 +85,7 @@ use Caller::{Admin, Ceo, DeadToken, Head, NoToken, OpsHead, OpsUser, OtherCeo, O
 const CALLERS: [Caller; 11] = [Admin, Ceo, Head, User, NoToken, DeadToken, OtherCeo, OtherHead, OtherUser, OpsHead, OpsUser];
 
 /// Operations anyone may call, signed in or not.
-const PUBLIC: &[&str] = &["login", "requestPasswordReset", "confirmPasswordReset", "acceptInvitation"];
+const PUBLIC: &[&str] = &["login", "verifyLogin", "startLoginTotpEnrollment", "requestPasswordReset", "confirmPasswordReset", "acceptInvitation"];
 
 /// Who may do what, on tenant Alpha's finance department (see the module's comment).
 ///
@@ -104,6 +104,20 @@ const TABLE: &[(&str, [Cell; 11])] = &[
     // One's own profile and password: everyone their own.
     ("updateMe",                  [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A]),
     ("changeMyPassword",          [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A]),
+    // One's own second factor: everyone their own (a program's token never).
+    ("getMfaStatus",              [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A]),
+    ("startTotpEnrollment",       [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A]),
+    ("confirmTotpEnrollment",     [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A]),
+    ("disableTotp",               [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A]),
+    ("regenerateRecoveryCodes",   [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A]),
+    // Someone else's second factor, reset as users are managed: the admin anyone's, a CEO their
+    // own enterprise's staff.
+    ("resetUserMfa",              [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
+    // Second-factor policies: the platform's is the admin's; an enterprise's its CEO's and the admin's.
+    ("getPlatformSecurityPolicy", [A,     F,  F,   F,    U,   U,    F,     F,   F,     F,    F]),
+    ("updatePlatformSecurityPolicy", [A,  F,  F,   F,    U,   U,    F,     F,   F,     F,    F]),
+    ("getEnterpriseSecurityPolicy", [A,   A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
+    ("updateEnterpriseSecurityPolicy", [A, A, F,   F,    U,   U,    H,     F,   F,     F,    F]),
     // Enterprises: the admin's; a CEO reads their own and its users, reports and departments.
     ("listEnterprises",           [A,     F,  F,   F,    U,   U,    F,     F,   F,     F,    F]),
     ("createEnterprise",          [A,     F,  F,   F,    U,   U,    F,     F,   F,     F,    F]),
@@ -457,6 +471,42 @@ impl World {
         self.app.token(&format!("member@{}.example", self.a.slug()), PASSWORD).await
     }
 
+    /// Starts setting up an authenticator for the session's person: its first code (pyotp).
+    async fn start_totp(&self, token: &str) -> String {
+        let (status, setup) = self.app.post(token, "/api/v1/auth/mfa/totp", json!({})).await;
+        assert_eq!(status, 200, "{setup}");
+        crate::mfa::code_at(setup["secret"].as_str().unwrap(), 0)
+    }
+
+    /// Turns an authenticator on for the session's person.
+    async fn enrol(&self, token: &str) {
+        let code = self.start_totp(token).await;
+        let (status, body) = self.app.post(token, "/api/v1/auth/mfa/totp/confirm", json!({ "code": code })).await;
+        assert_eq!(status, 200, "{body}");
+    }
+
+    /// Whether the session's person has an authenticator on.
+    async fn totp_on(&self, token: &str) -> bool {
+        let (status, body) = self.get(token, "/api/v1/auth/mfa").await;
+        assert_eq!(status, 200, "{body}");
+        body["totpEnabled"] == true
+    }
+
+    /// Turns the person's authenticator off again (the walk's people sign in with a password).
+    async fn turn_off(&self, me: &Person) -> bool {
+        self.calls.fetch_add(1, Relaxed);
+        let resp = self
+            .app
+            .http
+            .delete(self.app.url("/api/v1/auth/mfa/totp"))
+            .bearer_auth(&me.token)
+            .json(&json!({ "password": me.password }))
+            .send()
+            .await
+            .unwrap();
+        resp.status() == 204
+    }
+
     fn session_of(&self, token: &str) -> String {
         backend::auth::token::TokenKeys::new(&self.app.config.jwt_secret).verify(token).expect("a token we signed").sid.to_string()
     }
@@ -489,6 +539,28 @@ impl World {
             // The same password again: the walk's people keep theirs; their other sessions end.
             "changeMyPassword" => put("/api/v1/auth/me/password").json(json!({ "currentPassword": me.password, "newPassword": me.password })),
             "listMySessions" => get("/api/v1/auth/sessions?pageSize=100"),
+            "getMfaStatus" => get("/api/v1/auth/mfa"),
+            "startTotpEnrollment" => post("/api/v1/auth/mfa/totp").json(json!({})),
+            "confirmTotpEnrollment" => {
+                // A set-up of the caller's own, confirmed by its first code (the check turns it off again).
+                let code = if matches!(who, NoToken | DeadToken) { "000000".to_owned() } else { self.start_totp(&me.token).await };
+                post("/api/v1/auth/mfa/totp/confirm").json(json!({ "code": code }))
+            }
+            "disableTotp" | "regenerateRecoveryCodes" => {
+                if !matches!(who, NoToken | DeadToken) {
+                    self.enrol(&me.token).await;
+                }
+                let body = json!({ "password": me.password });
+                if operation == "disableTotp" {
+                    delete("/api/v1/auth/mfa/totp").json(body)
+                } else {
+                    post("/api/v1/auth/mfa/recovery-codes").json(body)
+                }
+            }
+            "getPlatformSecurityPolicy" => get("/api/v1/platform/security-policy"),
+            "updatePlatformSecurityPolicy" => put("/api/v1/platform/security-policy").json(json!({ "mfaRequiredRoles": [] })),
+            "getEnterpriseSecurityPolicy" => get(format!("/api/v1/enterprises/{ent}/security-policy")),
+            "updateEnterpriseSecurityPolicy" => put(format!("/api/v1/enterprises/{ent}/security-policy")).json(json!({ "mfaRequiredRoles": null })),
             "logoutMySession" => {
                 // Another session of their own, or (anyone outside finance's people) Alpha's member's.
                 let token = if insider || who == Admin { self.app.token(&me.email, me.password).await } else { self.member_session().await };
@@ -534,6 +606,14 @@ impl World {
                 assert_eq!(status, 201, "{made}");
                 let id = made["id"].as_str().unwrap().to_owned();
                 post(format!("/api/v1/users/{id}/invitation")).json(json!({})).target(id)
+            }
+            "resetUserMfa" => {
+                // Someone of Alpha's finance with an authenticator, for each call.
+                let user = self.fresh_staff(true).await;
+                let (_, made) = self.app.get(&self.admin.token, &format!("/api/v1/users/{user}")).await;
+                let token = self.app.token(made["email"].as_str().unwrap(), PASSWORD).await;
+                self.enrol(&token).await;
+                delete(format!("/api/v1/users/{user}/mfa")).target(user)
             }
             "listUsers" => get(format!("/api/v1/users?enterpriseId={ent}&pageSize=100")),
             "getUser" => get(format!("/api/v1/users/{}", t.member)),
@@ -765,6 +845,26 @@ impl World {
             "getMe" => ensure!(body["id"] == me.id.as_str() && body["enterpriseId"] == my_enterprise, "not the caller: {body}"),
             "updateMe" => ensure!(body["id"] == me.id.as_str() && body["notifications"]["invitations"] == false, "not the caller's: {body}"),
             "changeMyPassword" => ensure!(self.live(&me.token).await, "the session that changed it ended"),
+            "getMfaStatus" => ensure!(body["totpEnabled"] == false && body["required"] == false, "not the caller's (nothing set up): {body}"),
+            "startTotpEnrollment" => {
+                let account = me.email.replace('@', "%40");
+                ensure!(body["otpauthUrl"].as_str().is_some_and(|u| u.contains(&account)), "not for the caller: {body}");
+                ensure!(!self.totp_on(&me.token).await, "on before its first code");
+            }
+            "confirmTotpEnrollment" | "regenerateRecoveryCodes" => {
+                ensure!(body["recoveryCodes"].as_array().map(Vec::len) == Some(10), "not ten recovery codes: {body}");
+                ensure!(self.totp_on(&me.token).await, "the caller's authenticator is not on");
+                ensure!(self.turn_off(me).await, "could not turn it off again");
+            }
+            "disableTotp" => ensure!(!self.totp_on(&me.token).await, "the caller's authenticator is still on"),
+            "resetUserMfa" => {
+                let (_, user) = self.get(&self.admin.token, &format!("/api/v1/users/{}", call.target)).await;
+                ensure!(user["mfaEnabled"] == false, "still on: {user}");
+            }
+            "getPlatformSecurityPolicy" | "updatePlatformSecurityPolicy" => ensure!(body["mfaRequiredRoles"] == json!([]), "{body}"),
+            "getEnterpriseSecurityPolicy" | "updateEnterpriseSecurityPolicy" => {
+                ensure!(body["mfaRequiredRoles"].is_null() && body["platformDefault"] == json!([]), "{body}")
+            }
             "listMySessions" => {
                 ensure!(list.iter().any(|s| s["current"] == true), "no current session: {body}");
                 ensure!(list.iter().all(|s| s["user"]["id"] == me.id.as_str() && s["enterpriseId"] == my_enterprise), "someone else's: {body}");
