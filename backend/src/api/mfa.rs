@@ -226,6 +226,7 @@ impl MfaApi {
         let mut tx = state.db.begin().await?;
         let recovery_codes = new_recovery_codes(&mut tx, user.id).await?;
         Audit::of(&state, &auth.0).record(&mut tx, user.enterprise_id, "mfa.totp_enabled", own(&user), Changes::new()).await?;
+        mfa::notify(&mut tx, &user, "totp_enabled", None).await?;
         tx.commit().await?;
         Ok(Json(RecoveryCodes { recovery_codes }))
     }
@@ -250,6 +251,7 @@ impl MfaApi {
         let mut tx = state.db.begin().await?;
         store::mfa::remove(&mut tx, user.id).await?;
         Audit::of(&state, &auth.0).record(&mut tx, user.enterprise_id, "mfa.totp_disabled", own(&user), Changes::new()).await?;
+        mfa::notify(&mut tx, &user, "totp_disabled", None).await?;
         tx.commit().await?;
         Ok(Done::Done)
     }
@@ -275,6 +277,7 @@ impl MfaApi {
         let mut tx = state.db.begin().await?;
         let recovery_codes = new_recovery_codes(&mut tx, user.id).await?;
         Audit::of(&state, &auth.0).record(&mut tx, user.enterprise_id, "mfa.recovery_codes_regenerated", own(&user), Changes::new()).await?;
+        mfa::notify(&mut tx, &user, "recovery_codes_regenerated", None).await?;
         tx.commit().await?;
         Ok(Json(RecoveryCodes { recovery_codes }))
     }
@@ -297,6 +300,8 @@ impl MfaApi {
         Audit::of(&state, &auth.0)
             .record(&mut tx, user.enterprise_id, "user.mfa_reset", own(&user), Changes::new().with("sessionsEnded", ended.len()))
             .await?;
+        let actor = store::users::find_by_id(&mut *tx, auth.0.user_id).await?.map(|u| u.full_name);
+        mfa::notify(&mut tx, &user, "mfa_reset", actor.as_deref()).await?;
         tx.commit().await?;
         state.sessions.ended(&ended).await;
         Ok(Reset::Reset)

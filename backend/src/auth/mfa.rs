@@ -6,7 +6,7 @@ use rand::Rng;
 use totp_rs::{Builder, Secret, Totp};
 use uuid::Uuid;
 
-use crate::{error::AppError, store};
+use crate::{error::AppError, store, store::users::UserRecord};
 
 /// The name authenticator apps show beside the account.
 pub const ISSUER: &str = "Enterprise Platform";
@@ -106,6 +106,15 @@ pub async fn verify(db: &sqlx::PgPool, user_id: Uuid, code: &str) -> Result<Opti
         return Ok(None);
     }
     Ok(store::mfa::use_recovery_code(db, user_id, &normalized).await?.then_some(Proof::RecoveryCode))
+}
+
+/// Tells the person by e-mail that their second factor changed (`change`: `totp_enabled`,
+/// `totp_disabled`, `recovery_codes_regenerated`, `mfa_reset`), in the change's transaction;
+/// `actor` names who did it when it was not them.
+pub async fn notify(tx: &mut sqlx::PgConnection, user: &UserRecord, change: &str, actor: Option<&str>) -> Result<(), AppError> {
+    let data = serde_json::json!({ "change": change, "actor": actor, "at": chrono::Utc::now().to_rfc3339() });
+    crate::mail::enqueue(tx, user.enterprise_id, user.id, crate::mail::Kind::SecurityNotice, data).await?;
+    Ok(())
 }
 
 #[cfg(test)]

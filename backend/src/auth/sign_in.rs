@@ -208,6 +208,7 @@ pub async fn verify(state: &AppState, challenge: &str, code: &str, client: &Clie
                 Audit::person(state, Some(user.id))
                     .record(&mut tx, user.enterprise_id, "mfa.totp_enabled", Some(Target::new("user", user.id, &user.full_name)), Changes::new())
                     .await?;
+                mfa::notify(&mut tx, &user, "totp_enabled", None).await?;
                 tx.commit().await?;
                 (Method::PasswordTotp, Some(codes))
             }

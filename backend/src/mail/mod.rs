@@ -27,6 +27,9 @@ pub enum Kind {
     /// Things that happened to the person's reports and invitations; several waiting at once
     /// go out as one digest.
     Activity,
+    /// The person's second factor changed: turned on or off, new recovery codes, or a reset by
+    /// their administrator. Always sent.
+    SecurityNotice,
 }
 
 impl Kind {
@@ -36,11 +39,12 @@ impl Kind {
             Self::PasswordReset => "password_reset",
             Self::SignInAlert => "sign_in_alert",
             Self::Activity => "activity",
+            Self::SecurityNotice => "security_notice",
         }
     }
 
     pub fn parse(s: &str) -> Option<Self> {
-        [Self::Invitation, Self::PasswordReset, Self::SignInAlert, Self::Activity].into_iter().find(|k| k.as_str() == s)
+        [Self::Invitation, Self::PasswordReset, Self::SignInAlert, Self::Activity, Self::SecurityNotice].into_iter().find(|k| k.as_str() == s)
     }
 }
 

@@ -223,6 +223,16 @@ async fn context(state: &AppState, kind: Kind, to: &UserRecord, group: &[Pending
                 "link": format!("{base}/settings/profile"),
             })
         }
+        Kind::SecurityNotice => {
+            let at = data.get("at").and_then(Value::as_str).and_then(|t| t.parse::<DateTime<Utc>>().ok()).unwrap_or_else(Utc::now);
+            json!({
+                "name": to.full_name,
+                "change": text("change"),
+                "actor": text("actor"),
+                "when": crate::export::long_time(at, lang),
+                "link": format!("{base}/settings/profile"),
+            })
+        }
         Kind::Activity => {
             let items: Vec<Value> = group
                 .iter()

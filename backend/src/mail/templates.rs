@@ -35,6 +35,10 @@ const SOURCES: &[(&str, &str)] = templates![
     "activity.en.html",
     "activity.fr.txt",
     "activity.fr.html",
+    "security_notice.en.txt",
+    "security_notice.en.html",
+    "security_notice.fr.txt",
+    "security_notice.fr.html",
 ];
 
 static ENVIRONMENT: LazyLock<Environment<'static>> = LazyLock::new(|| {
@@ -108,5 +112,22 @@ mod tests {
         let r = render(Kind::Activity, Lang::Fr, json!({ "name": "Alice", "items": items })).unwrap();
         assert_eq!(r.subject, "3 nouveautés sur Enterprise Platform");
         assert_eq!(r.text.matches("- Bruno a soumis le rapport « R").count(), 3, "{}", r.text);
+    }
+
+    #[test]
+    fn a_security_notice_says_what_changed_and_who_reset_it_in_each_language() {
+        let at =
+            |change: &str| json!({ "name": "Ann", "change": change, "actor": "Cleo <b>CEO</b>", "when": "27 November 2026", "link": "http://x/p" });
+        let on = render(Kind::SecurityNotice, Lang::En, at("totp_enabled")).unwrap();
+        assert_eq!(on.subject, "Two-step sign-in is on for your Enterprise Platform account");
+        assert!(on.text.contains("an authenticator app was set up"), "{}", on.text);
+        let off = render(Kind::SecurityNotice, Lang::Fr, at("totp_disabled")).unwrap();
+        assert_eq!(off.subject, "La connexion en deux étapes a été désactivée sur votre compte Enterprise Platform");
+        let reset = render(Kind::SecurityNotice, Lang::En, at("mfa_reset")).unwrap();
+        assert_eq!(reset.subject, "Your Enterprise Platform two-step sign-in was reset");
+        assert!(reset.text.contains("Cleo <b>CEO</b> reset the two-step sign-in"), "{}", reset.text);
+        assert!(reset.html.contains("Cleo &lt;b&gt;CEO&lt;&#x2f;b&gt; reset"), "{}", reset.html);
+        let codes = render(Kind::SecurityNotice, Lang::Fr, at("recovery_codes_regenerated")).unwrap();
+        assert_eq!(codes.subject, "Nouveaux codes de secours pour votre compte Enterprise Platform");
     }
 }

@@ -8,7 +8,7 @@ use std::process::Command;
 use serde_json::{Value, json};
 use sqlx::PgPool;
 
-use crate::helpers::{TestApp, parts};
+use crate::helpers::{Mailbox, TestApp, outbox_drained, parts};
 
 fn python() -> String {
     std::env::var("TEST_PYTHON").unwrap_or_else(|_| format!("{}/.cache/enterprise-platform/mail-venv/bin/python", std::env::var("HOME").unwrap()))
@@ -261,12 +261,15 @@ async fn a_policy_has_people_without_a_second_factor_set_one_up_right_after_the_
 
 #[sqlx::test(migrator = "backend::db::MIGRATOR")]
 async fn the_ceo_resets_a_lost_second_factor_and_the_persons_sessions_end(db: PgPool) {
-    let app = TestApp::spawn(db).await;
+    let app = TestApp::with_mail(db).await;
+    let mail = Mailbox::new();
     let admin = app.admin_token().await;
     let (enterprise, ceo) = app.enterprise(&admin, "Totp Reset").await;
     let finance = app.department(&ceo, &enterprise, "finance").await;
-    let id = app.staff(&ceo, &enterprise, "lost@totp-reset.example", "DepartmentUser", Some(&finance)).await;
-    let staff = app.token("lost@totp-reset.example", "staff-password").await;
+    // An address of its own on every run: the catcher keeps what earlier runs received.
+    let email = format!("lost-{}@totp-reset.example", uuid::Uuid::now_v7().simple());
+    let id = app.staff(&ceo, &enterprise, &email, "DepartmentUser", Some(&finance)).await;
+    let staff = app.token(&email, "staff-password").await;
     enrol(&app, &staff).await;
     let (_, listed) = app.get(&ceo, &format!("/api/v1/users/{id}")).await;
     assert_eq!(listed["mfaEnabled"], true);
@@ -274,10 +277,18 @@ async fn the_ceo_resets_a_lost_second_factor_and_the_persons_sessions_end(db: Pg
     let (status, _) = app.delete(&ceo, &format!("/api/v1/users/{id}/mfa")).await;
     assert_eq!(status, 204);
     assert_eq!(app.me(&staff).await.status(), 401, "their sessions ended");
-    let (status, signed_in) = login(&app, "lost@totp-reset.example", "staff-password").await;
+    let (status, signed_in) = login(&app, &email, "staff-password").await;
     assert!(status == 200 && signed_in["token"].is_string(), "the password alone signs in: {signed_in}");
     let (status, again) = app.delete(&ceo, &format!("/api/v1/users/{id}/mfa")).await;
     assert_eq!((status, again["reason"].as_str()), (409, Some("totp_not_enabled")), "{again}");
+    // The person hears of each change by e-mail: set up, then reset by the CEO.
+    outbox_drained(&app.db).await;
+    let got = mail.wait_for(&email, 2).await;
+    let subjects: Vec<&str> = got.iter().map(|m| m["subject"].as_str().unwrap()).collect();
+    assert!(subjects.contains(&"Two-step sign-in is on for your Enterprise Platform account"), "{subjects:?}");
+    assert!(subjects.contains(&"Your Enterprise Platform two-step sign-in was reset"), "{subjects:?}");
+    let reset = got.iter().find(|m| m["subject"] == "Your Enterprise Platform two-step sign-in was reset").unwrap();
+    assert!(reset["text"].as_str().unwrap().contains("Totp Reset CEO reset the two-step sign-in"), "{reset}");
     let (_, audit) = app.get(&ceo, "/api/v1/audit-events?action=user.mfa_reset").await;
     assert_eq!((audit["items"].as_array().map(Vec::len), audit["items"][0]["changes"]["sessionsEnded"].clone()), (Some(1), json!(1)), "{audit}");
 }
