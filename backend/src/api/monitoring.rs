@@ -116,6 +116,29 @@ pub struct Place {
     pub country: String,
 }
 
+/// The sessions at one place (a city's point, or a cell of the map's grid at its zoom).
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct MapPlace {
+    /// The place's point (a cell's: the mean of its sessions'); null for the sessions whose place
+    /// is unknown (a private or unlisted address), so the places' totals are the list's.
+    #[oai(nullable)]
+    pub latitude: Option<f64>,
+    #[oai(nullable)]
+    pub longitude: Option<f64>,
+    /// Null when unknown, or when a cell holds several cities.
+    #[oai(nullable)]
+    pub city: Option<String>,
+    /// ISO 3166-1 alpha-2; null when unknown, or when a cell spans several countries.
+    #[oai(nullable)]
+    pub country: Option<String>,
+    pub total: i64,
+    /// Neither ended nor expired.
+    pub active: i64,
+    /// With a `new_country` or `impossible_travel` flag.
+    pub flagged: i64,
+}
+
 /// One user's sessions, summed up.
 #[derive(Debug, Object)]
 #[oai(rename_all = "camelCase")]
@@ -204,6 +227,13 @@ impl MonitoringApi {
         to: Query<Option<NaiveDate>>,
         #[oai(validator(max_length = 200))] q: Query<Option<String>>,
         flagged: Query<Option<bool>>,
+        /// One place's sessions (a place of `/monitoring/places`): its city, or empty for the
+        /// sessions whose city is unknown.
+        #[oai(validator(max_length = 200))]
+        city: Query<Option<String>>,
+        /// ISO 3166-1 alpha-2.
+        #[oai(validator(min_length = 2, max_length = 2))]
+        country: Query<Option<String>>,
         #[oai(validator(minimum(value = "1")))] page: Query<Option<u32>>,
         #[oai(name = "pageSize", validator(minimum(value = "1"), maximum(value = "100")))] page_size: Query<Option<u32>>,
     ) -> Result<Json<Page<Session>>, MonitoringError> {
@@ -216,10 +246,61 @@ impl MonitoringApi {
             to: to.0.map(|d| day_start(d) + chrono::Duration::days(1)),
             q: q.0,
             flagged: flagged.0,
+            city: city.0,
+            country: country.0,
         };
         let paging = paging(page.0, page_size.0);
         let (rows, total) = store::sessions::list(&state.db, &filter, paging).await?;
         Ok(Json(Page::new(rows.into_iter().map(|r| Session::from_record(r, &auth.0)).collect(), total, paging)))
+    }
+
+    /// Sessions per place
+    ///
+    /// Every session in the caller's scope and the filters of `GET /monitoring/sessions`, counted
+    /// per place: a city's point, or with `zoom` (the map's, 0-18) a cell of a grid that shrinks as
+    /// the map zooms in (45° at zoom 0, halving at each level). The busiest 5,000 places at most;
+    /// a place's sessions come from `GET /monitoring/sessions` with its `city` and `country`.
+    #[allow(clippy::too_many_arguments)]
+    #[oai(path = "/places", method = "get", operation_id = "listMonitoringPlaces")]
+    async fn places(
+        &self,
+        state: Data<&AppState>,
+        auth: BearerAuth,
+        active: Query<Option<bool>>,
+        #[oai(name = "userId")] user_id: Query<Option<Uuid>>,
+        #[oai(name = "enterpriseId")] enterprise_id: Query<Option<Uuid>>,
+        from: Query<Option<NaiveDate>>,
+        to: Query<Option<NaiveDate>>,
+        #[oai(validator(max_length = 200))] q: Query<Option<String>>,
+        flagged: Query<Option<bool>>,
+        #[oai(validator(minimum(value = "0"), maximum(value = "18")))] zoom: Query<Option<u8>>,
+    ) -> Result<Json<Vec<MapPlace>>, MonitoringError> {
+        auth.0.require("listMonitoringPlaces")?;
+        let filter = SessionFilter {
+            enterprise: scope(&auth.0, enterprise_id.0)?,
+            user_id: user_id.0,
+            active: active.0,
+            from: from.0.map(day_start),
+            to: to.0.map(|d| day_start(d) + chrono::Duration::days(1)),
+            q: q.0,
+            flagged: flagged.0,
+            ..Default::default()
+        };
+        let cell = zoom.0.map(|z| 45.0 / f64::from(1u32 << z));
+        let rows = store::sessions::places(&state.db, &filter, cell).await?;
+        let items = rows
+            .into_iter()
+            .map(|r| MapPlace {
+                latitude: r.latitude,
+                longitude: r.longitude,
+                city: r.city,
+                country: r.country,
+                total: r.total,
+                active: r.active,
+                flagged: r.flagged,
+            })
+            .collect();
+        Ok(Json(items))
     }
 
     /// Activity per user

@@ -109,6 +109,7 @@ pub const PERMISSIONS: &[Permission] = &[
     row("getAdminStatistics", A, NEVER, NEVER, NEVER),
     // Monitoring: the admin every session, a CEO their enterprise's; everyone sends heartbeats.
     row("listSessions", A, OWN, NEVER, NEVER),
+    row("listMonitoringPlaces", A, OWN, NEVER, NEVER),
     row("listUserActivity", A, OWN, NEVER, NEVER),
     row("logoutSession", A, OWN, NEVER, NEVER),
     row("logoutOtherSessions", A, OWN, NEVER, NEVER),
@@ -204,6 +205,7 @@ pub const SCOPES: &[(&str, &str)] = &[
     ("getAdminDashboard", "dashboards:read"),
     ("getAdminStatistics", "dashboards:read"),
     ("listSessions", "monitoring:read"),
+    ("listMonitoringPlaces", "monitoring:read"),
     ("listUserActivity", "monitoring:read"),
     ("logoutSession", "monitoring:write"),
     ("logoutOtherSessions", "monitoring:write"),

@@ -257,6 +257,9 @@ pub struct SessionFilter {
     pub to: Option<DateTime<Utc>>,
     pub q: Option<String>,
     pub flagged: Option<bool>,
+    /// One place: its city (`Some("")`: sessions whose city is unknown) and country.
+    pub city: Option<String>,
+    pub country: Option<String>,
 }
 
 fn filtered(head: &str, f: &SessionFilter) -> sqlx::QueryBuilder<sqlx::Postgres> {
@@ -292,6 +295,18 @@ fn filtered(head: &str, f: &SessionFilter) -> sqlx::QueryBuilder<sqlx::Postgres>
         let pattern = format!("%{}%", super::escape_like(q));
         qb.push(" and (u.full_name ilike ").push_bind(pattern.clone()).push(" or u.email ilike ").push_bind(pattern.clone());
         qb.push(" or s.city ilike ").push_bind(pattern).push(")");
+    }
+    match f.city.as_deref() {
+        Some("") => {
+            qb.push(" and s.city is null");
+        }
+        Some(city) => {
+            qb.push(" and s.city = ").push_bind(city.to_owned());
+        }
+        None => {}
+    }
+    if let Some(country) = &f.country {
+        qb.push(" and s.country = ").push_bind(country.to_uppercase());
     }
     match f.flagged {
         Some(true) => {
@@ -355,6 +370,46 @@ pub async fn activity(pool: &PgPool, f: &SessionFilter, paging: super::Paging) -
         .push(" offset ")
         .push_bind(paging.offset());
     Ok((qb.build_query_as().fetch_all(pool).await?, total))
+}
+
+/// The sessions in a filter, counted per place.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct PlaceRecord {
+    pub latitude: Option<f64>,
+    pub longitude: Option<f64>,
+    pub city: Option<String>,
+    pub country: Option<String>,
+    pub total: i64,
+    pub active: i64,
+    pub flagged: i64,
+}
+
+/// The most places one answer holds (the busiest first); past it, a coarser `cell` groups more.
+pub const MAX_PLACES: i64 = 5_000;
+
+/// Every session of the filter grouped by place: by city point, or (`cell`, in degrees) by grid
+/// cell, each cell at the mean of its points and named after its city and country when it holds
+/// one only. Sessions without a known point are one group with no point, so the groups' totals
+/// are the filter's total.
+pub async fn places(pool: &PgPool, f: &SessionFilter, cell: Option<f64>) -> sqlx::Result<Vec<PlaceRecord>> {
+    let head = "select avg(s.latitude) as latitude, avg(s.longitude) as longitude, \
+         case when count(distinct coalesce(s.city, '')) = 1 then min(s.city) end as city, \
+         case when count(distinct coalesce(s.country, '')) = 1 then min(s.country) end as country, \
+         count(*) as total, \
+         count(*) filter (where s.ended_at is null and s.expires_at > now()) as active, \
+         count(*) filter (where cardinality(s.flags) > 0) as flagged \
+         from public.sessions s join public.users u on u.id = s.user_id";
+    let mut qb = filtered(head, f);
+    match cell {
+        Some(cell) => {
+            qb.push(" group by floor(s.latitude / ").push_bind(cell).push("), floor(s.longitude / ").push_bind(cell).push(")");
+        }
+        None => {
+            qb.push(" group by s.latitude, s.longitude, s.city, s.country");
+        }
+    }
+    qb.push(" order by count(*) desc, 1, 2 limit ").push_bind(MAX_PLACES);
+    qb.build_query_as().fetch_all(pool).await
 }
 
 /// Ends every live session of the user but `keep` (none: every one).

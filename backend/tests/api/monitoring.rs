@@ -127,6 +127,91 @@ async fn monitors_see_where_and_on_what_sessions_run_and_the_anomalies(db: PgPoo
 }
 
 #[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn the_map_counts_every_session_in_scope_per_place_and_a_place_opens_to_its_sessions(db: PgPool) {
+    let app = TestApp::spawn_with(db, trusting_loopback).await;
+    let admin = app.admin_token().await;
+    let (acme, ceo) = app.enterprise(&admin, "Acme").await;
+    let (_, other_ceo) = app.enterprise(&admin, "Globex").await;
+    app.staff(&ceo, &acme, "ann@acme.example", "DepartmentUser", None).await;
+    app.staff(&ceo, &acme, "bob@acme.example", "DepartmentUser", None).await;
+    // London twice, Boxford (England, 100 km away) once, Linköping once (a new country, too fast:
+    // flagged); the CEO's own session has no known place (a loopback address).
+    sign_in_from(&app, "ann@acme.example", "staff-password", "81.2.69.142").await;
+    sign_in_from(&app, "bob@acme.example", "staff-password", "81.2.69.160").await;
+    sign_in_from(&app, "bob@acme.example", "staff-password", "2.125.160.216").await;
+    sign_in_from(&app, "ann@acme.example", "staff-password", "89.160.20.112").await;
+
+    let (status, places) = app.get(&ceo, "/api/v1/monitoring/places").await;
+    assert_eq!(status, 200, "{places}");
+    let summary = |places: &Value| -> Vec<(Option<String>, Option<String>, i64, i64, i64, bool)> {
+        let mut rows: Vec<_> = places
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| {
+                (
+                    p["city"].as_str().map(str::to_owned),
+                    p["country"].as_str().map(str::to_owned),
+                    p["total"].as_i64().unwrap(),
+                    p["active"].as_i64().unwrap(),
+                    p["flagged"].as_i64().unwrap(),
+                    p["latitude"].is_f64() && p["longitude"].is_f64(),
+                )
+            })
+            .collect();
+        rows.sort();
+        rows
+    };
+    let s = |v: &str| Some(v.to_owned());
+    assert_eq!(
+        summary(&places),
+        vec![
+            (None, None, 1, 1, 0, false),
+            (s("Boxford"), s("GB"), 1, 1, 0, true),
+            (s("Linköping"), s("SE"), 1, 1, 1, true),
+            (s("London"), s("GB"), 2, 2, 0, true),
+        ],
+        "{places}"
+    );
+    // The map and the list agree: every session of the scope is on the map once.
+    let (_, list) = app.get(&ceo, "/api/v1/monitoring/sessions").await;
+    assert_eq!(list["total"], 5);
+    // Zoomed out, London and Boxford share a cell of the grid: one marker, no single city.
+    let (_, world) = app.get(&ceo, "/api/v1/monitoring/places?zoom=0").await;
+    assert_eq!(
+        summary(&world),
+        vec![(None, None, 1, 1, 0, false), (None, s("GB"), 3, 3, 0, true), (s("Linköping"), s("SE"), 1, 1, 1, true)],
+        "{world}"
+    );
+    let england = world.as_array().unwrap().iter().find(|p| p["country"] == "GB").unwrap();
+    let latitude = england["latitude"].as_f64().unwrap();
+    assert!((51.5..51.7).contains(&latitude), "the cell's marker sits at its sessions' mean: {england}");
+    // Filters narrow the map as they narrow the list.
+    let (_, flagged) = app.get(&ceo, "/api/v1/monitoring/places?flagged=true").await;
+    assert_eq!(summary(&flagged), vec![(s("Linköping"), s("SE"), 1, 1, 1, true)]);
+    let (_, bob) = app.get(&ceo, "/api/v1/monitoring/places?q=bob").await;
+    assert_eq!(summary(&bob).iter().map(|p| p.2).sum::<i64>(), 2, "{bob}");
+
+    // A place opens to its sessions; the unknown place is the one without a city.
+    let (_, london) = app.get(&ceo, "/api/v1/monitoring/sessions?city=London&country=gb").await;
+    assert_eq!(london["total"], 2, "{london}");
+    assert!(london["items"].as_array().unwrap().iter().all(|s| s["city"] == "London"));
+    let (_, nowhere) = app.get(&ceo, "/api/v1/monitoring/sessions?city=").await;
+    assert_eq!((nowhere["total"].clone(), nowhere["items"][0]["user"]["email"].clone()), (json!(1), json!("ceo@acme.example")), "{nowhere}");
+
+    // Another CEO sees their own map only; the admin everyone's.
+    let (_, theirs) = app.get(&other_ceo, "/api/v1/monitoring/places").await;
+    assert_eq!(summary(&theirs), vec![(None, None, 1, 1, 0, false)]);
+    assert_eq!(app.get(&other_ceo, &format!("/api/v1/monitoring/places?enterpriseId={acme}")).await.0, 404);
+    let (_, all) = app.get(&admin, "/api/v1/monitoring/places").await;
+    assert_eq!(summary(&all).iter().map(|p| p.2).sum::<i64>(), 7, "every session: {all}");
+    let (_, one) = app.get(&admin, &format!("/api/v1/monitoring/places?enterpriseId={acme}")).await;
+    assert_eq!(summary(&one), summary(&places));
+    assert_eq!(app.get(&ceo, "/api/v1/monitoring/places?zoom=19").await.0, 400);
+    assert_eq!(app.get(&ceo, "/api/v1/monitoring/sessions?country=GBR").await.0, 400);
+}
+
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
 async fn a_heartbeat_moves_last_seen_and_a_monitor_ends_a_session_everywhere(db: PgPool) {
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;

@@ -156,6 +156,7 @@ const TABLE: &[(&str, [Cell; 11])] = &[
     // Monitoring: the admin every session, a CEO their enterprise's, staff none; everyone's
     // tab sends heartbeats.
     ("listSessions",              [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
+    ("listMonitoringPlaces",      [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
     ("listUserActivity",          [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
     ("logoutSession",             [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
     ("logoutOtherSessions",       [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
@@ -646,6 +647,7 @@ impl World {
             "getAdminDashboard" => get("/api/v1/admin/dashboard"),
             "getAdminStatistics" => get("/api/v1/admin/statistics"),
             "listSessions" => get(format!("/api/v1/monitoring/sessions?enterpriseId={ent}&pageSize=100")),
+            "listMonitoringPlaces" => get(format!("/api/v1/monitoring/places?enterpriseId={ent}")),
             "listUserActivity" => get(format!("/api/v1/monitoring/user-activity?enterpriseId={ent}&pageSize=100")),
             "logoutSession" => {
                 let token = self.member_session().await;
@@ -949,6 +951,12 @@ impl World {
             }
             "getAdminStatistics" => ensure!(items(&body["days"]).len() == 30, "{body}"),
             "listSessions" => ensure!(!list.is_empty() && all(list, "enterpriseId", &a.id), "{body}"),
+            "listMonitoringPlaces" => {
+                // Alpha's sessions, each on the map once: as many as Alpha's list holds.
+                let on_map: i64 = body.as_array().map_or(0, |p| p.iter().filter_map(|p| p["total"].as_i64()).sum());
+                let (_, listed) = self.get(&me.token, &format!("/api/v1/monitoring/sessions?enterpriseId={}&pageSize=1", a.id)).await;
+                ensure!(on_map > 0 && listed["total"].as_i64() == Some(on_map), "{on_map} on the map, {listed}");
+            }
             "listUserActivity" => {
                 let users: Vec<Value> = list.iter().map(|u| u["user"].clone()).collect();
                 ensure!(has(&users, &a.ceo.id) && none(&users, &self.people(b)) && !has(&users, &self.admin.id), "{body}");

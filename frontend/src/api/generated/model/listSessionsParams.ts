@@ -20,6 +20,18 @@ to?: string;
 q?: string;
 flagged?: boolean;
 /**
+ * One place's sessions (a place of `/monitoring/places`): its city, or empty for the
+sessions whose city is unknown.
+ * @maxLength 200
+ */
+city?: string;
+/**
+ * ISO 3166-1 alpha-2.
+ * @minLength 2
+ * @maxLength 2
+ */
+country?: string;
+/**
  * @minimum 1
  */
 page?: number;

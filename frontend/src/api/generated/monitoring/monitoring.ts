@@ -28,8 +28,10 @@ import type {
 
 import type {
   ApiError,
+  ListMonitoringPlacesParams,
   ListSessionsParams,
   ListUserActivityParams,
+  MapPlace,
   PageSession,
   PageUserActivity
 } from '.././model';
@@ -141,6 +143,116 @@ export function useListSessions<TData = Awaited<ReturnType<typeof listSessions>>
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
   const queryOptions = getListSessionsQueryOptions(params,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
+ * Every session in the caller's scope and the filters of `GET /monitoring/sessions`, counted
+per place: a city's point, or with `zoom` (the map's, 0-18) a cell of a grid that shrinks as
+the map zooms in (45° at zoom 0, halving at each level). The busiest 5,000 places at most;
+a place's sessions come from `GET /monitoring/sessions` with its `city` and `country`.
+ * @summary Sessions per place
+ */
+export const getListMonitoringPlacesUrl = (params?: ListMonitoringPlacesParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/api/v1/monitoring/places?${stringifiedParams}` : `/api/v1/monitoring/places`
+}
+
+export const listMonitoringPlaces = async (params?: ListMonitoringPlacesParams, options?: RequestInit): Promise<MapPlace[]> => {
+  
+  return customFetch<MapPlace[]>(getListMonitoringPlacesUrl(params),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListMonitoringPlacesQueryKey = (params?: ListMonitoringPlacesParams,) => {
+    return [
+    `/api/v1/monitoring/places`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getListMonitoringPlacesQueryOptions = <TData = Awaited<ReturnType<typeof listMonitoringPlaces>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(params?: ListMonitoringPlacesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMonitoringPlaces>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListMonitoringPlacesQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listMonitoringPlaces>>> = ({ signal }) => listMonitoringPlaces(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listMonitoringPlaces>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListMonitoringPlacesQueryResult = NonNullable<Awaited<ReturnType<typeof listMonitoringPlaces>>>
+export type ListMonitoringPlacesQueryError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+
+
+export function useListMonitoringPlaces<TData = Awaited<ReturnType<typeof listMonitoringPlaces>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+ params: undefined |  ListMonitoringPlacesParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMonitoringPlaces>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listMonitoringPlaces>>,
+          TError,
+          Awaited<ReturnType<typeof listMonitoringPlaces>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListMonitoringPlaces<TData = Awaited<ReturnType<typeof listMonitoringPlaces>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+ params?: ListMonitoringPlacesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMonitoringPlaces>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listMonitoringPlaces>>,
+          TError,
+          Awaited<ReturnType<typeof listMonitoringPlaces>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListMonitoringPlaces<TData = Awaited<ReturnType<typeof listMonitoringPlaces>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+ params?: ListMonitoringPlacesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMonitoringPlaces>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Sessions per place
+ */
+
+export function useListMonitoringPlaces<TData = Awaited<ReturnType<typeof listMonitoringPlaces>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+ params?: ListMonitoringPlacesParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listMonitoringPlaces>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getListMonitoringPlacesQueryOptions(params,options)
 
   const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
 

@@ -16,7 +16,8 @@ their enterprise's. The most recently active first. `from`/`to` keep sessions ac
 within those days (UTC); `q` searches the user's name and e-mail and the city.
  * @summary List sessions
  */
-export const listSessionsQueryQMax = 200;export const listSessionsQueryPageSizeMax = 100;
+export const listSessionsQueryQMax = 200;export const listSessionsQueryCityMax = 200;export const listSessionsQueryCountryMin = 2;
+export const listSessionsQueryCountryMax = 2;export const listSessionsQueryPageSizeMax = 100;
 
 export const listSessionsQueryParams = zod.object({
   "active": zod.boolean().optional(),
@@ -26,6 +27,8 @@ export const listSessionsQueryParams = zod.object({
   "to": zod.iso.date().optional(),
   "q": zod.string().max(listSessionsQueryQMax).optional(),
   "flagged": zod.boolean().optional(),
+  "city": zod.string().max(listSessionsQueryCityMax).optional().describe('One place\'s sessions (a place of `/monitoring/places`): its city, or empty for the\nsessions whose city is unknown.'),
+  "country": zod.string().min(listSessionsQueryCountryMin).max(listSessionsQueryCountryMax).optional().describe('ISO 3166-1 alpha-2.'),
   "page": zod.number().min(1).optional(),
   "pageSize": zod.number().min(1).max(listSessionsQueryPageSizeMax).optional()
 })
@@ -69,6 +72,42 @@ export const listSessionsResponse = zod.object({
   "page": zod.number().min(listSessionsResponsePageMin),
   "pageSize": zod.number().min(listSessionsResponsePageSizeMin)
 }).describe('One page of a list.')
+
+/**
+ * Every session in the caller's scope and the filters of `GET /monitoring/sessions`, counted
+per place: a city's point, or with `zoom` (the map's, 0-18) a cell of a grid that shrinks as
+the map zooms in (45° at zoom 0, halving at each level). The busiest 5,000 places at most;
+a place's sessions come from `GET /monitoring/sessions` with its `city` and `country`.
+ * @summary Sessions per place
+ */
+export const listMonitoringPlacesQueryQMax = 200;export const listMonitoringPlacesQueryZoomMin = 0;
+export const listMonitoringPlacesQueryZoomMax = 18;
+
+export const listMonitoringPlacesQueryParams = zod.object({
+  "active": zod.boolean().optional(),
+  "userId": zod.uuid().optional(),
+  "enterpriseId": zod.uuid().optional(),
+  "from": zod.iso.date().optional(),
+  "to": zod.iso.date().optional(),
+  "q": zod.string().max(listMonitoringPlacesQueryQMax).optional(),
+  "flagged": zod.boolean().optional(),
+  "zoom": zod.number().min(listMonitoringPlacesQueryZoomMin).max(listMonitoringPlacesQueryZoomMax).optional()
+})
+
+export const listMonitoringPlacesHeader = zod.object({
+  "If-None-Match": zod.string().optional().describe('An `ETag` from an earlier answer: 304 without a body when it still matches.')
+})
+
+export const listMonitoringPlacesResponseItem = zod.object({
+  "latitude": zod.number().nullish().describe('The place\'s point (a cell\'s: the mean of its sessions\'); null for the sessions whose place\nis unknown (a private or unlisted address), so the places\' totals are the list\'s.'),
+  "longitude": zod.number().nullish(),
+  "city": zod.string().nullish().describe('Null when unknown, or when a cell holds several cities.'),
+  "country": zod.string().nullish().describe('ISO 3166-1 alpha-2; null when unknown, or when a cell spans several countries.'),
+  "total": zod.number(),
+  "active": zod.number().describe('Neither ended nor expired.'),
+  "flagged": zod.number().describe('With a `new_country` or `impossible_travel` flag.')
+}).describe('The sessions at one place (a city\'s point, or a cell of the map\'s grid at its zoom).')
+export const listMonitoringPlacesResponse = zod.array(listMonitoringPlacesResponseItem)
 
 /**
  * For each user with sessions in the caller's scope (and the filters): how many sessions,
