@@ -126,6 +126,9 @@ async fn monitors_see_where_and_on_what_sessions_run_and_the_anomalies(db: PgPoo
     assert_eq!(app.post(&other_ceo, &format!("/api/v1/monitoring/sessions/{acme_session}/logout"), json!({})).await.0, 404);
 }
 
+/// A place of the map as the test compares it: city, country, total, active, flagged, has a point.
+type PlaceRow = (Option<String>, Option<String>, i64, i64, i64, bool);
+
 #[sqlx::test(migrator = "backend::db::MIGRATOR")]
 async fn the_map_counts_every_session_in_scope_per_place_and_a_place_opens_to_its_sessions(db: PgPool) {
     let app = TestApp::spawn_with(db, trusting_loopback).await;
@@ -143,7 +146,7 @@ async fn the_map_counts_every_session_in_scope_per_place_and_a_place_opens_to_it
 
     let (status, places) = app.get(&ceo, "/api/v1/monitoring/places").await;
     assert_eq!(status, 200, "{places}");
-    let summary = |places: &Value| -> Vec<(Option<String>, Option<String>, i64, i64, i64, bool)> {
+    let summary = |places: &Value| -> Vec<PlaceRow> {
         let mut rows: Vec<_> = places
             .as_array()
             .unwrap()
