@@ -388,27 +388,41 @@ pub struct PlaceRecord {
 pub const MAX_PLACES: i64 = 5_000;
 
 /// Every session of the filter grouped by place: by city point, or (`cell`, in degrees) by grid
-/// cell, each cell at the mean of its points and named after its city and country when it holds
-/// one only. Sessions without a known point are one group with no point, so the groups' totals
-/// are the filter's total.
+/// cell, each cell at the mean of its sessions' points and named after its city and country when
+/// it holds one only. Sessions without a known point are one group with no point, so the groups'
+/// totals are the filter's total. Points first, cells from the points: the live sessions' points
+/// come from an index alone (`sessions_live_points`, `sessions_live_places`: migration
+/// `20261205000002_session_places.sql`), already in order.
 pub async fn places(pool: &PgPool, f: &SessionFilter, cell: Option<f64>) -> sqlx::Result<Vec<PlaceRecord>> {
-    let head = "select avg(s.latitude) as latitude, avg(s.longitude) as longitude, \
-         case when count(distinct coalesce(s.city, '')) = 1 then min(s.city) end as city, \
-         case when count(distinct coalesce(s.country, '')) = 1 then min(s.country) end as country, \
-         count(*) as total, \
+    // The users' table only when `q` searches their names.
+    let from = if f.q.as_deref().is_some_and(|q| !q.trim().is_empty()) {
+        "from public.sessions s join public.users u on u.id = s.user_id"
+    } else {
+        "from public.sessions s"
+    };
+    let points = format!(
+        "select s.latitude, s.longitude, s.city, s.country, count(*) as total, \
          count(*) filter (where s.ended_at is null and s.expires_at > now()) as active, \
-         count(*) filter (where cardinality(s.flags) > 0) as flagged \
-         from public.sessions s join public.users u on u.id = s.user_id";
-    let mut qb = filtered(head, f);
-    match cell {
-        Some(cell) => {
-            qb.push(" group by floor(s.latitude / ").push_bind(cell).push("), floor(s.longitude / ").push_bind(cell).push(")");
-        }
-        None => {
-            qb.push(" group by s.latitude, s.longitude, s.city, s.country");
-        }
-    }
-    qb.push(" order by count(*) desc, 1, 2 limit ").push_bind(MAX_PLACES);
+         count(*) filter (where cardinality(s.flags) > 0) as flagged {from}"
+    );
+    let Some(cell) = cell else {
+        let mut qb = filtered(&points, f);
+        qb.push(" group by s.latitude, s.longitude, s.city, s.country order by 5 desc, 1, 2 limit ").push_bind(MAX_PLACES);
+        return qb.build_query_as().fetch_all(pool).await;
+    };
+    let cells = format!(
+        "select sum(p.latitude * p.total) / sum(p.total) as latitude, sum(p.longitude * p.total) / sum(p.total) as longitude, \
+         case when min(coalesce(p.city, '')) = max(coalesce(p.city, '')) then min(p.city) end as city, \
+         case when min(coalesce(p.country, '')) = max(coalesce(p.country, '')) then min(p.country) end as country, \
+         sum(p.total)::int8 as total, sum(p.active)::int8 as active, sum(p.flagged)::int8 as flagged from ({points}"
+    );
+    let mut qb = filtered(&cells, f);
+    qb.push(" group by s.latitude, s.longitude, s.city, s.country) p group by floor(p.latitude / ")
+        .push_bind(cell)
+        .push("), floor(p.longitude / ")
+        .push_bind(cell)
+        .push(") order by 5 desc, 1, 2 limit ")
+        .push_bind(MAX_PLACES);
     qb.build_query_as().fetch_all(pool).await
 }
 

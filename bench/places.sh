@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# The monitoring map at platform scale (issue 28): GET /monitoring/places over SESSIONS sessions
+# (LIVE of them live) of 2,000 enterprises x 50 people, in 300 cities, inserted with SQL; then
+# READS sequential requests each for the admin's live map, its zoomed-out grid, a filtered map
+# (flagged only) and one CEO's live map. Prints p50 / p99 / max per request (curl's total time).
+#
+#   bash bench/places.sh        BENCH_BIN=target/debug/backend READS=100 bash bench/places.sh
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+port="${BENCH_PORT:-8294}" reads="${READS:-200}"
+start_server enterprise_platform_bench_places "$port"
+
+token() { curl -fsS "$BENCH_BASE/api/v1/auth/login" -H 'content-type: application/json' -d "{\"email\":\"$1\",\"password\":\"$2\"}" | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])'; }
+admin="$(token "$BENCH_EMAIL" "$BENCH_PASSWORD")"
+curl -fsS "$BENCH_BASE/api/v1/enterprises" -H "authorization: Bearer $admin" -H 'content-type: application/json' \
+  -d '{"name":"Bench Map","ceoFullName":"Map CEO","ceoEmail":"ceo@map.bench","ceoPassword":"bench-ceo-password"}' >/dev/null
+ceo="$(token ceo@map.bench bench-ceo-password)"
+
+say "places: inserting ${SESSIONS:-1000000} sessions (${LIVE:-100000} live)"
+per_user=$(( ${SESSIONS:-1000000} / 100000 )) ended=$(( (${SESSIONS:-1000000} - ${LIVE:-100000}) / 100000 ))
+psql "$BENCH_DB_URL" -q <<SQL
+insert into enterprises (id, name, schema_name) select gen_random_uuid(), 'Bench ' || g, 'bench_' || g from generate_series(1, 1999) g;
+create temp table ents as select id, row_number() over (order by id) n from enterprises;
+insert into users (id, enterprise_id, role, full_name, email, password_hash, status)
+  select gen_random_uuid(), e.id, 'DepartmentUser', 'User ' || e.n || '-' || u, 'u' || e.n || '-' || u || '@places.bench', 'x', 'active'
+  from ents e, generate_series(1, 50) u;
+create temp table us as select id, enterprise_id, row_number() over (order by id) n from users where email like '%@places.bench';
+create temp table cities as select c, 'City ' || c as name, (array['FR','GB','DE','US','SE','JP'])[1 + c % 6] as country,
+  -60 + (c * 37 % 120)::float8 + (c % 7) * 0.1 as lat, -170 + (c * 53 % 340)::float8 + (c % 5) * 0.1 as lon from generate_series(0, 299) c;
+insert into sessions (id, user_id, enterprise_id, city, country, latitude, longitude, created_at, last_seen_at, expires_at, ended_at, end_reason, flags)
+  select gen_random_uuid(), u.id, u.enterprise_id, c.name, c.country, c.lat, c.lon,
+    -- Live ones seen minutes ago (the server's idle sweep leaves them be), the others ended.
+    now() - interval '1 hour', now() - (u.n % 10) * interval '1 minute', now() + interval '1 day',
+    case when s <= $ended then now() - interval '1 day' end, case when s <= $ended then 'logout' end,
+    case when (u.n + s) % 50 = 0 then array['new_country'] else '{}' end
+  from us u, generate_series(1, $per_user) s, lateral (select * from cities where c = (u.n * 7 + s * 13) % 300) c;
+vacuum analyze;
+SQL
+ceo_enterprise="$(psql "$BENCH_DB_URL" -Atc "select enterprise_id from users where email = 'ceo@map.bench'")"
+# The CEO's enterprise gets 50 live sessions of the synthetic kind, as every other one has.
+psql "$BENCH_DB_URL" -qc "update sessions set enterprise_id = '$ceo_enterprise' where id in (select id from sessions where ended_at is null and enterprise_id <> '$ceo_enterprise' limit 50)"
+
+measure() {
+  local label="$1" who="$2" query="$3"
+  for _ in $(seq 1 "$reads"); do
+    curl -fsS -o /dev/null -w '%{time_total}\n' "$BENCH_BASE/api/v1/monitoring/places?$query" -H "authorization: Bearer $who"
+  done | python3 -c "
+import sys
+t = sorted(float(x) * 1000 for x in sys.stdin)
+p = lambda q: t[min(len(t) - 1, int(q * len(t)))]
+print(f'| $label | {len(t)} | {p(0.5):.1f} | {p(0.99):.1f} | {t[-1]:.1f} |')"
+  curl -fsS "$BENCH_BASE/api/v1/monitoring/places?$query" -H "authorization: Bearer $who" | python3 -c "import json,sys; d=json.load(sys.stdin); print(f'|   ({len(d)} places, {sum(p[\"total\"] for p in d)} sessions) | | | | |')"
+}
+echo
+echo "| request | n | p50 ms | p99 ms | max ms |"
+echo "|---|---|---|---|---|"
+measure "admin, live sessions" "$admin" "active=true"
+measure "admin, live, zoom 3 grid" "$admin" "active=true&zoom=3"
+measure "admin, live and flagged" "$admin" "active=true&flagged=true"
+measure "CEO, live sessions" "$ceo" "active=true"
+measure "admin, one enterprise, live" "$admin" "active=true&enterpriseId=$ceo_enterprise"
