@@ -143,6 +143,7 @@ pub async fn listen_until<S: Future<Output = ()> + Send + 'static>(
         if let Err(err) = after.sessions.flush_seen().await {
             tracing::warn!(error = %err, "could not write the last heartbeats");
         }
+        after.realtime.flush_monitors().await;
         served
     };
     Ok((local, server))

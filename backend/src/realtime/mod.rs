@@ -51,6 +51,10 @@ pub enum Event {
     /// A watched session ended.
     #[serde(rename = "monitoring.session_ended")]
     MonitoringSessionEnded { session_id: Uuid, enterprise_id: Option<Uuid>, reason: String },
+    /// Many watched sessions changed within one second (a mass expiry, a busy hour): how many
+    /// started, were seen again and ended, instead of one event each (`MONITOR_DETAIL`).
+    #[serde(rename = "monitoring.sessions_changed")]
+    MonitoringSessionsChanged { enterprise_id: Option<Uuid>, started: u32, updated: u32, ended: u32 },
     /// A report moved in its review; sent to its author, its department's head and the CEO.
     #[serde(rename = "report.status_changed")]
     ReportStatusChanged { report_id: Uuid, department_id: Uuid, title: String, from_status: Option<String>, status: String, actor_id: Uuid },
@@ -132,6 +136,10 @@ pub mod close {
 /// How many events may wait for one socket before it is dropped as too slow.
 pub const QUEUE: usize = 256;
 
+/// Monitors hear of their sessions once a second at most: up to this many per enterprise as
+/// they are, more as one `monitoring.sessions_changed` with the counts.
+pub const MONITOR_DETAIL: usize = 20;
+
 struct Connection {
     listener: Listener,
     events: mpsc::Sender<Arc<str>>,
@@ -150,6 +158,8 @@ struct HubInner {
     channel: String,
     next_id: AtomicU64,
     connections: Mutex<HashMap<u64, Connection>>,
+    /// The monitors' events of the current second, per enterprise (`flush_monitors`).
+    monitors: Mutex<HashMap<Option<Uuid>, Vec<Event>>>,
 }
 
 /// A registered socket: its queue, its close signal, and its place in the hub until dropped.
@@ -178,6 +188,7 @@ impl Hub {
             channel,
             next_id: AtomicU64::new(1),
             connections: Mutex::new(HashMap::new()),
+            monitors: Mutex::new(HashMap::new()),
         }))
     }
 
@@ -206,6 +217,47 @@ impl Hub {
     }
 
     async fn publish_all(&self, envelopes: Vec<Envelope>) {
+        // The monitors' events wait for the next second's summary; the rest go now.
+        let (watched, envelopes): (Vec<Envelope>, Vec<Envelope>) =
+            envelopes.into_iter().partition(|e| matches!(e.audience, Audience::Monitors { .. }));
+        if !watched.is_empty() {
+            let mut monitors = self.0.monitors.lock().expect("monitors lock");
+            for Envelope { audience, event } in watched {
+                if let Audience::Monitors { enterprise } = audience {
+                    monitors.entry(enterprise).or_default().push(event);
+                }
+            }
+        }
+        self.send(envelopes).await;
+    }
+
+    /// Sends the monitors' events gathered since the last call: per enterprise, up to
+    /// `MONITOR_DETAIL` as they are, more as one `monitoring.sessions_changed`. Run every second
+    /// (`realtime::tasks`) and at shutdown.
+    pub async fn flush_monitors(&self) {
+        let gathered = std::mem::take(&mut *self.0.monitors.lock().expect("monitors lock"));
+        let mut envelopes = Vec::new();
+        for (enterprise, events) in gathered {
+            let audience = Audience::Monitors { enterprise };
+            if events.len() <= MONITOR_DETAIL {
+                envelopes.extend(events.into_iter().map(|event| Envelope { audience: audience.clone(), event }));
+                continue;
+            }
+            let (mut started, mut updated, mut ended) = (0u32, 0u32, 0u32);
+            for event in &events {
+                match event {
+                    Event::MonitoringSessionStarted { .. } => started += 1,
+                    Event::MonitoringSessionUpdated { .. } => updated += 1,
+                    Event::MonitoringSessionEnded { .. } => ended += 1,
+                    _ => {}
+                }
+            }
+            envelopes.push(Envelope { audience, event: Event::MonitoringSessionsChanged { enterprise_id: enterprise, started, updated, ended } });
+        }
+        self.send(envelopes).await;
+    }
+
+    async fn send(&self, envelopes: Vec<Envelope>) {
         if envelopes.is_empty() {
             return;
         }

@@ -1,5 +1,5 @@
 //! What each instance runs in the background: the Redis subscription that feeds its sockets, the
-//! batched write of heartbeats, and the sweep that ends expired and idle sessions and announces
+//! batched write of heartbeats, the monitors' events once a second, and the sweep that ends expired and idle sessions and announces
 //! them. Several instances sweeping at once end each session once (one UPDATE ... RETURNING).
 
 use crate::state::AppState;
@@ -15,6 +15,14 @@ pub fn spawn(state: &AppState) {
             if let Err(err) = flush.sessions.flush_seen().await {
                 tracing::warn!(error = %err, "could not write session activity");
             }
+        }
+    });
+    let monitors = state.realtime.clone();
+    tokio::spawn(async move {
+        let mut every = tokio::time::interval(std::time::Duration::from_secs(1));
+        loop {
+            every.tick().await;
+            monitors.flush_monitors().await;
         }
     });
     let sweep = state.clone();

@@ -215,6 +215,36 @@ async fn the_map_counts_every_session_in_scope_per_place_and_a_place_opens_to_it
 }
 
 #[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn a_monitor_hears_of_a_mass_end_as_one_summary_and_of_a_single_sign_in_as_itself(db: PgPool) {
+    let app = TestApp::spawn(db).await;
+    let admin = app.admin_token().await;
+    let (acme, ceo) = app.enterprise(&admin, "Acme").await;
+    for n in 0..30 {
+        app.staff(&ceo, &acme, &format!("p{n}@acme.example"), "DepartmentUser", None).await;
+        app.token(&format!("p{n}@acme.example"), "staff-password").await;
+    }
+    let mut monitor = socket(&app, &admin).await;
+    // One sign-in: its own event, as before.
+    app.token("p0@acme.example", "staff-password").await;
+    let started = next_of_type(&mut monitor, "monitoring.session_started").await;
+    assert_eq!(started["enterpriseId"], acme.as_str());
+    // The enterprise deactivated: 32 sessions end at once (the CEO's and 31 of its staff).
+    let (status, body) = app.put(&admin, &format!("/api/v1/enterprises/{acme}"), json!({ "isActive": false })).await;
+    assert_eq!(status, 200, "{body}");
+    let summary = next_of_type(&mut monitor, "monitoring.sessions_changed").await;
+    assert_eq!(summary, json!({ "type": "monitoring.sessions_changed", "enterpriseId": acme, "started": 0, "updated": 0, "ended": 32 }));
+    // Nothing per session follows: up to a new sign-in, no `monitoring.session_ended` comes.
+    app.enterprise(&admin, "Globex").await;
+    loop {
+        let event = next_json(&mut monitor).await;
+        assert_ne!(event["type"], "monitoring.session_ended", "{event}");
+        if event["type"] == "monitoring.session_started" {
+            break;
+        }
+    }
+}
+
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
 async fn a_heartbeat_moves_last_seen_and_a_monitor_ends_a_session_everywhere(db: PgPool) {
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
