@@ -99,9 +99,9 @@ pub fn service() -> OpenApiService<Api, ()> {
          missing, bad or dead token), `monitoring.session_started` (`sessionId`, `userId`, \
          `enterpriseId`), `monitoring.session_updated` (`sessionId`, `enterpriseId`, `lastSeenAt`) and \
          `monitoring.session_ended` (`sessionId`, `enterpriseId`, `reason`) to the monitors whose scope \
-         includes the session, once a second at most: past 20 in a second for one enterprise, one \
-         `monitoring.sessions_changed` (`enterpriseId`, `started`, `updated`, `ended`: counts) \
-         instead, so a mass expiry is one message; and `report.status_changed` (`reportId`, `departmentId`, `title`, \
+         includes the session, once a second at most: past 20 in a second, one \
+         `monitoring.sessions_changed` (`enterpriseId`, null for the admins' summary of the whole \
+         platform; `started`, `updated`, `ended`: counts) instead, so a mass expiry is one message; and `report.status_changed` (`reportId`, `departmentId`, `title`, \
          `fromStatus`, `status`, `actorId`: who moved it) to the report's author, department head and CEO. The messenger's \
          events go to a conversation's members: `message.created` (`conversationId`, `messageId`, \
          `senderId`), `message.read` (`conversationId`, `userId`, `messageId`), \

@@ -52,7 +52,8 @@ pub enum Event {
     #[serde(rename = "monitoring.session_ended")]
     MonitoringSessionEnded { session_id: Uuid, enterprise_id: Option<Uuid>, reason: String },
     /// Many watched sessions changed within one second (a mass expiry, a busy hour): how many
-    /// started, were seen again and ended, instead of one event each (`MONITOR_DETAIL`).
+    /// started, were seen again and ended, instead of one event each (`MONITOR_DETAIL`). For a
+    /// CEO, their enterprise's; for the admins, the whole platform's (`enterpriseId` null).
     #[serde(rename = "monitoring.sessions_changed")]
     MonitoringSessionsChanged { enterprise_id: Option<Uuid>, started: u32, updated: u32, ended: u32 },
     /// A report moved in its review; sent to its author, its department's head and the CEO.
@@ -89,12 +90,30 @@ pub enum Audience {
     Tenant { enterprise: Uuid, users: Vec<Uuid>, ceo: bool },
     /// These users of one realm: an enterprise, or (none) the platform admins.
     Users { enterprise: Option<Uuid>, users: Vec<Uuid> },
+    /// The platform admins (the monitors' summaries, `Hub::flush_monitors`).
+    Admins,
+    /// One enterprise's CEO (the monitors' summaries).
+    Ceo { enterprise: Uuid },
 }
 
 #[derive(Debug, Serialize, Deserialize)]
 struct Envelope {
     audience: Audience,
     event: Event,
+}
+
+/// The counts of monitors' events, as one `monitoring.sessions_changed`.
+fn summary<'a>(enterprise_id: Option<Uuid>, events: impl Iterator<Item = &'a Event>) -> Event {
+    let (mut started, mut updated, mut ended) = (0u32, 0u32, 0u32);
+    for event in events {
+        match event {
+            Event::MonitoringSessionStarted { .. } => started += 1,
+            Event::MonitoringSessionUpdated { .. } => updated += 1,
+            Event::MonitoringSessionEnded { .. } => ended += 1,
+            _ => {}
+        }
+    }
+    Event::MonitoringSessionsChanged { enterprise_id, started, updated, ended }
 }
 
 /// Who is on the other end of a socket.
@@ -117,6 +136,8 @@ impl Audience {
                 l.enterprise_id == Some(*enterprise) && (users.contains(&l.user_id) || (*ceo && l.role == Role::EnterpriseCeo))
             }
             Self::Users { enterprise, users } => l.enterprise_id == *enterprise && users.contains(&l.user_id),
+            Self::Admins => l.role == Role::PlatformAdmin,
+            Self::Ceo { enterprise } => l.role == Role::EnterpriseCeo && l.enterprise_id == Some(*enterprise),
         }
     }
 }
@@ -136,8 +157,9 @@ pub mod close {
 /// How many events may wait for one socket before it is dropped as too slow.
 pub const QUEUE: usize = 256;
 
-/// Monitors hear of their sessions once a second at most: up to this many per enterprise as
-/// they are, more as one `monitoring.sessions_changed` with the counts.
+/// Monitors hear of their sessions once a second at most: up to this many as they are, more as
+/// one `monitoring.sessions_changed` with the counts (the admins: of every enterprise together;
+/// a CEO: of theirs).
 pub const MONITOR_DETAIL: usize = 20;
 
 struct Connection {
@@ -231,28 +253,30 @@ impl Hub {
         self.send(envelopes).await;
     }
 
-    /// Sends the monitors' events gathered since the last call: per enterprise, up to
-    /// `MONITOR_DETAIL` as they are, more as one `monitoring.sessions_changed`. Run every second
-    /// (`realtime::tasks`) and at shutdown.
+    /// Sends the monitors' events gathered since the last call. Up to `MONITOR_DETAIL` in all go
+    /// as they are, to the admins and each enterprise's CEO. More: the admins get one summary of
+    /// them all, and each CEO their enterprise's events as they are, or past `MONITOR_DETAIL` one
+    /// summary. So a socket hears of a mass expiry in one message, whoever watches. Run every
+    /// second (`realtime::tasks`) and at shutdown.
     pub async fn flush_monitors(&self) {
         let gathered = std::mem::take(&mut *self.0.monitors.lock().expect("monitors lock"));
+        let total: usize = gathered.values().map(Vec::len).sum();
         let mut envelopes = Vec::new();
-        for (enterprise, events) in gathered {
-            let audience = Audience::Monitors { enterprise };
-            if events.len() <= MONITOR_DETAIL {
-                envelopes.extend(events.into_iter().map(|event| Envelope { audience: audience.clone(), event }));
-                continue;
+        if total <= MONITOR_DETAIL {
+            for (enterprise, events) in gathered {
+                envelopes.extend(events.into_iter().map(|event| Envelope { audience: Audience::Monitors { enterprise }, event }));
             }
-            let (mut started, mut updated, mut ended) = (0u32, 0u32, 0u32);
-            for event in &events {
-                match event {
-                    Event::MonitoringSessionStarted { .. } => started += 1,
-                    Event::MonitoringSessionUpdated { .. } => updated += 1,
-                    Event::MonitoringSessionEnded { .. } => ended += 1,
-                    _ => {}
+        } else {
+            envelopes.push(Envelope { audience: Audience::Admins, event: summary(None, gathered.values().flatten()) });
+            for (enterprise, events) in gathered {
+                let Some(id) = enterprise else { continue };
+                let audience = Audience::Ceo { enterprise: id };
+                if events.len() <= MONITOR_DETAIL {
+                    envelopes.extend(events.into_iter().map(|event| Envelope { audience: audience.clone(), event }));
+                } else {
+                    envelopes.push(Envelope { audience, event: summary(enterprise, events.iter()) });
                 }
             }
-            envelopes.push(Envelope { audience, event: Event::MonitoringSessionsChanged { enterprise_id: enterprise, started, updated, ended } });
         }
         self.send(envelopes).await;
     }

@@ -219,22 +219,38 @@ async fn a_monitor_hears_of_a_mass_end_as_one_summary_and_of_a_single_sign_in_as
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let (acme, ceo) = app.enterprise(&admin, "Acme").await;
-    for n in 0..30 {
-        app.staff(&ceo, &acme, &format!("p{n}@acme.example"), "DepartmentUser", None).await;
-        app.token(&format!("p{n}@acme.example"), "staff-password").await;
+    let (_, globex_ceo) = app.enterprise(&admin, "Globex").await;
+    app.staff(&ceo, &acme, "ann@acme.example", "DepartmentUser", None).await;
+    let mut ann = Vec::new();
+    for _ in 0..25 {
+        ann.push(app.token("ann@acme.example", "staff-password").await);
     }
     let mut monitor = socket(&app, &admin).await;
+    let mut acme_monitor = socket(&app, &ceo).await;
+    let mut globex_monitor = socket(&app, &globex_ceo).await;
     // One sign-in: its own event, as before.
-    app.token("p0@acme.example", "staff-password").await;
+    app.staff(&ceo, &acme, "bob@acme.example", "DepartmentUser", None).await;
+    app.token("bob@acme.example", "staff-password").await;
     let started = next_of_type(&mut monitor, "monitoring.session_started").await;
     assert_eq!(started["enterpriseId"], acme.as_str());
-    // The enterprise deactivated: 32 sessions end at once (the CEO's and 31 of its staff).
-    let (status, body) = app.put(&admin, &format!("/api/v1/enterprises/{acme}"), json!({ "isActive": false })).await;
-    assert_eq!(status, 200, "{body}");
+    assert_eq!(next_of_type(&mut acme_monitor, "monitoring.session_started").await["userId"], started["userId"]);
+
+    // Ann's 24 other sessions end at once.
+    let kept = backend::auth::token::TokenKeys::new(&app.config.jwt_secret).verify(&ann[0]).unwrap().sid;
+    let (status, body) = app.post(&ceo, &format!("/api/v1/monitoring/sessions/{kept}/logout-others"), json!({})).await;
+    assert_eq!(status, 204, "{body}");
     let summary = next_of_type(&mut monitor, "monitoring.sessions_changed").await;
-    assert_eq!(summary, json!({ "type": "monitoring.sessions_changed", "enterpriseId": acme, "started": 0, "updated": 0, "ended": 32 }));
-    // Nothing per session follows: up to a new sign-in, no `monitoring.session_ended` comes.
-    app.enterprise(&admin, "Globex").await;
+    assert_eq!(summary, json!({ "type": "monitoring.sessions_changed", "enterpriseId": null, "started": 0, "updated": 0, "ended": 24 }));
+    let acme_summary = next_of_type(&mut acme_monitor, "monitoring.sessions_changed").await;
+    assert_eq!(acme_summary, json!({ "type": "monitoring.sessions_changed", "enterpriseId": acme, "started": 0, "updated": 0, "ended": 24 }));
+    // Another enterprise's CEO hears nothing of it (their own session's activity, perhaps).
+    let quiet_until = Instant::now() + Duration::from_millis(2500);
+    while let Ok(Some(Ok(Message::Text(text)))) = tokio::time::timeout_at(quiet_until.into(), globex_monitor.next()).await {
+        let event: Value = serde_json::from_str(&text).unwrap();
+        assert!(event["enterpriseId"] != acme.as_str() && event["type"] != "monitoring.sessions_changed", "Globex's CEO heard {event}");
+    }
+    // Nothing per session follows for the admin: up to a new sign-in, no `monitoring.session_ended`.
+    app.token("bob@acme.example", "staff-password").await;
     loop {
         let event = next_json(&mut monitor).await;
         assert_ne!(event["type"], "monitoring.session_ended", "{event}");
