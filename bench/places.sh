@@ -8,6 +8,8 @@
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 port="${BENCH_PORT:-8294}" reads="${READS:-200}"
+# The sweep every 2 s, so the mass expiry below is heard soon after it is made.
+export SESSION_SWEEP_SECS=2
 start_server enterprise_platform_bench_places "$port"
 
 token() { curl -fsS "$BENCH_BASE/api/v1/auth/login" -H 'content-type: application/json' -d "{\"email\":\"$1\",\"password\":\"$2\"}" | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])'; }
@@ -59,3 +61,45 @@ measure "admin, live, zoom 3 grid" "$admin" "active=true&zoom=3"
 measure "admin, live and flagged" "$admin" "active=true&flagged=true"
 measure "CEO, live sessions" "$ceo" "active=true"
 measure "admin, one enterprise, live" "$admin" "active=true&enterpriseId=$ceo_enterprise"
+
+# 10,000 live sessions of 2,000 enterprises go idle at once; the sweep ends them in one statement.
+# How many messages does a monitor's socket get? (the admin's, and one CEO's)
+ensure_psycopg
+say "places: 10,000 sessions ending at once, heard by the admin's and a CEO's sockets"
+BASE="$BENCH_BASE" ADMIN="$admin" CEO="$ceo" DB="$BENCH_DB_URL" ENTERPRISE="$ceo_enterprise" python3 - <<'PY'
+import asyncio, json, os, time
+import psycopg, websockets
+
+async def listen(token, seconds, out):
+    url = os.environ["BASE"].replace("http", "ws") + "/api/v1/ws"
+    async with websockets.connect(url, max_queue=None) as ws:
+        await ws.send(json.dumps({"type": "auth", "token": token}))
+        assert json.loads(await ws.recv())["type"] == "ready"
+        out.append("ready")
+        end = time.monotonic() + seconds
+        while (left := end - time.monotonic()) > 0:
+            try:
+                out.append(json.loads(await asyncio.wait_for(ws.recv(), left)))
+            except asyncio.TimeoutError:
+                break
+
+async def main():
+    admin, ceo = [], []
+    tasks = [asyncio.create_task(listen(os.environ["ADMIN"], 12, admin)), asyncio.create_task(listen(os.environ["CEO"], 12, ceo))]
+    while len(admin) < 1 or len(ceo) < 1:
+        await asyncio.sleep(0.05)
+    with psycopg.connect(os.environ["DB"], autocommit=True) as db:
+        # The CEO's enterprise's 50 live sessions and 9,950 others: seen last three hours ago.
+        synthetic = "ended_at is null and user_id in (select id from users where email like '%%@places.bench')"
+        db.execute("update sessions set last_seen_at = now() - interval '3 hours' where id in ("
+                   f" (select id from sessions where {synthetic} and enterprise_id = %s limit 50) union all"
+                   f" (select id from sessions where {synthetic} and enterprise_id <> %s limit 9950))",
+                   (os.environ["ENTERPRISE"], os.environ["ENTERPRISE"]))
+    await asyncio.gather(*tasks)
+    for who, got in (("admin", admin), ("CEO", ceo)):
+        events = [e for e in got[1:] if isinstance(e, dict) and e.get("type", "").startswith("monitoring.")]
+        ended = sum(e.get("ended", 0) for e in events if e["type"] == "monitoring.sessions_changed") + sum(1 for e in events if e["type"] == "monitoring.session_ended")
+        print(f"| {who} | {len(events)} monitoring messages | {ended} sessions ended in them |")
+
+asyncio.run(main())
+PY
