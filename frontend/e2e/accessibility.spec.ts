@@ -2,6 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, type Page, expect, test } from '@playwright/test';
+import { generateSync } from 'otplib';
 import { overflowing, settle } from './screens';
 import { admin } from './support';
 
@@ -33,9 +34,15 @@ const head = {
   password: 'head-password-1',
 };
 const member = { name: `Milo Member ${runId}`, email: `a11y-member-${runId}@e2e.test`, password: 'member-password-1' };
+/** Per language: someone who sets up two-step sign-in from the profile, and someone a policy makes set it up at sign-in. */
+const twoStep = (locale: Locale) => ({
+  fromProfile: { email: `a11y-2fa-profile-${locale}-${runId}@e2e.test`, password: 'two-step-password-1' },
+  required: { email: `a11y-2fa-required-${locale}-${runId}@e2e.test`, password: 'two-step-password-2' },
+});
+const strictCeo = { email: `a11y-strict-ceo-${runId}@e2e.test`, password: 'strict-ceo-password-1' };
 
 /** What beforeAll creates: an enterprise, its CEO, the head of Finance and a member, and three reports. */
-const ids = { enterprise: '', finance: '', submittedReport: '', draftReport: '', rejectedReport: '', spreadsheet: '' };
+const ids = { enterprise: '', finance: '', submittedReport: '', draftReport: '', rejectedReport: '', spreadsheet: '', strictEnterprise: '' };
 
 /** Signs in through the API, from `from` (X-Forwarded-For) when given, and returns the bearer header. */
 async function apiHeaders(request: APIRequestContext, credentials: Credentials, from?: string) {
@@ -152,6 +159,47 @@ test.beforeAll(async ({ request }) => {
       },
     }),
   );
+
+  // Two-step sign-in: people to set it up from the profile (in the enterprise above, which follows
+  // the platform's default), and an enterprise whose own policy requires it of its department staff.
+  ids.strictEnterprise = await created(
+    await request.post('/api/v1/enterprises', {
+      headers: adminHeaders,
+      data: {
+        name: `Coopérative à sécurité renforcée ${runId}`,
+        ceoFullName: `Sévérine Stricte ${runId}`,
+        ceoEmail: strictCeo.email,
+        ceoPassword: strictCeo.password,
+      },
+    }),
+  );
+  const strictHeaders = await apiHeaders(request, strictCeo);
+  const policy = await request.put(`/api/v1/enterprises/${ids.strictEnterprise}/security-policy`, {
+    headers: strictHeaders,
+    data: { mfaRequiredRoles: ['DepartmentUser'] },
+  });
+  expect(policy.status(), await policy.text()).toBe(200);
+  for (const locale of ['en', 'fr'] as const) {
+    const { fromProfile, required } = twoStep(locale);
+    await created(
+      await request.post('/api/v1/users', {
+        headers: ceoHeaders,
+        data: {
+          fullName: `Prudence Profil ${locale} ${runId}`,
+          email: fromProfile.email,
+          password: fromProfile.password,
+          role: 'DepartmentUser',
+          departmentId: ids.finance,
+        },
+      }),
+    );
+    await created(
+      await request.post('/api/v1/users', {
+        headers: strictHeaders,
+        data: { fullName: `Oscar Obligé ${locale} ${runId}`, email: required.email, password: required.password, role: 'DepartmentUser' },
+      }),
+    );
+  }
 
   // Sessions with places for the monitoring map (MaxMind's test database): London and Boxford
   // close enough to cluster, Milton alone; the second sign-in from abroad is flagged.
@@ -405,6 +453,77 @@ for (const locale of ['en', 'fr'] as const) {
         page.getByRole('dialog', { name: text(locale, 'messenger.backup.title') }).getByRole('button', { name: text(locale, 'messenger.backup.setUp') }),
       ).toBeVisible();
       await expectNoSeriousViolations(page, '/messages, the key backup');
+    });
+
+    test("two-step sign-in: the set-up after the password, the profile's set-up with its recovery codes, a policy of its own", async ({ page }) => {
+      const { fromProfile, required } = twoStep(locale);
+      const code = (secret: string) => generateSync({ secret: secret.replace(/\s+/g, '') });
+
+      await test.step('the set-up a policy requires, right after the password', async () => {
+        await page.goto('/login');
+        await page.getByLabel(new RegExp(`^${text(locale, 'auth.email')}`)).fill(required.email);
+        await page.getByLabel(new RegExp(`^${text(locale, 'auth.password')}`)).fill(required.password);
+        await page.getByRole('button', { name: text(locale, 'auth.login.submit') }).click();
+        await expect(page.getByTestId('totp-qr')).toBeVisible();
+        await expectNoSeriousViolations(page, 'the sign-in: setting up an authenticator');
+        if (locale === 'fr') expect.soft(await overflowing(page), 'the sign-in set-up: content wider than its box').toEqual([]);
+        await page.getByTestId('totp-code-input').fill(code((await page.getByTestId('totp-secret').textContent()) ?? ''));
+        await page.getByRole('button', { name: text(locale, 'twoStep.enroll.submit') }).click();
+        await expect(page.getByTestId('recovery-code')).toHaveCount(10);
+        await expectNoSeriousViolations(page, 'the sign-in: the recovery codes');
+        if (locale === 'fr') expect.soft(await overflowing(page), 'the sign-in recovery codes: content wider than its box').toEqual([]);
+        await page.getByRole('checkbox', { name: text(locale, 'twoStep.codes.kept') }).check();
+        await page.getByRole('button', { name: text(locale, 'twoStep.continue') }).click();
+        await expect(page).toHaveURL(/\/dashboard$/);
+        await page.evaluate(() => [localStorage, sessionStorage].forEach((storage) => storage.clear()));
+      });
+
+      await test.step('the code step of a later sign-in', async () => {
+        await page.goto('/login');
+        await page.getByLabel(new RegExp(`^${text(locale, 'auth.email')}`)).fill(required.email);
+        await page.getByLabel(new RegExp(`^${text(locale, 'auth.password')}`)).fill(required.password);
+        await page.getByRole('button', { name: text(locale, 'auth.login.submit') }).click();
+        await expect(page.getByTestId('totp-code-input')).toBeFocused();
+        await expectNoSeriousViolations(page, 'the sign-in: the code step');
+        await page.getByRole('button', { name: text(locale, 'twoStep.useRecovery') }).click();
+        await expect(page.getByTestId('recovery-code-input')).toBeVisible();
+        await expectNoSeriousViolations(page, 'the sign-in: a recovery code');
+      });
+
+      await test.step("the profile's set-up dialog, then its recovery codes", async () => {
+        await signIn(page, locale, fromProfile);
+        await page.goto('/settings/profile');
+        const section = page.getByRole('region', { name: text(locale, 'profile.twoStep.title') });
+        await section.getByRole('button', { name: text(locale, 'profile.twoStep.setUp') }).click();
+        const dialog = page.getByRole('dialog', { name: text(locale, 'profile.twoStep.setupTitle') });
+        await expect(dialog.getByTestId('totp-qr')).toBeVisible();
+        await expectNoSeriousViolations(page, "the profile's set-up dialog");
+        if (locale === 'fr') expect.soft(await overflowing(page), "the profile's set-up dialog: content wider than its box").toEqual([]);
+        await dialog.getByTestId('totp-code-input').fill(code((await dialog.getByTestId('totp-secret').textContent()) ?? ''));
+        await dialog.getByRole('button', { name: text(locale, 'profile.twoStep.turnOn') }).click();
+        const codes = page.getByRole('dialog', { name: text(locale, 'twoStep.codes.title') });
+        await expect(codes.getByTestId('recovery-code')).toHaveCount(10);
+        await expectNoSeriousViolations(page, "the profile's recovery codes");
+        if (locale === 'fr') expect.soft(await overflowing(page), "the profile's recovery codes: content wider than its box").toEqual([]);
+        await codes.getByRole('checkbox', { name: text(locale, 'twoStep.codes.kept') }).check();
+        await codes.getByRole('button', { name: text(locale, 'profile.twoStep.done') }).click();
+        await expect(codes).toBeHidden();
+        await expect(section.getByTestId('recovery-codes-left')).toBeVisible();
+        await expectNoSeriousViolations(page, 'the profile, two-step sign-in on');
+        await section.getByRole('button', { name: text(locale, 'profile.twoStep.disable') }).click();
+        await expect(page.getByRole('dialog', { name: text(locale, 'profile.twoStep.disableTitle') })).toBeVisible();
+        await expectNoSeriousViolations(page, 'the profile, turning two-step sign-in off');
+      });
+
+      await test.step("an enterprise's own policy (the admin's view) and the platform's", async () => {
+        await page.evaluate(() => [localStorage, sessionStorage].forEach((storage) => storage.clear()));
+        await signIn(page, locale, admin);
+        await page.goto(`/admin/enterprises/${ids.strictEnterprise}`);
+        const card = page.getByRole('region', { name: text(locale, 'security.title') });
+        await expect(card.getByRole('checkbox', { name: text(locale, 'security.roles.DepartmentUser') })).toBeChecked();
+        await expectNoSeriousViolations(page, "an enterprise's own security policy");
+        if (locale === 'fr') expect.soft(await overflowing(page), "an enterprise's own policy: content wider than its box").toEqual([]);
+      });
     });
 
     test("a department head's screens", async ({ page }) => {

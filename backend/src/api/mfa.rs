@@ -169,7 +169,7 @@ fn own(user: &UserRecord) -> Option<Target<'_>> {
     Some(Target::new("user", user.id, &user.full_name))
 }
 
-#[OpenApi(tag = "ApiTags::Auth")]
+#[OpenApi(tag = "ApiTags::Security")]
 impl MfaApi {
     /// One's second factor
     ///

@@ -38,6 +38,8 @@ pub use types::User;
 pub enum ApiTags {
     /// Signing in and out, and who the caller is.
     Auth,
+    /// One's second factor: an authenticator app and recovery codes.
+    Security,
     /// Tenants: each enterprise has its own schema, CEO and five departments.
     Enterprises,
     /// An enterprise's departments: heads and members.

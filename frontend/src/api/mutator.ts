@@ -78,7 +78,8 @@ async function readBody(response: Response): Promise<unknown> {
   return text;
 }
 
-const isLoginRequest = (url: string) => /\/auth\/login(\?|$)/.test(url);
+// The sign-in and its second step: a 401 there is a wrong password or code, not an ended session.
+const isLoginRequest = (url: string) => /\/auth\/login(\/verify|\/totp)?(\?|$)/.test(url);
 
 function needsJsonContentType(body: BodyInit | null | undefined): boolean {
   return !(body instanceof FormData || body instanceof Blob || body instanceof URLSearchParams);

@@ -8,8 +8,10 @@ import type {
   DepartmentType,
   Enterprise,
   EnterpriseDetail,
+  EnterpriseSecurityPolicy,
   InvitationStatus,
   LoginResponse,
+  MfaStatus,
   ReportDetail,
   Role,
   Session,
@@ -41,6 +43,7 @@ export function makeUser(role: Role = 'PlatformAdmin', overrides: Partial<User> 
     locale: 'en',
     invitation: null,
     notifications: { reports: true, signIns: true, invitations: true },
+    mfaEnabled: false,
     ...overrides,
   };
 }
@@ -203,6 +206,7 @@ export function makeSession(user: UserSummary, overrides: Partial<Session> = {})
     active: true,
     current: false,
     flags: [],
+    signInMethod: 'password',
     ...overrides,
   };
 }
@@ -297,4 +301,14 @@ export function makeAuditEvent(overrides: Partial<AuditEvent> = {}): AuditEvent 
     changes: { status: ['submitted', 'approved'], reviewNotes: false },
     ...overrides,
   };
+}
+
+/** GET /auth/mfa: no second factor, none required. */
+export function makeMfaStatus(overrides: Partial<MfaStatus> = {}): MfaStatus {
+  return { totpEnabled: false, recoveryCodesLeft: 0, required: false, ...overrides };
+}
+
+/** GET /enterprises/{id}/security-policy: following the platform's default, which requires nothing. */
+export function makeEnterpriseSecurityPolicy(overrides: Partial<EnterpriseSecurityPolicy> = {}): EnterpriseSecurityPolicy {
+  return { mfaRequiredRoles: null, platformDefault: [], ...overrides };
 }

@@ -51,3 +51,13 @@ export function ReportStatusBadge({ status }: { status: ReportStatus }) {
     </Badge>
   );
 }
+
+/** The person signs in with a second factor (an authenticator app). */
+export function MfaBadge() {
+  const { t } = useTranslation();
+  return (
+    <Badge color="teal" variant="outline" style={BADGE_STYLE} title={t('users.mfa.badgeTitle')} data-testid="mfa-badge">
+      {t('users.mfa.badge')}
+    </Badge>
+  );
+}

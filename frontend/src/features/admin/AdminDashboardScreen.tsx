@@ -11,6 +11,7 @@ import { PageHeader } from '@/components/PageHeader';
 import { REVIEW_STATUSES, STATUS_CHART_COLORS, dailyOption } from '@/lib/chart-options';
 import { useFormat } from '@/lib/format';
 import { href } from '@/lib/paths';
+import { PlatformSecurityCard } from '@/components/security/SecurityPolicyCards';
 
 const RANGES = ['7', '30', '90'] as const;
 
@@ -142,6 +143,8 @@ export default function AdminDashboardScreen() {
           </SimpleGrid>
         )}
       </Stack>
+
+      <PlatformSecurityCard />
     </Stack>
   );
 }

@@ -1,10 +1,10 @@
 import { notifications } from '@mantine/notifications';
-import { useEffect, useState } from 'react';
+import { lazy, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 // The plain fetch functions, not orval's react-query hooks: this module loads with the app and
 // the sign-in page, which stay without react-query (it loads with the signed-in frame).
 import { acceptInvitation, getMe, login, logout } from '@/api/generated/auth/auth';
-import type { LoginRequest, LoginResponse, TokenAndPassword } from '@/api/generated/model';
+import type { LoginRequest, LoginResponse, LoginResult, SecondFactorRequired, TokenAndPassword } from '@/api/generated/model';
 import { isApiRequestError } from '@/api/mutator';
 import { adoptAccountLocale } from '@/lib/account-locale';
 import { errorMessage } from '@/lib/errors';
@@ -22,22 +22,40 @@ export async function startSession(answer: LoginResponse, remember: boolean): Pr
   session.start(answer.token, answer.user, remember);
 }
 
+/** A sign-in that needs a second step (an authenticator's code, or setting one up) before a session. */
+export const needsSecondFactor = (answer: LoginResult): answer is SecondFactorRequired => 'mfaRequired' in answer && answer.mfaRequired === true;
+
 /**
- * Sign in. Rejects with the API client's error (`ApiRequestError`, `NetworkError`).
+ * The second step of a sign-in (code, authenticator set-up, recovery codes): few sign-ins need
+ * it, so it stays out of the sign-in page's first load. The sign-in and invitation screens start
+ * loading it as the password is sent (`loadSecondFactorStep`), so that it is there when the
+ * answer asks for it; until then the route's Suspense shows its loader. (Here, in the module the
+ * app starts with, it costs the sign-in page the least; vite.config.ts keeps its chunks out of the
+ * page's preload list.)
  */
-export async function signIn(request: LoginRequest): Promise<LoginResponse> {
+export const loadSecondFactorStep = () => import('./components/SecondFactorStep');
+export const SecondFactorStep = lazy(loadSecondFactorStep);
+
+/**
+ * Sign in. Answers the opened session's `LoginResponse`, or the `SecondFactorRequired` of an
+ * account that must give a code first: nothing is stored then, and the second step
+ * (components/SecondFactorStep) goes on and opens the session with `startSession`.
+ * Rejects with the API client's error (`ApiRequestError`, `NetworkError`).
+ */
+export async function signIn(request: LoginRequest): Promise<LoginResult> {
   const answer = await login(request);
-  await startSession(answer, request.rememberMe === true);
+  if (!needsSecondFactor(answer)) await startSession(answer, request.rememberMe === true);
   return answer;
 }
 
 /**
  * Accept an invitation: the chosen password is set and the answer is a sign-in's, opened as one
- * (for this browser session: the person did not ask to be remembered).
+ * (for this browser session: the person did not ask to be remembered), unless it asks for a
+ * second step first (as `signIn`).
  */
-export async function acceptInvitationAndSignIn(request: TokenAndPassword): Promise<LoginResponse> {
+export async function acceptInvitationAndSignIn(request: TokenAndPassword): Promise<LoginResult> {
   const answer = await acceptInvitation(request);
-  await startSession(answer, false);
+  if (!needsSecondFactor(answer)) await startSession(answer, false);
   return answer;
 }
 

@@ -4,7 +4,17 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { Department, DepartmentType, StatusCounts } from '@/api/generated/model';
 import { session } from '@/lib/session';
 import { mockApi } from '@/testing/api-mock';
-import { jsonResponse, makeCeoDashboard, makeDepartments, makeEnterpriseDetail, makeUser, page, serverErrors, summaryOf } from '@/testing/fixtures';
+import {
+  jsonResponse,
+  makeCeoDashboard,
+  makeDepartments,
+  makeEnterpriseDetail,
+  makeEnterpriseSecurityPolicy,
+  makeUser,
+  page,
+  serverErrors,
+  summaryOf,
+} from '@/testing/fixtures';
 import { renderApp } from '@/app/testing';
 import { selectOptions } from '@/testing/select';
 
@@ -47,6 +57,7 @@ function mockEnterprise(departments: Department[], extra: Parameters<typeof mock
     [`GET ${base}/users`]: jsonResponse(200, page([ceo, hal, dee])),
     'GET /api/v1/users': jsonResponse(200, page([hal], 2, 1)),
     'GET /api/v1/dashboard/ceo': () => jsonResponse(200, ceoDashboard(departments)),
+    [`GET ${base}/security-policy`]: () => jsonResponse(200, makeEnterpriseSecurityPolicy()),
     ...extra,
   });
 }

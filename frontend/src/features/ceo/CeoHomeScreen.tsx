@@ -11,6 +11,7 @@ import { PageHeader } from '@/components/PageHeader';
 import { useFormat } from '@/lib/format';
 import { href } from '@/lib/paths';
 import { useCurrentUser } from '@/lib/session';
+import { EnterpriseSecurityCard } from '@/components/security/SecurityPolicyCards';
 import { CeoDashboardSection } from './CeoDashboardSection';
 
 /**
@@ -87,6 +88,8 @@ export default function CeoHomeScreen() {
         </Title>
         <DepartmentManager enterpriseId={enterpriseId} spreadsheetsLink={(department) => href('departmentSpreadsheet', { id: department.id })} />
       </Stack>
+
+      <EnterpriseSecurityCard enterpriseId={enterpriseId} />
     </Stack>
   );
 }

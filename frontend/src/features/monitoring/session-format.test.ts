@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { i18n } from '@/i18n';
+import { changeLocale, i18n } from '@/i18n';
 import '@/i18n/signed-in';
-import { compactDateTime, countryName, deviceName, emailParts, formatDuration, placeName } from './session-format';
+import { compactDateTime, countryName, deviceName, emailParts, formatDuration, placeName, signInMethodName } from './session-format';
 
 describe('session texts', () => {
   it.each([
@@ -35,6 +35,23 @@ describe('session texts', () => {
     expect(deviceName({ browser: null, os: 'Android', deviceType: 'mobile' }, t)).toBe('Android');
     expect(deviceName({ browser: null, os: null, deviceType: 'mobile' }, t)).toBe('Mobile');
     expect(deviceName({ browser: null, os: null, deviceType: null }, t)).toBe('Unknown device');
+  });
+
+  it.each([
+    ['password', 'Password', 'Mot de passe'],
+    ['password_totp', 'Password + app code', "Mot de passe + code d'application"],
+    ['password_recovery_code', 'Password + recovery code', 'Mot de passe + code de secours'],
+    ['invitation', 'Invitation', 'Invitation'],
+  ])('names the sign-in method %s', async (method, en, fr) => {
+    expect(signInMethodName(method, i18n.getFixedT('en'))).toBe(en);
+    await changeLocale('fr');
+    expect(signInMethodName(method, i18n.getFixedT('fr'))).toBe(fr);
+    await changeLocale('en');
+  });
+
+  it('says nothing of a sign-in method it does not know', () => {
+    expect(signInMethodName('passkey', i18n.getFixedT('en'))).toBeNull();
+    expect(signInMethodName(null, i18n.getFixedT('en'))).toBeNull();
   });
 });
 

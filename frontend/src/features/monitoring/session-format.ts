@@ -112,6 +112,16 @@ export function compactDateTime(value: string | null | undefined, locale: string
   };
 }
 
+/** How a session was opened (openapi.json, `Session.signInMethod`). */
+export const SIGN_IN_METHODS = ['password', 'password_totp', 'password_recovery_code', 'invitation'] as const;
+type SignInMethod = (typeof SIGN_IN_METHODS)[number];
+const isSignInMethod = (value: string): value is SignInMethod => (SIGN_IN_METHODS as readonly string[]).includes(value);
+
+/** "Password + app code"; null when the server did not say (or said something newer). */
+export function signInMethodName(method: string | null | undefined, t: TFunction): string | null {
+  return method && isSignInMethod(method) ? t(`monitoring.signInMethods.${method}`) : null;
+}
+
 /** The session texts in the interface language. */
 export function useSessionFormat() {
   const { t, i18n } = useTranslation();
@@ -125,6 +135,7 @@ export function useSessionFormat() {
     duration: (seconds: number) => formatDuration(seconds, locale),
     flag: (flag: string) => flagName(flag, t),
     endReason: (reason: string | null | undefined) => endReasonName(reason, t),
+    signInMethod: (method: string | null | undefined) => signInMethodName(method, t),
     compactDateTime: (value: string | null | undefined) => compactDateTime(value, locale),
   };
 }

@@ -1,4 +1,5 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { resetUserMfa } from '@/api/generated/security/security';
 import { useListEnterpriseDepartments } from '@/api/generated/enterprises/enterprises';
 import type { UpdateUser } from '@/api/generated/model';
 import { useCreateUser, useDeleteUser, useUpdateUser } from '@/api/generated/users/users';
@@ -45,4 +46,13 @@ export function useDeleteUserMutation() {
 export function useDepartments(enterpriseId: string | null | undefined) {
   const query = useListEnterpriseDepartments(enterpriseId ?? '', { query: { enabled: Boolean(enterpriseId), staleTime: 60_000 } });
   return { query, departments: query.data ? sortDepartments(query.data) : [] };
+}
+
+/** DELETE /users/{id}/mfa: their authenticator and recovery codes go, and their sessions end. */
+export function useResetUserMfaMutation() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id }: { id: string }) => resetUserMfa(id),
+    onSuccess: () => Promise.all([invalidate.users(client), invalidate.sessions(client)]),
+  });
 }

@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { UpdateMe, User } from '@/api/generated/model';
 import { session } from '@/lib/session';
 import { mockApi } from '@/testing/api-mock';
-import { jsonResponse, makeUser, page, serverErrors } from '@/testing/fixtures';
+import { jsonResponse, makeMfaStatus, makeUser, page, serverErrors } from '@/testing/fixtures';
 import { renderApp } from '@/app/testing';
 import { selectOptions } from '@/testing/select';
 
@@ -24,6 +24,7 @@ function mockProfile(extra: Parameters<typeof mockApi>[0] = {}) {
         notifications: { ...me.notifications, ...changes.notifications },
       } satisfies User);
     },
+    'GET /api/v1/auth/mfa': () => jsonResponse(200, makeMfaStatus()),
     ...extra,
   });
 }

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { ApiToken, CreateApiToken } from '@/api/generated/model';
 import { session } from '@/lib/session';
 import { mockApi } from '@/testing/api-mock';
-import { jsonResponse, makeApiToken, makeCreatedApiToken, makeEnterpriseDetail, makeUser, page } from '@/testing/fixtures';
+import { jsonResponse, makeApiToken, makeCreatedApiToken, makeEnterpriseDetail, makeEnterpriseSecurityPolicy, makeUser, page } from '@/testing/fixtures';
 import { renderApp } from '@/app/testing';
 
 const detail = makeEnterpriseDetail({ name: 'Acme Corp' });
@@ -90,6 +90,7 @@ describe('integrations (service credentials)', () => {
       [`GET ${base}/users`]: jsonResponse(200, page([])),
       [`GET ${base}/reports`]: jsonResponse(200, page([])),
       'GET /api/v1/enterprises': jsonResponse(200, page([])),
+      [`GET ${base}/security-policy`]: jsonResponse(200, makeEnterpriseSecurityPolicy()),
       ...serviceTokenAnswers([warehouse]),
     });
     session.start('token', admin);

@@ -5,7 +5,16 @@ import type { AuditEvent } from '@/api/generated/model';
 import { changeLocale } from '@/i18n';
 import { session } from '@/lib/session';
 import { type MockRequest, mockApi } from '@/testing/api-mock';
-import { jsonResponse, makeAuditEvent, makeEnterprise, makeEnterpriseDetail, makeReportDetail, makeUser, page } from '@/testing/fixtures';
+import {
+  jsonResponse,
+  makeAuditEvent,
+  makeEnterprise,
+  makeEnterpriseDetail,
+  makeEnterpriseSecurityPolicy,
+  makeReportDetail,
+  makeUser,
+  page,
+} from '@/testing/fixtures';
 import { renderApp } from '@/app/testing';
 import { optionNames } from '@/testing/select';
 
@@ -293,6 +302,7 @@ describe('links to the audit log', () => {
       [`GET ${base}/users`]: jsonResponse(200, page([])),
       [`GET ${base}/reports`]: jsonResponse(200, page([])),
       'GET /api/v1/enterprises': jsonResponse(200, page([])),
+      [`GET ${base}/security-policy`]: jsonResponse(200, makeEnterpriseSecurityPolicy()),
     });
     session.start('token', admin);
     renderApp(`/admin/enterprises/${detail.id}`);

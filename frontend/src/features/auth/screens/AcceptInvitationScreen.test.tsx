@@ -124,4 +124,28 @@ describe('accept an invitation', () => {
     expect(await screen.findByRole('button', { name: 'Activate my account' })).toBeInTheDocument();
     await waitFor(() => expect(calls.map((call) => call.path)).toEqual(['/api/v1/auth/logout']));
   });
+
+  it('goes on to the second step a policy requires (setting up an authenticator), then opens the dashboard', async () => {
+    const invited = makeUser('DepartmentUser', { fullName: 'Hal Jordan', email: 'hal@acme.test' });
+    const second = { mfaRequired: true, challenge: 'chal-9', methods: [], enrollmentRequired: true };
+    const { calls } = mockApi({
+      'POST /api/v1/auth/invitations/accept': jsonResponse(200, second),
+      'POST /api/v1/auth/login/totp': jsonResponse(200, { secret: 'JBSWY3DPEHPK3PXP', otpauthUrl: 'otpauth://totp/Acme:hal?secret=JBSWY3DPEHPK3PXP' }),
+      'POST /api/v1/auth/login/verify': jsonResponse(200, { ...makeLoginResponse(invited), recoveryCodes: ['aaaa-bbbb', 'cccc-dddd'] }),
+      [`GET /api/v1/departments/${invited.departmentId}/reports`]: jsonResponse(200, page([])),
+    });
+    const { location } = renderApp('/accept-invitation?token=inv-123');
+    const user = await choose('my own passphrase');
+
+    expect(await screen.findByRole('heading', { name: 'Set up two-step sign-in' })).toBeInTheDocument();
+    await screen.findByTestId('totp-secret');
+    await user.type(screen.getByRole('textbox', { name: /^Authentication code/ }), '123456');
+    await user.click(screen.getByRole('button', { name: 'Turn on and sign in' }));
+    await user.click(await screen.findByRole('checkbox', { name: 'I have saved these recovery codes' }));
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Welcome, Hal Jordan' })).toBeInTheDocument();
+    expect(location().pathname).toBe('/dashboard');
+    expect(calls.find((call) => call.path === '/api/v1/auth/login/verify')?.body).toEqual({ challenge: 'chal-9', code: '123456' });
+  });
 });

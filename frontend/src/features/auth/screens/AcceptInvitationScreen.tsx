@@ -4,6 +4,7 @@ import { IconAlertCircle, IconUserCheck } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useSearchParams } from 'react-router-dom';
+import type { SecondFactorRequired } from '@/api/generated/model';
 import { isApiRequestError } from '@/api/mutator';
 import { AuthLayout } from '@/components/layouts/AuthLayout';
 import { errorMessage } from '@/lib/errors';
@@ -11,7 +12,7 @@ import { href } from '@/lib/paths';
 import { useSession } from '@/lib/session';
 import { LinkProblem } from '../components/LinkProblem';
 import { PasswordPairFields, usePasswordPair } from '../components/PasswordPair';
-import { acceptInvitationAndSignIn, useSignOut } from '../session-hooks';
+import { SecondFactorStep, acceptInvitationAndSignIn, loadSecondFactorStep, needsSecondFactor, useSignOut } from '../session-hooks';
 
 /**
  * The page an invitation e-mail links to (`/accept-invitation?token=…`): the invited person
@@ -30,6 +31,9 @@ export default function AcceptInvitationScreen() {
   const [pending, setPending] = useState(false);
   const [failure, setFailure] = useState<unknown>(null);
   const [dead, setDead] = useState(!token);
+  /** The password is set; the account's policy asks for a second step before the session opens. */
+  const [secondStep, setSecondStep] = useState<SecondFactorRequired | null>(null);
+  const [secondStepExpired, setSecondStepExpired] = useState(false);
 
   // Signed in while the form was being sent: this acceptance did it. On to the app.
   if (current.status === 'signed_in' && pending) return <Navigate to={href('dashboard')} replace />;
@@ -39,14 +43,44 @@ export default function AcceptInvitationScreen() {
     if (pending || !pair.validate()) return;
     setPending(true);
     setFailure(null);
-    acceptInvitationAndSignIn({ token, password: pair.password }).catch((error: unknown) => {
-      setPending(false);
-      if (isApiRequestError(error) && error.fields.token) setDead(true);
-      else if (!pair.showServerError(error)) setFailure(error);
-    });
+    void loadSecondFactorStep().catch(() => undefined);
+    acceptInvitationAndSignIn({ token, password: pair.password })
+      .then((answer) => {
+        // Still pending: once the second step opens the session, on to the app.
+        if (needsSecondFactor(answer)) setSecondStep(answer);
+      })
+      .catch((error: unknown) => {
+        setPending(false);
+        if (isApiRequestError(error) && error.fields.token) setDead(true);
+        else if (!pair.showServerError(error)) setFailure(error);
+      });
   };
 
+  if (secondStep && current.status !== 'signed_in') {
+    return (
+      <SecondFactorStep
+        challenge={secondStep}
+        remember={false}
+        onRestart={(reason) => {
+          // The invitation is used up and the password chosen: what is left is a plain sign-in.
+          setSecondStep(null);
+          setPending(false);
+          setSecondStepExpired(reason === 'expired');
+        }}
+      />
+    );
+  }
+
   const body = () => {
+    if (secondStepExpired) {
+      return (
+        <LinkProblem
+          title={t('twoStep.accepted.title')}
+          message={t('twoStep.accepted.body')}
+          action={{ to: href('login'), label: t('twoStep.accepted.signIn') }}
+        />
+      );
+    }
     if (current.status === 'signed_in') {
       return (
         <Stack>

@@ -5,12 +5,13 @@ import type { ParseKeys } from 'i18next';
 import { type FormEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router-dom';
+import type { SecondFactorRequired } from '@/api/generated/model';
 import { isApiRequestError } from '@/api/mutator';
 import { AuthLayout } from '@/components/layouts/AuthLayout';
 import { errorMessage, fieldErrorKey } from '@/lib/errors';
 import { href } from '@/lib/paths';
 import { STORAGE_KEYS, readItem } from '@/lib/storage';
-import { signIn } from '../session-hooks';
+import { SecondFactorStep, loadSecondFactorStep, needsSecondFactor, signIn } from '../session-hooks';
 
 type Field = 'email' | 'password';
 /** Errors are i18n keys, worded at render time: switching language re-words them. */
@@ -47,6 +48,10 @@ export default function LoginScreen() {
   const [errors, setErrors] = useState<FieldErrors>({});
   const [pending, setPending] = useState(false);
   const [failure, setFailure] = useState<unknown>(null);
+  /** After the password: the second step it asked for. */
+  const [secondStep, setSecondStep] = useState<SecondFactorRequired | null>(null);
+  /** The second step's five minutes passed: sign in again. */
+  const [challengeExpired, setChallengeExpired] = useState(false);
   const emailInput = useRef<HTMLInputElement>(null);
   const passwordInput = useRef<HTMLInputElement>(null);
 
@@ -67,26 +72,50 @@ export default function LoginScreen() {
     }
     setPending(true);
     setFailure(null);
-    signIn({ email: email.trim(), password, rememberMe, deviceToken: readItem(STORAGE_KEYS.device) ?? undefined }).catch((error: unknown) => {
-      // On success the guard leaves this page; on failure the page says why.
-      setPending(false);
-      setFailure(error);
-      if (!isApiRequestError(error)) return;
-      const fromServer: FieldErrors = {};
-      for (const [field, code] of Object.entries(error.fields)) {
-        if (field === 'email' || field === 'password') fromServer[field] = fieldErrorKey(code);
-      }
-      setErrors((current) => ({ ...current, ...fromServer }));
-    });
+    setChallengeExpired(false);
+    void loadSecondFactorStep().catch(() => undefined);
+    signIn({ email: email.trim(), password, rememberMe, deviceToken: readItem(STORAGE_KEYS.device) ?? undefined })
+      .then((answer) => {
+        // Signed in: the guard leaves this page. A second step: it shows instead of the form.
+        if (!needsSecondFactor(answer)) return;
+        setPending(false);
+        setPassword('');
+        setSecondStep(answer);
+      })
+      .catch((error: unknown) => {
+        // On success the guard leaves this page; on failure the page says why.
+        setPending(false);
+        setFailure(error);
+        if (!isApiRequestError(error)) return;
+        const fromServer: FieldErrors = {};
+        for (const [field, code] of Object.entries(error.fields)) {
+          if (field === 'email' || field === 'password') fromServer[field] = fieldErrorKey(code);
+        }
+        setErrors((current) => ({ ...current, ...fromServer }));
+      });
   };
+
+  if (secondStep) {
+    return (
+      <SecondFactorStep
+        challenge={secondStep}
+        remember={rememberMe}
+        onRestart={(reason) => {
+          setSecondStep(null);
+          setChallengeExpired(reason === 'expired');
+        }}
+      />
+    );
+  }
 
   return (
     <AuthLayout title={t('auth.login.title', { product: t('app.name') })} subtitle={t('auth.login.subtitle')}>
       <form onSubmit={submit} noValidate>
         <Stack>
-          {sessionExpired && !failure && (
+          {(sessionExpired || challengeExpired) && !failure && (
             <Alert color="yellow" icon={<IconClockHour4 aria-hidden />} role="status">
-              {t('auth.login.sessionExpired')}
+              {/* The second step's strings came with it. */}
+              {challengeExpired ? t('twoStep.errors.expired') : t('auth.login.sessionExpired')}
             </Alert>
           )}
           {failure !== null && (

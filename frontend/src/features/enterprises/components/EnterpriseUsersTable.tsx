@@ -1,4 +1,4 @@
-import { Stack, Table, Text, VisuallyHidden } from '@mantine/core';
+import { Group, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { IconUsers } from '@tabler/icons-react';
 import { keepPreviousData } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -9,7 +9,7 @@ import { EmptyMessage } from '@/components/data/EmptyMessage';
 import { ListPagination } from '@/components/data/ListPagination';
 import { QueryError } from '@/components/data/QueryError';
 import { TableSkeleton } from '@/components/data/TableSkeleton';
-import { RoleBadge, UserStatusBadge } from '@/components/data/badges';
+import { MfaBadge, RoleBadge, UserStatusBadge } from '@/components/data/badges';
 import { InvitationBadge, ResendInvitationButton } from '@/components/users/invitations';
 import { useFormat } from '@/lib/format';
 import { PAGE_SIZE } from '@/lib/list-params';
@@ -75,7 +75,10 @@ export function EnterpriseUsersTable({ enterpriseId, departments }: EnterpriseUs
                       <ResendInvitationButton user={user} />
                     </Stack>
                   ) : (
-                    <UserStatusBadge status={user.status} />
+                    <Group gap={6}>
+                      <UserStatusBadge status={user.status} />
+                      {user.mfaEnabled && <MfaBadge />}
+                    </Group>
                   )}
                 </Table.Td>
                 <Table.Td>{format.dateTime(user.lastLogin, t('users.neverSignedIn'))}</Table.Td>

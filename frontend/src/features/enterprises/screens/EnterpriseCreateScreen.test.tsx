@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { changeLocale } from '@/i18n';
 import { session } from '@/lib/session';
 import { mockApi } from '@/testing/api-mock';
-import { jsonResponse, makeEnterprise, makeEnterpriseDetail, makeUser, page, serverErrors } from '@/testing/fixtures';
+import { jsonResponse, makeEnterprise, makeEnterpriseDetail, makeEnterpriseSecurityPolicy, makeUser, page, serverErrors } from '@/testing/fixtures';
 import { renderApp } from '@/app/testing';
 import { optionNames, selectOptions } from '@/testing/select';
 
@@ -56,6 +56,7 @@ describe('create an enterprise', () => {
       [`GET /api/v1/enterprises/${created.id}/departments`]: jsonResponse(200, makeEnterpriseDetail().departments),
       [`GET /api/v1/enterprises/${created.id}/users`]: jsonResponse(200, page([])),
       [`GET /api/v1/enterprises/${created.id}/reports`]: jsonResponse(200, page([])),
+      [`GET /api/v1/enterprises/${created.id}/security-policy`]: () => jsonResponse(200, makeEnterpriseSecurityPolicy()),
     });
     const { location } = renderApp('/admin/enterprises/create');
     await screen.findByRole('heading', { level: 1, name: 'Create an enterprise' });
@@ -82,6 +83,7 @@ describe('create an enterprise', () => {
       [`GET /api/v1/enterprises/${created.id}/departments`]: jsonResponse(200, makeEnterpriseDetail().departments),
       [`GET /api/v1/enterprises/${created.id}/users`]: jsonResponse(200, page([])),
       [`GET /api/v1/enterprises/${created.id}/reports`]: jsonResponse(200, page([])),
+      [`GET /api/v1/enterprises/${created.id}/security-policy`]: () => jsonResponse(200, makeEnterpriseSecurityPolicy()),
     });
     renderApp('/admin/enterprises/create');
     await screen.findByRole('heading', { level: 1, name: 'Create an enterprise' });
@@ -161,6 +163,7 @@ describe('create an enterprise', () => {
       [`GET /api/v1/enterprises/${created.id}/departments`]: jsonResponse(200, makeEnterpriseDetail().departments),
       [`GET /api/v1/enterprises/${created.id}/users`]: jsonResponse(200, page([])),
       [`GET /api/v1/enterprises/${created.id}/reports`]: jsonResponse(200, page([])),
+      [`GET /api/v1/enterprises/${created.id}/security-policy`]: () => jsonResponse(200, makeEnterpriseSecurityPolicy()),
     });
     renderApp('/admin/enterprises/create');
     await screen.findByRole('heading', { level: 1, name: 'Create an enterprise' });

@@ -21,6 +21,7 @@ import { confirmDeactivateEnterprise, confirmDeleteEnterprise } from '../compone
 import { EnterpriseEditModal } from '../components/EnterpriseEditModal';
 import { EnterpriseReportsSection } from '../components/EnterpriseReportsSection';
 import { EnterpriseUsersTable } from '../components/EnterpriseUsersTable';
+import { EnterpriseSecurityCard } from '@/components/security/SecurityPolicyCards';
 
 export default function EnterpriseDetailScreen() {
   const { t } = useTranslation();
@@ -231,6 +232,7 @@ function EnterpriseDetailView({ enterprise, back }: { enterprise: EnterpriseDeta
         </Group>
       </Card>
 
+      <EnterpriseSecurityCard enterpriseId={enterprise.id} />
       <EnterpriseEditModal enterprise={enterprise} opened={editing} onClose={edit.close} />
     </Stack>
   );

@@ -16,6 +16,7 @@ export function SessionDetails({ session }: { session: Session }) {
     [t('monitoring.fields.country'), session.country ? sessionFormat.country(session.country) : '—'],
     [t('monitoring.fields.device'), sessionFormat.device(session)],
     [t('monitoring.fields.started'), format.dateTime(session.createdAt)],
+    [t('monitoring.fields.signInMethod'), sessionFormat.signInMethod(session.signInMethod) ?? '—'],
     [t('monitoring.fields.lastSeen'), format.dateTime(session.lastSeenAt)],
   ];
   return (

@@ -77,6 +77,7 @@ export function SessionsTable({ sessions, showEnterprise, enterpriseNames, onSho
           {sessions.map((session) => {
             // The kind of device, under what the browser says (alone, it is already the device's name).
             const deviceType = session.browser || session.os ? sessionFormat.deviceType(session.deviceType) : null;
+            const signInMethod = sessionFormat.signInMethod(session.signInMethod);
             return (
               <Table.Tr key={session.id} data-testid="session-row">
                 <Table.Td>
@@ -117,6 +118,12 @@ export function SessionsTable({ sessions, showEnterprise, enterpriseNames, onSho
                 </Table.Td>
                 <Table.Td>
                   <SessionStateBadge session={session} />
+                  {signInMethod && (
+                    // How it was opened: a session's state as much as whether it is live.
+                    <Text size="xs" c="dimmed" mt={4} data-testid="sign-in-method" title={t('monitoring.fields.signInMethod')}>
+                      {signInMethod}
+                    </Text>
+                  )}
                 </Table.Td>
                 <Table.Td>
                   {session.flags.length > 0 ? (

@@ -23,6 +23,7 @@ const phone = makeSession(summaryOf(hal), {
   city: 'Linköping',
   country: 'SE',
   lastSeenAt: '2026-03-01T10:30:00Z',
+  signInMethod: 'password_totp',
 });
 
 async function openYourSessions(user: ReturnType<typeof userEvent.setup>) {
@@ -49,6 +50,8 @@ describe('your sessions (user menu)', () => {
     expect(entries[1]).toHaveTextContent('Safari 17.0 on iOS');
     expect(entries[1]).toHaveTextContent('Linköping, Sweden');
     expect(entries[1]).toHaveTextContent('Last seen Mar 1, 2026');
+    expect(entries[1]).toHaveTextContent('Password + app code');
+    expect(entries[0]).toHaveTextContent(' · Password');
     expect(within(entries[1]).queryByTestId('current-session')).not.toBeInTheDocument();
     expect(calls.map((call) => call.path)).toContain('/api/v1/auth/sessions?active=true&page=1&pageSize=100');
   });

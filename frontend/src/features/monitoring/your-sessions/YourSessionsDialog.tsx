@@ -70,6 +70,7 @@ function SessionEntry({ session, onSignOut, signingOut }: { session: Session; on
   const end = useLogoutMySessionMutation();
   const device = sessionFormat.device(session);
   const place = sessionFormat.place(session);
+  const signInMethod = sessionFormat.signInMethod(session.signInMethod);
   const DeviceIcon = session.deviceType === 'mobile' ? IconDeviceMobile : IconDeviceDesktop;
 
   const endIt = () =>
@@ -101,6 +102,7 @@ function SessionEntry({ session, onSignOut, signingOut }: { session: Session; on
             <Text size="xs" c="dimmed">
               {t('yourSessions.lastSeen', { when: format.dateTime(session.lastSeenAt) })} ·{' '}
               {t('yourSessions.signedIn', { when: format.dateTime(session.createdAt) })}
+              {signInMethod && ` · ${signInMethod}`}
             </Text>
           </Stack>
         </Group>

@@ -31,3 +31,19 @@ export function confirmDeactivateUser(user: Pick<User, 'fullName'>, t: TFunction
     onConfirm,
   });
 }
+
+/** Asks before removing someone's authenticator and recovery codes: their sessions end too. */
+export function confirmResetMfa(user: Pick<User, 'fullName' | 'email'>, t: TFunction, onConfirm: () => void) {
+  openConfirmModal({
+    title: t('users.mfa.resetTitle'),
+    children: (
+      <Stack gap="xs" data-testid="reset-mfa-confirmation">
+        <Text size="sm">{t('users.mfa.resetQuestion', { name: user.fullName, email: user.email })}</Text>
+        <Text size="sm">{t('users.mfa.resetSessions')}</Text>
+      </Stack>
+    ),
+    labels: { confirm: t('users.mfa.resetConfirm'), cancel: t('common.cancel') },
+    confirmProps: { color: 'orange' },
+    onConfirm,
+  });
+}

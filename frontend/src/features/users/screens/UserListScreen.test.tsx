@@ -83,6 +83,39 @@ describe('the user list', () => {
     expect(calls.filter((call) => call.method === 'DELETE').map((call) => call.path)).toEqual(['/api/v1/users/hal']);
   });
 
+  it('shows who signs in with two steps, and a CEO resets it for their staff after confirming', async () => {
+    const halWithApp = { ...hal, mfaEnabled: true };
+    const dee = makeUser('DepartmentHead', { id: 'dee', fullName: 'Dee Head', enterpriseId: enterprise.id, departmentId: departments[1].id });
+    const { calls } = mockApi({
+      'GET /api/v1/users': jsonResponse(200, page([halWithApp, dee])),
+      [`GET /api/v1/enterprises/${enterprise.id}/departments`]: jsonResponse(200, departments),
+      'DELETE /api/v1/users/hal/mfa': new Response(null, { status: 204 }),
+    });
+    session.start('token', ceo);
+    const user = userEvent.setup();
+    renderApp('/admin/users');
+
+    await screen.findByText('Hal Jordan');
+    expect(within(row('Hal Jordan')).getByTestId('mfa-badge')).toHaveTextContent('2-step');
+    expect(within(row('Dee Head')).queryByTestId('mfa-badge')).not.toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Actions for Dee Head' }));
+    expect(await screen.findByRole('menuitem', { name: 'Edit' }, { timeout: 5000 })).toBeInTheDocument();
+    expect(screen.queryByRole('menuitem', { name: 'Reset two-step sign-in' })).not.toBeInTheDocument();
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('menu')).not.toBeInTheDocument());
+
+    await user.click(screen.getByRole('button', { name: 'Actions for Hal Jordan' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Reset two-step sign-in' }, { timeout: 5000 }));
+    const dialog = await screen.findByRole('dialog', { name: 'Reset two-step sign-in?' });
+    expect(dialog).toHaveTextContent('Remove the authenticator app and recovery codes of Hal Jordan (hal@acme.test)?');
+    expect(dialog).toHaveTextContent('Their sessions end now.');
+    await user.click(within(dialog).getByRole('button', { name: 'Reset' }));
+
+    expect(await screen.findByText('Two-step sign-in of Hal Jordan was reset')).toBeInTheDocument();
+    expect(calls.filter((call) => call.method === 'DELETE').map((call) => call.path)).toEqual(['/api/v1/users/hal/mfa']);
+  });
+
   it('asks before deactivating someone', async () => {
     const { calls } = mockUsers([hal]);
     session.start('token', admin);

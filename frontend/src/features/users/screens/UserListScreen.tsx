@@ -1,6 +1,6 @@
 import { ActionIcon, Button, Card, Group, Loader, Menu, Select, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
-import { IconDots, IconListSearch, IconPencil, IconPlus, IconTrash, IconUserCheck, IconUserOff, IconUsers } from '@tabler/icons-react';
+import { IconDots, IconListSearch, IconPencil, IconPlus, IconShieldOff, IconTrash, IconUserCheck, IconUserOff, IconUsers } from '@tabler/icons-react';
 import { keepPreviousData } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -16,7 +16,7 @@ import { StackedTable } from '@/components/data/StackedTable';
 import { TableSkeleton } from '@/components/data/TableSkeleton';
 import { EnterpriseName } from '@/components/enterprises/EnterpriseName';
 import { useEnterpriseOptions } from '@/components/enterprises/use-enterprise-options';
-import { RoleBadge, UserStatusBadge } from '@/components/data/badges';
+import { MfaBadge, RoleBadge, UserStatusBadge } from '@/components/data/badges';
 import { PageHeader } from '@/components/PageHeader';
 import { InvitationBadge, ResendInvitationButton } from '@/components/users/invitations';
 import { ALL_ROLES, STAFF_ROLES, userActionsFor } from '@/lib/authorization';
@@ -26,8 +26,8 @@ import { PAGE_SIZE, oneOf, useListParams } from '@/lib/list-params';
 import { notify } from '@/lib/notify';
 import { auditLogHref, href } from '@/lib/paths';
 import { useCurrentUser } from '@/lib/session';
-import { useDeleteUserMutation, useDepartments, useUpdateUserMutation } from '../api';
-import { confirmDeactivateUser, confirmDeleteUser } from '../components/user-confirmations';
+import { useDeleteUserMutation, useDepartments, useResetUserMfaMutation, useUpdateUserMutation } from '../api';
+import { confirmDeactivateUser, confirmDeleteUser, confirmResetMfa } from '../components/user-confirmations';
 import { UserEditModal } from '../components/UserEditModal';
 
 const STATUSES = Object.values(UserStatus);
@@ -59,6 +59,7 @@ export default function UserListScreen() {
 
   const update = useUpdateUserMutation();
   const remove = useDeleteUserMutation();
+  const resetMfa = useResetUserMfaMutation();
 
   const setStatus = (user: User, next: UserStatus) =>
     update.mutate(
@@ -83,6 +84,17 @@ export default function UserListScreen() {
         {
           onSuccess: () => notify.success(`user.delete:${user.id}`, t('users.delete.success', { name: user.fullName })),
           onError: (error) => notify.failure(`user.delete:${user.id}`, t('users.delete.failed'), errorMessage(error, t)),
+        },
+      ),
+    );
+
+  const askResetMfa = (user: User) =>
+    confirmResetMfa(user, t, () =>
+      resetMfa.mutate(
+        { id: user.id },
+        {
+          onSuccess: () => notify.success(`user.mfa:${user.id}`, t('users.mfa.resetSuccess', { name: user.fullName })),
+          onError: (error) => notify.failure(`user.mfa:${user.id}`, t('users.mfa.resetFailed'), errorMessage(error, t)),
         },
       ),
     );
@@ -171,7 +183,10 @@ export default function UserListScreen() {
                         {allowed.edit && <ResendInvitationButton user={user} />}
                       </Stack>
                     ) : (
-                      <UserStatusBadge status={user.status} />
+                      <Group gap={6}>
+                        <UserStatusBadge status={user.status} />
+                        {user.mfaEnabled && <MfaBadge />}
+                      </Group>
                     )}
                   </Table.Td>
                   <Table.Td data-label={t('users.fields.lastLogin')}>{format.dateTime(user.lastLogin, t('users.neverSignedIn'))}</Table.Td>
@@ -195,6 +210,11 @@ export default function UserListScreen() {
                               onClick={() => toggleStatus(user)}
                             >
                               {user.status === 'active' ? t('users.deactivate.action') : t('users.activate.action')}
+                            </Menu.Item>
+                          )}
+                          {allowed.edit && user.mfaEnabled && user.id !== caller.id && (
+                            <Menu.Item leftSection={<IconShieldOff size={16} aria-hidden />} onClick={() => askResetMfa(user)}>
+                              {t('users.mfa.reset')}
                             </Menu.Item>
                           )}
                           {auditLink && (

@@ -1,0 +1,234 @@
+import { Alert, Anchor, Button, Group, Loader, Stack, Text } from '@mantine/core';
+import { IconAlertCircle, IconArrowLeft } from '@tabler/icons-react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { startLoginTotpEnrollment, verifyLogin } from '@/api/generated/auth/auth';
+import type { SecondFactorRequired, TotpSetup, VerifiedLogin } from '@/api/generated/model';
+import { isApiRequestError } from '@/api/mutator';
+import { AuthLayout } from '@/components/layouts/AuthLayout';
+import { OneTimeCodeInput, normalizeCode } from '@/components/security/OneTimeCodeInput';
+import { RecoveryCodesView } from '@/components/security/RecoveryCodesView';
+import { TotpSetupView } from '@/components/security/TotpSetupView';
+// Its strings come with the signed-in frame's (the whole English file), which the app needs next anyway.
+import '@/i18n/signed-in';
+import { errorMessage } from '@/lib/errors';
+import { startSession } from '../session-hooks';
+
+/**
+ * The second step of a sign-in: an authenticator's code or a recovery code for the challenge.
+ * The session opens at once, unless this code turned on a new authenticator: its answer then
+ * carries recovery codes, to show before the caller opens the session with `startSession`.
+ */
+async function verifySecondFactor(challenge: string, code: string, remember: boolean): Promise<VerifiedLogin> {
+  const answer = await verifyLogin({ challenge, code });
+  if (!answer.recoveryCodes?.length) await startSession(answer, remember);
+  return answer;
+}
+
+/** A sign-in whose policy requires an authenticator the account lacks: its secret, to set one up now. */
+const startSignInEnrollment = (challenge: string): Promise<TotpSetup> => startLoginTotpEnrollment({ challenge });
+
+type SecondFactorStepProps = {
+  /** What the password step answered. */
+  challenge: SecondFactorRequired;
+  /** Keep the session beyond this browser session (the "Remember me" of the password step). */
+  remember: boolean;
+  /** Back to the password step; `expired` when the challenge's five minutes passed. */
+  onRestart: (reason?: 'expired') => void;
+};
+
+/** A code refused, or a challenge that is over: both are 401s of the second step. */
+const isWrongCode = (error: unknown) =>
+  isApiRequestError(error) && (error.code === 'invalid_code' || (error.code === 'validation_failed' && Boolean(error.fields.code)));
+const isExpired = (error: unknown) => isApiRequestError(error) && error.code === 'challenge_expired';
+
+/**
+ * The second step of a sign-in (after the password, or an accepted invitation): an
+ * authenticator's code or a recovery code. When a policy requires a second factor the account
+ * lacks, it first sets up an authenticator (QR code and key, then its first code) and shows the
+ * recovery codes once, before the session opens.
+ */
+export default function SecondFactorStep({ challenge, remember, onRestart }: SecondFactorStepProps) {
+  const { t } = useTranslation();
+  const product = t('app.name');
+  const enrolling = challenge.enrollmentRequired;
+  const canUseRecovery = !enrolling && challenge.methods.includes('recovery_code');
+  const [recovery, setRecovery] = useState(!enrolling && !challenge.methods.includes('totp') && canUseRecovery);
+  const [code, setCode] = useState('');
+  const [codeError, setCodeError] = useState<string | undefined>();
+  const [pending, setPending] = useState(false);
+  const [failure, setFailure] = useState<unknown>(null);
+  const [setup, setSetup] = useState<TotpSetup | null>(null);
+  const [setupFailure, setSetupFailure] = useState<unknown>(null);
+  const [verified, setVerified] = useState<VerifiedLogin | null>(null);
+  const [opening, setOpening] = useState(false);
+  const codeInput = useRef<HTMLInputElement>(null);
+  const requested = useRef(false);
+
+  const loadSetup = () => {
+    setSetupFailure(null);
+    startSignInEnrollment(challenge.challenge)
+      .then(setSetup)
+      .catch((error: unknown) => {
+        if (isExpired(error)) onRestart('expired');
+        else setSetupFailure(error);
+      });
+  };
+
+  // Once per challenge: asking again would replace the secret being shown.
+  useEffect(() => {
+    if (!enrolling || requested.current) return;
+    requested.current = true;
+    loadSetup();
+  }, [enrolling]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const switchMethod = () => {
+    setRecovery((current) => !current);
+    setCode('');
+    setCodeError(undefined);
+    setFailure(null);
+    codeInput.current?.focus();
+  };
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (pending) return;
+    const value = normalizeCode(code, recovery);
+    if (!value) {
+      setCodeError(t('validation.required'));
+      codeInput.current?.focus();
+      return;
+    }
+    setPending(true);
+    setFailure(null);
+    setCodeError(undefined);
+    verifySecondFactor(challenge.challenge, value, remember)
+      .then((answer) => {
+        // With recovery codes (a new authenticator), the session opens once they are seen;
+        // otherwise it is open and the guard leaves this page.
+        if (answer.recoveryCodes?.length) {
+          setPending(false);
+          setVerified(answer);
+        }
+      })
+      .catch((error: unknown) => {
+        setPending(false);
+        if (isExpired(error)) return onRestart('expired');
+        if (isWrongCode(error)) {
+          setCodeError(recovery ? t('twoStep.errors.invalidRecoveryCode') : t('twoStep.errors.invalidCode'));
+          setCode('');
+          codeInput.current?.focus();
+          return;
+        }
+        setFailure(error);
+      });
+  };
+
+  const back = (
+    <Group justify="center">
+      <Anchor component="button" type="button" size="sm" onClick={() => onRestart()}>
+        <Group gap={4} component="span" wrap="nowrap">
+          <IconArrowLeft size={14} aria-hidden />
+          {t('twoStep.back')}
+        </Group>
+      </Anchor>
+    </Group>
+  );
+
+  const failureAlert = failure !== null && (
+    <Alert color="red" icon={<IconAlertCircle aria-hidden />} role="alert">
+      {errorMessage(failure, t)}
+    </Alert>
+  );
+
+  if (verified?.recoveryCodes) {
+    const codes = verified.recoveryCodes;
+    return (
+      <AuthLayout title={t('twoStep.codes.title')} subtitle={t('twoStep.codes.subtitle')}>
+        <RecoveryCodesView
+          codes={codes}
+          doneLabel={t('twoStep.continue')}
+          pending={opening}
+          onDone={() => {
+            setOpening(true);
+            // The one way a sign-in opens a session; the guard then takes the person on.
+            startSession(verified, remember).catch((error: unknown) => {
+              setOpening(false);
+              setFailure(error);
+            });
+          }}
+        />
+      </AuthLayout>
+    );
+  }
+
+  const codeForm = (submitLabel: string) => (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="md">
+        {failureAlert}
+        <OneTimeCodeInput
+          inputRef={codeInput}
+          value={code}
+          onChange={(value) => {
+            setCode(value);
+            setCodeError(undefined);
+          }}
+          label={recovery ? t('twoStep.recoveryCodeLabel') : t('twoStep.codeLabel')}
+          description={recovery ? t('twoStep.recoveryCodeHint') : undefined}
+          error={codeError}
+          recovery={recovery}
+          autoFocus
+        />
+        <Button type="submit" fullWidth loading={pending}>
+          {submitLabel}
+        </Button>
+      </Stack>
+    </form>
+  );
+
+  if (enrolling) {
+    return (
+      <AuthLayout title={t('twoStep.enroll.title')} subtitle={t('twoStep.enroll.subtitle', { product })}>
+        <Stack gap="md" data-testid="sign-in-enrollment">
+          <Text size="sm">{t('twoStep.enroll.body')}</Text>
+          {setupFailure !== null ? (
+            <Alert color="red" icon={<IconAlertCircle aria-hidden />} role="alert">
+              <Stack gap="xs" align="flex-start">
+                <span>{errorMessage(setupFailure, t)}</span>
+                <Button size="xs" variant="default" onClick={loadSetup}>
+                  {t('common.retry')}
+                </Button>
+              </Stack>
+            </Alert>
+          ) : setup ? (
+            <>
+              <TotpSetupView setup={setup} />
+              {codeForm(t('twoStep.enroll.submit'))}
+            </>
+          ) : (
+            <Group justify="center" py="md">
+              <Loader size="sm" aria-label={t('twoStep.enroll.loading')} />
+            </Group>
+          )}
+          {back}
+        </Stack>
+      </AuthLayout>
+    );
+  }
+
+  return (
+    <AuthLayout title={t('twoStep.title')} subtitle={recovery ? t('twoStep.recoveryBody') : t('twoStep.body', { product })}>
+      <Stack gap="md" data-testid="sign-in-code">
+        {codeForm(t('twoStep.submit'))}
+        {canUseRecovery && (
+          <Group justify="center">
+            <Anchor component="button" type="button" size="sm" onClick={switchMethod}>
+              {recovery ? t('twoStep.useApp') : t('twoStep.useRecovery')}
+            </Anchor>
+          </Group>
+        )}
+        {back}
+      </Stack>
+    </AuthLayout>
+  );
+}
