@@ -12,7 +12,9 @@
 #   FAULTS_BIN            the server binary (default: the debug build)
 #   FAULTS_PG_PORT, FAULTS_REDIS_PORT, FAULTS_PORT_A, FAULTS_PORT_B, FAULTS_PORT_C
 #   FAULTS_SMTP_PORT, FAULTS_MAIL_HTTP_PORT
-#                         ports (default 55432, 56379, 58181, 58182, 58183, 52525, 52580)
+#                         ports (default 25432, 26379, 28181, 28182, 28183, 22525, 22580: below
+#                         Linux's ephemeral range, 32768-60999, so that no client connection of the
+#                         run holds one when PostgreSQL, Redis or the mail server binds it mid-run)
 #   FAULTS_BREAK          lose-write | redis-elsewhere | lose-event | send-twice | lose-mail: break the
 #                         setup on purpose, to see the checks fail (faults.py says what each does)
 set -euo pipefail
@@ -34,9 +36,9 @@ fi
 
 bin="${FAULTS_BIN:-${CARGO_TARGET_DIR:-$PWD/target}/debug/backend}"
 [ -x "$bin" ] || die "no server binary at $bin (cargo build -p backend)"
-pg_port="${FAULTS_PG_PORT:-55432}" redis_port="${FAULTS_REDIS_PORT:-56379}"
-port_a="${FAULTS_PORT_A:-58181}" port_b="${FAULTS_PORT_B:-58182}" port_c="${FAULTS_PORT_C:-58183}"
-smtp_port="${FAULTS_SMTP_PORT:-52525}" mail_http_port="${FAULTS_MAIL_HTTP_PORT:-52580}"
+pg_port="${FAULTS_PG_PORT:-25432}" redis_port="${FAULTS_REDIS_PORT:-26379}"
+port_a="${FAULTS_PORT_A:-28181}" port_b="${FAULTS_PORT_B:-28182}" port_c="${FAULTS_PORT_C:-28183}"
+smtp_port="${FAULTS_SMTP_PORT:-22525}" mail_http_port="${FAULTS_MAIL_HTTP_PORT:-22580}"
 for port in "$pg_port" "$redis_port" "$port_a" "$port_b" "$port_c" "$smtp_port" "$mail_http_port"; do
   if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then die "port $port is taken (set FAULTS_*_PORT)"; fi
 done
