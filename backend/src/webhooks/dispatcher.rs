@@ -188,7 +188,7 @@ async fn settle(state: &AppState, d: &DueDelivery, sent: Sent) -> anyhow::Result
         // Its owner is told at once in any open browser (and sees it on the Integrations screen).
         let audience = match enterprise {
             Some(enterprise) => Audience::Tenant { enterprise, users: Vec::new(), ceo: true },
-            None => Audience::Monitors { enterprise: None },
+            None => Audience::Admins,
         };
         state.realtime.publish(audience, Event::WebhookDisabled { webhook_id: d.webhook_id, url: d.url.clone() }).await;
     }

@@ -239,10 +239,12 @@ async fn a_monitor_hears_of_a_mass_end_as_one_summary_and_of_a_single_sign_in_as
     let kept = backend::auth::token::TokenKeys::new(&app.config.jwt_secret).verify(&ann[0]).unwrap().sid;
     let (status, body) = app.post(&ceo, &format!("/api/v1/monitoring/sessions/{kept}/logout-others"), json!({})).await;
     assert_eq!(status, 204, "{body}");
+    // The same second may also count sessions seen again (the CEO's own request is one), so
+    // `updated` is not pinned; the 24 ends and no start are.
     let summary = next_of_type(&mut monitor, "monitoring.sessions_changed").await;
-    assert_eq!(summary, json!({ "type": "monitoring.sessions_changed", "enterpriseId": null, "started": 0, "updated": 0, "ended": 24 }));
+    assert_eq!((&summary["enterpriseId"], &summary["started"], &summary["ended"]), (&json!(null), &json!(0), &json!(24)), "{summary}");
     let acme_summary = next_of_type(&mut acme_monitor, "monitoring.sessions_changed").await;
-    assert_eq!(acme_summary, json!({ "type": "monitoring.sessions_changed", "enterpriseId": acme, "started": 0, "updated": 0, "ended": 24 }));
+    assert_eq!((&acme_summary["enterpriseId"], &acme_summary["started"], &acme_summary["ended"]), (&json!(acme), &json!(0), &json!(24)), "{acme_summary}");
     // Another enterprise's CEO hears nothing of it (their own session's activity, perhaps).
     let quiet_until = Instant::now() + Duration::from_millis(2500);
     while let Ok(Some(Ok(Message::Text(text)))) = tokio::time::timeout_at(quiet_until.into(), globex_monitor.next()).await {
