@@ -64,6 +64,10 @@ pub struct Config {
     pub events: EventsConfig,
     /// E-mail (`mail/`).
     pub mail: MailConfig,
+    /// The passkeys' relying party (`PASSKEY_RP_ID`): by default the domain of `PUBLIC_URL`
+    /// (`localhost` when that is a loopback address); a parent domain lets sibling origins share
+    /// passkeys.
+    pub passkey_rp_id: Option<String>,
 }
 
 /// Where e-mail goes (`SMTP_URL`, `MAIL_FROM`, `PUBLIC_URL`, `MAIL_RETRY_SCALE`,
@@ -257,6 +261,7 @@ impl Config {
             },
             metrics_token: var("METRICS_TOKEN").filter(|t| !t.is_empty()),
             map_tiles: var("MAP_TILE_URL").map(|url| MapTiles::parse(&url, var("MAP_TILE_ATTRIBUTION"))).transpose()?,
+            passkey_rp_id: var("PASSKEY_RP_ID").filter(|id| !id.is_empty()),
             events: EventsConfig {
                 allow_private_networks: parse_var::<bool>("WEBHOOK_ALLOW_PRIVATE_NETWORKS")?.unwrap_or(false),
                 audit_retention_days: parse_var::<u32>("AUDIT_RETENTION_DAYS")?.unwrap_or(400).clamp(1, 36_500),

@@ -169,6 +169,12 @@ pub enum Conflict {
     TotpEnabled,
     /// Turning off (or confirming) an authenticator that is not on (or was never started).
     TotpNotEnabled,
+    /// Already `auth::passkeys::MAX_PASSKEYS` passkeys.
+    TooManyPasskeys,
+    /// A passkey whose credential is already registered.
+    PasskeyRegistered,
+    /// This deployment's address is not one passkeys can belong to (an IP address).
+    PasskeysUnavailable,
 }
 
 impl Conflict {
@@ -191,6 +197,9 @@ impl Conflict {
             Self::AlreadyAccepted => "already_accepted",
             Self::TotpEnabled => "totp_enabled",
             Self::TotpNotEnabled => "totp_not_enabled",
+            Self::TooManyPasskeys => "too_many_passkeys",
+            Self::PasskeyRegistered => "passkey_registered",
+            Self::PasskeysUnavailable => "passkeys_unavailable",
         }
     }
 
@@ -213,6 +222,9 @@ impl Conflict {
             Self::AlreadyAccepted => "This person has already accepted their invitation",
             Self::TotpEnabled => "An authenticator app is already set up; turn it off first",
             Self::TotpNotEnabled => "No authenticator app is set up; start the set-up again",
+            Self::TooManyPasskeys => "There are already 20 passkeys; remove one first",
+            Self::PasskeyRegistered => "This passkey is already registered",
+            Self::PasskeysUnavailable => "Passkeys are not available at this address",
         }
     }
 }
@@ -235,6 +247,9 @@ pub enum AppError {
     /// The sign-in's second step came too late (or its challenge is not ours).
     #[error("Your sign-in took too long. Please sign in again.")]
     ChallengeExpired,
+    /// A passkey's answer that does not verify, or a passkey no one has registered here.
+    #[error("This passkey was not accepted")]
+    PasskeyRejected,
     #[error("Authentication required")]
     Unauthorized,
     #[error("This account is inactive")]
@@ -331,6 +346,7 @@ impl AppError {
             Self::SessionExpired => "session_expired",
             Self::InvalidCode => "invalid_code",
             Self::ChallengeExpired => "challenge_expired",
+            Self::PasskeyRejected => "passkey_rejected",
             Self::Unauthorized => "unauthorized",
             Self::AccountInactive => "account_inactive",
             Self::Forbidden => "forbidden",
@@ -347,7 +363,7 @@ impl AppError {
     pub fn status(&self) -> StatusCode {
         match self {
             Self::Validation(_) | Self::Explained(..) => StatusCode::BAD_REQUEST,
-            Self::InvalidCredentials | Self::SessionExpired | Self::Unauthorized | Self::InvalidCode | Self::ChallengeExpired => {
+            Self::InvalidCredentials | Self::SessionExpired | Self::Unauthorized | Self::InvalidCode | Self::ChallengeExpired | Self::PasskeyRejected => {
                 StatusCode::UNAUTHORIZED
             }
             Self::AccountInactive | Self::Forbidden | Self::InsufficientScope => StatusCode::FORBIDDEN,

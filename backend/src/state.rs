@@ -6,7 +6,7 @@ use anyhow::Context;
 use sqlx::PgPool;
 
 use crate::{
-    auth::{rate_limit::LoginLimiter, sessions::SessionGuard, token::TokenKeys},
+    auth::{passkeys::Passkeys, rate_limit::LoginLimiter, sessions::SessionGuard, token::TokenKeys},
     cache::Cache,
     config::Config,
     db,
@@ -37,6 +37,9 @@ pub struct Inner {
     pub geoip: Option<GeoIp>,
     /// The spreadsheet engine's worker processes and their slots.
     pub engine: Engine,
+    /// The passkeys' relying party; none when `PUBLIC_URL` is an address passkeys cannot
+    /// belong to (an IP address other than loopback).
+    pub passkeys: Option<Passkeys>,
 }
 
 impl Deref for AppState {
@@ -62,6 +65,16 @@ impl AppState {
         let cache = Cache::new(&config.redis_url, &config.redis_prefix).context("invalid REDIS_URL")?;
         let geoip = config.geoip_database.as_deref().map(GeoIp::open).transpose()?;
         let realtime = Hub::new(cache.clone(), &config.redis_url, &config.jwt_secret);
+        // A relying party named in the configuration must be right; one derived from PUBLIC_URL
+        // may be missing (an IP address), and then only passkeys are unavailable.
+        let passkeys = match Passkeys::new(&config.mail.public_url, config.passkey_rp_id.as_deref(), cache.clone()) {
+            Ok(passkeys) => Some(passkeys),
+            Err(err) if config.passkey_rp_id.is_none() => {
+                tracing::warn!(error = %err, "passkeys are not available");
+                None
+            }
+            Err(err) => return Err(err.context("PASSKEY_RP_ID")),
+        };
         Ok(Self(Arc::new(Inner {
             tenant_ddl,
             sessions: SessionGuard::new(db.clone(), cache.clone(), config.idle_timeouts, realtime.clone()),
@@ -81,6 +94,7 @@ impl AppState {
             tokens: TokenKeys::new(&config.jwt_secret),
             geoip,
             engine: Engine::new(config.spreadsheet_engine.clone()),
+            passkeys,
             cache,
             db,
             config,

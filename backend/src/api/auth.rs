@@ -56,8 +56,8 @@ pub struct SecondFactorRequired {
     pub mfa_required: bool,
     /// Send it to `POST /auth/login/verify` within 5 minutes.
     pub challenge: String,
-    /// What the account can answer with: `totp` (an authenticator app's code), `recovery_code`.
-    /// Empty when `enrollmentRequired`.
+    /// What the account can answer with: `totp` (an authenticator app's code), `recovery_code`,
+    /// `webauthn` (one of its passkeys). Empty when `enrollmentRequired`.
     pub methods: Vec<String>,
     /// The account's policy requires a second factor it does not have yet: set up an
     /// authenticator now (`POST /auth/login/totp`), then verify its first code.
@@ -96,6 +96,9 @@ pub struct VerifyLogin {
     /// An authenticator app's six-digit code, or one of the recovery codes.
     #[oai(validator(max_length = 64))]
     pub code: Option<String>,
+    /// Or a passkey's answer: the `PublicKeyCredential` (as JSON, `toJSON()`) the browser gave
+    /// for the options of `POST /auth/webauthn/login/options` with this challenge.
+    pub webauthn: Option<serde_json::Value>,
 }
 
 /// A session, and for an authenticator set up during this sign-in its recovery codes.
@@ -167,7 +170,7 @@ impl From<AppError> for LoginError {
         let body = Problem(err.body());
         match err {
             AppError::Validation(_) | AppError::Explained(..) => Self::BadRequest(body),
-            AppError::InvalidCredentials | AppError::InvalidCode | AppError::ChallengeExpired => Self::Unauthorized(body),
+            AppError::InvalidCredentials | AppError::InvalidCode | AppError::ChallengeExpired | AppError::PasskeyRejected => Self::Unauthorized(body),
             AppError::AccountInactive => Self::Forbidden(body),
             AppError::RateLimited { retry_after_secs } => Self::TooManyRequests(body, retry_after_secs),
             AppError::Busy { retry_after_secs } => Self::Unavailable(body, retry_after_secs),
@@ -217,10 +220,16 @@ impl AuthApi {
     /// Sign in: the second factor
     ///
     /// Completes a sign-in that answered `mfaRequired` with an authenticator's code or a
-    /// recovery code (each works once), within 5 minutes. Attempts count with the password's.
+    /// recovery code (each works once), or a passkey's answer, within 5 minutes. Attempts count
+    /// with the password's.
     #[oai(path = "/login/verify", method = "post", operation_id = "verifyLogin")]
     async fn verify(&self, state: Data<&AppState>, client: Data<&ClientInfo>, body: Json<VerifyLogin>) -> Result<Json<VerifiedLogin>, LoginError> {
-        let (signed_in, recovery_codes) = sign_in::verify(&state, &body.challenge, body.code.as_deref().unwrap_or(""), &client).await?;
+        let Json(VerifyLogin { challenge, code, webauthn }) = body;
+        let answer = match webauthn {
+            Some(credential) => sign_in::Answer::Passkey(credential),
+            None => sign_in::Answer::Code(code.unwrap_or_default()),
+        };
+        let (signed_in, recovery_codes) = sign_in::verify(&state, &challenge, answer, &client).await?;
         let LoginResponse { token, user, device_token } = LoginResponse::from_signed_in(signed_in);
         Ok(Json(VerifiedLogin { token, user, device_token, recovery_codes }))
     }

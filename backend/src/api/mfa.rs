@@ -31,6 +31,8 @@ pub struct MfaApi;
 pub struct MfaStatus {
     /// An authenticator app is set up: sign-ins ask for its code.
     pub totp_enabled: bool,
+    /// Registered passkeys: each signs in alone, and a password sign-in may ask for one.
+    pub passkeys: i64,
     /// Unused recovery codes.
     pub recovery_codes_left: i64,
     /// The policy of one's enterprise (or the platform's) requires a second factor for one's role.
@@ -153,6 +155,11 @@ async fn reauthenticate(state: &AppState, user: &UserRecord, body: &Reauthentica
     Ok(())
 }
 
+/// Whether the person's authenticator app is on (a passkey alone leaves it off).
+async fn totp_on(state: &AppState, user: &UserRecord) -> Result<bool, AppError> {
+    Ok(store::mfa::totp(&state.db, user.id).await?.is_some_and(|t| t.confirmed))
+}
+
 async fn me(state: &AppState, caller: &Caller) -> Result<UserRecord, AppError> {
     person_only(caller)?;
     store::users::find_by_id(&state.db, caller.user_id).await?.ok_or(AppError::SessionExpired)
@@ -179,10 +186,11 @@ impl MfaApi {
     async fn status(&self, state: Data<&AppState>, auth: BearerAuth) -> Result<Json<MfaStatus>, MfaError> {
         auth.0.require("getMfaStatus")?;
         let user = me(&state, &auth.0).await?;
-        let totp_enabled = user.mfa_enabled;
+        let totp_enabled = totp_on(&state, &user).await?;
         let recovery_codes_left = if totp_enabled { store::mfa::recovery_codes_left(&state.db, user.id).await? } else { 0 };
+        let passkeys = store::passkeys::count(&state.db, user.id).await?;
         let required = store::mfa::required(&state.db, user.enterprise_id, user.role()).await?;
-        Ok(Json(MfaStatus { totp_enabled, recovery_codes_left, required }))
+        Ok(Json(MfaStatus { totp_enabled, passkeys, recovery_codes_left, required }))
     }
 
     /// Start setting up an authenticator app
@@ -244,7 +252,7 @@ impl MfaApi {
     ) -> Result<Done, LimitedError> {
         auth.0.require("disableTotp")?;
         let user = me(&state, &auth.0).await?;
-        if !user.mfa_enabled {
+        if !totp_on(&state, &user).await? {
             return Err(AppError::Conflict(Conflict::TotpNotEnabled).into());
         }
         reauthenticate(&state, &user, &body, &client).await?;
@@ -270,7 +278,7 @@ impl MfaApi {
     ) -> Result<Json<RecoveryCodes>, LimitedError> {
         auth.0.require("regenerateRecoveryCodes")?;
         let user = me(&state, &auth.0).await?;
-        if !user.mfa_enabled {
+        if !totp_on(&state, &user).await? {
             return Err(AppError::Conflict(Conflict::TotpNotEnabled).into());
         }
         reauthenticate(&state, &user, &body, &client).await?;
@@ -284,9 +292,9 @@ impl MfaApi {
 
     /// Reset someone's second factor
     ///
-    /// For a person who lost their authenticator and recovery codes: removes both and ends their
-    /// sessions. The admin for anyone, a CEO for their enterprise's staff. 409 `totp_not_enabled`
-    /// when they have none.
+    /// For a person who lost their authenticator, recovery codes or passkeys: removes them all
+    /// and ends their sessions. The admin for anyone, a CEO for their enterprise's staff. 409
+    /// `totp_not_enabled` when they have no second factor.
     #[oai(path = "/users/:id/mfa", method = "delete", operation_id = "resetUserMfa", tag = "ApiTags::Users")]
     async fn reset(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>) -> Result<Reset, MfaError> {
         auth.0.require("resetUserMfa")?;
@@ -296,6 +304,7 @@ impl MfaApi {
         }
         let mut tx = state.db.begin().await?;
         store::mfa::remove(&mut tx, user.id).await?;
+        store::passkeys::delete_all(&mut tx, user.id).await?;
         let ended = store::sessions::end_for_user(&mut tx, user.id, "revoked").await?;
         Audit::of(&state, &auth.0)
             .record(&mut tx, user.enterprise_id, "user.mfa_reset", own(&user), Changes::new().with("sessionsEnded", ended.len()))

@@ -17,6 +17,7 @@ mod messaging;
 mod mfa;
 mod monitoring;
 mod parse_errors;
+mod passkeys;
 mod rate_limit;
 mod reports;
 mod spreadsheets;
@@ -38,7 +39,8 @@ pub use types::User;
 pub enum ApiTags {
     /// Signing in and out, and who the caller is.
     Auth,
-    /// One's second factor: an authenticator app and recovery codes.
+    /// One's second factor: an authenticator app, recovery codes and passkeys; signing in with
+    /// a passkey.
     Security,
     /// Tenants: each enterprise has its own schema, CEO and five departments.
     Enterprises,
@@ -67,7 +69,7 @@ pub enum ApiTags {
 }
 
 pub type Api = (
-    (auth::AuthApi, accounts::AccountsApi, mfa::MfaApi),
+    (auth::AuthApi, accounts::AccountsApi, mfa::MfaApi, passkeys::PasskeysApi),
     monitoring::OwnSessionsApi,
     enterprises::EnterprisesApi,
     departments::DepartmentsApi,

@@ -112,7 +112,12 @@ pub async fn verify(db: &sqlx::PgPool, user_id: Uuid, code: &str) -> Result<Opti
 /// `totp_disabled`, `recovery_codes_regenerated`, `mfa_reset`), in the change's transaction;
 /// `actor` names who did it when it was not them.
 pub async fn notify(tx: &mut sqlx::PgConnection, user: &UserRecord, change: &str, actor: Option<&str>) -> Result<(), AppError> {
-    let data = serde_json::json!({ "change": change, "actor": actor, "at": chrono::Utc::now().to_rfc3339() });
+    notify_of(tx, user, change, actor, None).await
+}
+
+/// As `notify`, naming the passkey a change (`passkey_added`, `passkey_removed`) was about.
+pub async fn notify_of(tx: &mut sqlx::PgConnection, user: &UserRecord, change: &str, actor: Option<&str>, passkey: Option<&str>) -> Result<(), AppError> {
+    let data = serde_json::json!({ "change": change, "actor": actor, "passkey": passkey, "at": chrono::Utc::now().to_rfc3339() });
     crate::mail::enqueue(tx, user.enterprise_id, user.id, crate::mail::Kind::SecurityNotice, data).await?;
     Ok(())
 }

@@ -3,6 +3,7 @@
 pub mod api_token;
 pub mod client;
 pub mod mfa;
+pub mod passkeys;
 pub mod password;
 pub mod permissions;
 pub mod policy;

@@ -43,7 +43,7 @@ const fn row(operation: &'static str, admin: Access, ceo: [Access; 2], head: [Ac
 }
 
 /// Operations anyone may call, signed in or not.
-pub const PUBLIC: &[&str] = &["login", "verifyLogin", "startLoginTotpEnrollment", "requestPasswordReset", "confirmPasswordReset", "acceptInvitation"];
+pub const PUBLIC: &[&str] = &["login", "verifyLogin", "startLoginTotpEnrollment", "startPasskeySignIn", "finishPasskeySignIn", "requestPasswordReset", "confirmPasswordReset", "acceptInvitation"];
 
 /// Every signed-in role, on anything.
 const ALL: [Access; 2] = [A, A];
@@ -66,6 +66,11 @@ pub const PERMISSIONS: &[Permission] = &[
     row("confirmTotpEnrollment", A, ALL, ALL, ALL),
     row("disableTotp", A, ALL, ALL, ALL),
     row("regenerateRecoveryCodes", A, ALL, ALL, ALL),
+    row("listPasskeys", A, ALL, ALL, ALL),
+    row("startPasskeyRegistration", A, ALL, ALL, ALL),
+    row("finishPasskeyRegistration", A, ALL, ALL, ALL),
+    row("renamePasskey", A, ALL, ALL, ALL),
+    row("deletePasskey", A, ALL, ALL, ALL),
     row("resetUserMfa", A, OWN, NEVER, NEVER),
     // Second-factor policies: the platform's is the admin's; an enterprise's its CEO's too.
     row("getPlatformSecurityPolicy", A, NEVER, NEVER, NEVER),

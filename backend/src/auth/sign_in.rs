@@ -51,6 +51,8 @@ pub enum Method {
     Password,
     PasswordTotp,
     PasswordRecoveryCode,
+    PasswordPasskey,
+    Passkey,
     Invitation,
 }
 
@@ -60,6 +62,8 @@ impl Method {
             Self::Password => "password",
             Self::PasswordTotp => "password_totp",
             Self::PasswordRecoveryCode => "password_recovery_code",
+            Self::PasswordPasskey => "password_passkey",
+            Self::Passkey => "passkey",
             Self::Invitation => "invitation",
         }
     }
@@ -136,9 +140,16 @@ pub async fn after_password(
     client: &ClientInfo,
 ) -> Result<Outcome, AppError> {
     let ttl = chrono::Duration::seconds(mfa::CHALLENGE_TTL_SECS);
+    let mut methods = Vec::new();
     if store::mfa::totp(&state.db, user.id).await?.is_some_and(|t| t.confirmed) {
+        methods.extend(["totp", "recovery_code"]);
+    }
+    if state.passkeys.is_some() && store::passkeys::count(&state.db, user.id).await? > 0 {
+        methods.push("webauthn");
+    }
+    if !methods.is_empty() {
         let challenge = state.tokens.sign_challenge(user.id, remember_me, false, device, ttl)?;
-        return Ok(Outcome::SecondFactor { challenge, methods: vec!["totp", "recovery_code"], enrol: false });
+        return Ok(Outcome::SecondFactor { challenge, methods, enrol: false });
     }
     if store::mfa::required(&state.db, user.enterprise_id, user.role()).await? {
         let challenge = state.tokens.sign_challenge(user.id, remember_me, true, device, ttl)?;
@@ -176,12 +187,16 @@ pub async fn start_enrolment(state: &AppState, challenge: &str) -> Result<(Strin
 /// codes (or, for an enrolment, the first code of the authenticator just set up, which turns it
 /// on and gives recovery codes). Attempts count as password attempts do.
 #[tracing::instrument(skip_all, fields(ip = ?client.ip))]
-pub async fn verify(state: &AppState, challenge: &str, code: &str, client: &ClientInfo) -> Result<(SignedIn, Option<Vec<String>>), AppError> {
-    if code.trim().is_empty() {
-        let mut errors = FieldErrors::new();
-        errors.check::<()>("code", Err(FieldIssue::Required));
-        return Err(errors.into());
-    }
+pub async fn verify(state: &AppState, challenge: &str, answer: Answer, client: &ClientInfo) -> Result<(SignedIn, Option<Vec<String>>), AppError> {
+    let code = match &answer {
+        Answer::Code(code) if code.trim().is_empty() => {
+            let mut errors = FieldErrors::new();
+            errors.check::<()>("code", Err(FieldIssue::Required));
+            return Err(errors.into());
+        }
+        Answer::Code(code) => code.as_str(),
+        Answer::Passkey(_) => "",
+    };
     let (claims, user) = challenged(state, challenge).await?;
     let email = Email::parse(&user.email).map_err(|_| AppError::ChallengeExpired)?;
     let account = email.normalized();
@@ -193,7 +208,16 @@ pub async fn verify(state: &AppState, challenge: &str, code: &str, client: &Clie
             return Err(AppError::RateLimited { retry_after_secs });
         }
     };
-    let (method, recovery_codes) = if claims.enrol {
+    let (method, recovery_codes) = if let Answer::Passkey(credential) = answer {
+        if claims.enrol {
+            return Err(AppError::ChallengeExpired);
+        }
+        match second_factor_passkey(state, user.id, credential).await {
+            Ok(()) => (Method::PasswordPasskey, None),
+            Err(AppError::PasskeyRejected) => return Err(refused_passkey(state, &user, &account, client).await),
+            Err(err) => return Err(err),
+        }
+    } else if claims.enrol {
         let pending = store::mfa::totp(&state.db, user.id).await?.filter(|t| !t.confirmed);
         let step = match &pending {
             Some(totp) => mfa::matching_step(&totp.secret, code)?,
@@ -228,6 +252,67 @@ pub async fn verify(state: &AppState, challenge: &str, code: &str, client: &Clie
     state.login_limiter.succeeded(attempt).await;
     let signed_in = open_session(state, user, claims.rem, method, client).await?;
     Ok((signed_in, recovery_codes))
+}
+
+/// What the sign-in's second step answers with.
+pub enum Answer {
+    /// An authenticator's code or a recovery code.
+    Code(String),
+    /// A passkey's assertion, as the browser gives it (`POST /auth/webauthn/login/options` with
+    /// the challenge asked for it).
+    Passkey(serde_json::Value),
+}
+
+/// Checks a passkey's answer at the second step: one of this person's passkeys, for the
+/// ceremony started for them.
+async fn second_factor_passkey(state: &AppState, user_id: uuid::Uuid, credential: serde_json::Value) -> Result<(), AppError> {
+    let passkeys = state.passkeys.as_ref().ok_or(AppError::PasskeyRejected)?;
+    let credential: webauthn_rs::prelude::PublicKeyCredential = super::passkeys::parse(credential)?;
+    let result = passkeys.finish_second_factor(user_id, &credential).await?;
+    let record = store::passkeys::find_by_credential(&state.db, result.cred_id().as_ref()).await?;
+    let Some(mut record) = record.filter(|r| r.user_id == user_id) else { return Err(AppError::PasskeyRejected) };
+    record.passkey.0.update_credential(&result);
+    store::passkeys::used(&state.db, record.id, &record.passkey.0).await?;
+    Ok(())
+}
+
+/// Signs in with a passkey alone: a discoverable credential names its person (its user handle
+/// is their id), and its user verification (a PIN, a fingerprint) stands for the second factor.
+#[tracing::instrument(skip_all, fields(ip = ?client.ip))]
+pub async fn with_passkey(state: &AppState, credential: serde_json::Value, remember_me: bool, client: &ClientInfo) -> Result<SignedIn, AppError> {
+    let passkeys = state.passkeys.as_ref().ok_or(AppError::Conflict(crate::error::Conflict::PasskeysUnavailable))?;
+    let credential: webauthn_rs::prelude::PublicKeyCredential = super::passkeys::parse(credential)?;
+    let (user_id, credential_id) = passkeys.identify(&credential)?;
+    let record = store::passkeys::find_by_credential(&state.db, &credential_id).await?.filter(|r| r.user_id == user_id);
+    let Some(mut record) = record else {
+        crate::metrics::sign_in_failure("invalid_passkey");
+        return Err(AppError::PasskeyRejected);
+    };
+    let user = store::users::find_by_id(&state.db, user_id).await?.ok_or(AppError::PasskeyRejected)?;
+    let account = Email::parse(&user.email).map(|e| e.normalized()).unwrap_or_else(|_| user.email.to_lowercase());
+    let result = match passkeys.finish_discoverable(&credential, &record.passkey.0).await {
+        Ok(result) => result,
+        Err(AppError::PasskeyRejected) => return Err(refused_passkey(state, &user, &account, client).await),
+        Err(err) => return Err(err),
+    };
+    if !user.may_sign_in() {
+        crate::metrics::sign_in_failure("inactive");
+        audit_attempt(state, Some(&user), "auth.sign_in_refused", &account, "account_inactive").await?;
+        return Err(AppError::AccountInactive);
+    }
+    record.passkey.0.update_credential(&result);
+    store::passkeys::used(&state.db, record.id, &record.passkey.0).await?;
+    open_session(state, user, remember_me, Method::Passkey, client).await
+}
+
+/// A passkey's answer that did not verify: logged, audited; the answer is 401 `passkey_rejected`.
+async fn refused_passkey(state: &AppState, user: &UserRecord, account: &str, client: &ClientInfo) -> AppError {
+    tracing::warn!(target: "audit", event = "sign_in_failed", account = %account, ip = ?client.ip, reason = "passkey_rejected");
+    crate::metrics::sign_in_failure("invalid_passkey");
+    match audit_attempt(state, Some(user), "auth.sign_in_failed", account, "passkey_rejected").await {
+        Ok(()) => AppError::PasskeyRejected,
+        Err(err) => err,
+    }
 }
 
 /// A wrong or used code: logged, counted, audited; the answer is 401 `invalid_code`.

@@ -229,6 +229,7 @@ async fn context(state: &AppState, kind: Kind, to: &UserRecord, group: &[Pending
                 "name": to.full_name,
                 "change": text("change"),
                 "actor": text("actor"),
+                "passkey": text("passkey"),
                 "when": crate::export::long_time(at, lang),
                 "link": format!("{base}/settings/profile"),
             })

@@ -130,4 +130,16 @@ mod tests {
         let codes = render(Kind::SecurityNotice, Lang::Fr, at("recovery_codes_regenerated")).unwrap();
         assert_eq!(codes.subject, "Nouveaux codes de secours pour votre compte Enterprise Platform");
     }
+
+    #[test]
+    fn a_security_notice_names_the_passkey_added_or_removed_in_each_language() {
+        let at = |change: &str| json!({ "name": "Ann", "change": change, "passkey": "Work <laptop>", "when": "27 November 2026", "link": "http://x/p" });
+        let added = render(Kind::SecurityNotice, Lang::En, at("passkey_added")).unwrap();
+        assert_eq!(added.subject, "A passkey was added to your Enterprise Platform account");
+        assert!(added.text.contains("the passkey \"Work <laptop>\" was added"), "{}", added.text);
+        assert!(added.html.contains("<strong>Work &lt;laptop&gt;</strong> was added"), "{}", added.html);
+        let removed = render(Kind::SecurityNotice, Lang::Fr, at("passkey_removed")).unwrap();
+        assert_eq!(removed.subject, "Une clé d'accès a été retirée de votre compte Enterprise Platform");
+        assert!(removed.text.contains("la clé d'accès « Work <laptop> » a été retirée"), "{}", removed.text);
+    }
 }

@@ -9,6 +9,7 @@ pub mod enterprises;
 pub mod messaging;
 pub mod mfa;
 pub mod outbox;
+pub mod passkeys;
 pub mod reports;
 pub mod sessions;
 pub mod spreadsheets;

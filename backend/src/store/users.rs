@@ -35,7 +35,7 @@ pub struct UserRecord {
     pub created_at: DateTime<Utc>,
     pub enterprise_active: Option<bool>,
     pub enterprise_name: Option<String>,
-    /// An authenticator app is set up (`user_totp` confirmed).
+    /// A second factor is set up: an authenticator app (`user_totp` confirmed) or a passkey.
     pub mfa_enabled: bool,
 }
 
@@ -85,7 +85,8 @@ const SELECT_USER: &str = "select u.id, u.enterprise_id, u.department_id, u.role
      u.password_hash, u.status, u.locale, u.notify_reports, u.notify_sign_ins, u.notify_invitations, \
      i.created_at as invitation_sent_at, i.expires_at as invitation_expires_at, i.bounced_at as invitation_bounced_at, \
      u.last_login_at, u.created_at, e.is_active as enterprise_active, e.name as enterprise_name, \
-     exists (select 1 from public.user_totp m where m.user_id = u.id and m.confirmed_at is not null) as mfa_enabled \
+     (exists (select 1 from public.user_totp m where m.user_id = u.id and m.confirmed_at is not null) \
+         or exists (select 1 from public.user_passkeys k where k.user_id = u.id)) as mfa_enabled \
      from public.users u left join public.enterprises e on e.id = u.enterprise_id \
      left join lateral (select t.created_at, t.expires_at, t.bounced_at from public.account_tokens t \
          where t.user_id = u.id and t.purpose = 'invitation' and t.used_at is null and u.password_hash is null \

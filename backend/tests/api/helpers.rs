@@ -64,6 +64,7 @@ pub fn test_config() -> Config {
         },
         // No mail server: e-mails wait in the outbox. The tests of e-mail use `TestApp::with_mail`.
         mail: backend::config::MailConfig::default(),
+        passkey_rp_id: None,
     }
 }
 

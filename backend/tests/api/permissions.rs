@@ -85,7 +85,7 @@ use Caller::{Admin, Ceo, DeadToken, Head, NoToken, OpsHead, OpsUser, OtherCeo, O
 const CALLERS: [Caller; 11] = [Admin, Ceo, Head, User, NoToken, DeadToken, OtherCeo, OtherHead, OtherUser, OpsHead, OpsUser];
 
 /// Operations anyone may call, signed in or not.
-const PUBLIC: &[&str] = &["login", "verifyLogin", "startLoginTotpEnrollment", "requestPasswordReset", "confirmPasswordReset", "acceptInvitation"];
+const PUBLIC: &[&str] = &["login", "verifyLogin", "startLoginTotpEnrollment", "startPasskeySignIn", "finishPasskeySignIn", "requestPasswordReset", "confirmPasswordReset", "acceptInvitation"];
 
 /// Who may do what, on tenant Alpha's finance department (see the module's comment).
 ///

@@ -5,7 +5,7 @@
  * Multi-tenant enterprise management platform. Errors are RFC 9457 problem details (`application/problem+json`) that also carry a stable `code`, a `message`, `fields` for invalid input and the `requestId`. Lists are pages `{ items, total, page, pageSize }`. Authenticate with `Authorization: Bearer <token>`: a person's session token from `POST /auth/login`, or a program's token from `POST /api-tokens` (scoped; see each operation's `ApiToken` scope). Every answer carries `RateLimit-Policy` and `RateLimit`; a POST with `Idempotency-Key` is safe to retry; GETs carry an `ETag`. Read [the guide for programs](/api/guide.md) first: tokens, scopes, errors, limits, retries, pages, versions.
 
 **Real time.** `GET /api/v1/ws` upgrades to a WebSocket (one per tab). Its first message, within 5 s, is `{"type":"auth","token":"<token>"}` (never put the token in the URL); the server answers `{"type":"ready"}`, then sends events as JSON objects with a `type`: `session.ended` (`sessionId`, `reason`; the socket then closes with code 4401, as it does for a missing, bad or dead token), `monitoring.session_started` (`sessionId`, `userId`, `enterpriseId`), `monitoring.session_updated` (`sessionId`, `enterpriseId`, `lastSeenAt`) and `monitoring.session_ended` (`sessionId`, `enterpriseId`, `reason`) to the monitors whose scope includes the session, once a second at most: past 20 in a second, one `monitoring.sessions_changed` (`enterpriseId`, null for the admins' summary of the whole platform; `started`, `updated`, `ended`: counts) instead, so a mass expiry is one message; and `report.status_changed` (`reportId`, `departmentId`, `title`, `fromStatus`, `status`, `actorId`: who moved it) to the report's author, department head and CEO. The messenger's events go to a conversation's members: `message.created` (`conversationId`, `messageId`, `senderId`), `message.read` (`conversationId`, `userId`, `messageId`), `conversation.changed` (`conversationId`: members, name, keys or the listener's archive flag) and `conversation.typing` (`conversationId`, `userId`; never stored). `webhook.disabled` (`webhookId`, `url`) tells a webhook's owner (the CEO, or the platform admins) that it was turned off after failing for days. A client too slow to read its events is closed with 4408; reconnect and refetch.
- * OpenAPI spec version: 1.4.0
+ * OpenAPI spec version: 1.5.0
  */
 import {
   useMutation,
@@ -30,7 +30,14 @@ import type {
   ApiError,
   EnterpriseSecurityPolicy,
   EnterpriseSecurityPolicyChange,
+  LoginResponse,
   MfaStatus,
+  NewPasskey,
+  PasskeyInfo,
+  PasskeyName,
+  PasskeyOptions,
+  PasskeySignIn,
+  PasskeySignInStart,
   PlatformSecurityPolicy,
   Reauthentication,
   RecoveryCodes,
@@ -439,9 +446,9 @@ export const useRegenerateRecoveryCodes = <TError = ErrorType<ApiError | ApiErro
       return useMutation(mutationOptions, queryClient);
     }
     /**
- * For a person who lost their authenticator and recovery codes: removes both and ends their
-sessions. The admin for anyone, a CEO for their enterprise's staff. 409 `totp_not_enabled`
-when they have none.
+ * For a person who lost their authenticator, recovery codes or passkeys: removes them all
+and ends their sessions. The admin for anyone, a CEO for their enterprise's staff. 409
+`totp_not_enabled` when they have no second factor.
  * @summary Reset someone's second factor
  */
 export const getResetUserMfaUrl = (id: string,) => {
@@ -857,6 +864,544 @@ export const useUpdateEnterpriseSecurityPolicy = <TError = ErrorType<ApiError | 
       > => {
 
       const mutationOptions = getUpdateEnterpriseSecurityPolicyMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * At most 20, oldest first.
+ * @summary One's passkeys
+ */
+export const getListPasskeysUrl = () => {
+
+
+  
+
+  return `/api/v1/auth/webauthn/credentials`
+}
+
+export const listPasskeys = async ( options?: RequestInit): Promise<PasskeyInfo[]> => {
+  
+  return customFetch<PasskeyInfo[]>(getListPasskeysUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListPasskeysQueryKey = () => {
+    return [
+    `/api/v1/auth/webauthn/credentials`
+    ] as const;
+    }
+
+    
+export const getListPasskeysQueryOptions = <TData = Awaited<ReturnType<typeof listPasskeys>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listPasskeys>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListPasskeysQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listPasskeys>>> = ({ signal }) => listPasskeys({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listPasskeys>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListPasskeysQueryResult = NonNullable<Awaited<ReturnType<typeof listPasskeys>>>
+export type ListPasskeysQueryError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+
+
+export function useListPasskeys<TData = Awaited<ReturnType<typeof listPasskeys>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listPasskeys>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listPasskeys>>,
+          TError,
+          Awaited<ReturnType<typeof listPasskeys>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListPasskeys<TData = Awaited<ReturnType<typeof listPasskeys>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listPasskeys>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listPasskeys>>,
+          TError,
+          Awaited<ReturnType<typeof listPasskeys>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListPasskeys<TData = Awaited<ReturnType<typeof listPasskeys>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listPasskeys>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary One's passkeys
+ */
+
+export function useListPasskeys<TData = Awaited<ReturnType<typeof listPasskeys>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listPasskeys>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getListPasskeysQueryOptions(options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
+ * Options for `navigator.credentials.create`: a discoverable credential with user
+verification, not one the authenticator already holds for this account. Answer with
+`POST /auth/webauthn/registration` within 5 minutes.
+ * @summary Start registering a passkey
+ */
+export const getStartPasskeyRegistrationUrl = () => {
+
+
+  
+
+  return `/api/v1/auth/webauthn/registration/options`
+}
+
+export const startPasskeyRegistration = async ( options?: RequestInit): Promise<PasskeyOptions> => {
+  
+  return customFetch<PasskeyOptions>(getStartPasskeyRegistrationUrl(),
+  {      
+    ...options,
+    method: 'POST'
+    
+    
+  }
+);}
+
+
+
+
+export const getStartPasskeyRegistrationMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof startPasskeyRegistration>>, TError,void, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof startPasskeyRegistration>>, TError,void, TContext> => {
+
+const mutationKey = ['startPasskeyRegistration'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof startPasskeyRegistration>>, void> = () => {
+          
+
+          return  startPasskeyRegistration(requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type StartPasskeyRegistrationMutationResult = NonNullable<Awaited<ReturnType<typeof startPasskeyRegistration>>>
+    
+    export type StartPasskeyRegistrationMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+
+    /**
+ * @summary Start registering a passkey
+ */
+export const useStartPasskeyRegistration = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof startPasskeyRegistration>>, TError,void, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof startPasskeyRegistration>>,
+        TError,
+        void,
+        TContext
+      > => {
+
+      const mutationOptions = getStartPasskeyRegistrationMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * The authenticator's answer to the registration options, and a name for it. From now on
+it signs in alone, and a password sign-in asks for it (or another second factor).
+ * @summary Register a passkey
+ */
+export const getFinishPasskeyRegistrationUrl = () => {
+
+
+  
+
+  return `/api/v1/auth/webauthn/registration`
+}
+
+export const finishPasskeyRegistration = async (newPasskey: NewPasskey, options?: RequestInit): Promise<PasskeyInfo> => {
+  
+  return customFetch<PasskeyInfo>(getFinishPasskeyRegistrationUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      newPasskey,)
+  }
+);}
+
+
+
+
+export const getFinishPasskeyRegistrationMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof finishPasskeyRegistration>>, TError,{data: BodyType<NewPasskey>}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof finishPasskeyRegistration>>, TError,{data: BodyType<NewPasskey>}, TContext> => {
+
+const mutationKey = ['finishPasskeyRegistration'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof finishPasskeyRegistration>>, {data: BodyType<NewPasskey>}> = (props) => {
+          const {data} = props ?? {};
+
+          return  finishPasskeyRegistration(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type FinishPasskeyRegistrationMutationResult = NonNullable<Awaited<ReturnType<typeof finishPasskeyRegistration>>>
+    export type FinishPasskeyRegistrationMutationBody = BodyType<NewPasskey>
+    export type FinishPasskeyRegistrationMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+
+    /**
+ * @summary Register a passkey
+ */
+export const useFinishPasskeyRegistration = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof finishPasskeyRegistration>>, TError,{data: BodyType<NewPasskey>}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof finishPasskeyRegistration>>,
+        TError,
+        {data: BodyType<NewPasskey>},
+        TContext
+      > => {
+
+      const mutationOptions = getFinishPasskeyRegistrationMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * @summary Rename a passkey
+ */
+export const getRenamePasskeyUrl = (id: string,) => {
+
+
+  
+
+  return `/api/v1/auth/webauthn/credentials/${id}`
+}
+
+export const renamePasskey = async (id: string,
+    passkeyName: PasskeyName, options?: RequestInit): Promise<PasskeyInfo> => {
+  
+  return customFetch<PasskeyInfo>(getRenamePasskeyUrl(id),
+  {      
+    ...options,
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      passkeyName,)
+  }
+);}
+
+
+
+
+export const getRenamePasskeyMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof renamePasskey>>, TError,{id: string;data: BodyType<PasskeyName>}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof renamePasskey>>, TError,{id: string;data: BodyType<PasskeyName>}, TContext> => {
+
+const mutationKey = ['renamePasskey'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof renamePasskey>>, {id: string;data: BodyType<PasskeyName>}> = (props) => {
+          const {id,data} = props ?? {};
+
+          return  renamePasskey(id,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type RenamePasskeyMutationResult = NonNullable<Awaited<ReturnType<typeof renamePasskey>>>
+    export type RenamePasskeyMutationBody = BodyType<PasskeyName>
+    export type RenamePasskeyMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+
+    /**
+ * @summary Rename a passkey
+ */
+export const useRenamePasskey = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof renamePasskey>>, TError,{id: string;data: BodyType<PasskeyName>}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof renamePasskey>>,
+        TError,
+        {id: string;data: BodyType<PasskeyName>},
+        TContext
+      > => {
+
+      const mutationOptions = getRenamePasskeyMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * It no longer signs in. The person is told by e-mail.
+ * @summary Remove a passkey
+ */
+export const getDeletePasskeyUrl = (id: string,) => {
+
+
+  
+
+  return `/api/v1/auth/webauthn/credentials/${id}`
+}
+
+export const deletePasskey = async (id: string, options?: RequestInit): Promise<void> => {
+  
+  return customFetch<void>(getDeletePasskeyUrl(id),
+  {      
+    ...options,
+    method: 'DELETE'
+    
+    
+  }
+);}
+
+
+
+
+export const getDeletePasskeyMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deletePasskey>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof deletePasskey>>, TError,{id: string}, TContext> => {
+
+const mutationKey = ['deletePasskey'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deletePasskey>>, {id: string}> = (props) => {
+          const {id} = props ?? {};
+
+          return  deletePasskey(id,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type DeletePasskeyMutationResult = NonNullable<Awaited<ReturnType<typeof deletePasskey>>>
+    
+    export type DeletePasskeyMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+
+    /**
+ * @summary Remove a passkey
+ */
+export const useDeletePasskey = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deletePasskey>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof deletePasskey>>,
+        TError,
+        {id: string},
+        TContext
+      > => {
+
+      const mutationOptions = getDeletePasskeyMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * Options for `navigator.credentials.get`. Without `challenge`: any passkey of this site the
+browser holds (no e-mail typed), answered at `POST /auth/webauthn/login`. With the
+`challenge` of a password sign-in that asked for a second factor: that person's passkeys,
+answered at `POST /auth/login/verify` as `webauthn`.
+ * @summary Start a sign-in with a passkey
+ */
+export const getStartPasskeySignInUrl = () => {
+
+
+  
+
+  return `/api/v1/auth/webauthn/login/options`
+}
+
+export const startPasskeySignIn = async (passkeySignInStart: PasskeySignInStart, options?: RequestInit): Promise<PasskeyOptions> => {
+  
+  return customFetch<PasskeyOptions>(getStartPasskeySignInUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      passkeySignInStart,)
+  }
+);}
+
+
+
+
+export const getStartPasskeySignInMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof startPasskeySignIn>>, TError,{data: BodyType<PasskeySignInStart>}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof startPasskeySignIn>>, TError,{data: BodyType<PasskeySignInStart>}, TContext> => {
+
+const mutationKey = ['startPasskeySignIn'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof startPasskeySignIn>>, {data: BodyType<PasskeySignInStart>}> = (props) => {
+          const {data} = props ?? {};
+
+          return  startPasskeySignIn(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type StartPasskeySignInMutationResult = NonNullable<Awaited<ReturnType<typeof startPasskeySignIn>>>
+    export type StartPasskeySignInMutationBody = BodyType<PasskeySignInStart>
+    export type StartPasskeySignInMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+
+    /**
+ * @summary Start a sign-in with a passkey
+ */
+export const useStartPasskeySignIn = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof startPasskeySignIn>>, TError,{data: BodyType<PasskeySignInStart>}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof startPasskeySignIn>>,
+        TError,
+        {data: BodyType<PasskeySignInStart>},
+        TContext
+      > => {
+
+      const mutationOptions = getStartPasskeySignInMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * The browser's answer to options asked without a challenge: the passkey names its person,
+and its user verification (PIN, fingerprint, face) stands for a second factor. Answers
+like a completed sign-in.
+ * @summary Sign in with a passkey
+ */
+export const getFinishPasskeySignInUrl = () => {
+
+
+  
+
+  return `/api/v1/auth/webauthn/login`
+}
+
+export const finishPasskeySignIn = async (passkeySignIn: PasskeySignIn, options?: RequestInit): Promise<LoginResponse> => {
+  
+  return customFetch<LoginResponse>(getFinishPasskeySignInUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      passkeySignIn,)
+  }
+);}
+
+
+
+
+export const getFinishPasskeySignInMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof finishPasskeySignIn>>, TError,{data: BodyType<PasskeySignIn>}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof finishPasskeySignIn>>, TError,{data: BodyType<PasskeySignIn>}, TContext> => {
+
+const mutationKey = ['finishPasskeySignIn'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof finishPasskeySignIn>>, {data: BodyType<PasskeySignIn>}> = (props) => {
+          const {data} = props ?? {};
+
+          return  finishPasskeySignIn(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type FinishPasskeySignInMutationResult = NonNullable<Awaited<ReturnType<typeof finishPasskeySignIn>>>
+    export type FinishPasskeySignInMutationBody = BodyType<PasskeySignIn>
+    export type FinishPasskeySignInMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+
+    /**
+ * @summary Sign in with a passkey
+ */
+export const useFinishPasskeySignIn = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof finishPasskeySignIn>>, TError,{data: BodyType<PasskeySignIn>}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof finishPasskeySignIn>>,
+        TError,
+        {data: BodyType<PasskeySignIn>},
+        TContext
+      > => {
+
+      const mutationOptions = getFinishPasskeySignInMutationOptions(options);
 
       return useMutation(mutationOptions, queryClient);
     }

@@ -5,7 +5,7 @@
  * Multi-tenant enterprise management platform. Errors are RFC 9457 problem details (`application/problem+json`) that also carry a stable `code`, a `message`, `fields` for invalid input and the `requestId`. Lists are pages `{ items, total, page, pageSize }`. Authenticate with `Authorization: Bearer <token>`: a person's session token from `POST /auth/login`, or a program's token from `POST /api-tokens` (scoped; see each operation's `ApiToken` scope). Every answer carries `RateLimit-Policy` and `RateLimit`; a POST with `Idempotency-Key` is safe to retry; GETs carry an `ETag`. Read [the guide for programs](/api/guide.md) first: tokens, scopes, errors, limits, retries, pages, versions.
 
 **Real time.** `GET /api/v1/ws` upgrades to a WebSocket (one per tab). Its first message, within 5 s, is `{"type":"auth","token":"<token>"}` (never put the token in the URL); the server answers `{"type":"ready"}`, then sends events as JSON objects with a `type`: `session.ended` (`sessionId`, `reason`; the socket then closes with code 4401, as it does for a missing, bad or dead token), `monitoring.session_started` (`sessionId`, `userId`, `enterpriseId`), `monitoring.session_updated` (`sessionId`, `enterpriseId`, `lastSeenAt`) and `monitoring.session_ended` (`sessionId`, `enterpriseId`, `reason`) to the monitors whose scope includes the session, once a second at most: past 20 in a second, one `monitoring.sessions_changed` (`enterpriseId`, null for the admins' summary of the whole platform; `started`, `updated`, `ended`: counts) instead, so a mass expiry is one message; and `report.status_changed` (`reportId`, `departmentId`, `title`, `fromStatus`, `status`, `actorId`: who moved it) to the report's author, department head and CEO. The messenger's events go to a conversation's members: `message.created` (`conversationId`, `messageId`, `senderId`), `message.read` (`conversationId`, `userId`, `messageId`), `conversation.changed` (`conversationId`: members, name, keys or the listener's archive flag) and `conversation.typing` (`conversationId`, `userId`; never stored). `webhook.disabled` (`webhookId`, `url`) tells a webhook's owner (the CEO, or the platform admins) that it was turned off after failing for days. A client too slow to read its events is closed with 4408; reconnect and refetch.
- * OpenAPI spec version: 1.4.0
+ * OpenAPI spec version: 1.5.0
  */
 import * as zod from 'zod';
 
@@ -21,6 +21,7 @@ export const getMfaStatusHeader = zod.object({
 
 export const getMfaStatusResponse = zod.object({
   "totpEnabled": zod.boolean().describe('An authenticator app is set up: sign-ins ask for its code.'),
+  "passkeys": zod.number().describe('Registered passkeys: each signs in alone, and a password sign-in may ask for one.'),
   "recoveryCodesLeft": zod.number().describe('Unused recovery codes.'),
   "required": zod.boolean().describe('The policy of one\'s enterprise (or the platform\'s) requires a second factor for one\'s role.')
 }).describe('One\'s own second factor.')
@@ -97,9 +98,9 @@ export const regenerateRecoveryCodesResponse = zod.object({
 }).describe('Ten single-use codes, shown this once: each signs in instead of an authenticator\'s code.')
 
 /**
- * For a person who lost their authenticator and recovery codes: removes both and ends their
-sessions. The admin for anyone, a CEO for their enterprise's staff. 409 `totp_not_enabled`
-when they have none.
+ * For a person who lost their authenticator, recovery codes or passkeys: removes them all
+and ends their sessions. The admin for anyone, a CEO for their enterprise's staff. 409
+`totp_not_enabled` when they have no second factor.
  * @summary Reset someone's second factor
  */
 export const resetUserMfaParams = zod.object({
@@ -175,4 +176,157 @@ export const updateEnterpriseSecurityPolicyResponse = zod.object({
   "mfaRequiredRoles": zod.array(zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.')).nullish().describe('The enterprise\'s own list of roles that must have a second factor (`EnterpriseCeo`,\n`DepartmentHead`, `DepartmentUser`); null: it follows the platform\'s default.'),
   "platformDefault": zod.array(zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.')).describe('The platform\'s default, which applies while `mfaRequiredRoles` is null (read only).')
 }).describe('An enterprise\'s policy.')
+
+/**
+ * At most 20, oldest first.
+ * @summary One's passkeys
+ */
+export const listPasskeysHeader = zod.object({
+  "If-None-Match": zod.string().optional().describe('An `ETag` from an earlier answer: 304 without a body when it still matches.')
+})
+
+export const listPasskeysResponseItem = zod.object({
+  "id": zod.uuid(),
+  "name": zod.string().describe('The name its owner gave it (\"Work laptop\").'),
+  "createdAt": zod.iso.datetime({}),
+  "lastUsedAt": zod.iso.datetime({}).optional().describe('The last sign-in with it; null: never used yet.')
+}).describe('One of one\'s passkeys.')
+export const listPasskeysResponse = zod.array(listPasskeysResponseItem)
+
+/**
+ * Options for `navigator.credentials.create`: a discoverable credential with user
+verification, not one the authenticator already holds for this account. Answer with
+`POST /auth/webauthn/registration` within 5 minutes.
+ * @summary Start registering a passkey
+ */
+export const startPasskeyRegistrationHeaderIdempotencyKeyMax = 255;
+
+export const startPasskeyRegistrationHeader = zod.object({
+  "Idempotency-Key": zod.string().min(1).max(startPasskeyRegistrationHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
+})
+
+export const startPasskeyRegistrationResponse = zod.object({
+  "publicKey": zod.any().describe('`PublicKeyCredentialCreationOptionsJSON` or `PublicKeyCredentialRequestOptionsJSON`\n(WebAuthn Level 3).')
+}).describe('What to pass to the browser\'s WebAuthn call: `navigator.credentials.create({ publicKey })` to\nregister, `navigator.credentials.get({ publicKey })` to sign in (binary members in base64url,\nas `PublicKeyCredential.parseCreationOptionsFromJSON` / `parseRequestOptionsFromJSON` read\nthem). Valid for 5 minutes, for one answer.')
+
+/**
+ * The authenticator's answer to the registration options, and a name for it. From now on
+it signs in alone, and a password sign-in asks for it (or another second factor).
+ * @summary Register a passkey
+ */
+export const finishPasskeyRegistrationHeaderIdempotencyKeyMax = 255;
+
+export const finishPasskeyRegistrationHeader = zod.object({
+  "Idempotency-Key": zod.string().min(1).max(finishPasskeyRegistrationHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
+})
+
+export const finishPasskeyRegistrationBodyNameMax = 100;
+
+export const finishPasskeyRegistrationBody = zod.object({
+  "name": zod.string().max(finishPasskeyRegistrationBodyNameMax),
+  "credential": zod.any().describe('The `PublicKeyCredential` the browser\'s `navigator.credentials.create` gave, as JSON\n(`toJSON()`).')
+}).describe('A new passkey: the authenticator\'s answer to the registration options, and its name.')
+
+/**
+ * @summary Rename a passkey
+ */
+export const renamePasskeyParams = zod.object({
+  "id": zod.uuid()
+})
+
+export const renamePasskeyHeader = zod.object({
+  "If-Match": zod.string().optional().describe('The `ETag` read before changing: 412 when the resource changed since.')
+})
+
+export const renamePasskeyBodyNameMax = 100;
+
+export const renamePasskeyBody = zod.object({
+  "name": zod.string().max(renamePasskeyBodyNameMax)
+}).describe('A passkey\'s new name.')
+
+export const renamePasskeyResponse = zod.object({
+  "id": zod.uuid(),
+  "name": zod.string().describe('The name its owner gave it (\"Work laptop\").'),
+  "createdAt": zod.iso.datetime({}),
+  "lastUsedAt": zod.iso.datetime({}).optional().describe('The last sign-in with it; null: never used yet.')
+}).describe('One of one\'s passkeys.')
+
+/**
+ * It no longer signs in. The person is told by e-mail.
+ * @summary Remove a passkey
+ */
+export const deletePasskeyParams = zod.object({
+  "id": zod.uuid()
+})
+
+/**
+ * Options for `navigator.credentials.get`. Without `challenge`: any passkey of this site the
+browser holds (no e-mail typed), answered at `POST /auth/webauthn/login`. With the
+`challenge` of a password sign-in that asked for a second factor: that person's passkeys,
+answered at `POST /auth/login/verify` as `webauthn`.
+ * @summary Start a sign-in with a passkey
+ */
+export const startPasskeySignInHeaderIdempotencyKeyMax = 255;
+
+export const startPasskeySignInHeader = zod.object({
+  "Idempotency-Key": zod.string().min(1).max(startPasskeySignInHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
+})
+
+export const startPasskeySignInBodyChallengeMax = 2048;
+
+export const startPasskeySignInBody = zod.object({
+  "challenge": zod.string().max(startPasskeySignInBodyChallengeMax).optional().describe('The `challenge` of a sign-in that answered `mfaRequired` with `webauthn` among its\nmethods: the options then name that person\'s passkeys, and the answer goes to\n`POST /auth/login/verify`. Without it: any passkey of this site the browser holds, and the\nanswer goes to `POST /auth/webauthn/login`.')
+}).describe('Options for a sign-in with a passkey.')
+
+export const startPasskeySignInResponse = zod.object({
+  "publicKey": zod.any().describe('`PublicKeyCredentialCreationOptionsJSON` or `PublicKeyCredentialRequestOptionsJSON`\n(WebAuthn Level 3).')
+}).describe('What to pass to the browser\'s WebAuthn call: `navigator.credentials.create({ publicKey })` to\nregister, `navigator.credentials.get({ publicKey })` to sign in (binary members in base64url,\nas `PublicKeyCredential.parseCreationOptionsFromJSON` / `parseRequestOptionsFromJSON` read\nthem). Valid for 5 minutes, for one answer.')
+
+/**
+ * The browser's answer to options asked without a challenge: the passkey names its person,
+and its user verification (PIN, fingerprint, face) stands for a second factor. Answers
+like a completed sign-in.
+ * @summary Sign in with a passkey
+ */
+export const finishPasskeySignInHeaderIdempotencyKeyMax = 255;
+
+export const finishPasskeySignInHeader = zod.object({
+  "Idempotency-Key": zod.string().min(1).max(finishPasskeySignInHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
+})
+
+export const finishPasskeySignInBodyRememberMeDefault = false;
+
+export const finishPasskeySignInBody = zod.object({
+  "credential": zod.any().describe('The `PublicKeyCredential` the browser\'s `navigator.credentials.get` gave, as JSON.'),
+  "rememberMe": zod.boolean().optional().describe('Keep the session for 30 days instead of 12 hours.')
+}).describe('A passkey\'s answer to sign in with it alone.')
+
+export const finishPasskeySignInResponse = zod.object({
+  "token": zod.string().describe('Send as `Authorization: Bearer <token>`; it stops working at logout.'),
+  "user": zod.object({
+  "id": zod.uuid(),
+  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.'),
+  "fullName": zod.string(),
+  "email": zod.string(),
+  "status": zod.enum(['active', 'inactive']).describe('Whether an account may sign in.'),
+  "lastLogin": zod.iso.datetime({}).nullish().describe('When the user last signed in; null before the first sign-in.'),
+  "departmentId": zod.uuid().nullish().describe('Null when the user is in no department.'),
+  "enterpriseId": zod.uuid().nullish().describe('The user\'s enterprise; null for platform administrators.'),
+  "enterpriseName": zod.string().nullish().describe('The enterprise\'s name; null for platform administrators.'),
+  "createdAt": zod.iso.datetime({}),
+  "locale": zod.enum(['en', 'fr']).describe('A language of the product: of the screens, of files (their labels and dates) and of e-mails; a\nperson\'s own is stored on their account.'),
+  "invitation": zod.union([zod.object({
+  "status": zod.enum(['pending', 'expired', 'bounced']).describe('`pending`: sent and valid; `expired`: its link no longer works (resend it); `bounced`: the\nmail server refused the address.'),
+  "sentAt": zod.iso.datetime({}).nullish().describe('When the latest invitation was sent; null when none is live.'),
+  "expiresAt": zod.iso.datetime({}).nullish().describe('Until when its link works.')
+}).describe('An invitation not yet accepted.'),zod.null()]).optional().describe('Set while the person has not accepted their invitation (they cannot sign in until then).'),
+  "notifications": zod.object({
+  "reports": zod.boolean().describe('Reports: submitted (to the CEO), reviewed, approved or rejected (to the author).'),
+  "signIns": zod.boolean().describe('A sign-in from a new country or after an impossible journey.'),
+  "invitations": zod.boolean().describe('Someone they invited accepted.')
+}).describe('The e-mails a person receives besides invitations and password resets.'),
+  "mfaEnabled": zod.boolean().describe('A second factor (an authenticator app) is set up.')
+}).describe('A person with an account on the platform.'),
+  "deviceToken": zod.string().describe('Keep it in the browser (long-lived, bound to this account) and send it with later\nsign-ins to this account as `deviceToken`.')
+}).describe('A bearer token and the signed-in user.')
 
