@@ -363,9 +363,12 @@ impl AppError {
     pub fn status(&self) -> StatusCode {
         match self {
             Self::Validation(_) | Self::Explained(..) => StatusCode::BAD_REQUEST,
-            Self::InvalidCredentials | Self::SessionExpired | Self::Unauthorized | Self::InvalidCode | Self::ChallengeExpired | Self::PasskeyRejected => {
-                StatusCode::UNAUTHORIZED
-            }
+            Self::InvalidCredentials
+            | Self::SessionExpired
+            | Self::Unauthorized
+            | Self::InvalidCode
+            | Self::ChallengeExpired
+            | Self::PasskeyRejected => StatusCode::UNAUTHORIZED,
             Self::AccountInactive | Self::Forbidden | Self::InsufficientScope => StatusCode::FORBIDDEN,
             Self::NotFound => StatusCode::NOT_FOUND,
             Self::Conflict(_) | Self::EmailTaken { .. } | Self::EnterpriseNameTaken | Self::InvalidTransition(_) => StatusCode::CONFLICT,

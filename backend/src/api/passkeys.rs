@@ -6,11 +6,7 @@ use poem::web::Data;
 use poem_openapi::{ApiResponse, Object, OpenApi, param::Path, payload::Json};
 use uuid::Uuid;
 
-use super::{
-    ApiTags,
-    accounts::Done,
-    auth::LoginResponse,
-};
+use super::{ApiTags, accounts::Done, auth::LoginResponse};
 use crate::{
     api_errors,
     audit::{Audit, Changes, Target},
@@ -216,7 +212,13 @@ impl PasskeysApi {
 
     /// Rename a passkey
     #[oai(path = "/auth/webauthn/credentials/:id", method = "put", operation_id = "renamePasskey")]
-    async fn rename(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>, body: Json<PasskeyName>) -> Result<Json<PasskeyInfo>, PasskeyError> {
+    async fn rename(
+        &self,
+        state: Data<&AppState>,
+        auth: BearerAuth,
+        id: Path<Uuid>,
+        body: Json<PasskeyName>,
+    ) -> Result<Json<PasskeyInfo>, PasskeyError> {
         auth.0.require("renamePasskey")?;
         let user = me(&state, &auth.0).await?;
         let name = name(&body.name)?;
@@ -270,7 +272,12 @@ impl PasskeysApi {
     /// and its user verification (PIN, fingerprint, face) stands for a second factor. Answers
     /// like a completed sign-in.
     #[oai(path = "/auth/webauthn/login", method = "post", operation_id = "finishPasskeySignIn")]
-    async fn finish_sign_in(&self, state: Data<&AppState>, client: Data<&ClientInfo>, body: Json<PasskeySignIn>) -> Result<Json<LoginResponse>, PasskeySignInError> {
+    async fn finish_sign_in(
+        &self,
+        state: Data<&AppState>,
+        client: Data<&ClientInfo>,
+        body: Json<PasskeySignIn>,
+    ) -> Result<Json<LoginResponse>, PasskeySignInError> {
         let Json(PasskeySignIn { credential, remember_me }) = body;
         let signed_in = sign_in::with_passkey(&state, credential, remember_me, &client).await?;
         Ok(Json(LoginResponse::from_signed_in(signed_in)))

@@ -116,7 +116,13 @@ pub async fn notify(tx: &mut sqlx::PgConnection, user: &UserRecord, change: &str
 }
 
 /// As `notify`, naming the passkey a change (`passkey_added`, `passkey_removed`) was about.
-pub async fn notify_of(tx: &mut sqlx::PgConnection, user: &UserRecord, change: &str, actor: Option<&str>, passkey: Option<&str>) -> Result<(), AppError> {
+pub async fn notify_of(
+    tx: &mut sqlx::PgConnection,
+    user: &UserRecord,
+    change: &str,
+    actor: Option<&str>,
+    passkey: Option<&str>,
+) -> Result<(), AppError> {
     let data = serde_json::json!({ "change": change, "actor": actor, "passkey": passkey, "at": chrono::Utc::now().to_rfc3339() });
     crate::mail::enqueue(tx, user.enterprise_id, user.id, crate::mail::Kind::SecurityNotice, data).await?;
     Ok(())

@@ -8,7 +8,6 @@ use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
 use deadpool_redis::redis;
 use serde::{Serialize, de::DeserializeOwned};
 use uuid::Uuid;
-use webauthn_rs_proto::ResidentKeyRequirement;
 use webauthn_rs::{
     Webauthn, WebauthnBuilder,
     prelude::{
@@ -16,6 +15,7 @@ use webauthn_rs::{
         PasskeyRegistration, PublicKeyCredential, RegisterPublicKeyCredential, RequestChallengeResponse, Url,
     },
 };
+use webauthn_rs_proto::ResidentKeyRequirement;
 
 use crate::{
     cache::Cache,

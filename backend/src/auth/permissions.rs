@@ -43,7 +43,16 @@ const fn row(operation: &'static str, admin: Access, ceo: [Access; 2], head: [Ac
 }
 
 /// Operations anyone may call, signed in or not.
-pub const PUBLIC: &[&str] = &["login", "verifyLogin", "startLoginTotpEnrollment", "startPasskeySignIn", "finishPasskeySignIn", "requestPasswordReset", "confirmPasswordReset", "acceptInvitation"];
+pub const PUBLIC: &[&str] = &[
+    "login",
+    "verifyLogin",
+    "startLoginTotpEnrollment",
+    "startPasskeySignIn",
+    "finishPasskeySignIn",
+    "requestPasswordReset",
+    "confirmPasswordReset",
+    "acceptInvitation",
+];
 
 /// Every signed-in role, on anything.
 const ALL: [Access; 2] = [A, A];

@@ -133,7 +133,8 @@ mod tests {
 
     #[test]
     fn a_security_notice_names_the_passkey_added_or_removed_in_each_language() {
-        let at = |change: &str| json!({ "name": "Ann", "change": change, "passkey": "Work <laptop>", "when": "27 November 2026", "link": "http://x/p" });
+        let at =
+            |change: &str| json!({ "name": "Ann", "change": change, "passkey": "Work <laptop>", "when": "27 November 2026", "link": "http://x/p" });
         let added = render(Kind::SecurityNotice, Lang::En, at("passkey_added")).unwrap();
         assert_eq!(added.subject, "A passkey was added to your Enterprise Platform account");
         assert!(added.text.contains("the passkey \"Work <laptop>\" was added"), "{}", added.text);

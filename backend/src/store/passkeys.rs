@@ -74,7 +74,11 @@ pub async fn used(db: impl PgExecutor<'_>, id: Uuid, passkey: &Passkey) -> sqlx:
 
 /// Removes one; its name when it existed.
 pub async fn delete(tx: &mut PgConnection, user_id: Uuid, id: Uuid) -> sqlx::Result<Option<String>> {
-    sqlx::query_scalar("delete from public.user_passkeys where user_id = $1 and id = $2 returning name").bind(user_id).bind(id).fetch_optional(&mut *tx).await
+    sqlx::query_scalar("delete from public.user_passkeys where user_id = $1 and id = $2 returning name")
+        .bind(user_id)
+        .bind(id)
+        .fetch_optional(&mut *tx)
+        .await
 }
 
 /// Removes all of a person's passkeys (a reset of their second factor); how many there were.

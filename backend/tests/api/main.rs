@@ -16,6 +16,7 @@ mod mfa;
 mod migrations;
 mod monitoring;
 mod openapi;
+mod passkeys;
 mod permissions;
 mod pgbouncer;
 mod programs;

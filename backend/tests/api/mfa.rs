@@ -71,7 +71,7 @@ async fn an_authenticator_turns_on_with_its_first_code_then_each_sign_in_needs_a
     let (_, ceo) = app.enterprise(&admin, "Totp One").await;
     let email = "ceo@totp-one.example";
     let (_, status) = app.get(&ceo, "/api/v1/auth/mfa").await;
-    assert_eq!(status, json!({ "totpEnabled": false, "recoveryCodesLeft": 0, "required": false }));
+    assert_eq!(status, json!({ "totpEnabled": false, "passkeys": 0, "recoveryCodesLeft": 0, "required": false }));
 
     let (status, setup) = app.post(&ceo, "/api/v1/auth/mfa/totp", json!({})).await;
     assert_eq!(status, 200, "{setup}");
@@ -93,7 +93,7 @@ async fn an_authenticator_turns_on_with_its_first_code_then_each_sign_in_needs_a
     let (_, me) = parts(app.me(&ceo).await).await;
     assert_eq!(me["mfaEnabled"], true);
     let (_, status) = app.get(&ceo, "/api/v1/auth/mfa").await;
-    assert_eq!(status, json!({ "totpEnabled": true, "recoveryCodesLeft": 10, "required": false }));
+    assert_eq!(status, json!({ "totpEnabled": true, "passkeys": 0, "recoveryCodesLeft": 10, "required": false }));
 
     // The password alone no longer signs in.
     let (status, step) = login(&app, email, "ceo-password").await;

@@ -244,7 +244,11 @@ async fn a_monitor_hears_of_a_mass_end_as_one_summary_and_of_a_single_sign_in_as
     let summary = next_of_type(&mut monitor, "monitoring.sessions_changed").await;
     assert_eq!((&summary["enterpriseId"], &summary["started"], &summary["ended"]), (&json!(null), &json!(0), &json!(24)), "{summary}");
     let acme_summary = next_of_type(&mut acme_monitor, "monitoring.sessions_changed").await;
-    assert_eq!((&acme_summary["enterpriseId"], &acme_summary["started"], &acme_summary["ended"]), (&json!(acme), &json!(0), &json!(24)), "{acme_summary}");
+    assert_eq!(
+        (&acme_summary["enterpriseId"], &acme_summary["started"], &acme_summary["ended"]),
+        (&json!(acme), &json!(0), &json!(24)),
+        "{acme_summary}"
+    );
     // Another enterprise's CEO hears nothing of it (their own session's activity, perhaps).
     let quiet_until = Instant::now() + Duration::from_millis(2500);
     while let Ok(Some(Ok(Message::Text(text)))) = tokio::time::timeout_at(quiet_until.into(), globex_monitor.next()).await {

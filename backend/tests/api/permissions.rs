@@ -85,7 +85,16 @@ use Caller::{Admin, Ceo, DeadToken, Head, NoToken, OpsHead, OpsUser, OtherCeo, O
 const CALLERS: [Caller; 11] = [Admin, Ceo, Head, User, NoToken, DeadToken, OtherCeo, OtherHead, OtherUser, OpsHead, OpsUser];
 
 /// Operations anyone may call, signed in or not.
-const PUBLIC: &[&str] = &["login", "verifyLogin", "startLoginTotpEnrollment", "startPasskeySignIn", "finishPasskeySignIn", "requestPasswordReset", "confirmPasswordReset", "acceptInvitation"];
+const PUBLIC: &[&str] = &[
+    "login",
+    "verifyLogin",
+    "startLoginTotpEnrollment",
+    "startPasskeySignIn",
+    "finishPasskeySignIn",
+    "requestPasswordReset",
+    "confirmPasswordReset",
+    "acceptInvitation",
+];
 
 /// Who may do what, on tenant Alpha's finance department (see the module's comment).
 ///
@@ -110,6 +119,12 @@ const TABLE: &[(&str, [Cell; 11])] = &[
     ("confirmTotpEnrollment",     [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A]),
     ("disableTotp",               [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A]),
     ("regenerateRecoveryCodes",   [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A]),
+    // One's own passkeys: everyone theirs (a program's token never).
+    ("listPasskeys",              [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A]),
+    ("startPasskeyRegistration",  [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A]),
+    ("finishPasskeyRegistration", [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A]),
+    ("renamePasskey",             [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A]),
+    ("deletePasskey",             [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A]),
     // Someone else's second factor, reset as users are managed: the admin anyone's, a CEO their
     // own enterprise's staff.
     ("resetUserMfa",              [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
@@ -486,6 +501,25 @@ impl World {
         assert_eq!(status, 200, "{body}");
     }
 
+    /// Registers a passkey for the session's person: its id.
+    async fn passkey(&self, token: &str) -> String {
+        let name = format!("Key {}", self.unique());
+        crate::passkeys::register(&self.app, token, &name).await.1["id"].as_str().unwrap().to_owned()
+    }
+
+    /// The ids of the session's person's passkeys.
+    async fn passkeys(&self, token: &str) -> Vec<String> {
+        let (status, body) = self.get(token, "/api/v1/auth/webauthn/credentials").await;
+        assert_eq!(status, 200, "{body}");
+        body.as_array().unwrap().iter().map(|p| p["id"].as_str().unwrap().to_owned()).collect()
+    }
+
+    /// Removes a passkey of the session's person again.
+    async fn drop_passkey(&self, token: &str, id: &str) -> bool {
+        self.calls.fetch_add(1, Relaxed);
+        self.app.delete(token, &format!("/api/v1/auth/webauthn/credentials/{id}")).await.0 == 204
+    }
+
     /// Whether the session's person has an authenticator on.
     async fn totp_on(&self, token: &str) -> bool {
         let (status, body) = self.get(token, "/api/v1/auth/mfa").await;
@@ -557,6 +591,27 @@ impl World {
                 } else {
                     post("/api/v1/auth/mfa/recovery-codes").json(body)
                 }
+            }
+            // Passkeys: the caller's own, registered by a software authenticator for each call
+            // (the check removes it again: the walk's people sign in with a password alone).
+            "listPasskeys" | "renamePasskey" | "deletePasskey" => {
+                let id = if matches!(who, NoToken | DeadToken) { uuid::Uuid::new_v4().to_string() } else { self.passkey(&me.token).await };
+                match operation {
+                    "listPasskeys" => get("/api/v1/auth/webauthn/credentials"),
+                    "renamePasskey" => put(format!("/api/v1/auth/webauthn/credentials/{id}")).json(json!({ "name": "Renamed" })),
+                    _ => delete(format!("/api/v1/auth/webauthn/credentials/{id}")),
+                }
+                .target(id)
+            }
+            "startPasskeyRegistration" => post("/api/v1/auth/webauthn/registration/options").json(json!({})),
+            "finishPasskeyRegistration" => {
+                let credential = if matches!(who, NoToken | DeadToken) {
+                    json!({})
+                } else {
+                    crate::passkeys::registration_answer(&self.app, &me.token).await["credential"].clone()
+                };
+                let name = format!("Key {}", self.unique());
+                post("/api/v1/auth/webauthn/registration").json(json!({ "name": name, "credential": credential })).target(name)
             }
             "getPlatformSecurityPolicy" => get("/api/v1/platform/security-policy"),
             "updatePlatformSecurityPolicy" => put("/api/v1/platform/security-policy").json(json!({ "mfaRequiredRoles": [] })),
@@ -859,6 +914,21 @@ impl World {
                 ensure!(self.turn_off(me).await, "could not turn it off again");
             }
             "disableTotp" => ensure!(!self.totp_on(&me.token).await, "the caller's authenticator is still on"),
+            "listPasskeys" => {
+                ensure!(list.len() == 1 && list[0]["id"] == call.target.as_str(), "not the caller's one passkey: {body}");
+                ensure!(self.drop_passkey(&me.token, &call.target).await, "could not remove it again");
+            }
+            "startPasskeyRegistration" => ensure!(body["publicKey"]["user"]["name"] == me.email.as_str(), "not for the caller: {body}"),
+            "finishPasskeyRegistration" => {
+                ensure!(body["name"] == call.target.as_str(), "not the passkey registered: {body}");
+                ensure!(self.passkeys(&me.token).await == [body["id"].as_str().unwrap_or_default()], "not among the caller's passkeys");
+                ensure!(self.drop_passkey(&me.token, body["id"].as_str().unwrap_or_default()).await, "could not remove it again");
+            }
+            "renamePasskey" => {
+                ensure!(body["id"] == call.target.as_str() && body["name"] == "Renamed", "not the caller's passkey renamed: {body}");
+                ensure!(self.drop_passkey(&me.token, &call.target).await, "could not remove it again");
+            }
+            "deletePasskey" => ensure!(self.passkeys(&me.token).await.is_empty(), "the passkey is still there"),
             "resetUserMfa" => {
                 let (_, user) = self.get(&self.admin.token, &format!("/api/v1/users/{}", call.target)).await;
                 ensure!(user["mfaEnabled"] == false, "still on: {user}");
