@@ -117,80 +117,7 @@ impl UsersApi {
     #[oai(path = "/", method = "post", operation_id = "createUser")]
     async fn create(&self, state: Data<&AppState>, auth: BearerAuth, body: Json<CreateUser>) -> Result<CreatedUser, UserError> {
         auth.0.require("createUser")?;
-        let caller = &auth.0;
-        let mut errors = FieldErrors::new();
-        let full_name = errors.check("fullName", required(&body.full_name));
-        let email = errors.check("email", Email::parse(&body.email));
-        let password = match body.password.as_deref() {
-            Some(p) => errors.check("password", Password::parse(p)).map(Some),
-            None => Some(None),
-        };
-        let enterprise_id = match caller.role {
-            Role::PlatformAdmin => match (body.role.is_tenant_role(), body.enterprise_id) {
-                (true, None) => errors.check("enterpriseId", Err(FieldIssue::Required)),
-                (false, Some(_)) => errors.check("enterpriseId", Err(FieldIssue::Invalid)),
-                (_, id) => id,
-            },
-            _ => {
-                if !STAFF.contains(&body.role) {
-                    return Err(AppError::Forbidden.into());
-                }
-                if body.enterprise_id.is_some_and(|id| Some(id) != caller.enterprise_id) {
-                    return Err(AppError::NotFound.into());
-                }
-                caller.enterprise_id
-            }
-        };
-        if body.department_id.is_some() && !STAFF.contains(&body.role) {
-            errors.check::<()>("departmentId", Err(FieldIssue::Invalid));
-        }
-        let (Some(full_name), Some(email), Some(password)) = (full_name, email, password) else {
-            return Err(AppError::from(errors).into());
-        };
-        errors.into_result()?;
-
-        let hash = match &password {
-            Some(p) => Some(password::hash(p).await?),
-            None => None,
-        };
-        let mut tx = state.db.begin().await?;
-        let mut enterprise_name = None;
-        if let Some(enterprise_id) = enterprise_id {
-            let enterprise = store::enterprises::find(&state.db, enterprise_id).await?.ok_or(AppError::NotFound)?;
-            enterprise_name = Some(enterprise.name.clone());
-            if let Some(department_id) = body.department_id {
-                tenancy::set_search_path(&mut tx, &enterprise.schema()).await?;
-                if !store::departments::exists(&mut tx, department_id).await? {
-                    return Err(AppError::NotFound.into());
-                }
-            }
-        }
-        let new = store::users::NewUser {
-            enterprise_id,
-            department_id: body.department_id,
-            role: body.role,
-            full_name,
-            email: &email,
-            password_hash: hash.as_deref(),
-            locale: body.locale.unwrap_or_default(),
-        };
-        let id = store::users::insert(&mut *tx, new).await.map_err(duplicate_email)?;
-        if hash.is_none() {
-            let inviter = store::users::find_by_id(&mut *tx, caller.user_id).await?.map(|u| u.full_name).unwrap_or_default();
-            let enterprise = enterprise_id.zip(enterprise_name.as_deref());
-            accounts::invite(&mut tx, id, enterprise, &accounts::Inviter { id: Some(caller.user_id), name: &inviter }).await?;
-        }
-        let made = store::users::find_for_update(&mut tx, id).await?.ok_or(AppError::NotFound)?;
-        let facts = Changes::new()
-            .with("role", made.role().as_str())
-            .with("email", &made.email)
-            .with("departmentId", made.department_id)
-            .with("invited", hash.is_none());
-        record(&state, &mut tx, caller, &made, "user.created", facts).await?;
-        tx.commit().await?;
-        let user = store::users::find_by_id(&state.db, id).await?.ok_or(AppError::NotFound)?;
-        tracing::info!(user_id = %id, role = body.role.as_str(), "user created");
-        Ok(CreatedUser::Created(Json(user.into())))
+        Ok(CreatedUser::Created(Json(create_user(&state, &auth.0, &body).await?.into())))
     }
 
     /// List users
@@ -242,88 +169,8 @@ impl UsersApi {
     #[oai(path = "/:id", method = "put", operation_id = "updateUser")]
     async fn update(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>, body: Json<UpdateUser>) -> Result<Json<User>, UserError> {
         auth.0.require("updateUser")?;
-        let caller = &auth.0;
-        let user = find_manageable(&state, caller, id.0).await?;
-        let mut errors = FieldErrors::new();
-        let full_name = body.full_name.as_deref().and_then(|n| errors.check("fullName", required(n)));
-        let email = body.email.as_deref().and_then(|e| errors.check("email", Email::parse(e)));
-        let password = body.password.as_deref().and_then(|p| errors.check("password", Password::parse(p)));
-        if let Some(role) = body.role {
-            let allowed = if caller.is_admin() { role.is_tenant_role() == user.role().is_tenant_role() } else { STAFF.contains(&role) };
-            if !allowed {
-                errors.check::<()>("role", Err(FieldIssue::Invalid));
-            }
-        }
-        let new_department = match &body.department_id {
-            MaybeUndefined::Undefined => None,
-            MaybeUndefined::Null => Some(None),
-            MaybeUndefined::Value(d) => Some(Some(*d)),
-        };
-        let final_role = body.role.unwrap_or(user.role());
-        if new_department.flatten().is_some() && !STAFF.contains(&final_role) {
-            errors.check::<()>("departmentId", Err(FieldIssue::Invalid));
-        }
-        errors.into_result()?;
-        if user.id == caller.user_id && (body.status == Some(UserStatus::Inactive) || body.role.is_some_and(|r| r != user.role())) {
-            return Err(AppError::Conflict(Conflict::OwnAccount).into());
-        }
-
-        let hash = match &password {
-            Some(p) => Some(password::hash(p).await?),
-            None => None,
-        };
-        let mut tx = state.db.begin().await?;
-        // Locked and read again: a concurrent change of their department is seen, not undone.
-        let user = store::users::find_for_update(&mut tx, user.id).await?.ok_or(AppError::NotFound)?;
-        let final_role = body.role.unwrap_or(user.role());
-        let mut demoted = None;
-        if user.enterprise_id.is_some() {
-            tenancy::set_search_path(&mut tx, &user.realm()).await?;
-            if let Some(Some(department_id)) = new_department
-                && !store::departments::exists(&mut tx, department_id).await?
-            {
-                return Err(AppError::NotFound.into());
-            }
-            // Leaving a department, or no longer a head, ends the headship; unless a role is
-            // given, the former head becomes a department user.
-            if let Some(current) = user.department_id
-                && (new_department.is_some_and(|d| d != Some(current)) || final_role != Role::DepartmentHead)
-                && store::departments::clear_head(&mut tx, current, user.id).await?
-                && body.role.is_none()
-            {
-                demoted = Some(Role::DepartmentUser);
-            }
-        }
-        let changes = UserChanges {
-            full_name,
-            email: email.as_ref(),
-            role: body.role.or(demoted),
-            status: body.status,
-            department_id: new_department,
-            password_hash: hash.as_deref(),
-        };
-        let ended = store::users::update(&mut tx, user.id, &changes).await.map_err(duplicate_email)?;
-        let after = store::users::find_for_update(&mut tx, user.id).await?.ok_or(AppError::NotFound)?;
-        let diff = Changes::new()
-            .changed("fullName", &user.full_name, &after.full_name)
-            .changed("email", &user.email, &after.email)
-            .changed("role", user.role().as_str(), after.role().as_str())
-            .changed("status", user.status().as_str(), after.status().as_str())
-            .changed("departmentId", user.department_id, after.department_id);
-        let diff = if hash.is_some() { diff.with("passwordChanged", true) } else { diff };
-        record(&state, &mut tx, caller, &after, "user.updated", diff.clone()).await?;
-        if user.role() != after.role() {
-            let role = Changes::new().changed("role", user.role().as_str(), after.role().as_str());
-            record(&state, &mut tx, caller, &after, "user.role_changed", role).await?;
-        }
-        if user.status() != after.status() {
-            let action = if after.status() == UserStatus::Inactive { "user.deactivated" } else { "user.reactivated" };
-            record(&state, &mut tx, caller, &after, action, Changes::new()).await?;
-        }
-        tx.commit().await?;
-        state.sessions.ended(&ended).await;
-        let updated = store::users::find_by_id(&state.db, user.id).await?.ok_or(AppError::NotFound)?;
-        Ok(Json(updated.into()))
+        let user = find_manageable(&state, &auth.0, id.0).await?;
+        Ok(Json(update_user(&state, &auth.0, user, &body).await?.into()))
     }
 
     /// Delete a user
@@ -332,21 +179,8 @@ impl UsersApi {
     #[oai(path = "/:id", method = "delete", operation_id = "deleteUser")]
     async fn delete(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>) -> Result<Deleted, UserError> {
         auth.0.require("deleteUser")?;
-        let caller = &auth.0;
-        let user = find_manageable(&state, caller, id.0).await?;
-        if user.id == caller.user_id {
-            return Err(AppError::Conflict(Conflict::OwnAccount).into());
-        }
-        let mut tx = tenancy::begin(&state.db, &user.realm()).await?;
-        let ended = store::users::delete(&mut tx, &user).await.map_err(|e| match e {
-            DeleteError::HasReports => AppError::Conflict(Conflict::HasReports),
-            DeleteError::Gone => AppError::NotFound,
-            DeleteError::Db(e) => e.into(),
-        })?;
-        record(&state, &mut tx, caller, &user, "user.deleted", Changes::new().with("role", user.role().as_str())).await?;
-        tx.commit().await?;
-        state.sessions.ended(&ended).await;
-        tracing::info!(user_id = %user.id, "user deleted");
+        let user = find_manageable(&state, &auth.0, id.0).await?;
+        delete_user(&state, &auth.0, user).await?;
         Ok(Deleted::Deleted)
     }
 
@@ -372,6 +206,186 @@ impl UsersApi {
         tx.commit().await?;
         Ok(InvitationSent::Accepted)
     }
+}
+
+/// Creates an account (`createUser`, and SCIM's provisioning): the caller's checks done, the
+/// audit entry and webhook event written, an invitation sent when there is no password.
+pub(super) async fn create_user(state: &AppState, caller: &Caller, body: &CreateUser) -> Result<UserRecord, AppError> {
+    let mut errors = FieldErrors::new();
+    let full_name = errors.check("fullName", required(&body.full_name));
+    let email = errors.check("email", Email::parse(&body.email));
+    let password = match body.password.as_deref() {
+        Some(p) => errors.check("password", Password::parse(p)).map(Some),
+        None => Some(None),
+    };
+    let enterprise_id = match caller.role {
+        Role::PlatformAdmin => match (body.role.is_tenant_role(), body.enterprise_id) {
+            (true, None) => errors.check("enterpriseId", Err(FieldIssue::Required)),
+            (false, Some(_)) => errors.check("enterpriseId", Err(FieldIssue::Invalid)),
+            (_, id) => id,
+        },
+        _ => {
+            if !STAFF.contains(&body.role) {
+                return Err(AppError::Forbidden);
+            }
+            if body.enterprise_id.is_some_and(|id| Some(id) != caller.enterprise_id) {
+                return Err(AppError::NotFound);
+            }
+            caller.enterprise_id
+        }
+    };
+    if body.department_id.is_some() && !STAFF.contains(&body.role) {
+        errors.check::<()>("departmentId", Err(FieldIssue::Invalid));
+    }
+    let (Some(full_name), Some(email), Some(password)) = (full_name, email, password) else {
+        return Err(AppError::from(errors));
+    };
+    errors.into_result()?;
+
+    let hash = match &password {
+        Some(p) => Some(password::hash(p).await?),
+        None => None,
+    };
+    let mut tx = state.db.begin().await?;
+    let mut enterprise_name = None;
+    if let Some(enterprise_id) = enterprise_id {
+        let enterprise = store::enterprises::find(&state.db, enterprise_id).await?.ok_or(AppError::NotFound)?;
+        enterprise_name = Some(enterprise.name.clone());
+        if let Some(department_id) = body.department_id {
+            tenancy::set_search_path(&mut tx, &enterprise.schema()).await?;
+            if !store::departments::exists(&mut tx, department_id).await? {
+                return Err(AppError::NotFound);
+            }
+        }
+    }
+    let new = store::users::NewUser {
+        enterprise_id,
+        department_id: body.department_id,
+        role: body.role,
+        full_name,
+        email: &email,
+        password_hash: hash.as_deref(),
+        locale: body.locale.unwrap_or_default(),
+    };
+    let id = store::users::insert(&mut *tx, new).await.map_err(duplicate_email)?;
+    if hash.is_none() {
+        let inviter = store::users::find_by_id(&mut *tx, caller.user_id).await?.map(|u| u.full_name).unwrap_or_default();
+        let enterprise = enterprise_id.zip(enterprise_name.as_deref());
+        accounts::invite(&mut tx, id, enterprise, &accounts::Inviter { id: Some(caller.user_id), name: &inviter }).await?;
+    }
+    let made = store::users::find_for_update(&mut tx, id).await?.ok_or(AppError::NotFound)?;
+    let facts = Changes::new()
+        .with("role", made.role().as_str())
+        .with("email", &made.email)
+        .with("departmentId", made.department_id)
+        .with("invited", hash.is_none());
+    record(state, &mut tx, caller, &made, "user.created", facts).await?;
+    tx.commit().await?;
+    let user = store::users::find_by_id(&state.db, id).await?.ok_or(AppError::NotFound)?;
+    tracing::info!(user_id = %id, role = body.role.as_str(), "user created");
+    Ok(user)
+}
+
+/// Changes a user the caller may manage (`updateUser`, and SCIM's): ends their sessions when
+/// deactivated, demoted or given a new password; audited, with webhook events.
+pub(super) async fn update_user(state: &AppState, caller: &Caller, user: UserRecord, body: &UpdateUser) -> Result<UserRecord, AppError> {
+    let mut errors = FieldErrors::new();
+    let full_name = body.full_name.as_deref().and_then(|n| errors.check("fullName", required(n)));
+    let email = body.email.as_deref().and_then(|e| errors.check("email", Email::parse(e)));
+    let password = body.password.as_deref().and_then(|p| errors.check("password", Password::parse(p)));
+    if let Some(role) = body.role {
+        let allowed = if caller.is_admin() { role.is_tenant_role() == user.role().is_tenant_role() } else { STAFF.contains(&role) };
+        if !allowed {
+            errors.check::<()>("role", Err(FieldIssue::Invalid));
+        }
+    }
+    let new_department = match &body.department_id {
+        MaybeUndefined::Undefined => None,
+        MaybeUndefined::Null => Some(None),
+        MaybeUndefined::Value(d) => Some(Some(*d)),
+    };
+    let final_role = body.role.unwrap_or(user.role());
+    if new_department.flatten().is_some() && !STAFF.contains(&final_role) {
+        errors.check::<()>("departmentId", Err(FieldIssue::Invalid));
+    }
+    errors.into_result()?;
+    if user.id == caller.user_id && (body.status == Some(UserStatus::Inactive) || body.role.is_some_and(|r| r != user.role())) {
+        return Err(AppError::Conflict(Conflict::OwnAccount));
+    }
+
+    let hash = match &password {
+        Some(p) => Some(password::hash(p).await?),
+        None => None,
+    };
+    let mut tx = state.db.begin().await?;
+    // Locked and read again: a concurrent change of their department is seen, not undone.
+    let user = store::users::find_for_update(&mut tx, user.id).await?.ok_or(AppError::NotFound)?;
+    let final_role = body.role.unwrap_or(user.role());
+    let mut demoted = None;
+    if user.enterprise_id.is_some() {
+        tenancy::set_search_path(&mut tx, &user.realm()).await?;
+        if let Some(Some(department_id)) = new_department
+            && !store::departments::exists(&mut tx, department_id).await?
+        {
+            return Err(AppError::NotFound);
+        }
+        // Leaving a department, or no longer a head, ends the headship; unless a role is
+        // given, the former head becomes a department user.
+        if let Some(current) = user.department_id
+            && (new_department.is_some_and(|d| d != Some(current)) || final_role != Role::DepartmentHead)
+            && store::departments::clear_head(&mut tx, current, user.id).await?
+            && body.role.is_none()
+        {
+            demoted = Some(Role::DepartmentUser);
+        }
+    }
+    let changes = UserChanges {
+        full_name,
+        email: email.as_ref(),
+        role: body.role.or(demoted),
+        status: body.status,
+        department_id: new_department,
+        password_hash: hash.as_deref(),
+    };
+    let ended = store::users::update(&mut tx, user.id, &changes).await.map_err(duplicate_email)?;
+    let after = store::users::find_for_update(&mut tx, user.id).await?.ok_or(AppError::NotFound)?;
+    let diff = Changes::new()
+        .changed("fullName", &user.full_name, &after.full_name)
+        .changed("email", &user.email, &after.email)
+        .changed("role", user.role().as_str(), after.role().as_str())
+        .changed("status", user.status().as_str(), after.status().as_str())
+        .changed("departmentId", user.department_id, after.department_id);
+    let diff = if hash.is_some() { diff.with("passwordChanged", true) } else { diff };
+    record(state, &mut tx, caller, &after, "user.updated", diff.clone()).await?;
+    if user.role() != after.role() {
+        let role = Changes::new().changed("role", user.role().as_str(), after.role().as_str());
+        record(state, &mut tx, caller, &after, "user.role_changed", role).await?;
+    }
+    if user.status() != after.status() {
+        let action = if after.status() == UserStatus::Inactive { "user.deactivated" } else { "user.reactivated" };
+        record(state, &mut tx, caller, &after, action, Changes::new()).await?;
+    }
+    tx.commit().await?;
+    state.sessions.ended(&ended).await;
+    Ok(store::users::find_by_id(&state.db, user.id).await?.ok_or(AppError::NotFound)?)
+}
+
+/// Deletes a user the caller may manage (`deleteUser`, and SCIM's): their sessions end at once.
+pub(super) async fn delete_user(state: &AppState, caller: &Caller, user: UserRecord) -> Result<(), AppError> {
+    if user.id == caller.user_id {
+        return Err(AppError::Conflict(Conflict::OwnAccount));
+    }
+    let mut tx = tenancy::begin(&state.db, &user.realm()).await?;
+    let ended = store::users::delete(&mut tx, &user).await.map_err(|e| match e {
+        DeleteError::HasReports => AppError::Conflict(Conflict::HasReports),
+        DeleteError::Gone => AppError::NotFound,
+        DeleteError::Db(e) => e.into(),
+    })?;
+    record(state, &mut tx, caller, &user, "user.deleted", Changes::new().with("role", user.role().as_str())).await?;
+    tx.commit().await?;
+    state.sessions.ended(&ended).await;
+    tracing::info!(user_id = %user.id, "user deleted");
+    Ok(())
 }
 
 /// What happened to a user, in the change's transaction: the audit entry and, for the events
