@@ -45,7 +45,7 @@ pub struct CreateApiToken {
     #[oai(validator(max_length = 200))]
     pub name: String,
     /// `<area>:read` or `<area>:write` (write includes read) for the areas `enterprises`,
-    /// `users`, `reports`, `dashboards`, `monitoring`, `spreadsheets`, `audit`, `webhooks`. A
+    /// `users`, `reports`, `dashboards`, `monitoring`, `spreadsheets`, `audit`, `webhooks`, `scim`. A
     /// token never does more than its owner's role allows, whatever its scopes.
     #[oai(validator(max_items = 32))]
     pub scopes: Vec<String>,

@@ -20,6 +20,7 @@ mod parse_errors;
 mod passkeys;
 mod rate_limit;
 mod reports;
+mod scim;
 mod spreadsheets;
 mod types;
 mod users;
@@ -33,6 +34,7 @@ pub use idempotency::once;
 pub use location::locate;
 pub use parse_errors::name_fields;
 pub use rate_limit::limit;
+pub use scim::scim_errors;
 pub use types::User;
 
 #[derive(Tags)]
@@ -66,6 +68,9 @@ pub enum ApiTags {
     Webhooks,
     /// The audit log: who did what, to what, when and from where.
     Audit,
+    /// Provisioning (SCIM 2.0) at `/scim/v2`: an enterprise's identity provider keeps its
+    /// department staff in step, with a service credential holding `scim:write`.
+    Provisioning,
 }
 
 pub type Api = (
@@ -80,7 +85,7 @@ pub type Api = (
     messaging::MessagingKeysApi,
     messaging::ConversationsApi,
     messaging::MessagesApi,
-    (spreadsheets::SpreadsheetsApi, api_tokens::ApiTokensApi, webhooks::WebhooksApi, audit::AuditApi),
+    (spreadsheets::SpreadsheetsApi, api_tokens::ApiTokensApi, webhooks::WebhooksApi, audit::AuditApi, scim::ScimApi),
 );
 
 /// The API service; `base` is where it is mounted (written into the document's `servers`).

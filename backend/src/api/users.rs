@@ -140,8 +140,15 @@ impl UsersApi {
     ) -> Result<Json<Page<User>>, UserReadError> {
         auth.0.require("listUsers")?;
         let caller = &auth.0;
-        let mut filter =
-            UserFilter { role: role.0, status: status.0, enterprise_id: enterprise_id.0, department_id: department_id.0, q: q.0, roles_in: None };
+        let mut filter = UserFilter {
+            role: role.0,
+            status: status.0,
+            enterprise_id: enterprise_id.0,
+            department_id: department_id.0,
+            q: q.0,
+            roles_in: None,
+            ..Default::default()
+        };
         if !caller.is_admin() {
             if filter.enterprise_id.is_some_and(|id| Some(id) != caller.enterprise_id) {
                 return Err(AppError::NotFound.into());
@@ -197,9 +204,9 @@ impl UsersApi {
         if user.password_hash.is_some() {
             return Err(AppError::Conflict(Conflict::AlreadyAccepted).into());
         }
-        let inviter = store::users::find_by_id(&mut *tx, caller.user_id).await?.map(|u| u.full_name).unwrap_or_default();
+        let inviter = inviter_name(&mut tx, caller, user.enterprise_name.as_deref()).await?;
         let enterprise = user.enterprise_id.zip(user.enterprise_name.as_deref());
-        accounts::invite(&mut tx, user.id, enterprise, &accounts::Inviter { id: Some(caller.user_id), name: &inviter }).await?;
+        accounts::invite(&mut tx, user.id, enterprise, &accounts::Inviter { id: caller.person_id(), name: &inviter }).await?;
         Audit::of(&state, caller)
             .record(&mut tx, user.enterprise_id, "user.invitation_sent", Some(Target::new("user", user.id, &user.full_name)), Changes::new())
             .await?;
@@ -269,9 +276,9 @@ pub(super) async fn create_user(state: &AppState, caller: &Caller, body: &Create
     };
     let id = store::users::insert(&mut *tx, new).await.map_err(duplicate_email)?;
     if hash.is_none() {
-        let inviter = store::users::find_by_id(&mut *tx, caller.user_id).await?.map(|u| u.full_name).unwrap_or_default();
         let enterprise = enterprise_id.zip(enterprise_name.as_deref());
-        accounts::invite(&mut tx, id, enterprise, &accounts::Inviter { id: Some(caller.user_id), name: &inviter }).await?;
+        let inviter = inviter_name(&mut tx, caller, enterprise_name.as_deref()).await?;
+        accounts::invite(&mut tx, id, enterprise, &accounts::Inviter { id: caller.person_id(), name: &inviter }).await?;
     }
     let made = store::users::find_for_update(&mut tx, id).await?.ok_or(AppError::NotFound)?;
     let facts = Changes::new()
@@ -367,7 +374,7 @@ pub(super) async fn update_user(state: &AppState, caller: &Caller, user: UserRec
     }
     tx.commit().await?;
     state.sessions.ended(&ended).await;
-    Ok(store::users::find_by_id(&state.db, user.id).await?.ok_or(AppError::NotFound)?)
+    store::users::find_by_id(&state.db, user.id).await?.ok_or(AppError::NotFound)
 }
 
 /// Deletes a user the caller may manage (`deleteUser`, and SCIM's): their sessions end at once.
@@ -386,6 +393,15 @@ pub(super) async fn delete_user(state: &AppState, caller: &Caller, user: UserRec
     state.sessions.ended(&ended).await;
     tracing::info!(user_id = %user.id, "user deleted");
     Ok(())
+}
+
+/// Who an invitation says it is from: the person inviting, or for a program of the enterprise
+/// (a service credential, SCIM's provisioning) the enterprise.
+async fn inviter_name(tx: &mut sqlx::PgConnection, caller: &Caller, enterprise: Option<&str>) -> Result<String, AppError> {
+    Ok(match caller.person_id() {
+        Some(id) => store::users::find_by_id(&mut *tx, id).await?.map(|u| u.full_name).unwrap_or_default(),
+        None => enterprise.unwrap_or_default().to_owned(),
+    })
 }
 
 /// What happened to a user, in the change's transaction: the audit entry and, for the events

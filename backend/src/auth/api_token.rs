@@ -7,7 +7,7 @@ use rand::RngCore;
 use sha2::{Digest, Sha256};
 
 /// The areas a scope names.
-pub const AREAS: [&str; 8] = ["enterprises", "users", "reports", "dashboards", "monitoring", "spreadsheets", "audit", "webhooks"];
+pub const AREAS: [&str; 9] = ["enterprises", "users", "reports", "dashboards", "monitoring", "spreadsheets", "audit", "webhooks", "scim"];
 
 pub const PERSONAL_PREFIX: &str = "ept_";
 pub const SERVICE_PREFIX: &str = "eps_";

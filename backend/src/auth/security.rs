@@ -21,6 +21,16 @@ pub struct Caller {
     pub credential: Credential,
 }
 
+impl Caller {
+    /// The person acting: none for a service credential, which has no person behind it.
+    pub fn person_id(&self) -> Option<Uuid> {
+        match self.credential {
+            Credential::Token { service: true, .. } => None,
+            _ => Some(self.user_id),
+        }
+    }
+}
+
 /// How the caller authenticated.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Credential {

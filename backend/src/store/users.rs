@@ -37,6 +37,9 @@ pub struct UserRecord {
     pub enterprise_name: Option<String>,
     /// A second factor is set up: an authenticator app (`user_totp` confirmed) or a passkey.
     pub mfa_enabled: bool,
+    /// The id the enterprise's identity provider knows them by (SCIM's `externalId`).
+    pub scim_external_id: Option<String>,
+    pub updated_at: DateTime<Utc>,
 }
 
 /// `role` is stored as text; these wrappers let sqlx decode it into the domain enum.
@@ -84,7 +87,7 @@ impl UserRecord {
 const SELECT_USER: &str = "select u.id, u.enterprise_id, u.department_id, u.role, u.full_name, u.email, \
      u.password_hash, u.status, u.locale, u.notify_reports, u.notify_sign_ins, u.notify_invitations, \
      i.created_at as invitation_sent_at, i.expires_at as invitation_expires_at, i.bounced_at as invitation_bounced_at, \
-     u.last_login_at, u.created_at, e.is_active as enterprise_active, e.name as enterprise_name, \
+     u.last_login_at, u.created_at, u.scim_external_id, u.updated_at, e.is_active as enterprise_active, e.name as enterprise_name, \
      (exists (select 1 from public.user_totp m where m.user_id = u.id and m.confirmed_at is not null) \
          or exists (select 1 from public.user_passkeys k where k.user_id = u.id)) as mfa_enabled \
      from public.users u left join public.enterprises e on e.id = u.enterprise_id \
@@ -195,9 +198,18 @@ pub struct UserFilter {
     pub enterprise_id: Option<Uuid>,
     pub department_id: Option<Uuid>,
     pub q: Option<String>,
+    /// Exactly this e-mail, in any case (SCIM's `userName eq`).
+    pub email: Option<String>,
+    /// Exactly this SCIM `externalId`.
+    pub external_id: Option<String>,
 }
 
 pub async fn list(pool: &PgPool, filter: &UserFilter, paging: super::Paging) -> sqlx::Result<(Vec<UserRecord>, i64)> {
+    list_at(pool, filter, paging.offset(), paging.limit()).await
+}
+
+/// As `list`, from any offset (SCIM's `startIndex`).
+pub async fn list_at(pool: &PgPool, filter: &UserFilter, offset: i64, limit: i64) -> sqlx::Result<(Vec<UserRecord>, i64)> {
     let filtered = |head: &str| {
         let mut qb = sqlx::QueryBuilder::<sqlx::Postgres>::new(format!("{head} where true"));
         if let Some(role) = filter.role {
@@ -219,11 +231,17 @@ pub async fn list(pool: &PgPool, filter: &UserFilter, paging: super::Paging) -> 
             let pattern = format!("%{}%", super::escape_like(q));
             qb.push(" and (u.full_name ilike ").push_bind(pattern.clone()).push(" or u.email ilike ").push_bind(pattern).push(")");
         }
+        if let Some(email) = &filter.email {
+            qb.push(" and lower(u.email) = lower(").push_bind(email.clone()).push(")");
+        }
+        if let Some(external_id) = &filter.external_id {
+            qb.push(" and u.scim_external_id = ").push_bind(external_id.clone());
+        }
         qb
     };
     let total: i64 = filtered("select count(*) from public.users u").build_query_scalar().fetch_one(pool).await?;
     let mut qb = filtered(SELECT_USER);
-    qb.push(" order by u.created_at desc, u.id limit ").push_bind(paging.limit()).push(" offset ").push_bind(paging.offset());
+    qb.push(" order by u.created_at desc, u.id limit ").push_bind(limit).push(" offset ").push_bind(offset);
     Ok((qb.build_query_as().fetch_all(pool).await?, total))
 }
 
@@ -376,4 +394,19 @@ pub async fn delete(tx: &mut sqlx::PgConnection, user: &UserRecord) -> Result<Ve
     super::messaging::forget_user(&mut *tx, id).await?;
     super::spreadsheets::forget_user(&mut *tx, id).await?;
     Ok(live)
+}
+
+/// Sets (or clears) the id the enterprise's identity provider knows the person by. `false` when
+/// another person of the enterprise has it.
+pub async fn set_external_id(tx: &mut sqlx::PgConnection, id: Uuid, external_id: Option<&str>) -> sqlx::Result<bool> {
+    let done = sqlx::query("update public.users set scim_external_id = $2, updated_at = now() where id = $1")
+        .bind(id)
+        .bind(external_id)
+        .execute(&mut *tx)
+        .await;
+    match done {
+        Ok(_) => Ok(true),
+        Err(sqlx::Error::Database(e)) if e.constraint() == Some("users_scim_external_id_idx") => Ok(false),
+        Err(e) => Err(e),
+    }
 }

@@ -21,6 +21,7 @@ mod permissions;
 mod pgbouncer;
 mod programs;
 mod reports;
+mod scim;
 mod security;
 mod serving;
 mod spreadsheets;

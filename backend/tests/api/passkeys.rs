@@ -246,7 +246,7 @@ async fn passkeys_are_named_renamed_and_removed_by_their_owner_alone_with_an_ema
     assert_eq!(app.delete(&ceo, &format!("/api/v1/users/{cy_id}/mfa")).await.0, 204);
     let cy = app.token("cy@passkey-three.example", "staff-password").await;
     assert_eq!(app.get(&cy, "/api/v1/auth/webauthn/credentials").await.1, json!([]), "{phone}");
-    let (_, audit) = app.get(&admin, &format!("/api/v1/audit-events?targetId={cy_id}")).await;
+    let (_, audit) = app.get(&admin, &format!("/api/v1/audit-events?target={cy_id}")).await;
     let actions: Vec<&str> = audit["items"].as_array().unwrap().iter().map(|e| e["action"].as_str().unwrap()).collect();
     assert_eq!(actions.iter().filter(|a| **a == "mfa.passkey_added").count(), 2, "{actions:?}");
     assert!(actions.contains(&"mfa.passkey_removed") && actions.contains(&"user.mfa_reset"), "{actions:?}");

@@ -128,6 +128,17 @@ const TABLE: &[(&str, [Cell; 11])] = &[
     // Someone else's second factor, reset as users are managed: the admin anyone's, a CEO their
     // own enterprise's staff.
     ("resetUserMfa",              [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
+    // Provisioning (SCIM): an enterprise's, its CEO's (or their service credential's); the
+    // platform has none. Another enterprise's CEO reaches their own people only.
+    ("getScimServiceProviderConfig", [F,  A,  F,   F,    U,   U,    A,     F,   F,     F,    F]),
+    ("listScimSchemas",           [F,     A,  F,   F,    U,   U,    A,     F,   F,     F,    F]),
+    ("listScimResourceTypes",     [F,     A,  F,   F,    U,   U,    A,     F,   F,     F,    F]),
+    ("listScimUsers",             [F,     A,  F,   F,    U,   U,    A,     F,   F,     F,    F]),
+    ("createScimUser",            [F,     A,  F,   F,    U,   U,    A,     F,   F,     F,    F]),
+    ("getScimUser",               [F,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
+    ("replaceScimUser",           [F,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
+    ("patchScimUser",             [F,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
+    ("deleteScimUser",            [F,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
     // Second-factor policies: the platform's is the admin's; an enterprise's its CEO's and the admin's.
     ("getPlatformSecurityPolicy", [A,     F,  F,   F,    U,   U,    F,     F,   F,     F,    F]),
     ("updatePlatformSecurityPolicy", [A,  F,  F,   F,    U,   U,    F,     F,   F,     F,    F]),
@@ -343,6 +354,10 @@ fn put(path: impl Into<String>) -> Call {
 
 fn delete(path: impl Into<String>) -> Call {
     Call::new(Method::DELETE, path)
+}
+
+fn patch(path: impl Into<String>) -> Call {
+    Call::new(Method::PATCH, path)
 }
 
 /// What one call answered.
@@ -663,6 +678,30 @@ impl World {
                 let id = made["id"].as_str().unwrap().to_owned();
                 post(format!("/api/v1/users/{id}/invitation")).json(json!({})).target(id)
             }
+            "getScimServiceProviderConfig" => get("/api/v1/scim/v2/ServiceProviderConfig"),
+            "listScimSchemas" => get("/api/v1/scim/v2/Schemas"),
+            "listScimResourceTypes" => get("/api/v1/scim/v2/ResourceTypes"),
+            "listScimUsers" => get("/api/v1/scim/v2/Users?count=100"),
+            "createScimUser" => {
+                let email = format!("scim{}@{}.example", self.unique(), self.home(who).map_or("platform".to_owned(), |t| t.slug()));
+                post("/api/v1/scim/v2/Users").json(json!({ "userName": email, "displayName": "Provisioned" })).target(email)
+            }
+            "getScimUser" => get(format!("/api/v1/scim/v2/Users/{}", t.member)).target(t.member.clone()),
+            "replaceScimUser" | "patchScimUser" | "deleteScimUser" => {
+                // Someone of Alpha's finance, for each call.
+                let user = self.fresh_staff(true).await;
+                let path = format!("/api/v1/scim/v2/Users/{user}");
+                let email = self.app.get(&self.admin.token, &format!("/api/v1/users/{user}")).await.1["email"].as_str().unwrap().to_owned();
+                match operation {
+                    "replaceScimUser" => put(path).json(json!({ "userName": email, "displayName": "Replaced" })),
+                    "patchScimUser" => patch(path).json(json!({
+                        "schemas": ["urn:ietf:params:scim:api:messages:2.0:PatchOp"],
+                        "Operations": [{ "op": "replace", "path": "active", "value": false }]
+                    })),
+                    _ => delete(path),
+                }
+                .target(user)
+            }
             "resetUserMfa" => {
                 // Someone of Alpha's finance with an authenticator, for each call.
                 let user = self.fresh_staff(true).await;
@@ -929,6 +968,23 @@ impl World {
                 ensure!(self.drop_passkey(&me.token, &call.target).await, "could not remove it again");
             }
             "deletePasskey" => ensure!(self.passkeys(&me.token).await.is_empty(), "the passkey is still there"),
+            "getScimServiceProviderConfig" => ensure!(body["patch"]["supported"] == true, "{body}"),
+            "listScimSchemas" => ensure!(body["Resources"][0]["id"] == "urn:ietf:params:scim:schemas:core:2.0:User", "{body}"),
+            "listScimResourceTypes" => ensure!(body["Resources"][0]["endpoint"] == "/Users", "{body}"),
+            "listScimUsers" => {
+                // The caller's enterprise's people (its own addresses), its member among them.
+                let Some(t) = home else { return Err(format!("no enterprise: {body}")) };
+                let found = items(&body["Resources"]);
+                let domain = format!("@{}.example", t.slug());
+                ensure!(has(found, &t.member), "not its member: {body}");
+                ensure!(found.iter().all(|u| u["userName"].as_str().is_some_and(|n| n.ends_with(&domain))), "someone else's: {body}");
+                ensure!(!found.iter().any(|u| home.is_some_and(|t| u["id"] == t.ceo.id.as_str())), "the CEO is not provisioned: {body}");
+            }
+            "createScimUser" => ensure!(body["userName"] == call.target.as_str() && body["active"] == true, "{body}"),
+            "getScimUser" => ensure!(body["id"] == call.target.as_str() && body["userName"].is_string(), "{body}"),
+            "replaceScimUser" => ensure!(body["id"] == call.target.as_str() && body["displayName"] == "Replaced", "{body}"),
+            "patchScimUser" => ensure!(body["id"] == call.target.as_str() && body["active"] == false, "{body}"),
+            "deleteScimUser" => ensure!(self.get(&self.admin.token, &format!("/api/v1/users/{}", call.target)).await.0 == 404, "still there"),
             "resetUserMfa" => {
                 let (_, user) = self.get(&self.admin.token, &format!("/api/v1/users/{}", call.target)).await;
                 ensure!(user["mfaEnabled"] == false, "still on: {user}");

@@ -19,7 +19,7 @@ export interface CreateApiToken {
   name: string;
   /**
    * `<area>:read` or `<area>:write` (write includes read) for the areas `enterprises`,
-`users`, `reports`, `dashboards`, `monitoring`, `spreadsheets`, `audit`, `webhooks`. A
+`users`, `reports`, `dashboards`, `monitoring`, `spreadsheets`, `audit`, `webhooks`, `scim`. A
 token never does more than its owner's role allows, whatever its scopes.
    * @maxItems 32
    */

@@ -106,6 +106,7 @@ export * from './listMessagesParams';
 export * from './listMessagingUsersParams';
 export * from './listMonitoringPlacesParams';
 export * from './listMySessionsParams';
+export * from './listScimUsersParams';
 export * from './listServiceTokensParams';
 export * from './listSessionsParams';
 export * from './listSpreadsheetsParams';

@@ -1,0 +1,192 @@
+//! Provisioning (SCIM 2.0) with an enterprise's service credential: driven by a real SCIM client
+//! library (`tests/tools/scim_client.py`, scim2-client, which validates the answers against
+//! RFC 7643's models), and with the PATCH bodies Okta's and Entra ID's provisioning send, as their
+//! documentation shows them.
+
+use serde_json::{Value, json};
+use sqlx::PgPool;
+
+use crate::helpers::{TestApp, parts};
+
+const PATCH_OP: &str = "urn:ietf:params:scim:api:messages:2.0:PatchOp";
+
+fn python() -> String {
+    std::env::var("TEST_PYTHON").unwrap_or_else(|_| format!("{}/.cache/enterprise-platform/mail-venv/bin/python", std::env::var("HOME").unwrap()))
+}
+
+/// An enterprise, its CEO's session and a service credential with `scopes`.
+async fn provisioned(app: &TestApp, admin: &str, name: &str, scopes: &[&str]) -> (String, String, String) {
+    let (id, ceo) = app.enterprise(admin, name).await;
+    let (status, made) = app.post(&ceo, &format!("/api/v1/enterprises/{id}/service-tokens"), json!({ "name": "Okta", "scopes": scopes })).await;
+    assert_eq!(status, 201, "{made}");
+    (id, ceo, made["token"].as_str().unwrap().to_owned())
+}
+
+/// A SCIM call: (status, content type, body).
+async fn scim(app: &TestApp, token: Option<&str>, method: reqwest::Method, path: &str, body: Option<Value>) -> (u16, String, Value) {
+    let mut req = app.http.request(method, app.url(&format!("/api/v1/scim/v2{path}"))).header("accept", "application/scim+json");
+    if let Some(token) = token {
+        req = req.bearer_auth(token);
+    }
+    if let Some(body) = body {
+        req = req.header("content-type", "application/scim+json").body(body.to_string());
+    }
+    let resp = req.send().await.unwrap();
+    let content_type = resp.headers().get("content-type").map(|v| v.to_str().unwrap().to_owned()).unwrap_or_default();
+    let (status, body) = parts(resp).await;
+    (status, content_type, body)
+}
+
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn a_scim_client_library_provisions_finds_replaces_deactivates_and_deletes_a_person(db: PgPool) {
+    let app = TestApp::spawn(db).await;
+    let admin = app.admin_token().await;
+    let (_, ceo, token) = provisioned(&app, &admin, "Scim One", &["scim:write"]).await;
+    // Asynchronously: the server answering it runs on this test's runtime.
+    let out = tokio::process::Command::new(python())
+        .args([concat!(env!("CARGO_MANIFEST_DIR"), "/tests/tools/scim_client.py"), &app.url("/api/v1/scim/v2"), &token, "scim-one.example"])
+        .output()
+        .await
+        .expect("the test tools' Python (scripts/mail/start.sh) runs");
+    assert!(out.status.success(), "scim2-client: {}", String::from_utf8_lossy(&out.stderr));
+    let seen: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let id = seen["created"]["id"].as_str().unwrap();
+    assert_eq!(seen["patchSupported"], true);
+    assert_eq!(
+        seen["created"],
+        json!({ "id": id, "userName": "pat@scim-one.example", "displayName": "Pat Doe", "externalId": "idp-pat", "active": true })
+    );
+    assert_eq!(seen["fetchedUserName"], "pat@scim-one.example");
+    assert_eq!(seen["byUserName"], json!([id]));
+    assert_eq!(seen["byExternalId"], json!([id]));
+    assert_eq!(seen["nobody"], 0);
+    assert_eq!(seen["replacedDisplayName"], "Pat Smith");
+    assert_eq!(seen["patchedActive"], false);
+    assert_eq!(seen["afterDelete"]["status"], 404, "{seen}");
+    // What the CEO's audit log says happened, through the service credential.
+    let (_, audit) = app.get(&ceo, &format!("/api/v1/audit-events?target={id}")).await;
+    let mut actions: Vec<&str> = audit["items"].as_array().unwrap().iter().map(|e| e["action"].as_str().unwrap()).collect();
+    actions.sort_unstable();
+    assert_eq!(actions, ["user.created", "user.deactivated", "user.deleted", "user.updated", "user.updated"], "{audit}");
+}
+
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn okta_and_entra_patches_change_and_deactivate_and_a_deactivation_ends_everything(db: PgPool) {
+    let app = TestApp::spawn(db).await;
+    let admin = app.admin_token().await;
+    let (_, ceo, token) = provisioned(&app, &admin, "Scim Two", &["scim:write"]).await;
+    let post = reqwest::Method::POST;
+    let patch = reqwest::Method::PATCH;
+    // Entra ID's create: userName a UPN, the active flag, an externalId (its objectId).
+    let entra_user = json!({
+        "schemas": ["urn:ietf:params:scim:schemas:core:2.0:User", "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User"],
+        "externalId": "0a1b2c3d", "userName": "ann@scim-two.example", "active": true, "displayName": "Ann Lee",
+        "emails": [{ "primary": true, "type": "work", "value": "ann@scim-two.example" }],
+        "name": { "formatted": "Ann Lee", "familyName": "Lee", "givenName": "Ann" },
+        "password": "a-long-initial-password-1"
+    });
+    let (status, content_type, ann) = scim(&app, Some(&token), post.clone(), "/Users", Some(entra_user)).await;
+    assert_eq!((status, content_type.as_str()), (201, "application/scim+json"), "{ann}");
+    let id = ann["id"].as_str().unwrap().to_owned();
+    assert_eq!(ann["meta"]["location"], format!("http://localhost:8080/api/v1/scim/v2/Users/{id}"));
+    assert_eq!(ann["meta"]["resourceType"], "User");
+    // Ann signs in with the password provisioned, and makes herself a token.
+    let session = app.token("ann@scim-two.example", "a-long-initial-password-1").await;
+    let (status, personal) = app.post(&session, "/api/v1/api-tokens", json!({ "name": "mine", "scopes": ["reports:read"] })).await;
+    assert_eq!(status, 201, "{personal}");
+    let personal = personal["token"].as_str().unwrap().to_owned();
+
+    // Entra ID's PATCH: capitalised ops, paths, a new work e-mail.
+    let entra_patch = json!({ "schemas": [PATCH_OP], "Operations": [
+        { "op": "Replace", "path": "name.givenName", "value": "Anne" },
+        { "op": "Replace", "path": "displayName", "value": "Anne Lee" },
+        { "op": "Add", "path": "emails[type eq \"work\"].value", "value": "anne@scim-two.example" },
+        { "op": "Replace", "path": "externalId", "value": "0a1b2c3e" }
+    ]});
+    let (status, _, changed) = scim(&app, Some(&token), patch.clone(), &format!("/Users/{id}"), Some(entra_patch)).await;
+    assert_eq!(status, 200, "{changed}");
+    assert_eq!(
+        (&changed["displayName"], &changed["userName"], &changed["externalId"]),
+        (&json!("Anne Lee"), &json!("anne@scim-two.example"), &json!("0a1b2c3e"))
+    );
+    // Entra ID deactivates with the text "False".
+    let entra_off = json!({ "schemas": [PATCH_OP], "Operations": [{ "op": "Replace", "path": "active", "value": "False" }] });
+    let (status, _, off) = scim(&app, Some(&token), patch.clone(), &format!("/Users/{id}"), Some(entra_off)).await;
+    assert_eq!((status, &off["active"]), (200, &json!(false)), "{off}");
+    assert_eq!(app.me(&session).await.status(), 401, "a deactivated person's session ends at once");
+    assert_eq!(app.me(&personal).await.status(), 401, "and their tokens");
+    // Okta reactivates with a value object and no path.
+    let okta_on = json!({ "schemas": [PATCH_OP], "Operations": [{ "op": "replace", "value": { "active": true } }] });
+    let (status, _, on) = scim(&app, Some(&token), patch.clone(), &format!("/Users/{id}"), Some(okta_on)).await;
+    assert_eq!((status, &on["active"]), (200, &json!(true)), "{on}");
+    // Okta's create (no password: the person is invited) and its lookup before it.
+    let (status, _, page) =
+        scim(&app, Some(&token), reqwest::Method::GET, "/Users?filter=userName%20eq%20%22bo%40scim-two.example%22&startIndex=1&count=100", None)
+            .await;
+    assert_eq!((status, &page["totalResults"], &page["Resources"]), (200, &json!(0), &json!([])), "{page}");
+    let okta_user = json!({
+        "schemas": ["urn:ietf:params:scim:schemas:core:2.0:User"], "userName": "bo@scim-two.example",
+        "name": { "givenName": "Bo", "familyName": "Chen" }, "emails": [{ "primary": true, "value": "bo@scim-two.example", "type": "work" }],
+        "displayName": "Bo Chen", "locale": "fr-FR", "externalId": "00u1", "groups": [], "active": true
+    });
+    let (status, _, bo) = scim(&app, Some(&token), post, "/Users", Some(okta_user)).await;
+    assert_eq!((status, &bo["preferredLanguage"]), (201, &json!("fr")), "{bo}");
+    let (_, user) = app.get(&ceo, &format!("/api/v1/users/{}", bo["id"].as_str().unwrap())).await;
+    assert_eq!(user["invitation"]["status"], "pending", "invited to choose a password: {user}");
+}
+
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn scim_answers_errors_in_its_own_format_and_keeps_to_its_enterprise(db: PgPool) {
+    let app = TestApp::spawn(db).await;
+    let admin = app.admin_token().await;
+    let (_, ceo, token) = provisioned(&app, &admin, "Scim Three", &["scim:write"]).await;
+    let (_, _, other) = provisioned(&app, &admin, "Scim Four", &["scim:write"]).await;
+    let (_, _, reader) = provisioned(&app, &admin, "Scim Five", &["users:write"]).await;
+    let get = reqwest::Method::GET;
+    let cy = json!({ "userName": "cy@scim-three.example", "displayName": "Cy" });
+    let (status, _, cy) = scim(&app, Some(&token), reqwest::Method::POST, "/Users", Some(cy)).await;
+    assert_eq!(status, 201, "{cy}");
+    let id = cy["id"].as_str().unwrap();
+
+    let error = |status: &str, scim_type: Option<&str>, body: &Value| {
+        assert_eq!(body["schemas"], json!(["urn:ietf:params:scim:api:messages:2.0:Error"]), "{body}");
+        assert_eq!(body["status"], status, "{body}");
+        assert_eq!(body["scimType"].as_str(), scim_type, "{body}");
+        assert!(body["detail"].as_str().is_some_and(|d| !d.is_empty()), "{body}");
+    };
+    let (status, content_type, body) = scim(&app, None, get.clone(), "/Users", None).await;
+    assert_eq!((status, content_type.as_str()), (401, "application/scim+json"));
+    error("401", None, &body);
+    let (status, _, body) = scim(&app, Some(&token), get.clone(), "/Users?filter=userName%20zz%20%22x%22", None).await;
+    assert_eq!(status, 400);
+    error("400", Some("invalidFilter"), &body);
+    let dup = json!({ "userName": "dup@scim-three.example" });
+    let (status, _, body) = scim(&app, Some(&token), reqwest::Method::POST, "/Users", Some(dup.clone())).await;
+    assert_eq!(status, 201, "{body}");
+    let (status, _, body) = scim(&app, Some(&token), reqwest::Method::POST, "/Users", Some(dup)).await;
+    assert_eq!(status, 409);
+    error("409", Some("uniqueness"), &body);
+    let (status, _, body) = scim(&app, Some(&token), reqwest::Method::POST, "/Users", Some(json!({ "displayName": "No name" }))).await;
+    assert_eq!(status, 400);
+    error("400", Some("invalidValue"), &body);
+    let bad_patch = json!({ "schemas": [PATCH_OP], "Operations": [{ "op": "replace", "path": "roles", "value": "admin" }] });
+    let (status, _, body) = scim(&app, Some(&token), reqwest::Method::PATCH, &format!("/Users/{id}"), Some(bad_patch)).await;
+    assert_eq!(status, 400);
+    error("400", Some("invalidPath"), &body);
+    let (status, _, body) = scim(&app, Some(&token), get.clone(), "/Users/not-an-id", None).await;
+    assert_eq!(status, 404);
+    error("404", None, &body);
+    // Another enterprise's credential: Cy does not exist for it.
+    assert_eq!(scim(&app, Some(&other), get.clone(), &format!("/Users/{id}"), None).await.0, 404);
+    assert_eq!(scim(&app, Some(&other), get.clone(), "/Users", None).await.2["totalResults"], 0);
+    // A credential without the scim scope, and the CEO's own account, which SCIM never lists.
+    let (status, _, body) = scim(&app, Some(&reader), get.clone(), "/Users", None).await;
+    assert_eq!(status, 403);
+    error("403", None, &body);
+    let ceo_id = app.get(&ceo, "/api/v1/auth/me").await.1["id"].as_str().unwrap().to_owned();
+    assert_eq!(scim(&app, Some(&token), get.clone(), &format!("/Users/{ceo_id}"), None).await.0, 404);
+    assert_eq!(scim(&app, Some(&token), reqwest::Method::DELETE, &format!("/Users/{ceo_id}"), None).await.0, 404);
+    // Pages: startIndex is 1-based.
+    let (_, _, page) = scim(&app, Some(&token), get, "/Users?startIndex=2&count=1", None).await;
+    assert_eq!((&page["totalResults"], &page["startIndex"], &page["itemsPerPage"]), (&json!(2), &json!(2), &json!(1)), "{page}");
+}
