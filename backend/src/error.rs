@@ -31,7 +31,7 @@ tokio::task_local! {
 }
 
 /// The body of every error response.
-#[derive(Debug, Clone, Object, serde::Serialize)]
+#[derive(Debug, Clone, Object, serde::Serialize, serde::Deserialize)]
 #[oai(rename = "ApiError", rename_all = "camelCase", example)]
 #[serde(rename_all = "camelCase")]
 pub struct ErrorBody {
@@ -424,13 +424,18 @@ fn json_response(status: StatusCode, body: &ErrorBody) -> Response {
     Response::builder().status(status).content_type(PROBLEM_JSON).body(serde_json::to_vec(body).unwrap_or_default())
 }
 
-/// Renders any error that escaped an operation. Errors that already carry a JSON body (ours)
-/// pass through; poem's own plain-text rejections get our shape with a code for their status.
+/// Renders any error that escaped an operation. Errors that already carry a JSON body (ours, or
+/// SCIM's) pass through; poem's own plain-text rejections get our shape with a code for their status.
 pub fn render_poem_error(err: poem::Error) -> Response {
     let status = err.status();
     let message = err.to_string();
     let resp = err.into_response();
-    let is_json = resp.headers().get("content-type").and_then(|v| v.to_str().ok()).is_some_and(|ct| ct.starts_with(PROBLEM_JSON));
+    // SCIM's answers carry their own error bodies (`api::scim`).
+    let is_json = resp
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|ct| ct.starts_with(PROBLEM_JSON) || ct.starts_with("application/scim+json"));
     if is_json {
         return resp;
     }

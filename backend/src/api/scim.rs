@@ -12,7 +12,7 @@ use poem::{
     web::Data,
 };
 use poem_openapi::{
-    ApiResponse, OpenApi,
+    ApiResponse, Object, OpenApi,
     param::{Path, Query},
     payload::Json,
     types::MaybeUndefined,
@@ -29,10 +29,9 @@ use super::{
     users::{CreateUser, UpdateUser, create_user, delete_user, find_manageable, update_user},
 };
 use crate::{
-    api_errors,
     auth::{BearerAuth, Caller},
     domain::{FieldErrors, FieldIssue, Lang, Role, UserStatus},
-    error::AppError,
+    error::{AppError, ErrorBody},
     state::AppState,
     store::{self, users::UserRecord},
 };
@@ -48,10 +47,20 @@ const PREFIX: &str = "/api/v1/scim/v2";
 #[derive(Default)]
 pub struct ScimApi;
 
+/// SCIM's media type, for what SCIM answers.
+const SCIM_JSON: &str = "application/scim+json";
+
+#[derive(Debug, ApiResponse)]
+pub enum Found {
+    /// The resource, or a `ListResponse`.
+    #[oai(status = 200, content_type = "application/scim+json")]
+    Ok(Json<Value>),
+}
+
 #[derive(Debug, ApiResponse)]
 pub enum Created {
     /// The person, as SCIM shows them.
-    #[oai(status = 201)]
+    #[oai(status = 201, content_type = "application/scim+json")]
     Created(Json<Value>),
 }
 
@@ -62,21 +71,89 @@ pub enum Deleted {
     Deleted,
 }
 
-api_errors!(ScimError {
-    /// Not a SCIM resource or filter (`scimType` `invalidValue`, `invalidFilter`, `invalidPath`,
-    /// `noTarget`, `invalidSyntax`).
-    400 BadRequest,
+/// A SCIM error (RFC 7644 section 3.12).
+#[derive(Debug, Object, serde::Serialize)]
+#[oai(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct ScimErrorBody {
+    /// `["urn:ietf:params:scim:api:messages:2.0:Error"]`.
+    pub schemas: Vec<String>,
+    /// The HTTP status, as text.
+    pub status: String,
+    /// For a 400: `invalidFilter`, `invalidPath`, `invalidSyntax`, `invalidValue`, `noTarget`,
+    /// `mutability`; for a 409: `uniqueness`.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scim_type: Option<String>,
+    pub detail: String,
+}
+
+impl ScimErrorBody {
+    fn to_json(&self) -> Value {
+        serde_json::to_value(self).unwrap_or_default()
+    }
+}
+
+/// SCIM's error body for an answer of `status` whose problem details are `problem`.
+fn scim_error(status: StatusCode, problem: &ErrorBody) -> ScimErrorBody {
+    let fields = problem.fields.iter().flat_map(|f| f.iter());
+    let scim_type = match status {
+        StatusCode::CONFLICT if problem.fields.is_some() => Some("uniqueness".to_owned()),
+        StatusCode::BAD_REQUEST => fields.map(|(k, _)| k.clone()).find(|k| SCIM_TYPES.contains(&k.as_str())).or(Some("invalidValue".into())),
+        _ => None,
+    };
+    ScimErrorBody { schemas: vec![ERROR.into()], status: status.as_u16().to_string(), scim_type, detail: problem.message.clone() }
+}
+
+/// The `scimType`s of a 400.
+const SCIM_TYPES: [&str; 6] = ["invalidFilter", "invalidPath", "invalidSyntax", "invalidValue", "noTarget", "mutability"];
+
+#[derive(Debug, ApiResponse)]
+pub enum ScimError {
+    /// Not a SCIM resource, filter or PatchOp (`scimType` says which).
+    #[oai(status = 400, content_type = "application/scim+json")]
+    BadRequest(Json<ScimErrorBody>),
     /// No token, or a dead one.
-    401 Unauthorized,
+    #[oai(status = 401, content_type = "application/scim+json")]
+    Unauthorized(Json<ScimErrorBody>),
     /// A token without the `scim:read` / `scim:write` scope, or a caller who is not an
     /// enterprise's CEO (or their service credential).
-    403 Forbidden,
+    #[oai(status = 403, content_type = "application/scim+json")]
+    Forbidden(Json<ScimErrorBody>),
     /// No such person in the caller's enterprise (its department staff).
-    404 NotFound,
-    /// `userName` or `externalId` taken (`scimType` `uniqueness`), or a person who wrote reports
+    #[oai(status = 404, content_type = "application/scim+json")]
+    NotFound(Json<ScimErrorBody>),
+    /// `userName` or `externalId` taken (`uniqueness`), or a person who wrote reports
     /// (deactivate them instead).
-    409 Conflict,
-});
+    #[oai(status = 409, content_type = "application/scim+json")]
+    Conflict(Json<ScimErrorBody>),
+    /// Busy, or a dependency did not answer in time; retry after `Retry-After` seconds.
+    #[oai(status = 503, content_type = "application/scim+json")]
+    Unavailable(Json<ScimErrorBody>, #[oai(header = "Retry-After")] u64),
+    /// Unexpected server error; details are in the server log.
+    #[oai(status = 500, content_type = "application/scim+json")]
+    Internal(Json<ScimErrorBody>),
+}
+
+impl From<AppError> for ScimError {
+    fn from(err: AppError) -> Self {
+        let status = err.status();
+        let body = Json(scim_error(status, &err.body()));
+        match status {
+            StatusCode::BAD_REQUEST => Self::BadRequest(body),
+            StatusCode::UNAUTHORIZED => Self::Unauthorized(body),
+            StatusCode::FORBIDDEN => Self::Forbidden(body),
+            StatusCode::NOT_FOUND => Self::NotFound(body),
+            StatusCode::CONFLICT => Self::Conflict(body),
+            StatusCode::SERVICE_UNAVAILABLE => {
+                Self::Unavailable(body, if let AppError::Busy { retry_after_secs } = err { retry_after_secs } else { 1 })
+            }
+            _ => Self::Internal(body),
+        }
+    }
+}
+
+crate::api_errors!(@via_app_error ScimError: sqlx::Error, anyhow::Error, crate::domain::FieldErrors, crate::domain::InvalidTransition);
 
 /// A SCIM error's `scimType` and detail, as a 400.
 fn bad(scim_type: &str, detail: &str) -> AppError {
@@ -412,26 +489,26 @@ fn list(resources: Vec<Value>, total: i64, start_index: i64) -> Value {
 impl ScimApi {
     /// SCIM: what this server supports
     #[oai(path = "/ServiceProviderConfig", method = "get", operation_id = "getScimServiceProviderConfig")]
-    async fn config(&self, state: Data<&AppState>, auth: BearerAuth) -> Result<Json<Value>, ScimError> {
+    async fn config(&self, state: Data<&AppState>, auth: BearerAuth) -> Result<Found, ScimError> {
         auth.0.require("getScimServiceProviderConfig")?;
         enterprise(&auth.0)?;
-        Ok(Json(service_provider_config(&state)))
+        Ok(Found::Ok(Json(service_provider_config(&state))))
     }
 
     /// SCIM: the schemas
     #[oai(path = "/Schemas", method = "get", operation_id = "listScimSchemas")]
-    async fn schemas(&self, state: Data<&AppState>, auth: BearerAuth) -> Result<Json<Value>, ScimError> {
+    async fn schemas(&self, state: Data<&AppState>, auth: BearerAuth) -> Result<Found, ScimError> {
         auth.0.require("listScimSchemas")?;
         enterprise(&auth.0)?;
-        Ok(Json(list(vec![user_schema(&state)], 1, 1)))
+        Ok(Found::Ok(Json(list(vec![user_schema(&state)], 1, 1))))
     }
 
     /// SCIM: the resource types
     #[oai(path = "/ResourceTypes", method = "get", operation_id = "listScimResourceTypes")]
-    async fn resource_types(&self, state: Data<&AppState>, auth: BearerAuth) -> Result<Json<Value>, ScimError> {
+    async fn resource_types(&self, state: Data<&AppState>, auth: BearerAuth) -> Result<Found, ScimError> {
         auth.0.require("listScimResourceTypes")?;
         enterprise(&auth.0)?;
-        Ok(Json(list(vec![resource_type(&state)], 1, 1)))
+        Ok(Found::Ok(Json(list(vec![resource_type(&state)], 1, 1))))
     }
 
     /// SCIM: list the enterprise's people
@@ -446,7 +523,7 @@ impl ScimApi {
         #[oai(validator(max_length = 1000))] filter: Query<Option<String>>,
         #[oai(name = "startIndex")] start_index: Query<Option<i64>>,
         count: Query<Option<i64>>,
-    ) -> Result<Json<Value>, ScimError> {
+    ) -> Result<Found, ScimError> {
         auth.0.require("listScimUsers")?;
         let enterprise_id = enterprise(&auth.0)?;
         let (email, external_id) = match filter.0.as_deref().map(str::trim).filter(|f| !f.is_empty()) {
@@ -463,7 +540,7 @@ impl ScimApi {
             ..Default::default()
         };
         let (rows, total) = store::users::list_at(&state.db, &filter, start_index - 1, count).await?;
-        Ok(Json(list(rows.iter().map(|u| resource(&state, u)).collect(), total, start_index)))
+        Ok(Found::Ok(Json(list(rows.iter().map(|u| resource(&state, u)).collect(), total, start_index))))
     }
 
     /// SCIM: provision a person
@@ -497,10 +574,10 @@ impl ScimApi {
 
     /// SCIM: one person
     #[oai(path = "/Users/:id", method = "get", operation_id = "getScimUser")]
-    async fn get(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<String>) -> Result<Json<Value>, ScimError> {
+    async fn get(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<String>) -> Result<Found, ScimError> {
         auth.0.require("getScimUser")?;
         enterprise(&auth.0)?;
-        Ok(Json(resource(&state, &staff_member(&state, &auth.0, &id.0).await?)))
+        Ok(Found::Ok(Json(resource(&state, &staff_member(&state, &auth.0, &id.0).await?))))
     }
 
     /// SCIM: replace a person
@@ -508,13 +585,13 @@ impl ScimApi {
     /// Their name, e-mail, status (`active: false` deactivates them: their sessions and tokens
     /// end at once), language and external id, as sent.
     #[oai(path = "/Users/:id", method = "put", operation_id = "replaceScimUser")]
-    async fn replace(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<String>, body: Json<Value>) -> Result<Json<Value>, ScimError> {
+    async fn replace(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<String>, body: Json<Value>) -> Result<Found, ScimError> {
         auth.0.require("replaceScimUser")?;
         enterprise(&auth.0)?;
         let user = staff_member(&state, &auth.0, &id.0).await?;
         let wanted = wanted(&body.0)?;
         let user = apply(&state, &auth.0, user, &wanted).await?;
-        Ok(Json(resource(&state, &user)))
+        Ok(Found::Ok(Json(resource(&state, &user))))
     }
 
     /// SCIM: change a person
@@ -523,7 +600,7 @@ impl ScimApi {
     /// (and its sub-attributes), `emails[type eq "work"].value`, `externalId`,
     /// `preferredLanguage`, with or without `path`; `remove` of `externalId`.
     #[oai(path = "/Users/:id", method = "patch", operation_id = "patchScimUser")]
-    async fn patch(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<String>, body: Json<Value>) -> Result<Json<Value>, ScimError> {
+    async fn patch(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<String>, body: Json<Value>) -> Result<Found, ScimError> {
         auth.0.require("patchScimUser")?;
         enterprise(&auth.0)?;
         let user = staff_member(&state, &auth.0, &id.0).await?;
@@ -531,7 +608,7 @@ impl ScimApi {
         let changed = patched(resource(&state, &user), patch)?;
         let wanted = wanted(&changed)?;
         let user = apply(&state, &auth.0, user, &wanted).await?;
-        Ok(Json(resource(&state, &user)))
+        Ok(Found::Ok(Json(resource(&state, &user))))
     }
 
     /// SCIM: delete a person
@@ -561,34 +638,32 @@ pub async fn scim_errors<E: Endpoint>(ep: E, req: Request) -> poem::Result<Respo
         Ok(resp) => resp.into_response(),
         Err(err) => err.into_response(),
     };
-    let status = resp.status();
-    let json = resp.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).is_some_and(|ct| ct.contains("json"));
-    if !json {
+    let problem = resp.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).is_some_and(|ct| ct.starts_with("application/problem+json"));
+    if !problem {
         return Ok(resp);
     }
+    let status = resp.status();
     let (mut parts, body) = resp.into_parts();
-    parts.headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/scim+json"));
-    if status.is_success() {
-        return Ok(Response::from_parts(parts, body));
-    }
     let bytes = body.into_bytes().await.unwrap_or_default();
-    let problem: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
-    let detail = problem["message"].as_str().or(problem["detail"].as_str()).unwrap_or("The request was refused");
-    let scim_type = match (status, problem["code"].as_str()) {
-        (StatusCode::CONFLICT, Some("conflict")) if problem["fields"].is_object() => Some("uniqueness"),
-        (StatusCode::BAD_REQUEST, _) => problem["fields"]
-            .as_object()
-            .and_then(|f| {
-                f.keys().find(|k| ["invalidFilter", "invalidPath", "invalidSyntax", "invalidValue", "noTarget", "mutability"].contains(&k.as_str()))
-            })
-            .map(String::as_str)
-            .or(Some("invalidValue")),
-        _ => None,
-    };
-    let mut error = json!({ "schemas": [ERROR], "status": status.as_u16().to_string(), "detail": detail });
-    if let Some(scim_type) = scim_type {
-        error["scimType"] = json!(scim_type);
-    }
+    let problem: ErrorBody = serde_json::from_slice(&bytes).unwrap_or_else(|_| ErrorBody::new(status, "internal", "The request was refused"));
+    let error = serde_json::to_vec(&scim_error(status, &problem).to_json()).unwrap_or_default();
+    parts.headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(SCIM_JSON));
     parts.headers.remove(header::CONTENT_LENGTH);
-    Ok(Response::from_parts(parts, error.to_string().into()))
+    Ok(Response::from_parts(parts, error.into()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn filters_name_user_name_or_external_id_with_eq_and_anything_else_is_an_invalid_filter() {
+        assert_eq!(filter_of(r#"userName eq "ann@example.com""#).unwrap(), (Some("ann@example.com".into()), None));
+        assert_eq!(filter_of(r#"externalId eq "00u1""#).unwrap(), (None, Some("00u1".into())));
+        for refused in [r#"userName zz "x""#, r#"title eq "x""#, r#"userName co "x""#, "not a filter", r#"userName eq "a" or userName eq "b""#] {
+            let err = filter_of(refused).unwrap_err();
+            let body = scim_error(err.status(), &err.body());
+            assert_eq!((body.status.as_str(), body.scim_type.as_deref()), ("400", Some("invalidFilter")), "{refused}: {body:?}");
+        }
+    }
 }

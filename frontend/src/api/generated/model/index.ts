@@ -188,6 +188,7 @@ export * from './role';
 export * from './roleCounts';
 export * from './saveSpreadsheet';
 export * from './saved';
+export * from './scimErrorBody';
 export * from './secondFactorRequired';
 export * from './sendMessage';
 export * from './session';

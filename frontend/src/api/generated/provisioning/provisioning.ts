@@ -28,7 +28,8 @@ import type {
 
 import type {
   ApiError,
-  ListScimUsersParams
+  ListScimUsersParams,
+  ScimErrorBody
 } from '.././model';
 
 import { customFetch } from '../../mutator';
@@ -72,7 +73,7 @@ export const getGetScimServiceProviderConfigQueryKey = () => {
     }
 
     
-export const getGetScimServiceProviderConfigQueryOptions = <TData = Awaited<ReturnType<typeof getScimServiceProviderConfig>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getScimServiceProviderConfig>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getGetScimServiceProviderConfigQueryOptions = <TData = Awaited<ReturnType<typeof getScimServiceProviderConfig>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getScimServiceProviderConfig>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -91,10 +92,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetScimServiceProviderConfigQueryResult = NonNullable<Awaited<ReturnType<typeof getScimServiceProviderConfig>>>
-export type GetScimServiceProviderConfigQueryError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+export type GetScimServiceProviderConfigQueryError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>
 
 
-export function useGetScimServiceProviderConfig<TData = Awaited<ReturnType<typeof getScimServiceProviderConfig>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useGetScimServiceProviderConfig<TData = Awaited<ReturnType<typeof getScimServiceProviderConfig>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>>(
   options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getScimServiceProviderConfig>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getScimServiceProviderConfig>>,
@@ -104,7 +105,7 @@ export function useGetScimServiceProviderConfig<TData = Awaited<ReturnType<typeo
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetScimServiceProviderConfig<TData = Awaited<ReturnType<typeof getScimServiceProviderConfig>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useGetScimServiceProviderConfig<TData = Awaited<ReturnType<typeof getScimServiceProviderConfig>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getScimServiceProviderConfig>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getScimServiceProviderConfig>>,
@@ -114,7 +115,7 @@ export function useGetScimServiceProviderConfig<TData = Awaited<ReturnType<typeo
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetScimServiceProviderConfig<TData = Awaited<ReturnType<typeof getScimServiceProviderConfig>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useGetScimServiceProviderConfig<TData = Awaited<ReturnType<typeof getScimServiceProviderConfig>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getScimServiceProviderConfig>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -122,7 +123,7 @@ export function useGetScimServiceProviderConfig<TData = Awaited<ReturnType<typeo
  * @summary SCIM: what this server supports
  */
 
-export function useGetScimServiceProviderConfig<TData = Awaited<ReturnType<typeof getScimServiceProviderConfig>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useGetScimServiceProviderConfig<TData = Awaited<ReturnType<typeof getScimServiceProviderConfig>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getScimServiceProviderConfig>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -171,7 +172,7 @@ export const getListScimSchemasQueryKey = () => {
     }
 
     
-export const getListScimSchemasQueryOptions = <TData = Awaited<ReturnType<typeof listScimSchemas>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listScimSchemas>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getListScimSchemasQueryOptions = <TData = Awaited<ReturnType<typeof listScimSchemas>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listScimSchemas>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -190,10 +191,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListScimSchemasQueryResult = NonNullable<Awaited<ReturnType<typeof listScimSchemas>>>
-export type ListScimSchemasQueryError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+export type ListScimSchemasQueryError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>
 
 
-export function useListScimSchemas<TData = Awaited<ReturnType<typeof listScimSchemas>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useListScimSchemas<TData = Awaited<ReturnType<typeof listScimSchemas>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>>(
   options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listScimSchemas>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof listScimSchemas>>,
@@ -203,7 +204,7 @@ export function useListScimSchemas<TData = Awaited<ReturnType<typeof listScimSch
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListScimSchemas<TData = Awaited<ReturnType<typeof listScimSchemas>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useListScimSchemas<TData = Awaited<ReturnType<typeof listScimSchemas>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listScimSchemas>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof listScimSchemas>>,
@@ -213,7 +214,7 @@ export function useListScimSchemas<TData = Awaited<ReturnType<typeof listScimSch
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListScimSchemas<TData = Awaited<ReturnType<typeof listScimSchemas>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useListScimSchemas<TData = Awaited<ReturnType<typeof listScimSchemas>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listScimSchemas>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -221,7 +222,7 @@ export function useListScimSchemas<TData = Awaited<ReturnType<typeof listScimSch
  * @summary SCIM: the schemas
  */
 
-export function useListScimSchemas<TData = Awaited<ReturnType<typeof listScimSchemas>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useListScimSchemas<TData = Awaited<ReturnType<typeof listScimSchemas>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listScimSchemas>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -270,7 +271,7 @@ export const getListScimResourceTypesQueryKey = () => {
     }
 
     
-export const getListScimResourceTypesQueryOptions = <TData = Awaited<ReturnType<typeof listScimResourceTypes>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listScimResourceTypes>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getListScimResourceTypesQueryOptions = <TData = Awaited<ReturnType<typeof listScimResourceTypes>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listScimResourceTypes>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -289,10 +290,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListScimResourceTypesQueryResult = NonNullable<Awaited<ReturnType<typeof listScimResourceTypes>>>
-export type ListScimResourceTypesQueryError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+export type ListScimResourceTypesQueryError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>
 
 
-export function useListScimResourceTypes<TData = Awaited<ReturnType<typeof listScimResourceTypes>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useListScimResourceTypes<TData = Awaited<ReturnType<typeof listScimResourceTypes>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>>(
   options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listScimResourceTypes>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof listScimResourceTypes>>,
@@ -302,7 +303,7 @@ export function useListScimResourceTypes<TData = Awaited<ReturnType<typeof listS
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListScimResourceTypes<TData = Awaited<ReturnType<typeof listScimResourceTypes>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useListScimResourceTypes<TData = Awaited<ReturnType<typeof listScimResourceTypes>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listScimResourceTypes>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof listScimResourceTypes>>,
@@ -312,7 +313,7 @@ export function useListScimResourceTypes<TData = Awaited<ReturnType<typeof listS
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListScimResourceTypes<TData = Awaited<ReturnType<typeof listScimResourceTypes>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useListScimResourceTypes<TData = Awaited<ReturnType<typeof listScimResourceTypes>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listScimResourceTypes>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -320,7 +321,7 @@ export function useListScimResourceTypes<TData = Awaited<ReturnType<typeof listS
  * @summary SCIM: the resource types
  */
 
-export function useListScimResourceTypes<TData = Awaited<ReturnType<typeof listScimResourceTypes>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useListScimResourceTypes<TData = Awaited<ReturnType<typeof listScimResourceTypes>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listScimResourceTypes>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -378,7 +379,7 @@ export const getListScimUsersQueryKey = (params?: ListScimUsersParams,) => {
     }
 
     
-export const getListScimUsersQueryOptions = <TData = Awaited<ReturnType<typeof listScimUsers>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(params?: ListScimUsersParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listScimUsers>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getListScimUsersQueryOptions = <TData = Awaited<ReturnType<typeof listScimUsers>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>>(params?: ListScimUsersParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listScimUsers>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -397,10 +398,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListScimUsersQueryResult = NonNullable<Awaited<ReturnType<typeof listScimUsers>>>
-export type ListScimUsersQueryError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+export type ListScimUsersQueryError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>
 
 
-export function useListScimUsers<TData = Awaited<ReturnType<typeof listScimUsers>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useListScimUsers<TData = Awaited<ReturnType<typeof listScimUsers>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>>(
  params: undefined |  ListScimUsersParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listScimUsers>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof listScimUsers>>,
@@ -410,7 +411,7 @@ export function useListScimUsers<TData = Awaited<ReturnType<typeof listScimUsers
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListScimUsers<TData = Awaited<ReturnType<typeof listScimUsers>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useListScimUsers<TData = Awaited<ReturnType<typeof listScimUsers>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>>(
  params?: ListScimUsersParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listScimUsers>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof listScimUsers>>,
@@ -420,7 +421,7 @@ export function useListScimUsers<TData = Awaited<ReturnType<typeof listScimUsers
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListScimUsers<TData = Awaited<ReturnType<typeof listScimUsers>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useListScimUsers<TData = Awaited<ReturnType<typeof listScimUsers>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>>(
  params?: ListScimUsersParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listScimUsers>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -428,7 +429,7 @@ export function useListScimUsers<TData = Awaited<ReturnType<typeof listScimUsers
  * @summary SCIM: list the enterprise's people
  */
 
-export function useListScimUsers<TData = Awaited<ReturnType<typeof listScimUsers>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useListScimUsers<TData = Awaited<ReturnType<typeof listScimUsers>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>>(
  params?: ListScimUsersParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listScimUsers>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -472,7 +473,7 @@ export const createScimUser = async (createScimUserBody: unknown, options?: Requ
 
 
 
-export const getCreateScimUserMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const getCreateScimUserMutationOptions = <TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ApiError | ApiError | ApiError | ScimErrorBody | ScimErrorBody>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createScimUser>>, TError,{data: BodyType<unknown>}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof createScimUser>>, TError,{data: BodyType<unknown>}, TContext> => {
 
@@ -499,12 +500,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type CreateScimUserMutationResult = NonNullable<Awaited<ReturnType<typeof createScimUser>>>
     export type CreateScimUserMutationBody = BodyType<unknown>
-    export type CreateScimUserMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+    export type CreateScimUserMutationError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ApiError | ApiError | ApiError | ScimErrorBody | ScimErrorBody>
 
     /**
  * @summary SCIM: provision a person
  */
-export const useCreateScimUser = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const useCreateScimUser = <TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ApiError | ApiError | ApiError | ScimErrorBody | ScimErrorBody>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createScimUser>>, TError,{data: BodyType<unknown>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof createScimUser>>,
@@ -550,7 +551,7 @@ export const getGetScimUserQueryKey = (id?: string,) => {
     }
 
     
-export const getGetScimUserQueryOptions = <TData = Awaited<ReturnType<typeof getScimUser>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getScimUser>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getGetScimUserQueryOptions = <TData = Awaited<ReturnType<typeof getScimUser>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getScimUser>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -569,10 +570,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetScimUserQueryResult = NonNullable<Awaited<ReturnType<typeof getScimUser>>>
-export type GetScimUserQueryError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+export type GetScimUserQueryError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>
 
 
-export function useGetScimUser<TData = Awaited<ReturnType<typeof getScimUser>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useGetScimUser<TData = Awaited<ReturnType<typeof getScimUser>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>>(
  id: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getScimUser>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getScimUser>>,
@@ -582,7 +583,7 @@ export function useGetScimUser<TData = Awaited<ReturnType<typeof getScimUser>>, 
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetScimUser<TData = Awaited<ReturnType<typeof getScimUser>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useGetScimUser<TData = Awaited<ReturnType<typeof getScimUser>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getScimUser>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getScimUser>>,
@@ -592,7 +593,7 @@ export function useGetScimUser<TData = Awaited<ReturnType<typeof getScimUser>>, 
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetScimUser<TData = Awaited<ReturnType<typeof getScimUser>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useGetScimUser<TData = Awaited<ReturnType<typeof getScimUser>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getScimUser>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -600,7 +601,7 @@ export function useGetScimUser<TData = Awaited<ReturnType<typeof getScimUser>>, 
  * @summary SCIM: one person
  */
 
-export function useGetScimUser<TData = Awaited<ReturnType<typeof getScimUser>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useGetScimUser<TData = Awaited<ReturnType<typeof getScimUser>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getScimUser>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -645,7 +646,7 @@ export const replaceScimUser = async (id: string,
 
 
 
-export const getReplaceScimUserMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const getReplaceScimUserMutationOptions = <TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ApiError | ApiError | ApiError | ScimErrorBody | ScimErrorBody>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof replaceScimUser>>, TError,{id: string;data: BodyType<unknown>}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof replaceScimUser>>, TError,{id: string;data: BodyType<unknown>}, TContext> => {
 
@@ -672,12 +673,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type ReplaceScimUserMutationResult = NonNullable<Awaited<ReturnType<typeof replaceScimUser>>>
     export type ReplaceScimUserMutationBody = BodyType<unknown>
-    export type ReplaceScimUserMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+    export type ReplaceScimUserMutationError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ApiError | ApiError | ApiError | ScimErrorBody | ScimErrorBody>
 
     /**
  * @summary SCIM: replace a person
  */
-export const useReplaceScimUser = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const useReplaceScimUser = <TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ApiError | ApiError | ApiError | ScimErrorBody | ScimErrorBody>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof replaceScimUser>>, TError,{id: string;data: BodyType<unknown>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof replaceScimUser>>,
@@ -720,7 +721,7 @@ export const patchScimUser = async (id: string,
 
 
 
-export const getPatchScimUserMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const getPatchScimUserMutationOptions = <TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ApiError | ApiError | ScimErrorBody | ScimErrorBody>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof patchScimUser>>, TError,{id: string;data: BodyType<unknown>}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof patchScimUser>>, TError,{id: string;data: BodyType<unknown>}, TContext> => {
 
@@ -747,12 +748,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type PatchScimUserMutationResult = NonNullable<Awaited<ReturnType<typeof patchScimUser>>>
     export type PatchScimUserMutationBody = BodyType<unknown>
-    export type PatchScimUserMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+    export type PatchScimUserMutationError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ApiError | ApiError | ScimErrorBody | ScimErrorBody>
 
     /**
  * @summary SCIM: change a person
  */
-export const usePatchScimUser = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const usePatchScimUser = <TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ApiError | ApiError | ScimErrorBody | ScimErrorBody>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof patchScimUser>>, TError,{id: string;data: BodyType<unknown>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof patchScimUser>>,
@@ -792,7 +793,7 @@ export const deleteScimUser = async (id: string, options?: RequestInit): Promise
 
 
 
-export const getDeleteScimUserMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const getDeleteScimUserMutationOptions = <TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteScimUser>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof deleteScimUser>>, TError,{id: string}, TContext> => {
 
@@ -819,12 +820,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type DeleteScimUserMutationResult = NonNullable<Awaited<ReturnType<typeof deleteScimUser>>>
     
-    export type DeleteScimUserMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+    export type DeleteScimUserMutationError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>
 
     /**
  * @summary SCIM: delete a person
  */
-export const useDeleteScimUser = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const useDeleteScimUser = <TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteScimUser>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof deleteScimUser>>,

@@ -11,33 +11,6 @@ import * as zod from 'zod';
 
 
 /**
- * @summary SCIM: what this server supports
- */
-export const getScimServiceProviderConfigHeader = zod.object({
-  "If-None-Match": zod.string().optional().describe('An `ETag` from an earlier answer: 304 without a body when it still matches.')
-})
-
-export const getScimServiceProviderConfigResponse = zod.any()
-
-/**
- * @summary SCIM: the schemas
- */
-export const listScimSchemasHeader = zod.object({
-  "If-None-Match": zod.string().optional().describe('An `ETag` from an earlier answer: 304 without a body when it still matches.')
-})
-
-export const listScimSchemasResponse = zod.any()
-
-/**
- * @summary SCIM: the resource types
- */
-export const listScimResourceTypesHeader = zod.object({
-  "If-None-Match": zod.string().optional().describe('An `ETag` from an earlier answer: 304 without a body when it still matches.')
-})
-
-export const listScimResourceTypesResponse = zod.any()
-
-/**
  * Its department staff, newest first; `filter` takes `userName eq "…"` or `externalId eq
 "…"`. `startIndex` is 1-based; `count` at most 100.
  * @summary SCIM: list the enterprise's people
@@ -49,12 +22,6 @@ export const listScimUsersQueryParams = zod.object({
   "startIndex": zod.number().optional(),
   "count": zod.number().optional()
 })
-
-export const listScimUsersHeader = zod.object({
-  "If-None-Match": zod.string().optional().describe('An `ETag` from an earlier answer: 304 without a body when it still matches.')
-})
-
-export const listScimUsersResponse = zod.any()
 
 /**
  * A department user of the enterprise (in no department until the CEO places them). Without
@@ -76,12 +43,6 @@ export const getScimUserParams = zod.object({
   "id": zod.string()
 })
 
-export const getScimUserHeader = zod.object({
-  "If-None-Match": zod.string().optional().describe('An `ETag` from an earlier answer: 304 without a body when it still matches.')
-})
-
-export const getScimUserResponse = zod.any()
-
 /**
  * Their name, e-mail, status (`active: false` deactivates them: their sessions and tokens
 end at once), language and external id, as sent.
@@ -97,8 +58,6 @@ export const replaceScimUserHeader = zod.object({
 
 export const replaceScimUserBody = zod.any()
 
-export const replaceScimUserResponse = zod.any()
-
 /**
  * RFC 7644's PatchOp: `add` and `replace` of `active`, `userName`, `displayName`, `name`
 (and its sub-attributes), `emails[type eq "work"].value`, `externalId`,
@@ -110,8 +69,6 @@ export const patchScimUserParams = zod.object({
 })
 
 export const patchScimUserBody = zod.any()
-
-export const patchScimUserResponse = zod.any()
 
 /**
  * Their sessions and tokens end at once. Someone who wrote reports is kept for the record:
