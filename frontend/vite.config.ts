@@ -33,10 +33,11 @@ export default defineConfig({
     // dist/.vite/manifest.json: the chunk graph that scripts/bundle-budget.mjs follows.
     manifest: true,
     modulePreload: {
-      // The sign-in's second step (code, authenticator set-up, recovery codes): its chunks load
-      // as it is imported, which starts as the password is sent, instead of being listed in the
-      // sign-in page's own scripts (its 150 kB budget, scripts/bundle-budget.mjs).
-      resolveDependencies: (filename, deps) => (filename.includes('SecondFactorStep') ? [] : deps),
+      // The sign-in's later steps (second step, passkey sign-in: src/features/auth/sign-in-steps.ts):
+      // their chunks load as they are imported, which starts as the password is sent or the
+      // passkey button used, instead of being listed in the sign-in page's own scripts (its
+      // 150 kB budget, scripts/bundle-budget.mjs).
+      resolveDependencies: (filename, deps) => (filename.includes('sign-in-steps') ? [] : deps),
     },
   },
   server: {

@@ -40,6 +40,8 @@ const twoStep = (locale: Locale) => ({
   required: { email: `a11y-2fa-required-${locale}-${runId}@e2e.test`, password: 'two-step-password-2' },
 });
 const strictCeo = { email: `a11y-strict-ceo-${runId}@e2e.test`, password: 'strict-ceo-password-1' };
+/** Per language: someone who adds a passkey from the profile, then signs in with it after the password. */
+const passkeyUser = (locale: Locale) => ({ email: `a11y-passkey-${locale}-${runId}@e2e.test`, password: 'passkey-password-1' });
 
 /** What beforeAll creates: an enterprise, its CEO, the head of Finance and a member, and three reports. */
 const ids = { enterprise: '', finance: '', submittedReport: '', draftReport: '', rejectedReport: '', spreadsheet: '', strictEnterprise: '' };
@@ -195,6 +197,18 @@ test.beforeAll(async ({ request }) => {
     );
     await created(
       await request.post('/api/v1/users', {
+        headers: ceoHeaders,
+        data: {
+          fullName: `Clémence Clé-d’accès ${locale} ${runId}`,
+          email: passkeyUser(locale).email,
+          password: passkeyUser(locale).password,
+          role: 'DepartmentUser',
+          departmentId: ids.finance,
+        },
+      }),
+    );
+    await created(
+      await request.post('/api/v1/users', {
         headers: strictHeaders,
         data: { fullName: `Oscar Obligé ${locale} ${runId}`, email: required.email, password: required.password, role: 'DepartmentUser' },
       }),
@@ -223,8 +237,9 @@ async function expectNoSeriousViolations(page: Page, screen: string) {
   expect.soft(serious, `${screen}: serious or critical axe violations`).toEqual([]);
 }
 
-async function signIn(page: Page, locale: Locale, credentials: Credentials) {
-  await page.goto('/login');
+/** Signs in through the form, at `origin` when given (the passkeys' `localhost`). */
+async function signIn(page: Page, locale: Locale, credentials: Credentials, origin = '') {
+  await page.goto(`${origin}/login`);
   await page.getByLabel(new RegExp(`^${text(locale, 'auth.email')}`)).fill(credentials.email);
   await page.getByLabel(new RegExp(`^${text(locale, 'auth.password')}`)).fill(credentials.password);
   await page.getByRole('button', { name: text(locale, 'auth.login.submit') }).click();
@@ -523,6 +538,78 @@ for (const locale of ['en', 'fr'] as const) {
         await expect(card.getByRole('checkbox', { name: text(locale, 'security.roles.DepartmentUser') })).toBeChecked();
         await expectNoSeriousViolations(page, "an enterprise's own security policy");
         if (locale === 'fr') expect.soft(await overflowing(page), "an enterprise's own policy: content wider than its box").toEqual([]);
+      });
+    });
+
+    test('passkeys: the profile’s list and its dialogs, the second step with a passkey', async ({ page, baseURL }) => {
+      // A passkey's relying party is `localhost`, not an IP address (see e2e/passkeys.spec.ts).
+      const app = baseURL!.replace('127.0.0.1', 'localhost');
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('WebAuthn.enable');
+      const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+        options: {
+          protocol: 'ctap2',
+          transport: 'internal',
+          hasResidentKey: true,
+          hasUserVerification: true,
+          isUserVerified: true,
+          automaticPresenceSimulation: true,
+        },
+      });
+      const section = page.getByRole('region', { name: text(locale, 'profile.passkeys.title') });
+      const frenchFits = async (screen: string) => {
+        if (locale === 'fr') expect.soft(await overflowing(page), `${screen}: content wider than its box`).toEqual([]);
+      };
+
+      await test.step('the profile without passkeys, then adding one', async () => {
+        await signIn(page, locale, passkeyUser(locale), app);
+        await page.goto(`${app}/settings/profile`);
+        await expect(section.getByText(text(locale, 'profile.passkeys.empty'))).toBeVisible();
+        await expectNoSeriousViolations(page, 'the profile, no passkeys');
+        await section.getByRole('button', { name: text(locale, 'profile.passkeys.add') }).click();
+        const dialog = page.getByRole('dialog', { name: text(locale, 'profile.passkeys.addTitle') });
+        await expect(dialog.getByRole('textbox')).toBeVisible();
+        await expectNoSeriousViolations(page, 'adding a passkey');
+        await frenchFits('adding a passkey');
+        await dialog.getByRole('textbox').fill(`Ordinateur portable du bureau de la direction financière ${locale}`);
+        await dialog.getByRole('button', { name: text(locale, 'profile.passkeys.create') }).click();
+        await expect(section.getByTestId('passkey-row')).toHaveCount(1);
+        await expect(dialog).toBeHidden();
+        await expectNoSeriousViolations(page, 'the profile, a passkey listed');
+        await frenchFits('the profile, a passkey listed');
+      });
+
+      await test.step('renaming and removing it', async () => {
+        await section.getByTestId('passkey-row').getByRole('button').first().click();
+        const rename = page.getByRole('dialog', { name: text(locale, 'profile.passkeys.renameTitle') });
+        await expect(rename.getByRole('textbox')).toBeFocused();
+        await expectNoSeriousViolations(page, 'renaming a passkey');
+        await rename.getByRole('button', { name: text(locale, 'common.cancel') }).click();
+        await expect(rename).toBeHidden();
+        await section.getByTestId('passkey-row').getByRole('button').last().click();
+        const remove = page.getByRole('dialog', { name: text(locale, 'profile.passkeys.removeTitle') });
+        await expect(remove.getByTestId('remove-passkey-confirmation')).toBeVisible();
+        await expectNoSeriousViolations(page, 'removing a passkey');
+        await frenchFits('removing a passkey');
+        await remove.getByRole('button', { name: text(locale, 'common.cancel') }).click();
+        await expect(remove).toBeHidden();
+      });
+
+      await test.step('the second step with a passkey only, and a passkey prompt not completed', async () => {
+        await page.evaluate(() => [localStorage, sessionStorage].forEach((storage) => storage.clear()));
+        await page.goto(`${app}/login`);
+        await page.getByLabel(new RegExp(`^${text(locale, 'auth.email')}`)).fill(passkeyUser(locale).email);
+        await page.getByLabel(new RegExp(`^${text(locale, 'auth.password')}`)).fill(passkeyUser(locale).password);
+        await page.getByRole('button', { name: text(locale, 'auth.login.submit'), exact: true }).click();
+        const usePasskey = page.getByRole('button', { name: text(locale, 'passkeys.use') });
+        await expect(usePasskey).toBeFocused();
+        await expectNoSeriousViolations(page, 'the sign-in: the passkey step');
+        await frenchFits('the sign-in: the passkey step');
+        await cdp.send('WebAuthn.setUserVerified', { authenticatorId, isUserVerified: false });
+        await usePasskey.click();
+        await expect(page.getByRole('alert')).toHaveText(text(locale, 'passkeys.errors.cancelled'));
+        await expectNoSeriousViolations(page, 'the sign-in: a passkey prompt not completed');
+        await frenchFits('the sign-in: a passkey prompt not completed');
       });
     });
 

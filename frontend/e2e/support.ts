@@ -5,9 +5,12 @@ export const admin = {
   password: process.env.E2E_ADMIN_PASSWORD ?? 'e2e-admin-password',
 };
 
-/** Signs in through the form; returns the full name the server gave the user. */
-export async function signIn(page: Page, credentials = admin): Promise<string> {
-  await page.goto('/login');
+/**
+ * Signs in through the form; returns the full name the server gave the user. `origin` opens the
+ * app at another address of the same server (the passkeys' `localhost`: see e2e/passkeys.spec.ts).
+ */
+export async function signIn(page: Page, credentials = admin, origin = ''): Promise<string> {
+  await page.goto(`${origin}/login`);
   await page.getByLabel(/^Email/).fill(credentials.email);
   await page.getByLabel(/^Password/).fill(credentials.password);
   const response = page.waitForResponse((r) => r.url().endsWith('/api/v1/auth/login'));
@@ -15,6 +18,19 @@ export async function signIn(page: Page, credentials = admin): Promise<string> {
   const body = (await (await response).json()) as { user: { fullName: string } };
   await expect(page).toHaveURL(/\/dashboard$/);
   return body.user.fullName;
+}
+
+/** Signed in, wherever the app opened (the dashboard, or the page they were on before signing out). */
+export async function expectSignedIn(page: Page, person: { fullName: string }) {
+  await expect(page.getByRole('button', { name: new RegExp(`^(Account menu for|Menu du compte de) ${person.fullName}`) })).toBeVisible();
+  await expect(page).not.toHaveURL(/\/login$/);
+}
+
+/** Signs out from the account menu (its item named `label`: "Sign out", or "Se déconnecter" in French). */
+export async function signOut(page: Page, person: { fullName: string }, label = 'Sign out') {
+  await page.getByRole('button', { name: new RegExp(`^(Account menu for|Menu du compte de) ${person.fullName}`) }).click();
+  await page.getByRole('menuitem', { name: label }).click();
+  await expect(page).toHaveURL(/\/login$/);
 }
 
 export const sidebar = (page: Page) => page.getByRole('navigation', { name: /Main navigation|Navigation principale/ });

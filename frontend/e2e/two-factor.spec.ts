@@ -1,6 +1,6 @@
 import { type APIRequestContext, type Browser, type Page, expect, test } from '@playwright/test';
 import { generateSync } from 'otplib';
-import { admin, apiToken, bearer, createEnterprise, departmentId, signIn } from './support';
+import { admin, apiToken, bearer, createEnterprise, departmentId, expectSignedIn, signIn, signOut } from './support';
 
 /**
  * Two-step sign-in against the real server: an authenticator set up from the profile, sign-ins
@@ -61,18 +61,6 @@ async function submitPassword(page: Page, person: Person, locale: 'en' | 'fr' = 
   await page.getByLabel(locale === 'fr' ? /^E-mail/ : /^Email/).fill(person.email);
   await page.getByLabel(locale === 'fr' ? /^Mot de passe/ : /^Password/).fill(person.password);
   await page.getByRole('button', { name: locale === 'fr' ? 'Se connecter' : 'Sign in' }).click();
-}
-
-/** Signed in, wherever the app opened (the dashboard, or the page they were on before signing out). */
-async function expectSignedIn(page: Page, person: Person) {
-  await expect(page.getByRole('button', { name: new RegExp(`^(Account menu for|Menu du compte de) ${person.fullName}`) })).toBeVisible();
-  await expect(page).not.toHaveURL(/\/login$/);
-}
-
-async function signOut(page: Page, person: Person, label = 'Sign out') {
-  await page.getByRole('button', { name: new RegExp(`^(Account menu for|Menu du compte de) ${person.fullName}`) }).click();
-  await page.getByRole('menuitem', { name: label }).click();
-  await expect(page).toHaveURL(/\/login$/);
 }
 
 /** The secret as the screen shows it (in groups of four), ready for an authenticator. */

@@ -128,6 +128,19 @@ describe('customFetch', () => {
     expect(navigate).not.toHaveBeenCalled();
   });
 
+  it.each([
+    ['/api/v1/auth/webauthn/login', 'passkey_rejected'],
+    ['/api/v1/auth/webauthn/login/options', 'challenge_expired'],
+    ['/api/v1/auth/login/verify', 'passkey_rejected'],
+  ])('leaves a refused passkey (401 from %s) to the sign-in screen', async (path, code) => {
+    const navigate = vi.fn();
+    setNavigator(navigate);
+    fetchMock.mockResolvedValue(jsonResponse(401, { code, message: 'Refused' }));
+
+    await expect(customFetch(path, { method: 'POST', body: '{}' })).rejects.toMatchObject({ code });
+    expect(navigate).not.toHaveBeenCalled();
+  });
+
   it('logs method, url and status but never the token or the password', async () => {
     session.start('secret-token', makeUser());
     fetchMock.mockResolvedValue(jsonResponse(200, {}));

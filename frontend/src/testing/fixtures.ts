@@ -305,7 +305,7 @@ export function makeAuditEvent(overrides: Partial<AuditEvent> = {}): AuditEvent 
 
 /** GET /auth/mfa: no second factor, none required. */
 export function makeMfaStatus(overrides: Partial<MfaStatus> = {}): MfaStatus {
-  return { totpEnabled: false, recoveryCodesLeft: 0, required: false, ...overrides };
+  return { totpEnabled: false, passkeys: 0, recoveryCodesLeft: 0, required: false, ...overrides };
 }
 
 /** GET /enterprises/{id}/security-policy: following the platform's default, which requires nothing. */

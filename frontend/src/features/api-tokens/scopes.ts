@@ -1,5 +1,5 @@
 /** The areas a token's scopes cover, in the order the form lists them (the API's `CreateApiToken.scopes`). */
-export const SCOPE_AREAS = ['enterprises', 'users', 'reports', 'dashboards', 'monitoring', 'spreadsheets', 'audit', 'webhooks'] as const;
+export const SCOPE_AREAS = ['enterprises', 'users', 'reports', 'dashboards', 'monitoring', 'spreadsheets', 'audit', 'webhooks', 'scim'] as const;
 export type ScopeArea = (typeof SCOPE_AREAS)[number];
 
 export const SCOPE_LEVELS = ['read', 'write'] as const;

@@ -4,7 +4,9 @@
  * client does not know still reads as a sentence (sentence.ts).
  */
 export const ACTION_GROUPS = {
-  auth: ['auth.signed_in', 'auth.sign_in_failed', 'auth.sign_in_refused', 'auth.signed_out'],
+  auth: ['auth.signed_in', 'auth.sign_in_failed', 'auth.sign_in_refused', 'auth.recovery_code_used', 'auth.signed_out'],
+  // One's second factor: an authenticator app, its recovery codes, passkeys (`passkey`: its name).
+  mfa: ['mfa.totp_enabled', 'mfa.totp_disabled', 'mfa.recovery_codes_regenerated', 'mfa.passkey_added', 'mfa.passkey_removed'],
   session: ['session.ended'],
   user: [
     'user.created',
@@ -16,11 +18,13 @@ export const ACTION_GROUPS = {
     'user.password_changed',
     'user.password_reset_requested',
     'user.password_reset',
+    'user.mfa_reset',
     'user.deactivated',
     'user.reactivated',
     'user.deleted',
   ],
-  enterprise: ['enterprise.created', 'enterprise.updated', 'enterprise.deleted'],
+  enterprise: ['enterprise.created', 'enterprise.updated', 'enterprise.security_policy_updated', 'enterprise.deleted'],
+  platform: ['platform.security_policy_updated'],
   department: ['department.updated', 'department.head_changed', 'department.member_added', 'department.member_removed'],
   report: [
     'report.created',

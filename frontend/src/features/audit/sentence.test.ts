@@ -8,6 +8,8 @@ import { auditSentence, changeRows } from './sentence';
 
 const nora = { type: 'user', id: '0190f3c2-0000-7000-8000-000000000001', name: 'Nora Chef' };
 const sam = { targetType: 'user', targetId: '0190f3c2-0000-7000-8000-0000000000b2', targetName: 'Sam Lee' };
+/** Sam acting on their own account (their second factor). */
+const samActing = { type: 'user', id: sam.targetId, name: 'Sam Lee' };
 const webhook = { targetType: 'webhook', targetId: '0190f3c2-0000-7000-8000-0000000009a1', targetName: 'https://hooks.example.com/in' };
 
 let en: TFunction;
@@ -157,6 +159,60 @@ describe('an audit entry as a sentence', () => {
       'Un programme a révoqué le jeton «\u00a0CI deploy\u00a0»',
     ],
     [
+      'a recovery code used to sign in',
+      { action: 'auth.recovery_code_used', actor: samActing, ...sam, changes: { email: 'sam@example.com', reason: '9 left' } },
+      'Sam Lee used a recovery code to sign in',
+      'Sam Lee a utilisé un code de secours pour se connecter',
+    ],
+    [
+      'an authenticator app set up',
+      { action: 'mfa.totp_enabled', actor: samActing, ...sam },
+      'Sam Lee turned on two-step sign-in with an authenticator app',
+      "Sam Lee a activé la connexion en deux étapes avec une application d'authentification",
+    ],
+    [
+      'an authenticator app turned off',
+      { action: 'mfa.totp_disabled', actor: samActing, ...sam },
+      'Sam Lee turned off their authenticator app',
+      "Sam Lee a désactivé son application d'authentification",
+    ],
+    [
+      'new recovery codes',
+      { action: 'mfa.recovery_codes_regenerated', actor: samActing, ...sam },
+      'Sam Lee made new recovery codes',
+      'Sam Lee a créé de nouveaux codes de secours',
+    ],
+    [
+      'a passkey added, with the name it was given',
+      { action: 'mfa.passkey_added', actor: samActing, ...sam, changes: { passkey: 'Work laptop' } },
+      'Sam Lee added the passkey “Work laptop”',
+      "Sam Lee a ajouté la clé d'accès «\u00a0Work laptop\u00a0»",
+    ],
+    [
+      'a passkey removed, its name unknown',
+      { action: 'mfa.passkey_removed', actor: samActing, ...sam },
+      'Sam Lee removed a passkey',
+      "Sam Lee a supprimé une clé d'accès",
+    ],
+    [
+      'a second factor reset by the CEO, French eliding “de”',
+      { action: 'user.mfa_reset', targetType: 'user', targetName: 'Anne Roy', changes: { sessionsEnded: 1 } },
+      "Nora Chef reset Anne Roy's two-step sign-in",
+      "Nora Chef a réinitialisé la connexion en deux étapes d'Anne Roy",
+    ],
+    [
+      'an enterprise’s security rule changed',
+      { action: 'enterprise.security_policy_updated', targetType: 'enterprise', targetName: 'Acme', changes: { mfaRequiredRoles: [null, ['DepartmentUser']] } },
+      'Nora Chef changed the two-step sign-in rule of the enterprise Acme',
+      "Nora Chef a modifié la règle de connexion en deux étapes de l'entreprise Acme",
+    ],
+    [
+      'the platform’s security rule changed',
+      { action: 'platform.security_policy_updated', enterpriseId: null, targetType: null, targetId: null, targetName: null },
+      "Nora Chef changed the platform's two-step sign-in rule",
+      'Nora Chef a modifié la règle de connexion en deux étapes de la plateforme',
+    ],
+    [
       'an action this client does not know, about something',
       { action: 'invoice.paid', targetType: 'invoice', targetName: 'INV-7' },
       'Nora Chef did “invoice.paid” to “INV-7”',
@@ -203,6 +259,25 @@ describe('an audit entry’s changes', () => {
     ]);
     expect(changeRows(entry({ action: 'user.password_changed', changes: { sessionsEnded: 2 } }), en)).toEqual([
       { key: 'sessionsEnded', field: 'Sessions ended', value: '2' },
+    ]);
+  });
+
+  it('name the passkey of a passkey action, and the roles of a security rule (null: the platform’s default)', () => {
+    expect(changeRows(entry({ action: 'mfa.passkey_added', changes: { passkey: 'Work laptop' } }), en)).toEqual([
+      { key: 'passkey', field: 'Passkey', value: 'Work laptop' },
+    ]);
+    const rule = entry({ action: 'enterprise.security_policy_updated', changes: { mfaRequiredRoles: [null, ['DepartmentUser', 'DepartmentHead']] } });
+    expect(changeRows(rule, fr)).toEqual([
+      {
+        key: 'mfaRequiredRoles',
+        field: 'Rôles tenus à la connexion en deux étapes',
+        before: 'La règle par défaut de la plateforme',
+        after: 'Membre du département, Chef de département',
+      },
+    ]);
+    const platform = entry({ action: 'platform.security_policy_updated', changes: { mfaRequiredRoles: [[], ['PlatformAdmin']] } });
+    expect(changeRows(platform, en)).toEqual([
+      { key: 'mfaRequiredRoles', field: 'Roles that must use two-step sign-in', before: '—', after: 'Platform Administrator' },
     ]);
   });
 

@@ -101,6 +101,12 @@ function specifics(action: string, event: AuditEvent, t: TFunction): { context?:
       if (pair && Object.keys(changes).length === 1) return { context: pair[1] === true ? 'on' : 'off', values: {} };
       return { values: {} };
     }
+    case 'mfa.passkey_added':
+    case 'mfa.passkey_removed': {
+      // The passkey's name as it was then.
+      const passkey = changes.passkey;
+      return typeof passkey === 'string' && passkey ? { values: { passkey } } : { context: 'noName', values: {} };
+    }
     case 'session.ended':
       // Usually about a person's session; otherwise about the session itself.
       return event.targetType && event.targetType !== 'user' ? { context: 'noUser', values: {} } : { values: {} };
@@ -118,8 +124,8 @@ export function auditSentence(event: AuditEvent, t: TFunction): string {
     const { target } = targetWords(event, 'other', t);
     return t('audit.sentences.generic', { actor, action: event.action, target, context: hasTarget ? undefined : 'noTarget' });
   }
-  // The area names the target when the server did not (`report.*` is about a report).
-  const fallbackType = known.area === 'auth' || known.area === 'email' ? 'user' : known.area;
+  // The area names the target when the server did not (`report.*` is about a report; `mfa.*`, a person).
+  const fallbackType = known.area === 'auth' || known.area === 'email' || known.area === 'mfa' ? 'user' : known.area;
   const words = targetWords(event, fallbackType, t);
   const { context, values } = specifics(event.action, event, t);
   return t(`audit.sentences.${known.area}.${known.verb}` as ParseKeys, { actor, ...words, ...values, context });
@@ -151,6 +157,8 @@ const FIELDS = [
   'sessionsEnded',
   'kind',
   'reason',
+  'passkey',
+  'mfaRequiredRoles',
 ] as const;
 
 /** The kinds of e-mail the platform sends (`kind` of an `email.bounced` entry). */
@@ -158,9 +166,11 @@ const EMAIL_KINDS = ['invitation', 'password_reset', 'sign_in_alert', 'activity'
 const LOCALES = ['en', 'fr'] as const;
 
 function valueText(field: string, value: unknown, t: TFunction): string {
+  // An enterprise without a second-factor rule of its own follows the platform's.
+  if (field === 'mfaRequiredRoles' && value === null) return t('audit.values.platformDefault');
   if (value === null || value === undefined || value === '') return t('audit.values.none');
   if (typeof value === 'boolean') return value ? t('audit.values.yes') : t('audit.values.no');
-  if (field === 'role' && isOneOf(value, ROLES)) return t(`roles.${value}`);
+  if ((field === 'role' || field === 'mfaRequiredRoles') && isOneOf(value, ROLES)) return t(`roles.${value}`);
   if (field === 'status' && isOneOf(value, REPORT_STATUSES)) return t(`reportStatus.${value}`);
   if (field === 'status' && (value === 'active' || value === 'inactive')) return t(`userStatus.${value}`);
   if (field === 'format' && typeof value === 'string') return value.toUpperCase();

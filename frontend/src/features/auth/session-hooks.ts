@@ -26,15 +26,16 @@ export async function startSession(answer: LoginResponse, remember: boolean): Pr
 export const needsSecondFactor = (answer: LoginResult): answer is SecondFactorRequired => 'mfaRequired' in answer && answer.mfaRequired === true;
 
 /**
- * The second step of a sign-in (code, authenticator set-up, recovery codes): few sign-ins need
- * it, so it stays out of the sign-in page's first load. The sign-in and invitation screens start
- * loading it as the password is sent (`loadSecondFactorStep`), so that it is there when the
- * answer asks for it; until then the route's Suspense shows its loader. (Here, in the module the
- * app starts with, it costs the sign-in page the least; vite.config.ts keeps its chunks out of the
- * page's preload list.)
+ * The sign-in's later steps (sign-in-steps.ts): the second step (code, authenticator set-up,
+ * recovery codes, passkey) and the sign-in with a passkey alone. Few sign-ins need them, so they
+ * stay out of the sign-in page's first load. The sign-in and invitation screens start loading
+ * them as the password is sent or the passkey button used (`loadSignInSteps`), so that they are
+ * there when the answer asks for them; until then the route's Suspense shows its loader. (Here,
+ * in the module the app starts with, it costs the sign-in page the least; vite.config.ts keeps
+ * their chunks out of the page's preload list.)
  */
-export const loadSecondFactorStep = () => import('./components/SecondFactorStep');
-export const SecondFactorStep = lazy(loadSecondFactorStep);
+export const loadSignInSteps = () => import('./sign-in-steps');
+export const SecondFactorStep = lazy(() => loadSignInSteps().then((steps) => ({ default: steps.SecondFactorStep })));
 
 /**
  * Sign in. Answers the opened session's `LoginResponse`, or the `SecondFactorRequired` of an

@@ -41,6 +41,8 @@ describe('session texts', () => {
     ['password', 'Password', 'Mot de passe'],
     ['password_totp', 'Password + app code', "Mot de passe + code d'application"],
     ['password_recovery_code', 'Password + recovery code', 'Mot de passe + code de secours'],
+    ['password_passkey', 'Password + passkey', "Mot de passe + clé d'accès"],
+    ['passkey', 'Passkey', "Clé d'accès"],
     ['invitation', 'Invitation', 'Invitation'],
   ])('names the sign-in method %s', async (method, en, fr) => {
     expect(signInMethodName(method, i18n.getFixedT('en'))).toBe(en);
@@ -50,7 +52,7 @@ describe('session texts', () => {
   });
 
   it('says nothing of a sign-in method it does not know', () => {
-    expect(signInMethodName('passkey', i18n.getFixedT('en'))).toBeNull();
+    expect(signInMethodName('smart_card', i18n.getFixedT('en'))).toBeNull();
     expect(signInMethodName(null, i18n.getFixedT('en'))).toBeNull();
   });
 });

@@ -1,5 +1,6 @@
 import { Alert, Badge, Button, Group, Loader, Modal, PasswordInput, SegmentedControl, Stack, Text } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
+import type { TFunction } from 'i18next';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { MfaStatus, RecoveryCodes, Reauthentication, TotpSetup } from '@/api/generated/model';
@@ -151,7 +152,7 @@ type ProofPurpose = 'regenerate' | 'disable';
  * Proof that it is the person (a code from the app, a recovery code, or the password) before a
  * change of the second factor: turning it off, or new recovery codes (then shown once).
  */
-function ProofDialog({ purpose, required, onClose }: { purpose: ProofPurpose | null; required: boolean; onClose: () => void }) {
+function ProofDialog({ purpose, required, passkeys, onClose }: { purpose: ProofPurpose | null; required: boolean; passkeys: number; onClose: () => void }) {
   const { t } = useTranslation();
   const disable = useDisableTotpMutation();
   const regenerate = useRegenerateRecoveryCodesMutation();
@@ -226,8 +227,15 @@ function ProofDialog({ purpose, required, onClose }: { purpose: ProofPurpose | n
       ) : (
         <form onSubmit={submit} noValidate data-testid="two-step-proof-dialog">
           <Stack gap="md">
-            <Text size="sm">{shown === 'disable' ? t('profile.twoStep.disableBody') : t('profile.twoStep.regenerateBody')}</Text>
-            {shown === 'disable' && required && (
+            <Text size="sm">
+              {shown === 'regenerate'
+                ? t('profile.twoStep.regenerateBody')
+                : passkeys > 0
+                  ? t('profile.twoStep.disableBodyPasskeys')
+                  : t('profile.twoStep.disableBody')}
+            </Text>
+            {/* Passkeys stand for a second factor too: the policy stays met without the app. */}
+            {shown === 'disable' && required && passkeys === 0 && (
               <Alert color="yellow" variant="light">
                 {t('profile.twoStep.disableRequired')}
               </Alert>
@@ -295,20 +303,28 @@ function ProofDialog({ purpose, required, onClose }: { purpose: ProofPurpose | n
   );
 }
 
+/** What a password sign-in asks for after the password: the app's code, a passkey, either, or nothing. */
+function statusBody(status: MfaStatus, t: TFunction): string {
+  if (status.totpEnabled) return status.passkeys > 0 ? t('profile.twoStep.bothBody') : t('profile.twoStep.onBody');
+  return status.passkeys > 0 ? t('profile.twoStep.passkeysBody') : t('profile.twoStep.offBody');
+}
+
 function StatusView({ status, onSetUp, onProof }: { status: MfaStatus; onSetUp: () => void; onProof: (purpose: ProofPurpose) => void }) {
   const { t } = useTranslation();
+  // The app's own actions follow the app; the state shown follows any second factor (passkeys too).
   const on = status.totpEnabled;
+  const protectedBy = on || status.passkeys > 0;
   return (
     <Stack gap="md">
       <Group gap="sm" wrap="wrap">
-        <Badge color={on ? 'teal' : 'gray'} variant="light" style={{ textTransform: 'none' }} data-testid="two-step-status">
-          {on ? t('profile.twoStep.on') : t('profile.twoStep.off')}
+        <Badge color={protectedBy ? 'teal' : 'gray'} variant="light" style={{ textTransform: 'none' }} data-testid="two-step-status">
+          {protectedBy ? t('profile.twoStep.on') : t('profile.twoStep.off')}
         </Badge>
-        <Text size="sm">{on ? t('profile.twoStep.onBody') : t('profile.twoStep.offBody')}</Text>
+        <Text size="sm">{statusBody(status, t)}</Text>
       </Group>
       {status.required && (
-        <Alert color={on ? 'blue' : 'yellow'} variant="light" data-testid="two-step-required">
-          {on ? t('profile.twoStep.requiredOn') : t('profile.twoStep.requiredOff')}
+        <Alert color={protectedBy ? 'blue' : 'yellow'} variant="light" data-testid="two-step-required">
+          {protectedBy ? t('profile.twoStep.requiredOn') : t('profile.twoStep.requiredOff')}
         </Alert>
       )}
       {on && (
@@ -358,7 +374,7 @@ export function TwoStepContent() {
     <>
       {body()}
       <SetupDialog opened={settingUp} onClose={() => setSettingUp(false)} />
-      <ProofDialog purpose={proof} required={status.data?.required ?? false} onClose={() => setProof(null)} />
+      <ProofDialog purpose={proof} required={status.data?.required ?? false} passkeys={status.data?.passkeys ?? 0} onClose={() => setProof(null)} />
     </>
   );
 }

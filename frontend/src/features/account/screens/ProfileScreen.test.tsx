@@ -25,6 +25,7 @@ function mockProfile(extra: Parameters<typeof mockApi>[0] = {}) {
       } satisfies User);
     },
     'GET /api/v1/auth/mfa': () => jsonResponse(200, makeMfaStatus()),
+    'GET /api/v1/auth/webauthn/credentials': jsonResponse(200, []),
     ...extra,
   });
 }

@@ -1,7 +1,7 @@
 import { Button, Card, Group, PasswordInput, Select, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDocumentTitle } from '@mantine/hooks';
-import { IconBell, IconKey, IconLanguage, IconShieldHalf, IconUser } from '@tabler/icons-react';
+import { IconBell, IconFingerprint, IconKey, IconLanguage, IconShieldHalf, IconUser } from '@tabler/icons-react';
 import type { ParseKeys } from 'i18next';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -17,6 +17,7 @@ import { notify } from '@/lib/notify';
 import { useCurrentUser } from '@/lib/session';
 import { all, rules } from '@/lib/validation';
 import { keepAccount, useChangeMyPasswordMutation, useUpdateMeMutation } from '../api';
+import { PasskeysContent } from '../components/PasskeysSection';
 import { TwoStepContent } from '../components/TwoStepSection';
 
 /** What a stored user from before the preferences existed reads as (the server's defaults). */
@@ -292,6 +293,14 @@ export default function ProfileScreen() {
         description={t('profile.twoStep.description')}
       >
         <TwoStepContent />
+      </Section>
+      <Section
+        id="profile-passkeys"
+        icon={<IconFingerprint size={20} aria-hidden />}
+        title={t('profile.passkeys.title')}
+        description={t('profile.passkeys.description')}
+      >
+        <PasskeysContent />
       </Section>
       <NotificationsSection key={`notifications:${JSON.stringify(user.notifications)}`} user={user} />
     </Stack>

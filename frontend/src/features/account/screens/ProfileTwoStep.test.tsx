@@ -25,6 +25,7 @@ describe('the profile’s two-step sign-in', () => {
     let attempts = 0;
     const { calls } = mockApi({
       'GET /api/v1/auth/mfa': () => jsonResponse(200, status),
+      'GET /api/v1/auth/webauthn/credentials': jsonResponse(200, []),
       'POST /api/v1/auth/mfa/totp': jsonResponse(200, { secret: 'JBSWY3DPEHPK3PXP', otpauthUrl: 'otpauth://totp/Acme:hal?secret=JBSWY3DPEHPK3PXP' }),
       'POST /api/v1/auth/mfa/totp/confirm': () => {
         if (++attempts === 1) return serverErrors.validation({ code: 'invalid' });
@@ -69,6 +70,7 @@ describe('the profile’s two-step sign-in', () => {
     let status: MfaStatus = makeMfaStatus({ totpEnabled: true, recoveryCodesLeft: 2, required: true });
     const { calls } = mockApi({
       'GET /api/v1/auth/mfa': () => jsonResponse(200, status),
+      'GET /api/v1/auth/webauthn/credentials': jsonResponse(200, []),
       'DELETE /api/v1/auth/mfa/totp': ({ body }) => {
         if ((body as { password?: string }).password !== 'right one') return serverErrors.validation({ password: 'invalid' });
         status = makeMfaStatus({ required: true });
@@ -99,6 +101,7 @@ describe('the profile’s two-step sign-in', () => {
   it('makes new recovery codes with a code from the app, and shows them once', async () => {
     const { calls } = mockApi({
       'GET /api/v1/auth/mfa': () => jsonResponse(200, makeMfaStatus({ totpEnabled: true, recoveryCodesLeft: 7 })),
+      'GET /api/v1/auth/webauthn/credentials': jsonResponse(200, []),
       'POST /api/v1/auth/mfa/recovery-codes': ({ body }) =>
         (body as { code?: string }).code === '123456'
           ? jsonResponse(200, { recoveryCodes: CODES })

@@ -36,6 +36,7 @@ function examplePath(owner: TokenOwner, scopes: readonly string[]): string | nul
     reports: `${enterprise}/reports`,
     dashboards: '/api/v1/dashboard/ceo',
     monitoring: '/api/v1/monitoring/sessions',
+    scim: '/api/v1/scim/v2/Users',
   };
   const areas = new Set(scopes.map((scope) => parseScope(scope)?.area));
   const area = SCOPE_AREAS.find((candidate) => areas.has(candidate) && reads[candidate]);

@@ -45,6 +45,9 @@ function EnterpriseIntegrations({ enterpriseId, forAdmin }: { enterpriseId: stri
       <PageHeader title={title} description={t('apiTokens.service.description')} back={back} />
       {enterpriseId ? (
         <>
+          <Text size="sm" c="dimmed">
+            {t('apiTokens.service.scimHint', { url: `${window.location.origin}/api/v1/scim/v2` })}
+          </Text>
           <TokenManager owner={owner} />
           <WebhookManager scope={scope} />
         </>

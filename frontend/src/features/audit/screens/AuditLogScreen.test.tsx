@@ -113,7 +113,17 @@ describe('the audit log', () => {
     const action = screen.getByRole('combobox', { name: 'Action' });
     await user.click(action);
     const options = await optionNames(action);
-    expect(options.slice(0, 5)).toEqual(['All sign-in actions', 'Signed in', 'Sign-in failed', 'Sign-in refused', 'Signed out']);
+    expect(options.slice(0, 8)).toEqual([
+      'All sign-in actions',
+      'Signed in',
+      'Sign-in failed',
+      'Sign-in refused',
+      'Recovery code used',
+      'Signed out',
+      'All two-step sign-in actions',
+      'Authenticator app set up',
+    ]);
+    expect(options).toEqual(expect.arrayContaining(['Passkey added', 'Passkey removed', 'Two-step sign-in reset', 'All platform actions']));
     expect(options).toContain('All report actions');
     await user.click(screen.getByRole('option', { name: 'Report approved', hidden: true }));
     await waitFor(() => expect(location().search).toBe('?action=report.approved'));

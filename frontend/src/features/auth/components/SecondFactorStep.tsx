@@ -1,5 +1,5 @@
-import { Alert, Anchor, Button, Group, Loader, Stack, Text } from '@mantine/core';
-import { IconAlertCircle, IconArrowLeft } from '@tabler/icons-react';
+import { Alert, Anchor, Button, Divider, Group, Loader, Stack, Text } from '@mantine/core';
+import { IconAlertCircle, IconArrowLeft, IconFingerprint } from '@tabler/icons-react';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { startLoginTotpEnrollment, verifyLogin } from '@/api/generated/auth/auth';
@@ -7,6 +7,8 @@ import type { SecondFactorRequired, TotpSetup, VerifiedLogin } from '@/api/gener
 import { isApiRequestError } from '@/api/mutator';
 import { AuthLayout } from '@/components/layouts/AuthLayout';
 import { OneTimeCodeInput, normalizeCode } from '@/components/security/OneTimeCodeInput';
+import { passkeyAssertion } from '@/components/security/passkeys/ceremonies';
+import { passkeyErrorMessage, passkeysSupported } from '@/components/security/passkeys/webauthn';
 import { RecoveryCodesView } from '@/components/security/RecoveryCodesView';
 import { TotpSetupView } from '@/components/security/TotpSetupView';
 // Its strings come with the signed-in frame's (the whole English file), which the app needs next anyway.
@@ -15,12 +17,13 @@ import { errorMessage } from '@/lib/errors';
 import { startSession } from '../session-hooks';
 
 /**
- * The second step of a sign-in: an authenticator's code or a recovery code for the challenge.
- * The session opens at once, unless this code turned on a new authenticator: its answer then
- * carries recovery codes, to show before the caller opens the session with `startSession`.
+ * The second step of a sign-in: an authenticator's code, a recovery code or a passkey's answer
+ * for the challenge. The session opens at once, unless this code turned on a new authenticator:
+ * its answer then carries recovery codes, to show before the caller opens the session with
+ * `startSession`.
  */
-async function verifySecondFactor(challenge: string, code: string, remember: boolean): Promise<VerifiedLogin> {
-  const answer = await verifyLogin({ challenge, code });
+async function verifySecondFactor(challenge: string, proof: { code: string } | { webauthn: unknown }, remember: boolean): Promise<VerifiedLogin> {
+  const answer = await verifyLogin({ challenge, ...proof });
   if (!answer.recoveryCodes?.length) await startSession(answer, remember);
   return answer;
 }
@@ -44,19 +47,24 @@ const isExpired = (error: unknown) => isApiRequestError(error) && error.code ===
 
 /**
  * The second step of a sign-in (after the password, or an accepted invitation): an
- * authenticator's code or a recovery code. When a policy requires a second factor the account
- * lacks, it first sets up an authenticator (QR code and key, then its first code) and shows the
- * recovery codes once, before the session opens.
+ * authenticator's code, a recovery code or one of the account's passkeys (the main action when
+ * it is the only way). When a policy requires a second factor the account lacks, it first sets up
+ * an authenticator (QR code and key, then its first code) and shows the recovery codes once,
+ * before the session opens.
  */
 export default function SecondFactorStep({ challenge, remember, onRestart }: SecondFactorStepProps) {
   const { t } = useTranslation();
   const product = t('app.name');
   const enrolling = challenge.enrollmentRequired;
   const canUseRecovery = !enrolling && challenge.methods.includes('recovery_code');
+  const canUsePasskey = !enrolling && challenge.methods.includes('webauthn');
+  /** A code is one way (an authenticator's, or a recovery code); without it, a passkey is the only one. */
+  const canUseCode = enrolling || challenge.methods.includes('totp') || canUseRecovery;
   const [recovery, setRecovery] = useState(!enrolling && !challenge.methods.includes('totp') && canUseRecovery);
   const [code, setCode] = useState('');
   const [codeError, setCodeError] = useState<string | undefined>();
   const [pending, setPending] = useState(false);
+  const [passkeyPending, setPasskeyPending] = useState(false);
   const [failure, setFailure] = useState<unknown>(null);
   const [setup, setSetup] = useState<TotpSetup | null>(null);
   const [setupFailure, setSetupFailure] = useState<unknown>(null);
@@ -90,9 +98,17 @@ export default function SecondFactorStep({ challenge, remember, onRestart }: Sec
     codeInput.current?.focus();
   };
 
+  /** Verified: the session is open (the guard leaves this page), or recovery codes show first. */
+  const verifiedWith = (answer: VerifiedLogin) => {
+    if (!answer.recoveryCodes?.length) return;
+    setPending(false);
+    setPasskeyPending(false);
+    setVerified(answer);
+  };
+
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (pending) return;
+    if (pending || passkeyPending) return;
     const value = normalizeCode(code, recovery);
     if (!value) {
       setCodeError(t('validation.required'));
@@ -102,15 +118,8 @@ export default function SecondFactorStep({ challenge, remember, onRestart }: Sec
     setPending(true);
     setFailure(null);
     setCodeError(undefined);
-    verifySecondFactor(challenge.challenge, value, remember)
-      .then((answer) => {
-        // With recovery codes (a new authenticator), the session opens once they are seen;
-        // otherwise it is open and the guard leaves this page.
-        if (answer.recoveryCodes?.length) {
-          setPending(false);
-          setVerified(answer);
-        }
-      })
+    verifySecondFactor(challenge.challenge, { code: value }, remember)
+      .then(verifiedWith)
       .catch((error: unknown) => {
         setPending(false);
         if (isExpired(error)) return onRestart('expired');
@@ -123,6 +132,35 @@ export default function SecondFactorStep({ challenge, remember, onRestart }: Sec
         setFailure(error);
       });
   };
+
+  // The browser offers the account's passkeys; the one chosen answers the challenge.
+  const verifyWithPasskey = () => {
+    if (pending || passkeyPending) return;
+    setPasskeyPending(true);
+    setFailure(null);
+    setCodeError(undefined);
+    passkeyAssertion(challenge.challenge)
+      .then((webauthn) => verifySecondFactor(challenge.challenge, { webauthn }, remember))
+      .then(verifiedWith)
+      .catch((error: unknown) => {
+        setPasskeyPending(false);
+        if (isExpired(error)) return onRestart('expired');
+        setFailure(error);
+      });
+  };
+
+  const passkeyButton = (primary: boolean) => (
+    <Button
+      variant={primary ? 'filled' : 'default'}
+      fullWidth
+      loading={passkeyPending}
+      onClick={verifyWithPasskey}
+      leftSection={<IconFingerprint size={18} aria-hidden />}
+      autoFocus={primary}
+    >
+      {t('passkeys.use')}
+    </Button>
+  );
 
   const back = (
     <Group justify="center">
@@ -137,7 +175,7 @@ export default function SecondFactorStep({ challenge, remember, onRestart }: Sec
 
   const failureAlert = failure !== null && (
     <Alert color="red" icon={<IconAlertCircle aria-hidden />} role="alert">
-      {errorMessage(failure, t)}
+      {passkeyErrorMessage(failure, t)}
     </Alert>
   );
 
@@ -216,10 +254,34 @@ export default function SecondFactorStep({ challenge, remember, onRestart }: Sec
     );
   }
 
+  if (!canUseCode) {
+    return (
+      <AuthLayout title={t('twoStep.title')} subtitle={t('passkeys.secondStep')}>
+        <Stack gap="md" data-testid="sign-in-passkey">
+          {failureAlert}
+          {passkeysSupported() ? (
+            passkeyButton(true)
+          ) : (
+            <Alert color="yellow" variant="light">
+              {t('passkeys.unsupported')}
+            </Alert>
+          )}
+          {back}
+        </Stack>
+      </AuthLayout>
+    );
+  }
+
   return (
     <AuthLayout title={t('twoStep.title')} subtitle={recovery ? t('twoStep.recoveryBody') : t('twoStep.body', { product })}>
       <Stack gap="md" data-testid="sign-in-code">
         {codeForm(t('twoStep.submit'))}
+        {canUsePasskey && passkeysSupported() && (
+          <>
+            <Divider label={t('passkeys.or')} labelPosition="center" />
+            {passkeyButton(false)}
+          </>
+        )}
         {canUseRecovery && (
           <Group justify="center">
             <Anchor component="button" type="button" size="sm" onClick={switchMethod}>

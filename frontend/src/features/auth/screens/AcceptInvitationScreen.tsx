@@ -12,7 +12,7 @@ import { href } from '@/lib/paths';
 import { useSession } from '@/lib/session';
 import { LinkProblem } from '../components/LinkProblem';
 import { PasswordPairFields, usePasswordPair } from '../components/PasswordPair';
-import { SecondFactorStep, acceptInvitationAndSignIn, loadSecondFactorStep, needsSecondFactor, useSignOut } from '../session-hooks';
+import { SecondFactorStep, acceptInvitationAndSignIn, loadSignInSteps, needsSecondFactor, useSignOut } from '../session-hooks';
 
 /**
  * The page an invitation e-mail links to (`/accept-invitation?token=…`): the invited person
@@ -43,7 +43,7 @@ export default function AcceptInvitationScreen() {
     if (pending || !pair.validate()) return;
     setPending(true);
     setFailure(null);
-    void loadSecondFactorStep().catch(() => undefined);
+    void loadSignInSteps().catch(() => undefined);
     acceptInvitationAndSignIn({ token, password: pair.password })
       .then((answer) => {
         // Still pending: once the second step opens the session, on to the app.

@@ -1,7 +1,7 @@
 import { Alert, Anchor, Button, Checkbox, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { IconAlertCircle, IconClockHour4 } from '@tabler/icons-react';
-import type { ParseKeys } from 'i18next';
+import type { ParseKeys, TFunction } from 'i18next';
 import { type FormEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router-dom';
@@ -11,7 +11,7 @@ import { AuthLayout } from '@/components/layouts/AuthLayout';
 import { errorMessage, fieldErrorKey } from '@/lib/errors';
 import { href } from '@/lib/paths';
 import { STORAGE_KEYS, readItem } from '@/lib/storage';
-import { SecondFactorStep, loadSecondFactorStep, needsSecondFactor, signIn } from '../session-hooks';
+import { SecondFactorStep, loadSignInSteps, needsSecondFactor, signIn } from '../session-hooks';
 
 type Field = 'email' | 'password';
 /** Errors are i18n keys, worded at render time: switching language re-words them. */
@@ -33,6 +33,9 @@ function validate(email: string, password: string): FieldErrors {
   return errors;
 }
 
+/** A failed passkey sign-in, and how its module words it (the browser's refusals, the server's). */
+type PasskeyFailure = { error: unknown; words: (error: unknown, t: TFunction) => string };
+
 /**
  * The sign-in page: a small controlled form and a plain call of the API (no form library, no
  * query cache), so that the first page most visitors open loads little.
@@ -48,6 +51,8 @@ export default function LoginScreen() {
   const [errors, setErrors] = useState<FieldErrors>({});
   const [pending, setPending] = useState(false);
   const [failure, setFailure] = useState<unknown>(null);
+  const [passkeyPending, setPasskeyPending] = useState(false);
+  const [passkeyFailure, setPasskeyFailure] = useState<PasskeyFailure | null>(null);
   /** After the password: the second step it asked for. */
   const [secondStep, setSecondStep] = useState<SecondFactorRequired | null>(null);
   /** The second step's five minutes passed: sign in again. */
@@ -62,7 +67,7 @@ export default function LoginScreen() {
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (pending) return;
+    if (pending || passkeyPending) return;
     const found = validate(email, password);
     setErrors(found);
     const first = (['email', 'password'] as const).find((field) => found[field]);
@@ -72,8 +77,9 @@ export default function LoginScreen() {
     }
     setPending(true);
     setFailure(null);
+    setPasskeyFailure(null);
     setChallengeExpired(false);
-    void loadSecondFactorStep().catch(() => undefined);
+    void loadSignInSteps().catch(() => undefined);
     signIn({ email: email.trim(), password, rememberMe, deviceToken: readItem(STORAGE_KEYS.device) ?? undefined })
       .then((answer) => {
         // Signed in: the guard leaves this page. A second step: it shows instead of the form.
@@ -95,6 +101,23 @@ export default function LoginScreen() {
       });
   };
 
+  // No e-mail typed: the browser offers this site's passkeys, and the one chosen names its person.
+  const signInWithPasskey = () => {
+    if (pending || passkeyPending) return;
+    setPasskeyPending(true);
+    setFailure(null);
+    setPasskeyFailure(null);
+    setChallengeExpired(false);
+    // WebAuthn, its calls and texts load now: not in this page's first load.
+    loadSignInSteps()
+      .then(({ signInWithPasskey, passkeyErrorMessage }) =>
+        // Signed in: the guard leaves this page.
+        signInWithPasskey(rememberMe).catch((error: unknown) => setPasskeyFailure({ error, words: passkeyErrorMessage })),
+      )
+      .catch(setFailure)
+      .finally(() => setPasskeyPending(false));
+  };
+
   if (secondStep) {
     return (
       <SecondFactorStep
@@ -112,15 +135,15 @@ export default function LoginScreen() {
     <AuthLayout title={t('auth.login.title', { product: t('app.name') })} subtitle={t('auth.login.subtitle')}>
       <form onSubmit={submit} noValidate>
         <Stack>
-          {(sessionExpired || challengeExpired) && !failure && (
+          {(sessionExpired || challengeExpired) && !failure && !passkeyFailure && (
             <Alert color="yellow" icon={<IconClockHour4 aria-hidden />} role="status">
               {/* The second step's strings came with it. */}
               {challengeExpired ? t('twoStep.errors.expired') : t('auth.login.sessionExpired')}
             </Alert>
           )}
-          {failure !== null && (
+          {(failure !== null || passkeyFailure) && (
             <Alert color="red" icon={<IconAlertCircle aria-hidden />} role="alert">
-              {errorMessage(failure, t, t('errors.loginFailed'))}
+              {passkeyFailure ? passkeyFailure.words(passkeyFailure.error, t) : errorMessage(failure, t, t('errors.loginFailed'))}
             </Alert>
           )}
           <TextInput
@@ -164,6 +187,12 @@ export default function LoginScreen() {
           </Button>
         </Stack>
       </form>
+      {/* As `passkeysSupported` (components/security/passkeys/webauthn.ts) says, without loading that module here. */}
+      {typeof window.PublicKeyCredential === 'function' && (
+        <Button variant="default" fullWidth mt="md" loading={passkeyPending} onClick={signInWithPasskey}>
+          {t('auth.login.passkey')}
+        </Button>
+      )}
     </AuthLayout>
   );
 }
