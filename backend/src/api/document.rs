@@ -164,7 +164,9 @@ fn complete_operations(spec: &mut Value) {
     let rate_headers =
         json!({ "ratelimit-policy": { "$ref": "#/components/headers/RateLimit-Policy" }, "ratelimit": { "$ref": "#/components/headers/RateLimit" } });
 
-    for (_, item) in spec["paths"].as_object_mut().into_iter().flatten() {
+    for (path, item) in spec["paths"].as_object_mut().into_iter().flatten() {
+        // SCIM answers every refusal in its own format (`api::scim::scim_errors`).
+        let scim = path.starts_with("/scim/v2");
         for (method, operation) in item.as_object_mut().into_iter().flatten() {
             let id = operation["operationId"].as_str().unwrap_or_default().to_owned();
             let downloads: &[&str] = match id.as_str() {
@@ -186,6 +188,13 @@ fn complete_operations(spec: &mut Value) {
             }
             let mut parameters: Vec<Value> = Vec::new();
             let has_body = operation.get("requestBody").is_some();
+            // Identity providers send `application/scim+json`, which the JSON bodies accept.
+            if scim
+                && let Some(content) = operation.get_mut("requestBody").and_then(|b| b.get_mut("content")).and_then(Value::as_object_mut)
+                && let Some(json_body) = content.get(JSON).cloned()
+            {
+                content.insert("application/scim+json".into(), json_body);
+            }
             let responses = operation["responses"].as_object_mut().expect("every operation has responses");
             for (status, response) in responses.iter_mut() {
                 if response.get("description").and_then(Value::as_str).is_none_or(str::is_empty) {
@@ -236,6 +245,15 @@ fn complete_operations(spec: &mut Value) {
             if has_body {
                 responses.entry("413").or_insert_with(|| problem("The body is larger than the server accepts (`payload_too_large`)."));
                 responses.entry("415").or_insert_with(|| problem("The body is not sent as `application/json` (`unsupported_media_type`)."));
+            }
+            if scim {
+                for response in responses.values_mut() {
+                    if let Some(content) = response.get_mut("content").and_then(Value::as_object_mut)
+                        && content.remove("application/problem+json").is_some()
+                    {
+                        content.insert("application/scim+json".into(), json!({ "schema": { "$ref": "#/components/schemas/ScimErrorBody" } }));
+                    }
+                }
             }
             responses.sort_keys();
             if !parameters.is_empty() {

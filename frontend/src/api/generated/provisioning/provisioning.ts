@@ -27,7 +27,6 @@ import type {
 } from '@tanstack/react-query';
 
 import type {
-  ApiError,
   ListScimUsersParams,
   ScimErrorBody
 } from '.././model';
@@ -73,7 +72,7 @@ export const getGetScimServiceProviderConfigQueryKey = () => {
     }
 
     
-export const getGetScimServiceProviderConfigQueryOptions = <TData = Awaited<ReturnType<typeof getScimServiceProviderConfig>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getScimServiceProviderConfig>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getGetScimServiceProviderConfigQueryOptions = <TData = Awaited<ReturnType<typeof getScimServiceProviderConfig>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getScimServiceProviderConfig>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -92,10 +91,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetScimServiceProviderConfigQueryResult = NonNullable<Awaited<ReturnType<typeof getScimServiceProviderConfig>>>
-export type GetScimServiceProviderConfigQueryError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>
+export type GetScimServiceProviderConfigQueryError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>
 
 
-export function useGetScimServiceProviderConfig<TData = Awaited<ReturnType<typeof getScimServiceProviderConfig>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>>(
+export function useGetScimServiceProviderConfig<TData = Awaited<ReturnType<typeof getScimServiceProviderConfig>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>>(
   options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getScimServiceProviderConfig>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getScimServiceProviderConfig>>,
@@ -105,7 +104,7 @@ export function useGetScimServiceProviderConfig<TData = Awaited<ReturnType<typeo
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetScimServiceProviderConfig<TData = Awaited<ReturnType<typeof getScimServiceProviderConfig>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>>(
+export function useGetScimServiceProviderConfig<TData = Awaited<ReturnType<typeof getScimServiceProviderConfig>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getScimServiceProviderConfig>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getScimServiceProviderConfig>>,
@@ -115,7 +114,7 @@ export function useGetScimServiceProviderConfig<TData = Awaited<ReturnType<typeo
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetScimServiceProviderConfig<TData = Awaited<ReturnType<typeof getScimServiceProviderConfig>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>>(
+export function useGetScimServiceProviderConfig<TData = Awaited<ReturnType<typeof getScimServiceProviderConfig>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getScimServiceProviderConfig>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -123,7 +122,7 @@ export function useGetScimServiceProviderConfig<TData = Awaited<ReturnType<typeo
  * @summary SCIM: what this server supports
  */
 
-export function useGetScimServiceProviderConfig<TData = Awaited<ReturnType<typeof getScimServiceProviderConfig>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>>(
+export function useGetScimServiceProviderConfig<TData = Awaited<ReturnType<typeof getScimServiceProviderConfig>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getScimServiceProviderConfig>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -172,7 +171,7 @@ export const getListScimSchemasQueryKey = () => {
     }
 
     
-export const getListScimSchemasQueryOptions = <TData = Awaited<ReturnType<typeof listScimSchemas>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listScimSchemas>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getListScimSchemasQueryOptions = <TData = Awaited<ReturnType<typeof listScimSchemas>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listScimSchemas>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -191,10 +190,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListScimSchemasQueryResult = NonNullable<Awaited<ReturnType<typeof listScimSchemas>>>
-export type ListScimSchemasQueryError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>
+export type ListScimSchemasQueryError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>
 
 
-export function useListScimSchemas<TData = Awaited<ReturnType<typeof listScimSchemas>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>>(
+export function useListScimSchemas<TData = Awaited<ReturnType<typeof listScimSchemas>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>>(
   options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listScimSchemas>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof listScimSchemas>>,
@@ -204,7 +203,7 @@ export function useListScimSchemas<TData = Awaited<ReturnType<typeof listScimSch
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListScimSchemas<TData = Awaited<ReturnType<typeof listScimSchemas>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>>(
+export function useListScimSchemas<TData = Awaited<ReturnType<typeof listScimSchemas>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listScimSchemas>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof listScimSchemas>>,
@@ -214,7 +213,7 @@ export function useListScimSchemas<TData = Awaited<ReturnType<typeof listScimSch
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListScimSchemas<TData = Awaited<ReturnType<typeof listScimSchemas>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>>(
+export function useListScimSchemas<TData = Awaited<ReturnType<typeof listScimSchemas>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listScimSchemas>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -222,7 +221,7 @@ export function useListScimSchemas<TData = Awaited<ReturnType<typeof listScimSch
  * @summary SCIM: the schemas
  */
 
-export function useListScimSchemas<TData = Awaited<ReturnType<typeof listScimSchemas>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>>(
+export function useListScimSchemas<TData = Awaited<ReturnType<typeof listScimSchemas>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listScimSchemas>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -271,7 +270,7 @@ export const getListScimResourceTypesQueryKey = () => {
     }
 
     
-export const getListScimResourceTypesQueryOptions = <TData = Awaited<ReturnType<typeof listScimResourceTypes>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listScimResourceTypes>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getListScimResourceTypesQueryOptions = <TData = Awaited<ReturnType<typeof listScimResourceTypes>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listScimResourceTypes>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -290,10 +289,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListScimResourceTypesQueryResult = NonNullable<Awaited<ReturnType<typeof listScimResourceTypes>>>
-export type ListScimResourceTypesQueryError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>
+export type ListScimResourceTypesQueryError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>
 
 
-export function useListScimResourceTypes<TData = Awaited<ReturnType<typeof listScimResourceTypes>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>>(
+export function useListScimResourceTypes<TData = Awaited<ReturnType<typeof listScimResourceTypes>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>>(
   options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listScimResourceTypes>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof listScimResourceTypes>>,
@@ -303,7 +302,7 @@ export function useListScimResourceTypes<TData = Awaited<ReturnType<typeof listS
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListScimResourceTypes<TData = Awaited<ReturnType<typeof listScimResourceTypes>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>>(
+export function useListScimResourceTypes<TData = Awaited<ReturnType<typeof listScimResourceTypes>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listScimResourceTypes>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof listScimResourceTypes>>,
@@ -313,7 +312,7 @@ export function useListScimResourceTypes<TData = Awaited<ReturnType<typeof listS
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListScimResourceTypes<TData = Awaited<ReturnType<typeof listScimResourceTypes>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>>(
+export function useListScimResourceTypes<TData = Awaited<ReturnType<typeof listScimResourceTypes>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listScimResourceTypes>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -321,7 +320,7 @@ export function useListScimResourceTypes<TData = Awaited<ReturnType<typeof listS
  * @summary SCIM: the resource types
  */
 
-export function useListScimResourceTypes<TData = Awaited<ReturnType<typeof listScimResourceTypes>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>>(
+export function useListScimResourceTypes<TData = Awaited<ReturnType<typeof listScimResourceTypes>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>>(
   options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listScimResourceTypes>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -379,7 +378,7 @@ export const getListScimUsersQueryKey = (params?: ListScimUsersParams,) => {
     }
 
     
-export const getListScimUsersQueryOptions = <TData = Awaited<ReturnType<typeof listScimUsers>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>>(params?: ListScimUsersParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listScimUsers>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getListScimUsersQueryOptions = <TData = Awaited<ReturnType<typeof listScimUsers>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>>(params?: ListScimUsersParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listScimUsers>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -398,10 +397,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type ListScimUsersQueryResult = NonNullable<Awaited<ReturnType<typeof listScimUsers>>>
-export type ListScimUsersQueryError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>
+export type ListScimUsersQueryError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>
 
 
-export function useListScimUsers<TData = Awaited<ReturnType<typeof listScimUsers>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>>(
+export function useListScimUsers<TData = Awaited<ReturnType<typeof listScimUsers>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>>(
  params: undefined |  ListScimUsersParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listScimUsers>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof listScimUsers>>,
@@ -411,7 +410,7 @@ export function useListScimUsers<TData = Awaited<ReturnType<typeof listScimUsers
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListScimUsers<TData = Awaited<ReturnType<typeof listScimUsers>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>>(
+export function useListScimUsers<TData = Awaited<ReturnType<typeof listScimUsers>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>>(
  params?: ListScimUsersParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listScimUsers>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof listScimUsers>>,
@@ -421,7 +420,7 @@ export function useListScimUsers<TData = Awaited<ReturnType<typeof listScimUsers
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useListScimUsers<TData = Awaited<ReturnType<typeof listScimUsers>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>>(
+export function useListScimUsers<TData = Awaited<ReturnType<typeof listScimUsers>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>>(
  params?: ListScimUsersParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listScimUsers>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -429,7 +428,7 @@ export function useListScimUsers<TData = Awaited<ReturnType<typeof listScimUsers
  * @summary SCIM: list the enterprise's people
  */
 
-export function useListScimUsers<TData = Awaited<ReturnType<typeof listScimUsers>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>>(
+export function useListScimUsers<TData = Awaited<ReturnType<typeof listScimUsers>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>>(
  params?: ListScimUsersParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listScimUsers>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -473,7 +472,7 @@ export const createScimUser = async (createScimUserBody: unknown, options?: Requ
 
 
 
-export const getCreateScimUserMutationOptions = <TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ApiError | ApiError | ApiError | ScimErrorBody | ScimErrorBody>,
+export const getCreateScimUserMutationOptions = <TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createScimUser>>, TError,{data: BodyType<unknown>}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof createScimUser>>, TError,{data: BodyType<unknown>}, TContext> => {
 
@@ -500,12 +499,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type CreateScimUserMutationResult = NonNullable<Awaited<ReturnType<typeof createScimUser>>>
     export type CreateScimUserMutationBody = BodyType<unknown>
-    export type CreateScimUserMutationError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ApiError | ApiError | ApiError | ScimErrorBody | ScimErrorBody>
+    export type CreateScimUserMutationError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>
 
     /**
  * @summary SCIM: provision a person
  */
-export const useCreateScimUser = <TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ApiError | ApiError | ApiError | ScimErrorBody | ScimErrorBody>,
+export const useCreateScimUser = <TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createScimUser>>, TError,{data: BodyType<unknown>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof createScimUser>>,
@@ -551,7 +550,7 @@ export const getGetScimUserQueryKey = (id?: string,) => {
     }
 
     
-export const getGetScimUserQueryOptions = <TData = Awaited<ReturnType<typeof getScimUser>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getScimUser>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getGetScimUserQueryOptions = <TData = Awaited<ReturnType<typeof getScimUser>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getScimUser>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -570,10 +569,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetScimUserQueryResult = NonNullable<Awaited<ReturnType<typeof getScimUser>>>
-export type GetScimUserQueryError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>
+export type GetScimUserQueryError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>
 
 
-export function useGetScimUser<TData = Awaited<ReturnType<typeof getScimUser>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>>(
+export function useGetScimUser<TData = Awaited<ReturnType<typeof getScimUser>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>>(
  id: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getScimUser>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getScimUser>>,
@@ -583,7 +582,7 @@ export function useGetScimUser<TData = Awaited<ReturnType<typeof getScimUser>>, 
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetScimUser<TData = Awaited<ReturnType<typeof getScimUser>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>>(
+export function useGetScimUser<TData = Awaited<ReturnType<typeof getScimUser>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getScimUser>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getScimUser>>,
@@ -593,7 +592,7 @@ export function useGetScimUser<TData = Awaited<ReturnType<typeof getScimUser>>, 
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetScimUser<TData = Awaited<ReturnType<typeof getScimUser>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>>(
+export function useGetScimUser<TData = Awaited<ReturnType<typeof getScimUser>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getScimUser>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -601,7 +600,7 @@ export function useGetScimUser<TData = Awaited<ReturnType<typeof getScimUser>>, 
  * @summary SCIM: one person
  */
 
-export function useGetScimUser<TData = Awaited<ReturnType<typeof getScimUser>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>>(
+export function useGetScimUser<TData = Awaited<ReturnType<typeof getScimUser>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getScimUser>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
@@ -646,7 +645,7 @@ export const replaceScimUser = async (id: string,
 
 
 
-export const getReplaceScimUserMutationOptions = <TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ApiError | ApiError | ApiError | ScimErrorBody | ScimErrorBody>,
+export const getReplaceScimUserMutationOptions = <TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof replaceScimUser>>, TError,{id: string;data: BodyType<unknown>}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof replaceScimUser>>, TError,{id: string;data: BodyType<unknown>}, TContext> => {
 
@@ -673,12 +672,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type ReplaceScimUserMutationResult = NonNullable<Awaited<ReturnType<typeof replaceScimUser>>>
     export type ReplaceScimUserMutationBody = BodyType<unknown>
-    export type ReplaceScimUserMutationError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ApiError | ApiError | ApiError | ScimErrorBody | ScimErrorBody>
+    export type ReplaceScimUserMutationError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>
 
     /**
  * @summary SCIM: replace a person
  */
-export const useReplaceScimUser = <TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ApiError | ApiError | ApiError | ScimErrorBody | ScimErrorBody>,
+export const useReplaceScimUser = <TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof replaceScimUser>>, TError,{id: string;data: BodyType<unknown>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof replaceScimUser>>,
@@ -721,7 +720,7 @@ export const patchScimUser = async (id: string,
 
 
 
-export const getPatchScimUserMutationOptions = <TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ApiError | ApiError | ScimErrorBody | ScimErrorBody>,
+export const getPatchScimUserMutationOptions = <TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof patchScimUser>>, TError,{id: string;data: BodyType<unknown>}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof patchScimUser>>, TError,{id: string;data: BodyType<unknown>}, TContext> => {
 
@@ -748,12 +747,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type PatchScimUserMutationResult = NonNullable<Awaited<ReturnType<typeof patchScimUser>>>
     export type PatchScimUserMutationBody = BodyType<unknown>
-    export type PatchScimUserMutationError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ApiError | ApiError | ScimErrorBody | ScimErrorBody>
+    export type PatchScimUserMutationError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>
 
     /**
  * @summary SCIM: change a person
  */
-export const usePatchScimUser = <TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ApiError | ApiError | ScimErrorBody | ScimErrorBody>,
+export const usePatchScimUser = <TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof patchScimUser>>, TError,{id: string;data: BodyType<unknown>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof patchScimUser>>,
@@ -793,7 +792,7 @@ export const deleteScimUser = async (id: string, options?: RequestInit): Promise
 
 
 
-export const getDeleteScimUserMutationOptions = <TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>,
+export const getDeleteScimUserMutationOptions = <TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteScimUser>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof deleteScimUser>>, TError,{id: string}, TContext> => {
 
@@ -820,12 +819,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type DeleteScimUserMutationResult = NonNullable<Awaited<ReturnType<typeof deleteScimUser>>>
     
-    export type DeleteScimUserMutationError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>
+    export type DeleteScimUserMutationError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>
 
     /**
  * @summary SCIM: delete a person
  */
-export const useDeleteScimUser = <TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ApiError | ScimErrorBody | ScimErrorBody>,
+export const useDeleteScimUser = <TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteScimUser>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof deleteScimUser>>,
