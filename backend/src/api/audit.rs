@@ -38,6 +38,9 @@ pub struct AuditActor {
     /// Their name when it happened.
     #[oai(nullable)]
     pub name: Option<String>,
+    /// The same as `name` (a `UserSummary`'s member).
+    #[oai(nullable)]
+    pub full_name: Option<String>,
 }
 
 /// One entry of the audit log.
@@ -46,6 +49,10 @@ pub struct AuditActor {
 pub struct AuditEvent {
     pub id: Uuid,
     pub at: DateTime<Utc>,
+    /// The same as `at`.
+    pub occurred_at: DateTime<Utc>,
+    /// The same as `actor.type`: `user`, `token` or `system`.
+    pub actor_type: String,
     /// The enterprise it happened in; null for the platform itself.
     #[oai(nullable)]
     pub enterprise_id: Option<Uuid>,
@@ -71,6 +78,9 @@ pub struct AuditEvent {
     /// The client's address.
     #[oai(nullable)]
     pub ip: Option<String>,
+    /// The same as `ip`.
+    #[oai(nullable)]
+    pub ip_address: Option<String>,
     /// Where that address is (city and country code), when known.
     #[oai(nullable)]
     pub place: Option<String>,
@@ -79,6 +89,8 @@ pub struct AuditEvent {
     /// The changed fields, `{ "field": [before, after] }`, and facts about the action. Never a
     /// password, a token, a secret or message content.
     pub changes: serde_json::Value,
+    /// The same as `changes`.
+    pub details: serde_json::Value,
 }
 
 impl From<EntryRecord> for AuditEvent {
@@ -86,15 +98,19 @@ impl From<EntryRecord> for AuditEvent {
         Self {
             id: e.id,
             at: e.at,
+            occurred_at: e.at,
+            actor_type: e.actor_type.clone(),
             enterprise_id: e.enterprise_id,
-            actor: AuditActor { kind: e.actor_type, id: e.actor_id, name: e.actor_name },
+            actor: AuditActor { kind: e.actor_type, id: e.actor_id, full_name: e.actor_name.clone(), name: e.actor_name },
             action: e.action,
             target_type: e.target_type,
             target_id: e.target_id,
             target_name: e.target_name,
+            ip_address: e.ip.clone(),
             ip: e.ip,
             place: e.place,
             user_agent: e.user_agent,
+            details: e.changes.clone(),
             changes: e.changes,
         }
     }
@@ -157,6 +173,7 @@ async fn filter(
     actor: Option<Uuid>,
     action: Option<String>,
     target: Option<Uuid>,
+    target_type: Option<String>,
     from: Option<DateTime<Utc>>,
     to: Option<DateTime<Utc>>,
     q: Option<String>,
@@ -175,7 +192,7 @@ async fn filter(
         }
     };
     let clean = |s: Option<String>| s.map(|s| s.trim().to_owned()).filter(|s| !s.is_empty());
-    Ok(EntryFilter { enterprise, actor, action: clean(action), target, from, to, text: clean(q), before: None })
+    Ok(EntryFilter { enterprise, actor, action: clean(action), target, target_type: clean(target_type), from, to, text: clean(q), before: None })
 }
 
 #[OpenApi(tag = "ApiTags::Audit")]
@@ -184,10 +201,10 @@ impl AuditApi {
     ///
     /// Who did what, newest first, a page at a time (`before` takes the previous page's
     /// `nextCursor`). A CEO reads their enterprise's entries; the platform admin every
-    /// enterprise's and the platform's, or one enterprise's (`enterpriseId`). Filters: `actor`
-    /// (a user's or token's id), `action` (`user.role_changed`, or `user` for every user action),
-    /// `target` (the id acted on), `from` and `to` (times), `q` (text in the names, action or
-    /// address).
+    /// enterprise's and the platform's, or one enterprise's (`enterpriseId`). Filters: `actorId`
+    /// (a user's or token's id; also `actor`), `action` (`user.role_changed`, or `user` for every
+    /// user action), `targetId` (the id acted on; also `target`), `targetType` (`user`, `report`…),
+    /// `from` and `to` (times), `q` (text in the names, action or address).
     #[oai(path = "/audit-events", method = "get", operation_id = "listAuditEvents")]
     #[allow(clippy::too_many_arguments)]
     async fn list(
@@ -196,8 +213,11 @@ impl AuditApi {
         auth: BearerAuth,
         #[oai(name = "enterpriseId")] enterprise_id: Query<Option<Uuid>>,
         actor: Query<Option<Uuid>>,
+        #[oai(name = "actorId")] actor_id: Query<Option<Uuid>>,
         #[oai(validator(max_length = 100))] action: Query<Option<String>>,
         target: Query<Option<Uuid>>,
+        #[oai(name = "targetId")] target_id: Query<Option<Uuid>>,
+        #[oai(name = "targetType", validator(max_length = 50))] target_type: Query<Option<String>>,
         from: Query<Option<DateTime<Utc>>>,
         to: Query<Option<DateTime<Utc>>>,
         #[oai(validator(max_length = 200))] q: Query<Option<String>>,
@@ -205,7 +225,9 @@ impl AuditApi {
         #[oai(name = "pageSize", validator(minimum(value = "1"), maximum(value = "100")))] page_size: Query<Option<u32>>,
     ) -> Result<Json<AuditEventPage>, AuditError> {
         auth.0.require("listAuditEvents")?;
-        let mut f = filter(&state, &auth.0, enterprise_id.0, actor.0, action.0, target.0, from.0, to.0, q.0).await?;
+        let mut f =
+            filter(&state, &auth.0, enterprise_id.0, actor.0.or(actor_id.0), action.0, target.0.or(target_id.0), target_type.0, from.0, to.0, q.0)
+                .await?;
         f.before = before.0;
         let size = i64::from(page_size.0.unwrap_or(50));
         let mut items = store::audit::list(&state.db, &f, size + 1).await.map_err(AppError::from)?;
@@ -228,14 +250,19 @@ impl AuditApi {
         format: Query<AuditFormat>,
         #[oai(name = "enterpriseId")] enterprise_id: Query<Option<Uuid>>,
         actor: Query<Option<Uuid>>,
+        #[oai(name = "actorId")] actor_id: Query<Option<Uuid>>,
         #[oai(validator(max_length = 100))] action: Query<Option<String>>,
         target: Query<Option<Uuid>>,
+        #[oai(name = "targetId")] target_id: Query<Option<Uuid>>,
+        #[oai(name = "targetType", validator(max_length = 50))] target_type: Query<Option<String>>,
         from: Query<Option<DateTime<Utc>>>,
         to: Query<Option<DateTime<Utc>>>,
         #[oai(validator(max_length = 200))] q: Query<Option<String>>,
     ) -> Result<AuditExport, AuditError> {
         auth.0.require("exportAuditEvents")?;
-        let f = filter(&state, &auth.0, enterprise_id.0, actor.0, action.0, target.0, from.0, to.0, q.0).await?;
+        let f =
+            filter(&state, &auth.0, enterprise_id.0, actor.0.or(actor_id.0), action.0, target.0.or(target_id.0), target_type.0, from.0, to.0, q.0)
+                .await?;
         let entries = store::audit::list(&state.db, &f, MAX_EXPORT).await.map_err(AppError::from)?;
         let stamp = Utc::now().format("%Y%m%d-%H%M%S");
         let (bytes, content_type, name) = match format.0 {

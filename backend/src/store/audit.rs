@@ -117,6 +117,8 @@ pub struct EntryFilter {
     pub actor: Option<Uuid>,
     pub action: Option<String>,
     pub target: Option<Uuid>,
+    /// `user`, `enterprise`, `report`...
+    pub target_type: Option<String>,
     pub from: Option<DateTime<Utc>>,
     pub to: Option<DateTime<Utc>>,
     pub text: Option<String>,
@@ -147,6 +149,9 @@ pub async fn list(pool: &PgPool, f: &EntryFilter, limit: i64) -> sqlx::Result<Ve
     }
     if let Some(t) = f.target {
         q.push(" and target_id = ").push_bind(t);
+    }
+    if let Some(t) = &f.target_type {
+        q.push(" and target_type = ").push_bind(t.clone());
     }
     if let Some(from) = f.from {
         q.push(" and at >= ").push_bind(from);

@@ -78,6 +78,32 @@ async fn a_role_change_is_in_the_ceos_audit_log_with_who_what_and_from_where(db:
 }
 
 #[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn the_audit_log_answers_with_the_contracts_names_for_its_filters_and_fields(db: PgPool) {
+    let app = TestApp::spawn(db).await;
+    let admin = app.admin_token().await;
+    let (alpha, ceo) = app.enterprise(&admin, "Audit Names").await;
+    let ann = app.staff(&ceo, &alpha, "ann@audit-names.example", "DepartmentUser", None).await;
+    app.staff(&ceo, &alpha, "bo@audit-names.example", "DepartmentUser", None).await;
+    assert_eq!(app.put(&ceo, &format!("/api/v1/users/{ann}"), json!({ "fullName": "Ann Renamed" })).await.0, 200);
+    let ceo_id = app.get(&ceo, "/api/v1/auth/me").await.1["id"].as_str().unwrap().to_owned();
+
+    let (status, page) = app.get(&ceo, &format!("/api/v1/audit-events?targetId={ann}&targetType=user&actorId={ceo_id}")).await;
+    assert_eq!(status, 200, "{page}");
+    let items = page["items"].as_array().unwrap();
+    let mut actions: Vec<&str> = items.iter().map(|e| e["action"].as_str().unwrap()).collect();
+    actions.sort_unstable();
+    assert_eq!(actions, ["user.created", "user.updated"], "Ann's entries by the CEO, and no one else's: {page}");
+    for e in items {
+        assert_eq!((&e["occurredAt"], &e["actorType"], &e["ipAddress"], &e["details"]), (&e["at"], &json!("user"), &e["ip"], &e["changes"]), "{e}");
+        assert_eq!((&e["actor"]["id"], &e["actor"]["fullName"]), (&json!(ceo_id), &json!("Audit Names CEO")), "{e}");
+        assert_eq!((&e["targetType"], &e["targetId"]), (&json!("user"), &json!(ann)), "{e}");
+    }
+    // A target type that matches nothing, and the older names of the filters.
+    assert_eq!(app.get(&ceo, &format!("/api/v1/audit-events?targetId={ann}&targetType=report")).await.1["items"], json!([]));
+    assert_eq!(app.get(&ceo, &format!("/api/v1/audit-events?target={ann}&actor={ceo_id}")).await.1["items"].as_array().unwrap().len(), 2);
+}
+
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
 async fn the_audit_log_cannot_be_rewritten_and_only_retention_deletes(db: PgPool) {
     let app = TestApp::spawn(db.clone()).await;
     let admin = app.admin_token().await;

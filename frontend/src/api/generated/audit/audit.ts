@@ -40,10 +40,10 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 /**
  * Who did what, newest first, a page at a time (`before` takes the previous page's
 `nextCursor`). A CEO reads their enterprise's entries; the platform admin every
-enterprise's and the platform's, or one enterprise's (`enterpriseId`). Filters: `actor`
-(a user's or token's id), `action` (`user.role_changed`, or `user` for every user action),
-`target` (the id acted on), `from` and `to` (times), `q` (text in the names, action or
-address).
+enterprise's and the platform's, or one enterprise's (`enterpriseId`). Filters: `actorId`
+(a user's or token's id; also `actor`), `action` (`user.role_changed`, or `user` for every
+user action), `targetId` (the id acted on; also `target`), `targetType` (`user`, `report`…),
+`from` and `to` (times), `q` (text in the names, action or address).
  * @summary List audit events
  */
 export const getListAuditEventsUrl = (params?: ListAuditEventsParams,) => {

@@ -9,6 +9,7 @@
  */
 import type { AuditActorId } from './auditActorId';
 import type { AuditActorName } from './auditActorName';
+import type { AuditActorFullName } from './auditActorFullName';
 
 /**
  * Who did it.
@@ -20,4 +21,6 @@ credential) or `system` (the platform itself: a timeout, a background job). */
   id?: AuditActorId;
   /** Their name when it happened. */
   name?: AuditActorName;
+  /** The same as `name` (a `UserSummary`'s member). */
+  fullName?: AuditActorFullName;
 }

@@ -13,6 +13,7 @@ import type { AuditEventTargetType } from './auditEventTargetType';
 import type { AuditEventTargetId } from './auditEventTargetId';
 import type { AuditEventTargetName } from './auditEventTargetName';
 import type { AuditEventIp } from './auditEventIp';
+import type { AuditEventIpAddress } from './auditEventIpAddress';
 import type { AuditEventPlace } from './auditEventPlace';
 import type { AuditEventUserAgent } from './auditEventUserAgent';
 
@@ -22,6 +23,10 @@ import type { AuditEventUserAgent } from './auditEventUserAgent';
 export interface AuditEvent {
   id: string;
   at: string;
+  /** The same as `at`. */
+  occurredAt: string;
+  /** The same as `actor.type`: `user`, `token` or `system`. */
+  actorType: string;
   /** The enterprise it happened in; null for the platform itself. */
   enterpriseId?: AuditEventEnterpriseId;
   actor: AuditActor;
@@ -42,10 +47,14 @@ export interface AuditEvent {
   targetName?: AuditEventTargetName;
   /** The client's address. */
   ip?: AuditEventIp;
+  /** The same as `ip`. */
+  ipAddress?: AuditEventIpAddress;
   /** Where that address is (city and country code), when known. */
   place?: AuditEventPlace;
   userAgent?: AuditEventUserAgent;
   /** The changed fields, `{ "field": [before, after] }`, and facts about the action. Never a
 password, a token, a secret or message content. */
   changes: unknown;
+  /** The same as `changes`. */
+  details: unknown;
 }

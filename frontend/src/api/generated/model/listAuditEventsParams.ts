@@ -11,11 +11,17 @@
 export type ListAuditEventsParams = {
 enterpriseId?: string;
 actor?: string;
+actorId?: string;
 /**
  * @maxLength 100
  */
 action?: string;
 target?: string;
+targetId?: string;
+/**
+ * @maxLength 50
+ */
+targetType?: string;
 from?: string;
 to?: string;
 /**

@@ -13,19 +13,22 @@ import * as zod from 'zod';
 /**
  * Who did what, newest first, a page at a time (`before` takes the previous page's
 `nextCursor`). A CEO reads their enterprise's entries; the platform admin every
-enterprise's and the platform's, or one enterprise's (`enterpriseId`). Filters: `actor`
-(a user's or token's id), `action` (`user.role_changed`, or `user` for every user action),
-`target` (the id acted on), `from` and `to` (times), `q` (text in the names, action or
-address).
+enterprise's and the platform's, or one enterprise's (`enterpriseId`). Filters: `actorId`
+(a user's or token's id; also `actor`), `action` (`user.role_changed`, or `user` for every
+user action), `targetId` (the id acted on; also `target`), `targetType` (`user`, `report`…),
+`from` and `to` (times), `q` (text in the names, action or address).
  * @summary List audit events
  */
-export const listAuditEventsQueryActionMax = 100;export const listAuditEventsQueryQMax = 200;export const listAuditEventsQueryPageSizeMax = 100;
+export const listAuditEventsQueryActionMax = 100;export const listAuditEventsQueryTargetTypeMax = 50;export const listAuditEventsQueryQMax = 200;export const listAuditEventsQueryPageSizeMax = 100;
 
 export const listAuditEventsQueryParams = zod.object({
   "enterpriseId": zod.uuid().optional(),
   "actor": zod.uuid().optional(),
+  "actorId": zod.uuid().optional(),
   "action": zod.string().max(listAuditEventsQueryActionMax).optional(),
   "target": zod.uuid().optional(),
+  "targetId": zod.uuid().optional(),
+  "targetType": zod.string().max(listAuditEventsQueryTargetTypeMax).optional(),
   "from": zod.iso.datetime({}).optional(),
   "to": zod.iso.datetime({}).optional(),
   "q": zod.string().max(listAuditEventsQueryQMax).optional(),
@@ -41,20 +44,25 @@ export const listAuditEventsResponse = zod.object({
   "items": zod.array(zod.object({
   "id": zod.uuid(),
   "at": zod.iso.datetime({}),
+  "occurredAt": zod.iso.datetime({}).describe('The same as `at`.'),
+  "actorType": zod.string().describe('The same as `actor.type`: `user`, `token` or `system`.'),
   "enterpriseId": zod.uuid().nullish().describe('The enterprise it happened in; null for the platform itself.'),
   "actor": zod.object({
   "type": zod.string().describe('`user` (a person signed in), `token` (a program, with a person\'s token or a service\ncredential) or `system` (the platform itself: a timeout, a background job).'),
   "id": zod.uuid().nullish(),
-  "name": zod.string().nullish().describe('Their name when it happened.')
+  "name": zod.string().nullish().describe('Their name when it happened.'),
+  "fullName": zod.string().nullish().describe('The same as `name` (a `UserSummary`\'s member).')
 }).describe('Who did it.'),
   "action": zod.string().describe('What was done, `<target>.<verb>`: `auth.signed_in`, `auth.sign_in_failed`,\n`auth.sign_in_refused`, `auth.signed_out`, `session.ended`, `user.created`,\n`user.updated`, `user.role_changed`, `user.deactivated`, `user.reactivated`,\n`user.deleted`, `enterprise.created`, `enterprise.updated`, `enterprise.deleted`,\n`department.updated`, `department.head_changed`, `department.member_added`,\n`department.member_removed`, `report.created`, `report.updated`, `report.submitted`,\n`report.reviewed`, `report.approved`, `report.rejected`, `report.deleted`,\n`report.exported`, `spreadsheet.created`, `spreadsheet.imported`,\n`spreadsheet.exported`, `token.created`, `token.revoked`, `webhook.created`,\n`webhook.updated`, `webhook.deleted`, `webhook.secret_rotated`, `webhook.disabled`.'),
   "targetType": zod.string().nullish(),
   "targetId": zod.uuid().nullish(),
   "targetName": zod.string().nullish().describe('The target\'s name when it happened.'),
   "ip": zod.string().nullish().describe('The client\'s address.'),
+  "ipAddress": zod.string().nullish().describe('The same as `ip`.'),
   "place": zod.string().nullish().describe('Where that address is (city and country code), when known.'),
   "userAgent": zod.string().nullish(),
-  "changes": zod.any().describe('The changed fields, `{ \"field\": [before, after] }`, and facts about the action. Never a\npassword, a token, a secret or message content.')
+  "changes": zod.any().describe('The changed fields, `{ \"field\": [before, after] }`, and facts about the action. Never a\npassword, a token, a secret or message content.'),
+  "details": zod.any().describe('The same as `changes`.')
 }).describe('One entry of the audit log.')),
   "nextCursor": zod.uuid().nullish().describe('Pass as `before` for the next (older) page; null on the last page.')
 }).describe('A page of the audit log, newest first.')
@@ -64,14 +72,17 @@ export const listAuditEventsResponse = zod.object({
 100,000; narrow the filters for more).
  * @summary Export audit events
  */
-export const exportAuditEventsQueryActionMax = 100;export const exportAuditEventsQueryQMax = 200;
+export const exportAuditEventsQueryActionMax = 100;export const exportAuditEventsQueryTargetTypeMax = 50;export const exportAuditEventsQueryQMax = 200;
 
 export const exportAuditEventsQueryParams = zod.object({
   "format": zod.enum(['csv', 'jsonl']),
   "enterpriseId": zod.uuid().optional(),
   "actor": zod.uuid().optional(),
+  "actorId": zod.uuid().optional(),
   "action": zod.string().max(exportAuditEventsQueryActionMax).optional(),
   "target": zod.uuid().optional(),
+  "targetId": zod.uuid().optional(),
+  "targetType": zod.string().max(exportAuditEventsQueryTargetTypeMax).optional(),
   "from": zod.iso.datetime({}).optional(),
   "to": zod.iso.datetime({}).optional(),
   "q": zod.string().max(exportAuditEventsQueryQMax).optional()
