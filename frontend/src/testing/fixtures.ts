@@ -286,7 +286,7 @@ export function makeWebhookDelivery(overrides: Partial<WebhookDelivery> = {}): W
 
 /** An audit log entry: a CEO approved a report, from London in Firefox. */
 export function makeAuditEvent(overrides: Partial<AuditEvent> = {}): AuditEvent {
-  return {
+  const event = {
     id: '0190f3c2-0000-7000-8000-000000000aa1',
     at: '2026-03-02T09:00:00Z',
     enterpriseId: '0190f3c2-0000-7000-8000-0000000000e1',
@@ -300,6 +300,15 @@ export function makeAuditEvent(overrides: Partial<AuditEvent> = {}): AuditEvent 
     userAgent: 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0',
     changes: { status: ['submitted', 'approved'], reviewNotes: false },
     ...overrides,
+  };
+  // The contract's names for the same values (API.md), as the server sends them.
+  return {
+    occurredAt: event.at,
+    actorType: event.actor.type,
+    ipAddress: event.ip,
+    details: event.changes,
+    ...event,
+    actor: { fullName: event.actor.name, ...event.actor },
   };
 }
 
