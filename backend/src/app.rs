@@ -36,10 +36,7 @@ pub fn routes(state: AppState) -> impl Endpoint {
         .at("/api/v1/ws", get(crate::realtime::socket::ws))
         // Inside out: parse failures named, Location on 201, conditional requests, safe retries,
         // request limits.
-        .nest(
-            "/api/v1",
-            api.around(api::name_fields).around(api::locate).around(api::conditional).around(api::once).around(api::limit).around(api::scim_errors),
-        )
+        .nest("/api/v1", api.around(api::name_fields).around(api::locate).around(api::conditional).around(api::once).around(api::limit))
         .at("/api/*", api_not_found)
         .at("/healthz", get(healthz))
         .at("/readyz", get(readyz))

@@ -21,7 +21,16 @@ use crate::{
 /// field's name, text or file name) is refused here with 400 `validation_failed` naming the
 /// field, before any handler could pass it to the database. The bytes of uploaded files are
 /// theirs to hold.
-pub async fn refuse_nul<E: Endpoint>(ep: E, mut req: Request) -> poem::Result<Response> {
+pub async fn refuse_nul<E: Endpoint>(ep: E, req: Request) -> poem::Result<Response> {
+    // SCIM answers in its own format, whoever refused the request (`api::scim_errors`): here, the
+    // innermost of the outer layers, to add no layer of its own.
+    if crate::api::is_scim(req.uri().path()) {
+        return Ok(crate::api::scim_errors(refuse_nul_in(ep, req).await).await);
+    }
+    refuse_nul_in(ep, req).await
+}
+
+async fn refuse_nul_in<E: Endpoint>(ep: E, mut req: Request) -> poem::Result<Response> {
     if let Some(field) = nul_in_uri(&req) {
         return Ok(refused(&field));
     }

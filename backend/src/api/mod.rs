@@ -34,7 +34,7 @@ pub use idempotency::once;
 pub use location::locate;
 pub use parse_errors::name_fields;
 pub use rate_limit::limit;
-pub use scim::scim_errors;
+pub use scim::{is_scim, scim_errors};
 pub use types::User;
 
 #[derive(Tags)]

@@ -7,7 +7,7 @@
 //! SCIM's (`scim_errors` rewrites the problem details of everything under the prefix).
 
 use poem::{
-    Endpoint, IntoResponse, Request, Response,
+    Response,
     http::{HeaderValue, StatusCode, header},
     web::Data,
 };
@@ -625,22 +625,23 @@ impl ScimApi {
     }
 }
 
+/// Whether a request is SCIM's.
+pub fn is_scim(path: &str) -> bool {
+    path.starts_with(PREFIX)
+}
+
 /// SCIM's own error bodies (RFC 7644 section 3.12) and media type for everything under
-/// `/api/v1/scim/v2`, whoever refused the request (the token check, the body limit, the rate
+/// `/api/v1/scim/v2`, whoever refused the request (the edge's checks, the token check, the rate
 /// limit, a handler): the problem details' status and message, with a `scimType` where SCIM has
-/// one.
-pub async fn scim_errors<E: Endpoint>(ep: E, req: Request) -> poem::Result<Response> {
-    // Inside the API's nest, paths are seen without `/api/v1`.
-    if !req.uri().path().starts_with("/scim/v2") {
-        return Ok(ep.call(req).await?.into_response());
-    }
-    let resp = match ep.call(req).await {
-        Ok(resp) => resp.into_response(),
-        Err(err) => err.into_response(),
+/// one. Called by `edge::refuse_nul` on SCIM's answers.
+pub async fn scim_errors(result: poem::Result<Response>) -> Response {
+    let resp = match result {
+        Ok(resp) => resp,
+        Err(err) => crate::error::render_poem_error(err),
     };
     let problem = resp.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).is_some_and(|ct| ct.starts_with("application/problem+json"));
     if !problem {
-        return Ok(resp);
+        return resp;
     }
     let status = resp.status();
     let (mut parts, body) = resp.into_parts();
@@ -649,7 +650,7 @@ pub async fn scim_errors<E: Endpoint>(ep: E, req: Request) -> poem::Result<Respo
     let error = serde_json::to_vec(&scim_error(status, &problem).to_json()).unwrap_or_default();
     parts.headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(SCIM_JSON));
     parts.headers.remove(header::CONTENT_LENGTH);
-    Ok(Response::from_parts(parts, error.into()))
+    Response::from_parts(parts, error.into())
 }
 
 #[cfg(test)]

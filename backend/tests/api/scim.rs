@@ -186,6 +186,15 @@ async fn scim_answers_errors_in_its_own_format_and_keeps_to_its_enterprise(db: P
     let ceo_id = app.get(&ceo, "/api/v1/auth/me").await.1["id"].as_str().unwrap().to_owned();
     assert_eq!(scim(&app, Some(&token), get.clone(), &format!("/Users/{ceo_id}"), None).await.0, 404);
     assert_eq!(scim(&app, Some(&token), reqwest::Method::DELETE, &format!("/Users/{ceo_id}"), None).await.0, 404);
+    // Refusals from before the handlers are SCIM's too: no media type, a NUL in the query.
+    let resp = app.http.put(app.url(&format!("/api/v1/scim/v2/Users/{id}"))).bearer_auth(&token).body("{}").send().await.unwrap();
+    let content_type = resp.headers()["content-type"].to_str().unwrap().to_owned();
+    let (status, body) = parts(resp).await;
+    assert_eq!((status, content_type.as_str()), (415, "application/scim+json"), "{body}");
+    error("415", None, &body);
+    let (status, content_type, body) = scim(&app, Some(&token), get.clone(), "/Users?filter=a%00b", None).await;
+    assert_eq!((status, content_type.as_str()), (400, "application/scim+json"), "{body}");
+    error("400", Some("invalidValue"), &body);
     // Pages: startIndex is 1-based.
     let (_, _, page) = scim(&app, Some(&token), get, "/Users?startIndex=2&count=1", None).await;
     assert_eq!((&page["totalResults"], &page["startIndex"], &page["itemsPerPage"]), (&json!(2), &json!(2), &json!(1)), "{page}");
