@@ -13,6 +13,9 @@ import { errorMessage } from '@/lib/errors';
 import { notify } from '@/lib/notify';
 import { useConfirmTotpMutation, useDisableTotpMutation, useMfaStatus, useRegenerateRecoveryCodesMutation, useStartTotpMutation } from '../api';
 
+/** A button whose label may take two lines. */
+const WRAP = { label: { whiteSpace: 'normal', textAlign: 'center', lineHeight: 1.3 } } as const;
+
 const LOW_CODES = 3;
 
 /** A refused code or password: 400 with the field named (or a 401 `invalid_code`). */
@@ -344,7 +347,10 @@ function StatusView({ status, onSetUp, onProof }: { status: MfaStatus; onSetUp: 
             </Button>
           </>
         ) : (
-          <Button onClick={onSetUp}>{t('profile.twoStep.setUp')}</Button>
+          // The French label is long: it wraps on a phone rather than overflowing.
+          <Button onClick={onSetUp} h="auto" mih={36} py={6} maw="100%" styles={WRAP}>
+            {t('profile.twoStep.setUp')}
+          </Button>
         )}
       </Group>
     </Stack>

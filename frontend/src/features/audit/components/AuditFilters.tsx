@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SearchInput } from '@/components/data/SearchInput';
 import { DateField } from '@/components/forms/DateField';
+import { useCurrentUser } from '@/lib/session';
 import { ACTION_AREAS, ACTION_GROUPS, actionParts, isActionArea } from '../actions';
 import { type FilterKey, type FilterValues, dateRange, isId } from '../filters';
 
@@ -72,10 +73,13 @@ function IdFilter({ label, placeholder, value, onChange }: IdFilterProps) {
   );
 }
 
-/** The action filter's choices: per area, all of its actions, then each one. */
+/** The action filter's choices: per area, all of its actions, then each one. The platform's own
+ * entries are the admin's alone, so a CEO is not offered them. */
 function useActionOptions(current: string) {
   const { t } = useTranslation();
-  const groups: { group: string; items: Option[] }[] = ACTION_AREAS.map((area) => ({
+  const admin = useCurrentUser().role === 'PlatformAdmin';
+  const areas = ACTION_AREAS.filter((area) => admin || area !== 'platform');
+  const groups: { group: string; items: Option[] }[] = areas.map((area) => ({
     group: t(`audit.areas.${area}`),
     items: [
       { value: area, label: t(`audit.areaAll.${area}`) },
