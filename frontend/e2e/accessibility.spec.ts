@@ -216,7 +216,7 @@ test.beforeAll(async ({ request }) => {
   }
 
   // Sessions with places for the monitoring map (MaxMind's test database): London and Boxford
-  // close enough to cluster, Milton alone; the second sign-in from abroad is flagged.
+  // close enough to share a marker, Milton alone; the second sign-in from abroad is flagged.
   await apiHeaders(request, member, '81.2.69.142');
   await apiHeaders(request, member, '2.125.160.216');
   await apiHeaders(request, head, '216.160.83.56');
@@ -358,14 +358,18 @@ for (const locale of ['en', 'fr'] as const) {
         '/settings/api-tokens',
         '/settings/profile',
         '/admin/users/create',
-        // Last: the next step opens a popup on its map.
+        // Last: the next step opens a place of its map.
         '/ceo/monitoring',
       ]);
-      await test.step('/ceo/monitoring, a popup open', async () => {
+      await test.step("/ceo/monitoring, a place's sessions in the side panel", async () => {
         const map = page.getByRole('region', { name: text(locale, 'monitoring.map.label') });
-        await map.getByRole('button', { name: new RegExp(`^${head.name}`) }).click();
-        await expect(page.getByTestId('session-details')).toBeVisible();
-        await expectNoSeriousViolations(page, '/ceo/monitoring with a popup');
+        // The head's session, alone in Milton.
+        await map.getByRole('button', { name: /^Milton, / }).click();
+        const panel = page.getByRole('dialog');
+        await expect(panel.getByTestId('session-row')).toHaveCount(1);
+        await expectNoSeriousViolations(page, "/ceo/monitoring with a place's panel");
+        await page.keyboard.press('Escape');
+        await expect(panel).toBeHidden();
       });
     });
 

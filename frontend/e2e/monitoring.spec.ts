@@ -60,12 +60,10 @@ async function signedInFrom(browser: Browser, who: Person, ip: string): Promise<
 
 const sessionRow = (page: Page, name: string) => page.getByTestId('session-row').filter({ hasText: name });
 
-/** How many sessions the map shows: single markers plus what each cluster holds. */
-async function sessionsOnMap(map: Locator): Promise<number> {
-  const clusters = await map.locator('.session-map-cluster > [aria-hidden="true"]').allTextContents();
-  const markers = await map.locator('.session-map-marker').count();
-  return markers + clusters.reduce((sum, text) => sum + Number.parseInt(text, 10), 0);
-}
+/** A place's marker, by the name it gives screen readers ("London, United Kingdom: 2 sessions"). */
+const marker = (map: Locator, name: string) => map.getByRole('button', { name, exact: true });
+/** The number drawn on a marker (its name is for screen readers only). */
+const drawnCount = (marker: Locator) => marker.locator('[aria-hidden="true"]').first();
 
 test("sessions show at their places on the CEO's map and in the table, and a new one appears live", async ({ page, browser }) => {
   // Everything works under the server's Content-Security-Policy: nothing refused.
@@ -85,37 +83,106 @@ test("sessions show at their places on the CEO's map and in the table, and a new
     await expect(sessionRow(page, who.fullName)).toContainText(place.text);
     await expect(sessionRow(page, who.fullName)).toContainText(place.ip);
   }
+  // Every live session of Acme's, counted per place: Lena, Lars and Mia at theirs, and the CEO's
+  // two (beforeAll's and this browser's) from the loopback address, which has no place.
   const map = page.getByRole('region', { name: 'Map of the sessions' });
-  await expect.poll(() => sessionsOnMap(map)).toBe(3);
+  const summary = page.getByTestId('map-summary');
+  await expect(summary).toHaveText('5 sessions in 3 places');
+  await expect(page.getByText('Showing 1–5 of 5')).toBeVisible();
+  await expect(page.getByTestId('map-notes')).toHaveText('2 sessions have no known place (a private or unknown address) and are not on the map.');
+  await expect(map.locator('.session-map-marker')).toHaveCount(3);
+  await expect(drawnCount(marker(map, `${PLACES.london.text}: 1 session`))).toHaveText('1');
+  await expect(marker(map, `${PLACES.linkoping.text}: 1 session`)).toBeVisible();
+  await expect(marker(map, `${PLACES.milton.text}: 1 session`)).toBeVisible();
   // The offline base layer: Natural Earth's country outlines, drawn from the app's own file.
   await expect.poll(() => map.locator('.leaflet-overlay-pane path').count()).toBeGreaterThan(100);
   await expect(map).toContainText('Natural Earth');
   // The view fits the markers: every one of them is inside the map.
   const box = (await map.boundingBox())!;
-  for (const marker of await map.locator('.leaflet-marker-icon').all()) {
-    const at = (await marker.boundingBox())!;
+  for (const icon of await map.locator('.leaflet-marker-icon').all()) {
+    const at = (await icon.boundingBox())!;
     expect(at.x).toBeGreaterThanOrEqual(box.x);
     expect(at.y).toBeGreaterThanOrEqual(box.y);
     expect(at.x + at.width).toBeLessThanOrEqual(box.x + box.width);
     expect(at.y + at.height).toBeLessThanOrEqual(box.y + box.height);
   }
 
-  // Milton is alone on its side of the Atlantic: a marker of its own, whose popup tells the session.
-  await map.getByRole('button', { name: `${mia.fullName}, ${PLACES.milton.text}` }).click();
-  const popup = page.getByTestId('session-details');
-  await expect(popup).toContainText(mia.fullName);
-  await expect(popup).toContainText('CityMilton');
-  await expect(popup).toContainText('CountryUnited States');
-  await expect(popup).toContainText('Started');
-  await expect(popup).toContainText('Last seen');
+  // Opening Milton's marker lists its sessions in a side panel, which Escape closes.
+  await marker(map, `${PLACES.milton.text}: 1 session`).click();
+  const panel = page.getByRole('dialog', { name: `Sessions in ${PLACES.milton.text}` });
+  await expect(panel.getByTestId('place-total')).toHaveText('1 session');
+  await expect(panel.getByTestId('session-row')).toHaveCount(1);
+  await expect(panel.getByTestId('session-row')).toContainText(mia.fullName);
+  await expect(panel.getByTestId('session-row')).toContainText(PLACES.milton.ip);
+  await page.keyboard.press('Escape');
+  await expect(panel).toHaveCount(0);
 
   // Bo signs in from Boxford while the CEO watches: the row and the marker come without a reload.
   const boPage = await signedInFrom(browser, bo, PLACES.boxford.ip);
   await expect(sessionRow(page, bo.fullName)).toContainText(PLACES.boxford.text);
   await expect(sessionRow(page, bo.fullName)).toContainText(/Chrome [\d.]+ on \w+/);
-  await expect.poll(() => sessionsOnMap(map)).toBe(4);
+  // Boxford is close to London: at this zoom they share a marker.
+  await expect(summary).toHaveText('6 sessions in 3 places');
+  await expect(drawnCount(marker(map, 'United Kingdom, several places: 2 sessions'))).toHaveText('2');
   await boPage.context().close();
   expect(refused).toEqual([]);
+});
+
+test('a place close to another shares its marker until the map zooms in; the user filter searches as one types and narrows map and table; in English and French', async ({
+  page,
+}) => {
+  // Bo's session in Boxford (the first test's) is some 80 km from Lena's in London.
+  await signIn(page, acme.ceo);
+  await page.goto(`/ceo/monitoring?q=${encodeURIComponent(runId)}`);
+  const map = page.getByRole('region', { name: 'Map of the sessions' });
+  const summary = page.getByTestId('map-summary');
+  await expect(map.locator('.session-map-marker').first()).toBeVisible();
+
+  // The whole world (zoom 1): London and Boxford are one cell of the grid, one marker for both.
+  await expect(async () => {
+    await map.getByRole('button', { name: 'Zoom out' }).click();
+    await expect(map).toHaveAttribute('data-zoom', '1', { timeout: 1000 });
+  }).toPass();
+  const together = marker(map, 'United Kingdom, several places: 2 sessions');
+  await expect(drawnCount(together)).toHaveText('2');
+  // Opening it zooms in on it (three levels at a time) until they come apart; then each lists its own sessions.
+  await together.click();
+  await expect(map).toHaveAttribute('data-zoom', '4');
+  await marker(map, 'United Kingdom, several places: 2 sessions').click();
+  await expect(map).toHaveAttribute('data-zoom', '7');
+  await expect(marker(map, `${PLACES.london.text}: 1 session`)).toBeVisible();
+  await marker(map, `${PLACES.boxford.text}: 1 session`).press('Enter');
+  const panel = page.getByRole('dialog', { name: `Sessions in ${PLACES.boxford.text}` });
+  await expect(panel.getByTestId('session-row')).toHaveCount(1);
+  await expect(panel.getByTestId('session-row')).toContainText(bo.fullName);
+  await panel.getByRole('button', { name: 'Close' }).click();
+  await expect(panel).toHaveCount(0);
+
+  // The user filter asks the server as one types part of a name.
+  const userFilter = page.getByRole('combobox', { name: 'User' });
+  await userFilter.fill('Lars Link');
+  await page.getByRole('option', { name: lars.fullName }).click();
+  await expect(page).toHaveURL(/userId=/);
+  await expect(page.getByTestId('session-row')).toHaveCount(1);
+  await expect(sessionRow(page, lars.fullName)).toContainText(PLACES.linkoping.text);
+  await expect(summary).toHaveText('1 session in 1 place');
+  await expect(map.locator('.session-map-marker')).toHaveCount(1);
+  await expect(marker(map, `${PLACES.linkoping.text}: 1 session`)).toBeVisible();
+  await userFilter.fill('nobody by this name');
+  await expect(page.getByText('No user matches')).toBeVisible();
+
+  // In French: the same map, its counts and its panel.
+  await page.evaluate(() => window.localStorage.setItem('locale', 'fr'));
+  await page.reload();
+  await expect(summary).toHaveText('1 session dans 1 lieu');
+  await expect(page.getByRole('combobox', { name: 'Utilisateur' })).toHaveValue(lars.fullName);
+  await marker(page.getByRole('region', { name: 'Carte des sessions' }), 'Linköping, Suède\u00a0: 1 session').click();
+  const panneau = page.getByRole('dialog', { name: 'Sessions à Linköping, Suède' });
+  await expect(panneau.getByTestId('place-total')).toHaveText('1 session');
+  await expect(panneau.getByTestId('session-row')).toContainText(lars.fullName);
+  await page.keyboard.press('Escape');
+  await expect(panneau).toHaveCount(0);
+  await page.evaluate(() => window.localStorage.setItem('locale', 'en'));
 });
 
 test('the CEO logs a session out from the screen, after a confirmation naming the user, and that browser lands on /login at once', async ({
@@ -337,7 +404,7 @@ test('the map says it is loading until its outlines are drawn, and one session i
   await expect.poll(() => map.locator('.leaflet-overlay-pane path').count()).toBeGreaterThan(100);
 
   // The view fits the one marker, but stops at a regional view: the 1:110m outlines say nothing closer in.
-  await expect.poll(() => sessionsOnMap(map)).toBe(1);
+  await expect(map.locator('.session-map-marker')).toHaveCount(1);
   await expect(map).toHaveAttribute('data-zoom', /^\d+(\.\d+)?$/);
   const zoom = Number(await map.getAttribute('data-zoom'));
   expect(zoom).toBeLessThanOrEqual(5);

@@ -73,3 +73,41 @@ describe('a webhook turned off for failing', () => {
     await changeLocale('en');
   });
 });
+
+describe("the monitors' session events", () => {
+  it('refresh the monitoring lists, the map and the own sessions at once, then at most every 2 s however many come (a platform-wide sessions_changed included)', async () => {
+    vi.useFakeTimers();
+    try {
+      session.start('token', makeUser('PlatformAdmin', { id: 'admin-1' }));
+      const client = new QueryClient();
+      const invalidated = vi.spyOn(client, 'invalidateQueries');
+      const { unmount } = renderHook(() => useRealtime(client));
+      const socket = FakeSocket.all[0]!;
+      socket.onopen?.();
+      socket.serverSays({ type: 'ready' });
+
+      socket.serverSays({ type: 'monitoring.session_started', sessionId: 's1', userId: 'u1', enterpriseId: null });
+      expect(invalidated).toHaveBeenCalledTimes(1);
+      const refreshed = invalidated.mock.calls[0]![0]!.predicate!;
+      const query = (path: string) => ({ queryKey: [path] }) as unknown as Parameters<typeof refreshed>[0];
+      expect(refreshed(query('/api/v1/monitoring/places'))).toBe(true);
+      expect(refreshed(query('/api/v1/monitoring/sessions'))).toBe(true);
+      expect(refreshed(query('/api/v1/auth/sessions'))).toBe(true);
+      expect(refreshed(query('/api/v1/users'))).toBe(false);
+
+      for (let second = 0; second < 3; second += 1) {
+        socket.serverSays({ type: 'monitoring.sessions_changed', enterpriseId: null, started: 30, updated: 400, ended: 12 });
+        await vi.advanceTimersByTimeAsync(500);
+      }
+      // 1.5 s later: still one refresh; the gathered ones come once at the end of the 2 s.
+      expect(invalidated).toHaveBeenCalledTimes(1);
+      await vi.advanceTimersByTimeAsync(500);
+      expect(invalidated).toHaveBeenCalledTimes(2);
+      await vi.advanceTimersByTimeAsync(5000);
+      expect(invalidated).toHaveBeenCalledTimes(2);
+      unmount();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});

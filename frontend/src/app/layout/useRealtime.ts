@@ -5,16 +5,24 @@ import { useTranslation } from 'react-i18next';
 import { recordActivity } from '@/api/generated/monitoring/monitoring';
 import type { ReportStatus } from '@/api/generated/model';
 import { handleMessagingEvent, isMessagingEvent } from '@/lib/messaging-live';
+import { invalidate } from '@/lib/query-invalidation';
 import { connectRealtime, type RealtimeEvent } from '@/lib/realtime';
 import { session } from '@/lib/session';
+import { throttle } from '@/lib/throttle';
 
 const HEARTBEAT_MS = 60_000;
+/**
+ * The monitors' events (one per session, or a count for many: `monitoring.sessions_changed`)
+ * refresh the sessions' lists, map and counts at most this often: at platform scale they come
+ * every second.
+ */
+export const MONITORING_REFRESH_MS = 2_000;
 
 /**
  * While signed in: the tab's real-time socket and its heartbeat. Events refresh what they
  * concern (the cache is invalidated; screens refetch; the messenger's events through
  * lib/messaging-live.ts, which also keeps who is typing), a report's new status is told in a
- * toast, a webhook turned off for failing is told in one that stays, and an ended session lands on /login with the expiry text at once. The heartbeat
+ * toast, the monitors' session events refresh the sessions at most every 2 s, a webhook turned off for failing is told in one that stays, and an ended session lands on /login with the expiry text at once. The heartbeat
  * (every minute while the tab is visible and the user was active) keeps the session's
  * `lastSeenAt` moving for the monitors.
  */
@@ -24,6 +32,7 @@ export function useRealtime(queryClient: QueryClient) {
   useEffect(() => {
     const token = session.token();
     if (!token) return;
+    const refreshSessions = throttle(() => void invalidate.sessions(queryClient), MONITORING_REFRESH_MS);
     const onEvent = (event: RealtimeEvent) => {
       if (event.type === 'session.ended') {
         session.expire();
@@ -42,7 +51,7 @@ export function useRealtime(queryClient: QueryClient) {
         void queryClient.invalidateQueries({ predicate: (query) => String(query.queryKey[0]).includes('/webhooks') });
         notifications.show({ color: 'red', autoClose: false, message: t('webhooks.live.disabled', { url: String(event.url) }) });
       } else if (event.type.startsWith('monitoring.')) {
-        void queryClient.invalidateQueries({ predicate: (query) => String(query.queryKey[0]).includes('/monitoring') });
+        refreshSessions.call();
       }
     };
     const client = connectRealtime(token, { onEvent, onSessionEnded: () => session.expire(), onResync: () => void queryClient.invalidateQueries() });
@@ -62,6 +71,7 @@ export function useRealtime(queryClient: QueryClient) {
 
     return () => {
       client.close();
+      refreshSessions.cancel();
       clearInterval(heartbeat);
       activityEvents.forEach((name) => window.removeEventListener(name, markActive));
     };

@@ -21,12 +21,20 @@ export function useLogoutOtherSessionsMutation() {
   return useLogoutOtherSessions({ mutation: { onSuccess: () => invalidate.sessions(client) } });
 }
 
-/** GET /auth/sessions: the caller's own sessions. */
+/**
+ * A plain user's socket tells them of no other session of theirs starting or ending (only of
+ * this one ending): their list refreshes on its own this often, and when the window comes back.
+ */
+export const MY_SESSIONS_REFRESH_MS = 30_000;
+
+/** GET /auth/sessions: the caller's own sessions, kept fresh while shown. */
 export function useMySessions(params: ListMySessionsParams, enabled: boolean) {
   return useQuery({
     queryKey: getListMySessionsQueryKey(params),
     queryFn: ({ signal }) => listMySessions(params, { signal }),
     enabled,
+    refetchInterval: MY_SESSIONS_REFRESH_MS,
+    refetchOnWindowFocus: 'always',
   });
 }
 

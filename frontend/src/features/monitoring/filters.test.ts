@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type FilterValues, activityQuery, dateRange, sessionQuery } from './filters';
+import { type FilterValues, activityQuery, dateRange, placeSessionsQuery, placesQuery, sessionQuery } from './filters';
 
 const none: FilterValues = { show: '', flagged: '', from: '', to: '', q: '', userId: '', enterpriseId: '' };
 const ID = '0190f3c2-0000-7000-8000-0000000000e2';
@@ -55,6 +55,29 @@ describe('the monitoring filters as API queries', () => {
       q: 'hal',
       page: 1,
       pageSize: 20,
+    });
+  });
+
+  it("asks the map's places with the list's filters, grouped for the map's zoom (a whole level from 0 to 18)", () => {
+    expect(placesQuery({ ...none, flagged: '1', userId: ID, q: ' lon ' }, { isAdmin: false, zoom: 4 })).toEqual({
+      active: true,
+      flagged: true,
+      userId: ID,
+      q: 'lon',
+      zoom: 4,
+    });
+    expect([-1, 0, 3.4, 18, 21].map((zoom) => placesQuery(none, { isAdmin: true, zoom }).zoom)).toEqual([0, 0, 3, 18, 18]);
+    expect(placesQuery({ ...none, show: 'all', enterpriseId: ID }, { isAdmin: true, zoom: 2 })).toEqual({ enterpriseId: ID, zoom: 2 });
+  });
+
+  it("lists one place's sessions with the same filters, by its city and country", () => {
+    expect(placeSessionsQuery({ ...none, flagged: '1' }, { city: 'London', country: 'GB' }, { isAdmin: false, page: 2, pageSize: 20 })).toEqual({
+      active: true,
+      flagged: true,
+      page: 2,
+      pageSize: 20,
+      city: 'London',
+      country: 'GB',
     });
   });
 });

@@ -1,38 +1,76 @@
 import type { FeatureCollection } from 'geojson';
-import type { Session } from '@/api/generated/model';
+import type { MapPlace } from '@/api/generated/model';
+import type { PlaceFilter } from './filters';
 
-/** A session with a known point (GeoIP finds none for private and loopback addresses). */
-export type PlacedSession = Session & { latitude: number; longitude: number };
+/** The most places `/monitoring/places` answers (the busiest): past it, some sessions are not on the map. */
+export const MAX_PLACES = 5_000;
+
+/** The world view, before the places are known (and without any). */
+export const WORLD_ZOOM = 2;
+
+/** A place of the map with a known point (GeoIP finds none for private and loopback addresses). */
+export type LocatedPlace = MapPlace & { latitude: number; longitude: number };
 
 const isCoordinate = (value: number | null | undefined, limit: number): value is number =>
   typeof value === 'number' && Number.isFinite(value) && Math.abs(value) <= limit;
 
-export function isPlaced(session: Session): session is PlacedSession {
-  return isCoordinate(session.latitude, 90) && isCoordinate(session.longitude, 180);
+export function isLocated(place: MapPlace): place is LocatedPlace {
+  return isCoordinate(place.latitude, 90) && isCoordinate(place.longitude, 180);
+}
+
+/** What the map's answer adds up to: every session (the list's total for the same filters), the places drawn and the sessions without a place. */
+export function placeTotals(places: readonly MapPlace[]): { sessions: number; places: number; unlocated: number; flagged: number } {
+  let sessions = 0;
+  let located = 0;
+  let unlocated = 0;
+  let flagged = 0;
+  for (const place of places) {
+    sessions += place.total;
+    flagged += place.flagged;
+    if (isLocated(place)) located += 1;
+    else unlocated += place.total;
+  }
+  return { sessions, places: located, unlocated, flagged };
 }
 
 export type Bounds = [[number, number], [number, number]];
 
 /** The south-west and north-east corners around every point; null without points. */
-export function boundsOf(sessions: readonly PlacedSession[]): Bounds | null {
-  if (sessions.length === 0) return null;
-  const lats = sessions.map((s) => s.latitude);
-  const lngs = sessions.map((s) => s.longitude);
+export function boundsOf(points: readonly { latitude: number; longitude: number }[]): Bounds | null {
+  if (points.length === 0) return null;
+  const lats = points.map((p) => p.latitude);
+  const lngs = points.map((p) => p.longitude);
   return [
     [Math.min(...lats), Math.min(...lngs)],
     [Math.max(...lats), Math.max(...lngs)],
   ];
 }
 
-/** The distinct places, as one string: the map fits its view again only when this changes. */
-export function placesKey(sessions: readonly PlacedSession[]): string {
-  return [...new Set(sessions.map((s) => `${s.latitude.toFixed(4)},${s.longitude.toFixed(4)}`))].sort().join(';');
+/** Colour of a marker: a place with a flagged session stands out; one with only ended sessions is grey. */
+export function markerKind(place: MapPlace): 'flagged' | 'active' | 'ended' {
+  if (place.flagged > 0) return 'flagged';
+  return place.active > 0 ? 'active' : 'ended';
 }
 
-/** Colour of a marker: a flagged session stands out; an ended one is grey. */
-export function markerKind(session: Session): 'flagged' | 'active' | 'ended' {
-  if (session.flags.length > 0) return 'flagged';
-  return session.active ? 'active' : 'ended';
+/** A marker's diameter in pixels: 24 for one session, 6 more for each tenfold, 48 at most. */
+export function markerSize(total: number): number {
+  return Math.min(48, 24 + Math.round(6 * Math.log10(Math.max(1, total))));
+}
+
+/** How many levels a click on a cell of several cities zooms in. */
+export const ZOOM_STEP = 3;
+
+/**
+ * What opening a marker does: list its sessions when it is one city of one country; zoom in on
+ * a cell of several cities so that they come apart; at the map's closest zoom, list what the
+ * list can narrow to (the country's sessions with no known city); nothing for a cell without
+ * city or country there.
+ */
+export function placeAction(place: LocatedPlace, zoom: number, maxZoom: number): { list: PlaceFilter } | { zoomTo: number } | null {
+  if (place.city && place.country) return { list: { city: place.city, country: place.country } };
+  if (zoom < maxZoom) return { zoomTo: Math.min(maxZoom, zoom + ZOOM_STEP) };
+  if (place.city || place.country) return { list: { city: place.city ?? '', country: place.country ?? undefined } };
+  return null;
 }
 
 type Position = number[];

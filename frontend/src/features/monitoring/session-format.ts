@@ -1,6 +1,6 @@
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import type { Place, Session } from '@/api/generated/model';
+import type { MapPlace, Place, Session } from '@/api/generated/model';
 
 /** The anomaly flags the server sets (openapi.json, `Session.flags`). */
 export const KNOWN_FLAGS = ['new_country', 'impossible_travel'] as const;
@@ -112,6 +112,17 @@ export function compactDateTime(value: string | null | undefined, locale: string
   };
 }
 
+/** A place of the map: its city and country, its country alone (a cell of several cities), or "Several places". */
+export function mapPlaceName(place: Pick<MapPlace, 'city' | 'country'>, locale: string, t: TFunction): string {
+  if (place.city) return placeName(place, locale) ?? place.city;
+  return place.country ? t('monitoring.map.areaIn', { country: countryName(place.country, locale) }) : t('monitoring.map.area');
+}
+
+/** "12 sessions", "1,234 places", "3 flagged": a count in the interface language, plural and grouped. */
+export function countText(key: 'sessionCount' | 'placeCount' | 'flaggedCount', count: number, locale: string, t: TFunction): string {
+  return t(`monitoring.map.${key}`, { count, formatted: new Intl.NumberFormat(locale).format(count) });
+}
+
 /** How a session was opened (openapi.json, `Session.signInMethod`). */
 export const SIGN_IN_METHODS = ['password', 'password_totp', 'password_recovery_code', 'password_passkey', 'passkey', 'invitation'] as const;
 type SignInMethod = (typeof SIGN_IN_METHODS)[number];
@@ -137,5 +148,17 @@ export function useSessionFormat() {
     endReason: (reason: string | null | undefined) => endReasonName(reason, t),
     signInMethod: (method: string | null | undefined) => signInMethodName(method, t),
     compactDateTime: (value: string | null | undefined) => compactDateTime(value, locale),
+    mapPlace: (place: Pick<MapPlace, 'city' | 'country'>) => mapPlaceName(place, locale, t),
+    count: (key: Parameters<typeof countText>[0], count: number) => countText(key, count, locale, t),
+    /** A marker's number: 950, 1.2K, 12K (12 k in French). */
+    compact: (count: number) => new Intl.NumberFormat(locale, { notation: 'compact', maximumFractionDigits: 1 }).format(count),
+    /** A marker's name: "London, United Kingdom: 12 sessions, 3 flagged". */
+    marker: (place: MapPlace) => {
+      const sessions = countText('sessionCount', place.total, locale, t);
+      const name = mapPlaceName(place, locale, t);
+      return place.flagged > 0
+        ? t('monitoring.map.markerFlagged', { place: name, sessions, flagged: countText('flaggedCount', place.flagged, locale, t) })
+        : t('monitoring.map.marker', { place: name, sessions });
+    },
   };
 }

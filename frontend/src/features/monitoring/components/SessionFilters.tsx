@@ -1,18 +1,27 @@
-import { Checkbox, Group, SegmentedControl, Select, Stack, Text } from '@mantine/core';
+import { Checkbox, Group, SegmentedControl, Stack, Text } from '@mantine/core';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SearchInput } from '@/components/data/SearchInput';
 import { DateField } from '@/components/forms/DateField';
+import { SearchSelect, type SearchOption } from '@/components/forms/SearchSelect';
 import { FLAGGED_ONLY, type FilterKey, type FilterValues, SHOW_ALL, dateRange } from '../filters';
 
-type Option = { value: string; label: string };
+/** A filter that searches its options on the server (`filter-choices.ts`). */
+export type ServerChoices = {
+  options: SearchOption[];
+  loading: boolean;
+  onQueryChange: (query: string) => void;
+  /** The chosen one's name when the search did not bring it. */
+  selectedLabel?: string;
+  error?: string;
+};
 
 type SessionFiltersProps = {
   values: FilterValues;
   update: (patch: Partial<Record<FilterKey, string | null>>) => void;
-  users: { options: Option[]; loading: boolean };
+  users: ServerChoices;
   /** The platform admin's enterprise filter; absent for a CEO. */
-  enterprises?: { options: Option[]; loading: boolean; partial: boolean; error?: string };
+  enterprises?: ServerChoices;
 };
 
 /** Live or all, flagged only, the days a session was active in, a search, a user and (admin) an enterprise. */
@@ -62,29 +71,23 @@ export function SessionFilters({ values, update, users, enterprises }: SessionFi
           clearable
           w={180}
         />
-        <Select
+        <SearchSelect
           label={t('monitoring.fields.user')}
-          placeholder={users.loading ? t('app.loading') : t('monitoring.filters.allUsers')}
-          data={users.options}
+          placeholder={t('monitoring.filters.allUsers')}
           value={values.userId || null}
           onChange={(value) => update({ userId: value })}
-          searchable
-          clearable
-          nothingFoundMessage={t('monitoring.filters.noUserMatch')}
+          {...users}
+          noMatch={t('monitoring.filters.noUserMatch')}
           w={260}
         />
         {enterprises && (
-          <Select
+          <SearchSelect
             label={t('monitoring.fields.enterprise')}
-            placeholder={enterprises.loading ? t('app.loading') : t('monitoring.filters.allEnterprises')}
-            data={enterprises.options}
+            placeholder={t('monitoring.filters.allEnterprises')}
             value={values.enterpriseId || null}
             onChange={(value) => update({ enterpriseId: value, userId: null })}
-            searchable
-            clearable
-            nothingFoundMessage={t('monitoring.filters.noEnterpriseMatch')}
-            description={enterprises.partial ? t('monitoring.filters.enterprisesPartial', { count: enterprises.options.length }) : undefined}
-            error={enterprises.error}
+            {...enterprises}
+            noMatch={t('monitoring.filters.noEnterpriseMatch')}
             w={260}
           />
         )}

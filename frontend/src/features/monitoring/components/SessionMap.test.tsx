@@ -1,12 +1,13 @@
 import { MantineProvider } from '@mantine/core';
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import countriesUrl from 'world-atlas/countries-110m.json?url';
-import type { Session } from '@/api/generated/model';
+import type { ComponentProps } from 'react';
+import type { MapPlace } from '@/api/generated/model';
 import '@/i18n/signed-in';
 import { forgetAppConfig } from '@/lib/app-config';
 import { mockApi } from '@/testing/api-mock';
-import { jsonResponse, makeSession, makeUser, summaryOf } from '@/testing/fixtures';
+import { jsonResponse } from '@/testing/fixtures';
 import { forgetOutlines } from '../outlines';
 import SessionMap, { FIT_MAX_ZOOM_OUTLINES } from './SessionMap';
 
@@ -18,12 +19,11 @@ beforeEach(() => {
   vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(400);
 });
 
-const hal = summaryOf(makeUser('DepartmentUser', { id: 'hal', fullName: 'Hal Jordan', email: 'hal@acme.test' }));
-const dee = summaryOf(makeUser('DepartmentUser', { id: 'dee', fullName: 'Dee Dee', email: 'dee@acme.test' }));
-const london = makeSession(hal, { id: 's1', createdAt: '2026-03-01T09:00:00Z', lastSeenAt: '2026-03-01T10:30:00Z' });
-const linkoping = { city: 'Linköping', country: 'SE', latitude: 58.4167, longitude: 15.6167 };
-const milton = makeSession(dee, { id: 's2', city: 'Milton', country: 'US', latitude: 47.2513, longitude: -122.3149, browser: 'Chrome 120.0', os: 'Windows' });
-const nowhere = makeSession(dee, { id: 's3', city: null, country: null, latitude: null, longitude: null });
+const london: MapPlace = { city: 'London', country: 'GB', latitude: 51.5142, longitude: -0.0931, total: 1234, active: 1200, flagged: 3 };
+const milton: MapPlace = { city: 'Milton', country: 'US', latitude: 47.2513, longitude: -122.3149, total: 1, active: 1, flagged: 0 };
+/** A cell of the grid holding several cities of the United Kingdom. */
+const england: MapPlace = { city: null, country: 'GB', latitude: 52.1, longitude: -1.2, total: 5, active: 5, flagged: 0 };
+const unlocated: MapPlace = { city: null, country: null, latitude: null, longitude: null, total: 7, active: 7, flagged: 0 };
 
 /** A world without countries: the outlines are not what these tests look at. */
 const emptyTopology = { type: 'Topology', objects: { countries: { type: 'GeometryCollection', geometries: [] } }, arcs: [] };
@@ -35,10 +35,10 @@ function mockMapFiles(config: unknown = { mapTileUrl: null, mapAttribution: null
   });
 }
 
-function renderMap(sessions: Session[]) {
+function renderMap(places: MapPlace[], props: Partial<ComponentProps<typeof SessionMap>> = {}) {
   return render(
     <MantineProvider>
-      <SessionMap sessions={sessions} label="Map of the sessions" describedBy="hint" />
+      <SessionMap places={places} label="Map of the sessions" describedBy="hint" fitKey="filters" {...props} />
     </MantineProvider>,
   );
 }
@@ -46,15 +46,19 @@ function renderMap(sessions: Session[]) {
 const markers = (container: HTMLElement) => [...container.querySelectorAll<HTMLElement>('.leaflet-marker-icon')];
 
 describe('the session map', () => {
-  it('draws one marker per session with a place, named after its user and place, and fits the view to them', async () => {
+  it('draws one marker per place with a point, showing its count and flagged count, named with both, and fits the view to them', async () => {
     const { calls } = mockMapFiles();
-    const { container } = renderMap([london, milton, nowhere]);
+    const { container } = renderMap([london, milton, unlocated]);
 
     const map = await screen.findByRole('region', { name: 'Map of the sessions' });
     expect(map).toHaveAttribute('aria-describedby', 'hint');
     await waitFor(() => expect(markers(container)).toHaveLength(2));
-    expect(screen.getByRole('button', { name: 'Hal Jordan, London, United Kingdom' })).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Dee Dee, Milton, United States' })).toBeInTheDocument();
+    const inLondon = screen.getByRole('button', { name: 'London, United Kingdom: 1,234 sessions, 3 flagged' });
+    expect(inLondon).toHaveTextContent(/^1\.2K3/);
+    expect(inLondon).toHaveClass('session-map-marker--flagged');
+    expect(inLondon.style.width).toBe('43px');
+    const inMilton = screen.getByRole('button', { name: 'Milton, United States: 1 session' });
+    expect(inMilton).toHaveClass('session-map-marker--active');
     // Both ends of the bounds are in view (800 × 400, 40 px of padding): Milton west, London east.
     const [x1, x2] = markers(container)
       .map((marker) => parseFloat(marker.style.left))
@@ -67,35 +71,49 @@ describe('the session map', () => {
     await waitFor(() => expect(map).toHaveTextContent('Natural Earth'));
   });
 
-  it('clusters sessions at one place into a single marker that says how many', async () => {
+  it("opens a city's sessions from its marker with the keyboard, and zooms in on a cell of several cities instead", async () => {
     mockMapFiles();
-    const { container } = renderMap([makeSession(dee, { id: 's4', ...linkoping }), makeSession(hal, { id: 's5', ...linkoping }), milton]);
+    const onOpenPlace = vi.fn();
+    const onZoomChange = vi.fn();
+    renderMap([london, england], { onOpenPlace, onZoomChange });
 
-    const cluster = await screen.findByRole('button', { name: '2 sessions here' });
-    expect(cluster).toHaveTextContent('2');
-    expect(markers(container)).toHaveLength(2);
-    expect(screen.getByRole('button', { name: 'Dee Dee, Milton, United States' })).toBeInTheDocument();
-  });
-
-  it('tells a session in its popup: user, city, country, browser and system, started, last seen and flags', async () => {
-    mockMapFiles();
-    renderMap([{ ...london, flags: ['new_country'] }]);
-
-    // The keyboard's way in: a marker takes the focus, and Enter opens its popup (Leaflet reads
-    // the keyCode, which user-event leaves at 0).
-    const marker = await screen.findByRole('button', { name: 'Hal Jordan, London, United Kingdom' });
+    // The keyboard's way in: a marker takes the focus, and Enter opens it (Leaflet reads the
+    // keyCode, which user-event leaves at 0).
+    const marker = await screen.findByRole('button', { name: 'London, United Kingdom: 1,234 sessions, 3 flagged' });
     expect(marker).toHaveAttribute('tabindex', '0');
     fireEvent.keyPress(marker, { key: 'Enter', code: 'Enter', keyCode: 13, charCode: 13 });
-    const details = await screen.findByTestId('session-details');
-    expect(details).toHaveTextContent('Hal Jordan');
-    expect(details).toHaveTextContent('hal@acme.test');
-    expect(details).toHaveTextContent('CityLondon');
-    expect(details).toHaveTextContent('CountryUnited Kingdom');
-    expect(details).toHaveTextContent('Browser and systemFirefox 128.0 on Linux');
-    expect(details).toHaveTextContent('StartedMar 1, 2026');
-    expect(details).toHaveTextContent('Last seenMar 1, 2026');
-    expect(within(details).getByTestId('session-flag')).toHaveTextContent('New country');
-    expect(screen.getByRole('button', { name: 'Close the details' })).toBeInTheDocument();
+    expect(onOpenPlace).toHaveBeenCalledExactlyOnceWith(london, { city: 'London', country: 'GB' });
+
+    const map = screen.getByRole('region', { name: 'Map of the sessions' });
+    const zoom = Number(map.getAttribute('data-zoom'));
+    expect(onZoomChange).toHaveBeenLastCalledWith(zoom);
+    fireEvent.keyPress(screen.getByRole('button', { name: 'United Kingdom, several places: 5 sessions' }), { key: 'Enter', keyCode: 13, charCode: 13 });
+    await waitFor(() => expect(map).toHaveAttribute('data-zoom', String(Math.min(8, zoom + 3))));
+    expect(onZoomChange).toHaveBeenLastCalledWith(Math.min(8, zoom + 3));
+    expect(onOpenPlace).toHaveBeenCalledTimes(1);
+  });
+
+  it('fits the view again when the filters change, not when the same filters bring other places (a zoom, a refresh)', async () => {
+    mockMapFiles();
+    const { rerender } = renderMap([milton]);
+    const map = await screen.findByRole('region', { name: 'Map of the sessions' });
+    await waitFor(() => expect(map).toHaveAttribute('data-zoom', String(FIT_MAX_ZOOM_OUTLINES)));
+
+    const again = (places: MapPlace[], fitKey: string | undefined) =>
+      rerender(
+        <MantineProvider>
+          <SessionMap places={places} label="Map of the sessions" fitKey={fitKey} />
+        </MantineProvider>,
+      );
+    again([milton, london], 'filters');
+    await act(async () => {});
+    expect(map).toHaveAttribute('data-zoom', String(FIT_MAX_ZOOM_OUTLINES));
+    // New filters: nothing while their places load, then the view fits both.
+    again([milton], undefined);
+    await act(async () => {});
+    expect(map).toHaveAttribute('data-zoom', String(FIT_MAX_ZOOM_OUTLINES));
+    again([milton, london], 'other filters');
+    await waitFor(() => expect(Number(map.getAttribute('data-zoom'))).toBeLessThan(FIT_MAX_ZOOM_OUTLINES));
   });
 
   it('puts the configured tile server above the outlines, with its attribution', async () => {
@@ -104,7 +122,7 @@ describe('the session map', () => {
       [`GET ${countriesUrl}`]: jsonResponse(200, emptyTopology),
       'GET /tiles/2/0/1.png': new Response(null, { status: 404 }),
     });
-    const { container } = renderMap([london]);
+    const { container } = renderMap([milton]);
 
     const map = await screen.findByRole('region', { name: 'Map of the sessions' });
     await waitFor(() => expect(map).toHaveTextContent('© Example tiles'));
@@ -113,7 +131,7 @@ describe('the session map', () => {
 
   it('draws without a tile server when the configuration cannot be had', async () => {
     mockMapFiles(new Response('<html>', { status: 502 }));
-    const { container } = renderMap([london]);
+    const { container } = renderMap([milton]);
 
     await waitFor(() => expect(markers(container)).toHaveLength(1));
     expect(container.querySelector('.leaflet-tile-pane .leaflet-layer')).toBeNull();
@@ -125,7 +143,7 @@ describe('the session map', () => {
       'GET /app-config.json': jsonResponse(200, { mapTileUrl: null, mapAttribution: null }),
       [`GET ${countriesUrl}`]: () => new Promise<Response>((resolve) => (deliver = resolve)),
     });
-    renderMap([london]);
+    renderMap([milton]);
 
     expect(await screen.findByRole('status')).toHaveTextContent('Loading the map…');
     await screen.findByRole('region', { name: 'Map of the sessions' });
@@ -139,7 +157,7 @@ describe('the session map', () => {
 
   it('fits one place at a regional view, not closer: the outlines are coarse', async () => {
     mockMapFiles();
-    renderMap([london]);
+    renderMap([milton]);
 
     const map = await screen.findByRole('region', { name: 'Map of the sessions' });
     await waitFor(() => expect(map).toHaveAttribute('data-zoom', String(FIT_MAX_ZOOM_OUTLINES)));
@@ -148,7 +166,7 @@ describe('the session map', () => {
 
   it('shows the whole world when there is nothing to show', async () => {
     mockMapFiles();
-    const { container } = renderMap([nowhere]);
+    const { container } = renderMap([unlocated]);
 
     expect(await screen.findByRole('region', { name: 'Map of the sessions' })).toBeInTheDocument();
     await act(async () => {});

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { Session } from '@/api/generated/model';
+import type { MapPlace, Session } from '@/api/generated/model';
 import { changeLocale } from '@/i18n';
 import { session } from '@/lib/session';
 import { mockApi } from '@/testing/api-mock';
@@ -9,14 +9,21 @@ import { jsonResponse, makeEnterprise, makeSession, makeUser, makeUserActivity, 
 import { renderApp } from '@/app/testing';
 import { optionNames } from '@/testing/select';
 
-// Leaflet needs a laid-out page (jsdom has none): the screen gets a stand-in that lists what it
-// was given to draw. The map itself is covered end to end (e2e/monitoring.spec.ts).
+// Leaflet needs a laid-out page (jsdom has none): the screen gets a stand-in that lists the places
+// it was given to draw, each a button that opens it as a marker would (components/SessionMap.test.tsx
+// covers the map, e2e/monitoring.spec.ts the two together).
 vi.mock('../components/SessionMap', () => ({
-  default: ({ sessions, label }: { sessions: Session[]; label: string }) => (
+  default: ({ places, label, onOpenPlace }: { places: MapPlace[]; label: string; onOpenPlace: (place: MapPlace, filter: object) => void }) => (
     <ul aria-label={label} data-testid="map-stand-in">
-      {sessions.map((s) => (
-        <li key={s.id}>{s.user.fullName}</li>
-      ))}
+      {places
+        .filter((place) => place.latitude !== null)
+        .map((place) => (
+          <li key={`${place.city}${place.country}`}>
+            <button type="button" onClick={() => onOpenPlace(place, { city: place.city, country: place.country })}>
+              {place.city} {place.total}
+            </button>
+          </li>
+        ))}
     </ul>
   ),
 }));
@@ -50,14 +57,48 @@ const ceoHere = makeSession(summaryOf(ceo), {
 });
 const gusSession = makeSession(gus, { id: '0190f3c2-0000-7000-8000-000000000504', enterpriseId: other.id, city: 'Milton', country: 'US' });
 
+/** The places of these sessions, as `/monitoring/places` counts them (per city; those without a point in one group). */
+function placesOf(sessions: Session[]): MapPlace[] {
+  const places = new Map<string, MapPlace>();
+  for (const s of sessions) {
+    const key = s.latitude === null ? 'nowhere' : `${s.city}|${s.country}`;
+    const place = places.get(key) ?? {
+      city: s.latitude === null ? null : s.city,
+      country: s.latitude === null ? null : s.country,
+      latitude: s.latitude ?? null,
+      longitude: s.longitude ?? null,
+      total: 0,
+      active: 0,
+      flagged: 0,
+    };
+    places.set(key, { ...place, total: place.total + 1, active: place.active + Number(s.active), flagged: place.flagged + Number(s.flags.length > 0) });
+  }
+  return [...places.values()];
+}
+
+const people = [summaryOf(ceo), hal, gus];
+
 function mockMonitoring(sessions: Session[], extra: Parameters<typeof mockApi>[0] = {}) {
   return mockApi({
     'GET /api/v1/monitoring/sessions': jsonResponse(200, page(sessions)),
+    'GET /api/v1/monitoring/places': jsonResponse(200, placesOf(sessions)),
     'GET /api/v1/monitoring/user-activity': jsonResponse(200, page([makeUserActivity(hal)])),
     'GET /api/v1/enterprises': jsonResponse(200, page([enterprise, other])),
+    // The server's search: names containing `q`.
+    'GET /api/v1/users': ({ url }) => {
+      const q = url.searchParams.get('q')?.toLowerCase() ?? '';
+      return jsonResponse(
+        200,
+        page(people.filter((p) => p.fullName.toLowerCase().includes(q)).map((p) => makeUser(p.role, { id: p.id, fullName: p.fullName, email: p.email }))),
+      );
+    },
     ...extra,
   });
 }
+
+/** The paths asked of the map's places, in order. */
+const placeCalls = (calls: { method: string; path: string }[]) =>
+  calls.filter((call) => call.path.startsWith('/api/v1/monitoring/places')).map((call) => call.path);
 
 /** The paths of the session list's table page (pageSize 20), in the order asked. */
 const tableCalls = (calls: { method: string; path: string }[]) =>
@@ -89,7 +130,12 @@ describe('system monitoring', () => {
 
     const map = await screen.findByTestId('map-stand-in');
     expect(map).toHaveAccessibleName('Map of the sessions');
-    expect(within(map).getAllByRole('listitem')).toHaveLength(3);
+    expect(
+      within(map)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['London 1', 'Linköping 1']);
+    expect(screen.getByTestId('map-summary')).toHaveTextContent('3 sessions in 2 places · 1 flagged');
     expect(screen.getByTestId('map-notes')).toHaveTextContent('One session has no known place');
 
     const activity = await screen.findAllByTestId('activity-row');
@@ -105,8 +151,8 @@ describe('system monitoring', () => {
 
     await screen.findAllByTestId('session-row');
     expect(tableCalls(calls)).toEqual(['/api/v1/monitoring/sessions?active=true&page=1&pageSize=20']);
-    // The map asks for the largest page of the same sessions.
-    expect(calls.map((call) => call.path)).toContain('/api/v1/monitoring/sessions?active=true&page=1&pageSize=100');
+    // The map asks for every session of the same filters, counted per place at its zoom.
+    await waitFor(() => expect(placeCalls(calls)).toEqual(['/api/v1/monitoring/places?active=true&zoom=2']));
 
     await user.click(screen.getByRole('radio', { name: 'All' }));
     await waitFor(() => expect(tableCalls(calls).at(-1)).toBe('/api/v1/monitoring/sessions?page=1&pageSize=20'));
@@ -120,6 +166,7 @@ describe('system monitoring', () => {
       expect(tableCalls(calls).at(-1)).toBe('/api/v1/monitoring/sessions?flagged=true&from=2026-03-01&to=2026-03-31&q=london&page=1&pageSize=20'),
     );
     expect(location().search).toBe('?show=all&flagged=1&q=london&from=2026-03-01&to=2026-03-31');
+    await waitFor(() => expect(placeCalls(calls).at(-1)).toBe('/api/v1/monitoring/places?flagged=true&from=2026-03-01&to=2026-03-31&q=london&zoom=2'));
     // The activity per user follows the filters it takes.
     await waitFor(() =>
       expect(calls.map((call) => call.path)).toContain('/api/v1/monitoring/user-activity?from=2026-03-01&to=2026-03-31&q=london&page=1&pageSize=20'),
@@ -179,21 +226,100 @@ describe('system monitoring', () => {
     expect(calls.filter((call) => call.method === 'POST').map((call) => call.path)).toEqual([`/api/v1/monitoring/sessions/${ceoHere.id}/logout-others`]);
   });
 
-  it('says when the map shows only the most recently active sessions', async () => {
+  it("counts every session of the filters on the map, not a page of them: the same total as the table's", async () => {
+    const many: MapPlace[] = [
+      { city: 'London', country: 'GB', latitude: 51.5, longitude: -0.09, total: 9000, active: 9000, flagged: 12 },
+      { city: 'Milton', country: 'US', latitude: 47.25, longitude: -122.31, total: 3000, active: 3000, flagged: 0 },
+      { city: null, country: null, latitude: null, longitude: null, total: 345, active: 345, flagged: 0 },
+    ];
     mockApi({
-      'GET /api/v1/monitoring/sessions': jsonResponse(200, page([halInLondon], 1234, 100)),
+      'GET /api/v1/monitoring/sessions': jsonResponse(200, page([halInLondon], 12_345)),
+      'GET /api/v1/monitoring/places': jsonResponse(200, many),
       'GET /api/v1/monitoring/user-activity': jsonResponse(200, page([makeUserActivity(hal)])),
+      'GET /api/v1/users': jsonResponse(200, page([])),
     });
     session.start('token', ceo);
     renderApp('/ceo/monitoring');
 
-    expect(await screen.findByTestId('map-notes')).toHaveTextContent('The map shows the 1 most recently active of 1,234 sessions.');
+    expect(await screen.findByTestId('map-summary')).toHaveTextContent('12,345 sessions in 2 places · 12 flagged');
+    expect(screen.getByText('Showing 1–20 of 12,345')).toBeInTheDocument();
+    expect(screen.getByTestId('map-notes')).toHaveTextContent('345 sessions have no known place');
+  });
+
+  it("opens a place's sessions in a side panel, with the screen's filters, a page at a time, and closes it with Escape", async () => {
+    const { calls } = mockMonitoring([halInLondon, halInLinkoping], {
+      'GET /api/v1/monitoring/sessions': ({ url }) =>
+        url.searchParams.get('city') === 'Linköping'
+          ? jsonResponse(200, page([halInLinkoping], 25, 20, Number(url.searchParams.get('page'))))
+          : jsonResponse(200, page([halInLondon, halInLinkoping])),
+    });
+    session.start('token', ceo);
+    const user = userEvent.setup();
+    renderApp('/ceo/monitoring?flagged=1');
+
+    const map = await screen.findByTestId('map-stand-in');
+    await user.click(within(map).getByRole('button', { name: 'Linköping 1' }));
+    const panel = await screen.findByRole('dialog', { name: 'Sessions in Linköping, Sweden' });
+    expect(await within(panel).findByTestId('place-total')).toHaveTextContent('25 sessions');
+    expect(within(panel).getByTestId('session-row')).toHaveTextContent('Hal Jordan');
+    const panelCalls = () => calls.filter((call) => call.path.includes('city=')).map((call) => call.path);
+    expect(panelCalls()).toEqual(['/api/v1/monitoring/sessions?active=true&flagged=true&page=1&pageSize=20&city=Link%C3%B6ping&country=SE']);
+    await user.click(within(panel).getByRole('button', { name: 'Page 2' }));
+    await waitFor(() =>
+      expect(panelCalls().at(-1)).toBe('/api/v1/monitoring/sessions?active=true&flagged=true&page=2&pageSize=20&city=Link%C3%B6ping&country=SE'),
+    );
+
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Sessions in Linköping, Sweden' })).not.toBeInTheDocument());
+  });
+
+  it("says so in the panel when none of the place's sessions match any more", async () => {
+    mockMonitoring([halInLondon], {
+      'GET /api/v1/monitoring/sessions': ({ url }) => jsonResponse(200, page(url.searchParams.has('city') ? [] : [halInLondon])),
+    });
+    session.start('token', ceo);
+    const user = userEvent.setup();
+    renderApp('/ceo/monitoring');
+
+    await user.click(within(await screen.findByTestId('map-stand-in')).getByRole('button', { name: 'London 1' }));
+    const panel = await screen.findByRole('dialog', { name: 'Sessions in London, United Kingdom' });
+    expect(await within(panel).findByText('No sessions match these filters')).toBeInTheDocument();
+    await user.click(within(panel).getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+
+  it('searches the user filter on the server as the user types (after a pause), says when nothing matches, and narrows the table and the map', async () => {
+    const { calls } = mockMonitoring([halInLondon]);
+    session.start('token', ceo);
+    const user = userEvent.setup();
+    renderApp('/ceo/monitoring');
+
+    const filter = await screen.findByRole('combobox', { name: 'User' });
+    const userCalls = () => calls.filter((call) => call.path.startsWith('/api/v1/users')).map((call) => call.path);
+    await waitFor(() => expect(userCalls()).toEqual(['/api/v1/users?page=1&pageSize=20']));
+    await user.type(filter, 'zzz');
+    expect(await screen.findByText('No user matches')).toBeInTheDocument();
+    expect(userCalls()).toEqual(['/api/v1/users?page=1&pageSize=20', '/api/v1/users?q=zzz&page=1&pageSize=20']);
+    await user.clear(filter);
+    await user.type(filter, 'jor');
+    // One search for what was typed, once typing paused: not one per key.
+    await waitFor(() => expect(userCalls().at(-1)).toBe('/api/v1/users?q=jor&page=1&pageSize=20'));
+    expect(userCalls().filter((path) => path.includes('q=j'))).toEqual(['/api/v1/users?q=jor&page=1&pageSize=20']);
+    expect(await optionNames(filter)).toEqual(['Hal Jordan']);
+    await user.click(screen.getByRole('option', { name: 'Hal Jordan', hidden: true }));
+    await waitFor(() => expect(tableCalls(calls).at(-1)).toBe(`/api/v1/monitoring/sessions?active=true&userId=${hal.id}&page=1&pageSize=20`));
+    await waitFor(() => expect(placeCalls(calls).at(-1)).toBe(`/api/v1/monitoring/places?active=true&userId=${hal.id}&zoom=2`));
+    expect(filter).toHaveValue('Hal Jordan');
+    // Choosing is not a search.
+    expect(userCalls().at(-1)).toBe('/api/v1/users?q=jor&page=1&pageSize=20');
   });
 
   it('says when no session matches the filters, and clears them', async () => {
     const { calls } = mockApi({
       'GET /api/v1/monitoring/sessions': jsonResponse(200, page([])),
+      'GET /api/v1/monitoring/places': jsonResponse(200, []),
       'GET /api/v1/monitoring/user-activity': jsonResponse(200, page([])),
+      'GET /api/v1/users': jsonResponse(200, page([])),
     });
     session.start('token', ceo);
     const user = userEvent.setup();
@@ -202,6 +328,7 @@ describe('system monitoring', () => {
     expect(await screen.findByText('No sessions match')).toBeInTheDocument();
     expect(screen.getByText('No activity matches')).toBeInTheDocument();
     expect(within(await screen.findByTestId('map-stand-in')).queryAllByRole('listitem')).toHaveLength(0);
+    expect(screen.getByTestId('map-summary')).toHaveTextContent('No sessions match these filters');
     await user.click(screen.getByRole('button', { name: 'Clear filters' }));
     expect(location().search).toBe('');
     expect(await screen.findByText('No sessions')).toBeInTheDocument();
@@ -220,10 +347,12 @@ describe('system monitoring', () => {
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('System monitoring');
 
     const filter = screen.getByRole('combobox', { name: 'Enterprise' });
-    await user.click(filter);
-    expect(await optionNames(filter)).toEqual(['Acme Corp', 'Globex']);
-    await user.click(screen.getByRole('option', { name: 'Globex', hidden: true }));
+    await user.type(filter, 'glo');
+    await waitFor(() => expect(calls.map((call) => call.path)).toContain('/api/v1/enterprises?q=glo&page=1&pageSize=20'));
+    await user.click(await screen.findByRole('option', { name: 'Globex', hidden: true }));
     await waitFor(() => expect(tableCalls(calls).at(-1)).toBe(`/api/v1/monitoring/sessions?active=true&enterpriseId=${other.id}&page=1&pageSize=20`));
+    // The user filter then offers that enterprise's people.
+    await waitFor(() => expect(calls.map((call) => call.path)).toContain(`/api/v1/users?enterpriseId=${other.id}&page=1&pageSize=20`));
   });
 
   it('speaks French: country names, flags, durations and the map', async () => {
@@ -242,6 +371,10 @@ describe('system monitoring', () => {
         .map((flag) => flag.textContent),
     ).toEqual(['Nouveau pays', 'Déplacement impossible']);
     expect(await screen.findByTestId('map-stand-in')).toHaveAccessibleName('Carte des sessions');
+    expect(await screen.findByTestId('map-summary')).toHaveTextContent('1 session dans 1 lieu · 1 signalée');
+    await userEvent.click(within(screen.getByTestId('map-stand-in')).getByRole('button', { name: 'Linköping 1' }));
+    expect(await screen.findByRole('dialog', { name: 'Sessions à Linköping, Suède' })).toBeInTheDocument();
+    await userEvent.keyboard('{Escape}');
     expect((await screen.findAllByTestId('activity-row'))[0]).toHaveTextContent('2 h 5 min');
   });
 

@@ -1,41 +1,41 @@
 import { Button, Card, Group, Loader, Stack, Text, Title } from '@mantine/core';
-import { useDocumentTitle } from '@mantine/hooks';
+import { useDebouncedValue, useDocumentTitle } from '@mantine/hooks';
 import { IconDeviceDesktopOff } from '@tabler/icons-react';
 import { type UseQueryResult, keepPreviousData } from '@tanstack/react-query';
 import { Suspense, lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { PageSession } from '@/api/generated/model';
-import { useListSessions, useListUserActivity } from '@/api/generated/monitoring/monitoring';
+import type { MapPlace } from '@/api/generated/model';
+import { useListMonitoringPlaces, useListSessions } from '@/api/generated/monitoring/monitoring';
 import { EmptyMessage } from '@/components/data/EmptyMessage';
 import { ListPagination } from '@/components/data/ListPagination';
 import { QueryError } from '@/components/data/QueryError';
 import { TableSkeleton } from '@/components/data/TableSkeleton';
 import { useEnterpriseOptions } from '@/components/enterprises/use-enterprise-options';
 import { PageHeader } from '@/components/PageHeader';
-import { errorMessage } from '@/lib/errors';
-import { useFormat } from '@/lib/format';
 import { PAGE_SIZE, useListParams } from '@/lib/list-params';
 import { useCurrentUser } from '@/lib/session';
+import { useEnterpriseChoices, useUserChoices } from '../filter-choices';
 import { MapLoading } from '../components/MapLoading';
+import { type OpenedPlace, PlaceSessionsPanel } from '../components/PlaceSessionsPanel';
 import { SessionFilters } from '../components/SessionFilters';
 import { SessionsTable } from '../components/SessionsTable';
 import { UserActivitySection } from '../components/UserActivitySection';
-import { FILTER_KEYS, activityQuery, sessionQuery } from '../filters';
-import { isPlaced } from '../map-data';
+import { FILTER_KEYS, activityQuery, placesQuery, sessionQuery, uuid } from '../filters';
+import { MAX_PLACES, WORLD_ZOOM, placeTotals } from '../map-data';
+import { useSessionFormat } from '../session-format';
 
-// Leaflet, its clustering and the outlines load with the map, after the tables can show.
+// Leaflet and the outlines load with the map, after the tables can show.
 const SessionMap = lazy(() => import('../components/SessionMap'));
 
-/** The most sessions the map draws: the API's largest page, the most recently active first. */
-const MAP_LIMIT = 100;
-/** Users offered by the user filter (those with sessions in scope, the most recently seen first). */
-const USER_OPTIONS_LIMIT = 100;
+/** The map's zoom is asked for once it has settled (a wheel zooms several levels in a row). */
+const ZOOM_DEBOUNCE_MS = 300;
 
 /**
  * System monitoring, for the platform admin (every enterprise, /admin/monitoring) and a CEO
- * (their enterprise, /ceo/monitoring): the sessions on a map and in a table, with their
- * filters and actions, and the activity per user. The real-time client refreshes every
- * monitoring query when the server announces a session starting, moving or ending.
+ * (their enterprise, /ceo/monitoring): every session of the filters counted per place on a map
+ * (a place opens its sessions in a side panel), the sessions in a table, with their filters and
+ * actions, and the activity per user. The real-time client refreshes every monitoring query
+ * when the server announces sessions starting, moving or ending (`app/layout/useRealtime.ts`).
  */
 export default function MonitoringScreen() {
   const { t } = useTranslation();
@@ -53,19 +53,16 @@ export default function MonitoringScreen() {
   const sessions = useListSessions(sessionQuery(values, { isAdmin, page: list.page, pageSize: PAGE_SIZE }), {
     query: { placeholderData: keepPreviousData },
   });
-  const mapSessions = useListSessions(sessionQuery(values, { isAdmin, page: 1, pageSize: MAP_LIMIT }), { query: { placeholderData: keepPreviousData } });
+  const [zoom, setZoom] = useState(WORLD_ZOOM);
+  const [settledZoom] = useDebouncedValue(zoom, ZOOM_DEBOUNCE_MS);
+  const places = useListMonitoringPlaces(placesQuery(values, { isAdmin, zoom: settledZoom }), { query: { placeholderData: keepPreviousData } });
+  const [openedPlace, setOpenedPlace] = useState<OpenedPlace | null>(null);
   const enterprises = useEnterpriseOptions(isAdmin);
-  const userChoices = useListUserActivity(
-    { enterpriseId: activityQuery(values, { isAdmin, page: 1, pageSize: USER_OPTIONS_LIMIT }).enterpriseId, page: 1, pageSize: USER_OPTIONS_LIMIT },
-    { query: { staleTime: 60_000 } },
-  );
-
-  const userOptions = (userChoices.data?.items ?? []).map((row) => ({ value: row.user.id, label: row.user.fullName }));
-  // A user chosen elsewhere (a row's "show this user") may be beyond the options: name them anyway.
-  if (values.userId && !userOptions.some((option) => option.value === values.userId)) {
-    const known = [...(sessions.data?.items ?? []), ...(mapSessions.data?.items ?? [])].find((s) => s.user.id === values.userId)?.user;
-    userOptions.unshift({ value: values.userId, label: known?.fullName ?? t('monitoring.filters.selectedUser') });
-  }
+  const enterpriseChoices = useEnterpriseChoices(isAdmin);
+  // The admin's users of the chosen enterprise; a CEO's are their enterprise's (server-side).
+  const userChoices = useUserChoices(isAdmin ? uuid(values.enterpriseId) : undefined);
+  // A user chosen elsewhere (a row's "show this user", the URL) is named from the sessions shown.
+  const knownUser = (sessions.data?.items ?? []).find((s) => s.user.id === values.userId)?.user;
 
   const showUser = (userId: string) => list.update({ userId });
 
@@ -108,20 +105,26 @@ export default function MonitoringScreen() {
         <SessionFilters
           values={values}
           update={list.update}
-          users={{ options: userOptions, loading: userChoices.isPending }}
+          users={{ ...userChoices, selectedLabel: knownUser?.fullName ?? t('monitoring.filters.selectedUser') }}
           enterprises={
             isAdmin
-              ? {
-                  options: enterprises.options,
-                  loading: enterprises.query.isPending,
-                  partial: enterprises.partial,
-                  error: enterprises.query.isError ? errorMessage(enterprises.query.error, t) : undefined,
-                }
+              ? { ...enterpriseChoices, selectedLabel: enterprises.names.get(values.enterpriseId) ?? t('monitoring.filters.selectedEnterprise') }
               : undefined
           }
         />
       </Card>
-      <MapSection query={mapSessions} />
+      <MapSection query={places} fitKey={filterKey} onZoomChange={setZoom} onOpenPlace={setOpenedPlace} />
+      {openedPlace && (
+        <PlaceSessionsPanel
+          key={JSON.stringify(openedPlace.filter)}
+          place={openedPlace}
+          values={values}
+          isAdmin={isAdmin}
+          enterpriseNames={enterprises.names}
+          onShowUser={showUser}
+          onClose={() => setOpenedPlace(null)}
+        />
+      )}
       {/* A little less padding than the other cards: the table's nine columns need the width. */}
       <Card withBorder radius="md" padding="md" component="section" aria-labelledby="monitoring-sessions">
         <Stack gap="md">
@@ -144,35 +147,61 @@ export default function MonitoringScreen() {
   );
 }
 
-function MapSection({ query }: { query: UseQueryResult<PageSession> }) {
+type MapSectionProps = {
+  query: UseQueryResult<MapPlace[]>;
+  /** The filters: the view fits the places again when they change. */
+  fitKey: string;
+  onZoomChange: (zoom: number) => void;
+  onOpenPlace: (place: OpenedPlace) => void;
+};
+
+function MapSection({ query, fitKey, onZoomChange, onOpenPlace }: MapSectionProps) {
   const { t } = useTranslation();
-  const format = useFormat();
-  const items = query.data?.items ?? [];
-  const total = query.data?.total ?? 0;
-  const unplaced = items.filter((session) => !isPlaced(session)).length;
+  const format = useSessionFormat();
+  const places = query.data ?? [];
+  const totals = placeTotals(places);
 
   return (
     <Card withBorder radius="md" padding="lg" component="section" aria-labelledby="monitoring-map">
       <Stack gap="sm">
-        <Title order={2} fz="xl" id="monitoring-map">
-          {t('monitoring.map.title')}
-        </Title>
+        <Group justify="space-between" gap="sm">
+          <Title order={2} fz="xl" id="monitoring-map">
+            {t('monitoring.map.title')}
+          </Title>
+          {query.isFetching && !query.isPending && <Loader size="sm" aria-label={t('app.loading')} />}
+        </Group>
         <Text size="sm" c="dimmed" id="monitoring-map-hint">
           {t('monitoring.map.hint')}
         </Text>
+        {query.isSuccess && (
+          <Text size="sm" fw={500} data-testid="map-summary" aria-live="polite">
+            {totals.sessions === 0
+              ? t('monitoring.map.none')
+              : t('monitoring.map.summary', { sessions: format.count('sessionCount', totals.sessions), places: format.count('placeCount', totals.places) })}
+            {totals.flagged > 0 && ` · ${format.count('flaggedCount', totals.flagged)}`}
+          </Text>
+        )}
         {query.isError ? (
           <QueryError error={query.error} onRetry={() => void query.refetch()} retrying={query.isFetching} />
         ) : query.isPending ? (
           <MapLoading />
         ) : (
           <Suspense fallback={<MapLoading />}>
-            <SessionMap sessions={items} label={t('monitoring.map.label')} describedBy="monitoring-map-hint" />
+            <SessionMap
+              places={places}
+              label={t('monitoring.map.label')}
+              describedBy="monitoring-map-hint"
+              // Fitted to the places of new filters once they are in (not to the previous ones meanwhile).
+              fitKey={query.isPlaceholderData ? undefined : fitKey}
+              onZoomChange={onZoomChange}
+              onOpenPlace={(place, filter) => onOpenPlace({ name: format.mapPlace(place), filter })}
+            />
           </Suspense>
         )}
-        {(total > items.length || unplaced > 0) && (
+        {(totals.unlocated > 0 || places.length >= MAX_PLACES) && (
           <Text size="sm" c="dimmed" data-testid="map-notes">
-            {total > items.length && t('monitoring.map.truncated', { shown: format.number(items.length), total: format.number(total) })}{' '}
-            {unplaced > 0 && t('monitoring.map.unplaced', { count: unplaced })}
+            {totals.unlocated > 0 && t('monitoring.map.unplaced', { count: totals.unlocated })}{' '}
+            {places.length >= MAX_PLACES && t('monitoring.map.limited', { places: format.count('placeCount', MAX_PLACES) })}
           </Text>
         )}
       </Stack>
