@@ -321,3 +321,10 @@ pub async fn parts(resp: Response) -> (u16, Value) {
     let body = serde_json::from_str(&text).unwrap_or_else(|_| panic!("not JSON ({status}): {text}"));
     (status, body)
 }
+
+/// The test tools' Python (`TEST_PYTHON`: the venv scripts/mail/start.sh makes, with pyotp,
+/// fido2 and scim2-client), which computes what a person's authenticator or an identity
+/// provider would send, outside the server.
+pub fn python() -> String {
+    std::env::var("TEST_PYTHON").unwrap_or_else(|_| format!("{}/.cache/enterprise-platform/mail-venv/bin/python", std::env::var("HOME").unwrap()))
+}

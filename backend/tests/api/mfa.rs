@@ -8,11 +8,7 @@ use std::process::Command;
 use serde_json::{Value, json};
 use sqlx::PgPool;
 
-use crate::helpers::{Mailbox, TestApp, outbox_drained, parts};
-
-fn python() -> String {
-    std::env::var("TEST_PYTHON").unwrap_or_else(|_| format!("{}/.cache/enterprise-platform/mail-venv/bin/python", std::env::var("HOME").unwrap()))
-}
+use crate::helpers::{Mailbox, TestApp, outbox_drained, parts, python};
 
 /// The code an authenticator app with `secret` shows `offset` seconds from now (pyotp).
 pub fn code_at(secret: &str, offset: i64) -> String {

@@ -11,13 +11,9 @@ use std::{
 use serde_json::{Value, json};
 use sqlx::PgPool;
 
-use crate::helpers::{Mailbox, TestApp, outbox_drained, parts};
+use crate::helpers::{Mailbox, TestApp, outbox_drained, parts, python};
 
 const ORIGIN: &str = "http://localhost:8080";
-
-fn python() -> String {
-    std::env::var("TEST_PYTHON").unwrap_or_else(|_| format!("{}/.cache/enterprise-platform/mail-venv/bin/python", std::env::var("HOME").unwrap()))
-}
 
 /// Runs the software authenticator: `create` (registration) or `get` (an assertion).
 fn authenticator(command: &str, origin: &str, input: Value) -> Value {

@@ -6,13 +6,9 @@
 use serde_json::{Value, json};
 use sqlx::PgPool;
 
-use crate::helpers::{TestApp, parts};
+use crate::helpers::{TestApp, parts, python};
 
 const PATCH_OP: &str = "urn:ietf:params:scim:api:messages:2.0:PatchOp";
-
-fn python() -> String {
-    std::env::var("TEST_PYTHON").unwrap_or_else(|_| format!("{}/.cache/enterprise-platform/mail-venv/bin/python", std::env::var("HOME").unwrap()))
-}
 
 /// An enterprise, its CEO's session and a service credential with `scopes`.
 async fn provisioned(app: &TestApp, admin: &str, name: &str, scopes: &[&str]) -> (String, String, String) {
