@@ -47,6 +47,32 @@ impl Cache {
         })
     }
 
+    /// Keeps `value` as JSON under `key` (a full key, from `key`) for `ttl_secs`: what one step of
+    /// a ceremony leaves for the next (passkeys, single sign-on).
+    pub async fn put_json<T: serde::Serialize>(&self, key: &str, value: &T, ttl_secs: u64) -> Result<(), crate::error::AppError> {
+        use crate::error::AppError;
+        let json = serde_json::to_string(value).map_err(|e| AppError::Unexpected(e.into()))?;
+        let mut conn = self.conn().await.map_err(|_| AppError::Busy { retry_after_secs: 5 })?;
+        deadpool_redis::redis::cmd("SET")
+            .arg(key)
+            .arg(json)
+            .arg("EX")
+            .arg(ttl_secs)
+            .query_async::<()>(&mut *conn)
+            .await
+            .map_err(|_| AppError::Busy { retry_after_secs: 5 })
+    }
+
+    /// Takes out what `put_json` kept, so that it is used once (on any instance): `None` when it
+    /// expired, was taken already, or never was.
+    pub async fn take_json<T: serde::de::DeserializeOwned>(&self, key: &str) -> Result<Option<T>, crate::error::AppError> {
+        use crate::error::AppError;
+        let mut conn = self.conn().await.map_err(|_| AppError::Busy { retry_after_secs: 5 })?;
+        let json: Option<String> =
+            deadpool_redis::redis::cmd("GETDEL").arg(key).query_async(&mut *conn).await.map_err(|_| AppError::Busy { retry_after_secs: 5 })?;
+        Ok(json.and_then(|j| serde_json::from_str(&j).ok()))
+    }
+
     pub async fn ping(&self) -> anyhow::Result<()> {
         let mut conn = self.conn().await?;
         deadpool_redis::redis::cmd("PING").query_async::<String>(&mut *conn).await?;

@@ -175,6 +175,8 @@ pub enum Conflict {
     PasskeyRegistered,
     /// This deployment's address is not one passkeys can belong to (an IP address).
     PasskeysUnavailable,
+    /// A single sign-on domain that another enterprise's single sign-on has.
+    SsoDomainTaken,
 }
 
 impl Conflict {
@@ -200,6 +202,7 @@ impl Conflict {
             Self::TooManyPasskeys => "too_many_passkeys",
             Self::PasskeyRegistered => "passkey_registered",
             Self::PasskeysUnavailable => "passkeys_unavailable",
+            Self::SsoDomainTaken => "sso_domain_taken",
         }
     }
 
@@ -225,7 +228,60 @@ impl Conflict {
             Self::TooManyPasskeys => "There are already 20 passkeys; remove one first",
             Self::PasskeyRegistered => "This passkey is already registered",
             Self::PasskeysUnavailable => "Passkeys are not available at this address",
+            Self::SsoDomainTaken => "Another enterprise's single sign-on already has one of these domains",
         }
+    }
+}
+
+/// Why a single sign-on did not sign anyone in: 401 `sso_failed` with a `reason` (403 for
+/// `not_invited`, 502 for `provider_unavailable`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SsoFailure {
+    /// The `state` is unknown, expired (10 minutes) or was used already.
+    StateInvalid,
+    /// The provider refused the code (expired, used, or not issued to this client).
+    CodeRejected,
+    /// The ID token's nonce is not the one this sign-in sent.
+    NonceMismatch,
+    /// The ID token is missing, or its signature, issuer, audience or expiry is wrong.
+    TokenInvalid,
+    /// The provider named no confirmed address of the enterprise's domains.
+    EmailNotAllowed,
+    /// Invitation-only: no account has this address in the enterprise.
+    NotInvited,
+    /// The provider cannot be reached, or its discovery document is unusable.
+    ProviderUnavailable,
+}
+
+impl SsoFailure {
+    pub fn reason(self) -> &'static str {
+        match self {
+            Self::StateInvalid => "state_invalid",
+            Self::CodeRejected => "code_rejected",
+            Self::NonceMismatch => "nonce_mismatch",
+            Self::TokenInvalid => "token_invalid",
+            Self::EmailNotAllowed => "email_not_allowed",
+            Self::NotInvited => "not_invited",
+            Self::ProviderUnavailable => "provider_unavailable",
+        }
+    }
+
+    pub fn message(self) -> &'static str {
+        match self {
+            Self::StateInvalid => "This single sign-on took too long or was already used. Please sign in again.",
+            Self::CodeRejected => "Your identity provider did not confirm this sign-in. Please sign in again.",
+            Self::NonceMismatch => "This answer from your identity provider belongs to another sign-in. Please sign in again.",
+            Self::TokenInvalid => "Your identity provider's answer could not be verified",
+            Self::EmailNotAllowed => "Your identity provider did not confirm an e-mail address of your organisation",
+            Self::NotInvited => "You have not been invited to this organisation yet. Ask your CEO for an invitation.",
+            Self::ProviderUnavailable => "Your identity provider cannot be reached. Please try again later.",
+        }
+    }
+}
+
+impl From<SsoFailure> for AppError {
+    fn from(failure: SsoFailure) -> Self {
+        Self::SsoFailed(failure)
     }
 }
 
@@ -254,6 +310,11 @@ pub enum AppError {
     Unauthorized,
     #[error("This account is inactive")]
     AccountInactive,
+    /// A password sign-in for an address whose enterprise requires single sign-on.
+    #[error("Your organisation signs in with single sign-on")]
+    SsoRequired,
+    #[error("{}", .0.message())]
+    SsoFailed(SsoFailure),
     #[error("You are not authorized to perform this action")]
     Forbidden,
     /// A program's token whose scopes do not include the one this operation needs.
@@ -349,6 +410,8 @@ impl AppError {
             Self::PasskeyRejected => "passkey_rejected",
             Self::Unauthorized => "unauthorized",
             Self::AccountInactive => "account_inactive",
+            Self::SsoRequired => "sso_required",
+            Self::SsoFailed(_) => "sso_failed",
             Self::Forbidden => "forbidden",
             Self::InsufficientScope => "insufficient_scope",
             Self::NotFound => "not_found",
@@ -369,7 +432,10 @@ impl AppError {
             | Self::InvalidCode
             | Self::ChallengeExpired
             | Self::PasskeyRejected => StatusCode::UNAUTHORIZED,
-            Self::AccountInactive | Self::Forbidden | Self::InsufficientScope => StatusCode::FORBIDDEN,
+            Self::SsoFailed(SsoFailure::NotInvited) => StatusCode::FORBIDDEN,
+            Self::SsoFailed(SsoFailure::ProviderUnavailable) => StatusCode::BAD_GATEWAY,
+            Self::SsoFailed(_) => StatusCode::UNAUTHORIZED,
+            Self::AccountInactive | Self::SsoRequired | Self::Forbidden | Self::InsufficientScope => StatusCode::FORBIDDEN,
             Self::NotFound => StatusCode::NOT_FOUND,
             Self::Conflict(_) | Self::EmailTaken { .. } | Self::EnterpriseNameTaken | Self::InvalidTransition(_) => StatusCode::CONFLICT,
             Self::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
@@ -400,6 +466,9 @@ impl AppError {
             },
             Self::Conflict(conflict) => {
                 ErrorBody { reason: Some(conflict.reason().to_owned()), ..ErrorBody::new(self.status(), self.code(), self.to_string()) }
+            }
+            Self::SsoFailed(failure) => {
+                ErrorBody { reason: Some(failure.reason().to_owned()), ..ErrorBody::new(self.status(), self.code(), self.to_string()) }
             }
             _ => ErrorBody::new(self.status(), self.code(), self.to_string()),
         }

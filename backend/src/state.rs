@@ -6,7 +6,7 @@ use anyhow::Context;
 use sqlx::PgPool;
 
 use crate::{
-    auth::{passkeys::Passkeys, rate_limit::LoginLimiter, sessions::SessionGuard, token::TokenKeys},
+    auth::{passkeys::Passkeys, rate_limit::LoginLimiter, sessions::SessionGuard, sso::SingleSignOn, token::TokenKeys},
     cache::Cache,
     config::Config,
     db,
@@ -40,6 +40,9 @@ pub struct Inner {
     /// The passkeys' relying party; none when `PUBLIC_URL` is an address passkeys cannot
     /// belong to (an IP address other than loopback).
     pub passkeys: Option<Passkeys>,
+    /// Single sign-on's client side; none when `PUBLIC_URL` is not a URL a provider can send
+    /// people back to.
+    pub sso: Option<SingleSignOn>,
 }
 
 impl Deref for AppState {
@@ -75,6 +78,9 @@ impl AppState {
             }
             Err(err) => return Err(err.context("PASSKEY_RP_ID")),
         };
+        let sso = SingleSignOn::new(&config.mail.public_url, config.events.allow_private_networks, cache.clone())
+            .inspect_err(|err| tracing::warn!(error = %err, "single sign-on is not available"))
+            .ok();
         Ok(Self(Arc::new(Inner {
             tenant_ddl,
             sessions: SessionGuard::new(db.clone(), cache.clone(), config.idle_timeouts, realtime.clone()),
@@ -95,6 +101,7 @@ impl AppState {
             geoip,
             engine: Engine::new(config.spreadsheet_engine.clone()),
             passkeys,
+            sso,
             cache,
             db,
             config,

@@ -337,6 +337,10 @@ impl AccountsApi {
         if user.password_hash.is_some() {
             return Err(dead_link().into());
         }
+        // Their enterprise's identity provider signs them in (which accepts the invitation).
+        if sign_in::password_refused(&state, &user).await? {
+            return Err(AppError::SsoRequired.into());
+        }
         store::users::set_password(&mut tx, user_id, &hash, None).await?;
         store::account_tokens::revoke_all(&mut tx, user_id).await?;
         Audit::person(&state, Some(user.id))

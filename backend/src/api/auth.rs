@@ -139,7 +139,8 @@ pub enum LoginError {
     /// (`invalid_code`) or a challenge over 5 minutes old (`challenge_expired`).
     #[oai(status = 401)]
     Unauthorized(Problem),
-    /// The user or their enterprise is inactive (`account_inactive`).
+    /// The user or their enterprise is inactive (`account_inactive`), or their enterprise
+    /// requires single sign-on for their address (`sso_required`: `POST /auth/sso/start`).
     #[oai(status = 403)]
     Forbidden(Problem),
     /// Too many failed attempts from this client (`rate_limited`); retry after the given seconds.
@@ -171,7 +172,7 @@ impl From<AppError> for LoginError {
         match err {
             AppError::Validation(_) | AppError::Explained(..) => Self::BadRequest(body),
             AppError::InvalidCredentials | AppError::InvalidCode | AppError::ChallengeExpired | AppError::PasskeyRejected => Self::Unauthorized(body),
-            AppError::AccountInactive => Self::Forbidden(body),
+            AppError::AccountInactive | AppError::SsoRequired => Self::Forbidden(body),
             AppError::RateLimited { retry_after_secs } => Self::TooManyRequests(body, retry_after_secs),
             AppError::Busy { retry_after_secs } => Self::Unavailable(body, retry_after_secs),
             AppError::Unexpected(_) => Self::Internal(body),

@@ -121,7 +121,7 @@ fn person_only(caller: &Caller) -> Result<(), AppError> {
     if caller.credential == Credential::Session { Ok(()) } else { Err(AppError::Forbidden) }
 }
 
-fn wrong(field: &str, message: &str) -> AppError {
+pub(super) fn wrong(field: &str, message: &str) -> AppError {
     let mut errors = FieldErrors::new();
     errors.check::<()>(field, Err(FieldIssue::Invalid));
     AppError::Explained(errors, message.into())

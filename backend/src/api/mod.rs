@@ -22,6 +22,7 @@ mod rate_limit;
 mod reports;
 mod scim;
 mod spreadsheets;
+mod sso;
 mod types;
 mod users;
 mod webhooks;
@@ -74,7 +75,7 @@ pub enum ApiTags {
 }
 
 pub type Api = (
-    (auth::AuthApi, accounts::AccountsApi, mfa::MfaApi, passkeys::PasskeysApi),
+    (auth::AuthApi, accounts::AccountsApi, mfa::MfaApi, passkeys::PasskeysApi, sso::SsoApi, sso::SsoSignInApi),
     monitoring::OwnSessionsApi,
     enterprises::EnterprisesApi,
     departments::DepartmentsApi,

@@ -80,7 +80,8 @@ pub struct NotificationPreferences {
 
 impl Invitation {
     fn of(u: &UserRecord) -> Option<Self> {
-        if u.password_hash.is_some() {
+        // Signed in through their identity provider: no password, nothing pending.
+        if u.password_hash.is_some() || (u.sso_subject.is_some() && u.invitation_expires_at.is_none_or(|at| at <= Utc::now())) {
             return None;
         }
         let status = if u.invitation_bounced_at.is_some() {

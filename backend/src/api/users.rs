@@ -414,7 +414,20 @@ async fn record(
     action: &str,
     changes: Changes,
 ) -> Result<(), AppError> {
-    Audit::of(state, caller).record(tx, user.enterprise_id, action, Some(Target::new("user", user.id, &user.full_name)), changes).await?;
+    record_as(tx, Audit::of(state, caller), caller.user_id, user, action, changes).await
+}
+
+/// As `record`, for an actor that is not a request's caller (single sign-on's provisioning: the
+/// person themself, through their identity provider).
+pub(super) async fn record_as(
+    tx: &mut sqlx::PgConnection,
+    audit: Audit,
+    actor_id: Uuid,
+    user: &UserRecord,
+    action: &str,
+    changes: Changes,
+) -> Result<(), AppError> {
+    audit.record(tx, user.enterprise_id, action, Some(Target::new("user", user.id, &user.full_name)), changes).await?;
     if crate::webhooks::EVENTS.contains(&action) {
         let data = json!({
             "userId": user.id,
@@ -424,7 +437,7 @@ async fn record(
             "email": user.email,
             "role": user.role().as_str(),
             "status": user.status().as_str(),
-            "actorId": caller.user_id,
+            "actorId": actor_id,
         });
         store::outbox::webhook_event(tx, user.enterprise_id, action, data).await?;
     }

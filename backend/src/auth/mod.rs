@@ -11,6 +11,7 @@ pub mod rate_limit;
 pub mod security;
 pub mod sessions;
 pub mod sign_in;
+pub mod sso;
 pub mod token;
 
 pub use client::ClientInfo;

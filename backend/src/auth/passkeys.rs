@@ -5,7 +5,6 @@
 //! second call takes it out, so a ceremony's answer is accepted once and on any instance.
 
 use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
-use deadpool_redis::redis;
 use serde::{Serialize, de::DeserializeOwned};
 use uuid::Uuid;
 use webauthn_rs::{
@@ -133,27 +132,12 @@ impl Passkeys {
     }
 
     async fn remember<T: Serialize>(&self, purpose: &Purpose, challenge: &impl AsRef<[u8]>, state: &T) -> Result<(), AppError> {
-        let key = self.key(purpose, challenge.as_ref());
-        let json = serde_json::to_string(state).map_err(|e| AppError::Unexpected(e.into()))?;
-        let mut conn = self.cache.conn().await.map_err(|_| AppError::Busy { retry_after_secs: 5 })?;
-        redis::cmd("SET")
-            .arg(&key)
-            .arg(json)
-            .arg("EX")
-            .arg(CEREMONY_TTL_SECS)
-            .query_async::<()>(&mut *conn)
-            .await
-            .map_err(|_| AppError::Busy { retry_after_secs: 5 })?;
-        Ok(())
+        self.cache.put_json(&self.key(purpose, challenge.as_ref()), state, CEREMONY_TTL_SECS).await
     }
 
     /// The ceremony's state, taken out so that its answer is accepted once.
     async fn take<T: DeserializeOwned>(&self, purpose: &Purpose, challenge: &[u8]) -> Result<Option<T>, AppError> {
-        let key = self.key(purpose, challenge);
-        let mut conn = self.cache.conn().await.map_err(|_| AppError::Busy { retry_after_secs: 5 })?;
-        let json: Option<String> =
-            redis::cmd("GETDEL").arg(&key).query_async(&mut *conn).await.map_err(|_| AppError::Busy { retry_after_secs: 5 })?;
-        Ok(json.and_then(|j| serde_json::from_str(&j).ok()))
+        self.cache.take_json(&self.key(purpose, challenge)).await
     }
 
     fn key(&self, purpose: &Purpose, challenge: &[u8]) -> String {

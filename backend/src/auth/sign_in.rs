@@ -54,6 +54,8 @@ pub enum Method {
     PasswordPasskey,
     Passkey,
     Invitation,
+    /// Through the enterprise's identity provider (OpenID Connect).
+    Sso,
 }
 
 impl Method {
@@ -65,6 +67,7 @@ impl Method {
             Self::PasswordPasskey => "password_passkey",
             Self::Passkey => "passkey",
             Self::Invitation => "invitation",
+            Self::Sso => "sso",
         }
     }
 }
@@ -125,8 +128,39 @@ pub async fn sign_in(state: &AppState, creds: Credentials<'_>, client: &ClientIn
         audit_attempt(state, Some(&user), "auth.sign_in_refused", &account, "account_inactive").await?;
         return Err(AppError::AccountInactive);
     }
+    if password_refused(state, &user).await? {
+        tracing::warn!(target: "audit", event = "sign_in_refused", account = %email.normalized(), ip = ?client.ip, reason = "sso_required");
+        crate::metrics::sign_in_failure("sso_required");
+        audit_attempt(state, Some(&user), "auth.sign_in_refused", &account, "sso_required").await?;
+        return Err(AppError::SsoRequired);
+    }
 
     after_password(state, user, creds.remember_me, device, Method::Password, client).await
+}
+
+/// Whether `user`'s enterprise requires single sign-on for their address, so that no password
+/// signs them in: all but the enterprise's break-glass CEO, and them only with a second factor
+/// (which the sign-in then asks for).
+pub async fn password_refused(state: &AppState, user: &UserRecord) -> Result<bool, AppError> {
+    let Some(enterprise_id) = user.enterprise_id else { return Ok(false) };
+    let Some(sso) = store::sso::find(&state.db, enterprise_id).await? else { return Ok(false) };
+    if !sso.required || !sso.covers(&user.email) {
+        return Ok(false);
+    }
+    let break_glass = sso.break_glass_user_id == Some(user.id) && user.role() == crate::domain::Role::EnterpriseCeo;
+    Ok(!break_glass || second_factors(state, user.id).await?.is_empty())
+}
+
+/// The second factors a person can answer with now.
+async fn second_factors(state: &AppState, user_id: uuid::Uuid) -> Result<Vec<&'static str>, AppError> {
+    let mut methods = Vec::new();
+    if store::mfa::totp(&state.db, user_id).await?.is_some_and(|t| t.confirmed) {
+        methods.extend(["totp", "recovery_code"]);
+    }
+    if state.passkeys.is_some() && store::passkeys::count(&state.db, user_id).await? > 0 {
+        methods.push("webauthn");
+    }
+    Ok(methods)
 }
 
 /// The step after a proven password (or an accepted invitation): the session, unless a second
@@ -140,13 +174,7 @@ pub async fn after_password(
     client: &ClientInfo,
 ) -> Result<Outcome, AppError> {
     let ttl = chrono::Duration::seconds(mfa::CHALLENGE_TTL_SECS);
-    let mut methods = Vec::new();
-    if store::mfa::totp(&state.db, user.id).await?.is_some_and(|t| t.confirmed) {
-        methods.extend(["totp", "recovery_code"]);
-    }
-    if state.passkeys.is_some() && store::passkeys::count(&state.db, user.id).await? > 0 {
-        methods.push("webauthn");
-    }
+    let methods = second_factors(state, user.id).await?;
     if !methods.is_empty() {
         let challenge = state.tokens.sign_challenge(user.id, remember_me, false, device, ttl)?;
         return Ok(Outcome::SecondFactor { challenge, methods, enrol: false });

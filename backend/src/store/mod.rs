@@ -13,6 +13,7 @@ pub mod passkeys;
 pub mod reports;
 pub mod sessions;
 pub mod spreadsheets;
+pub mod sso;
 pub mod users;
 pub mod webhooks;
 

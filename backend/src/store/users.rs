@@ -39,6 +39,9 @@ pub struct UserRecord {
     pub mfa_enabled: bool,
     /// The id the enterprise's identity provider knows them by (SCIM's `externalId`).
     pub scim_external_id: Option<String>,
+    /// Who their enterprise's identity provider says they are (`sub`), once they signed in
+    /// through it.
+    pub sso_subject: Option<String>,
     pub updated_at: DateTime<Utc>,
 }
 
@@ -87,7 +90,7 @@ impl UserRecord {
 const SELECT_USER: &str = "select u.id, u.enterprise_id, u.department_id, u.role, u.full_name, u.email, \
      u.password_hash, u.status, u.locale, u.notify_reports, u.notify_sign_ins, u.notify_invitations, \
      i.created_at as invitation_sent_at, i.expires_at as invitation_expires_at, i.bounced_at as invitation_bounced_at, \
-     u.last_login_at, u.created_at, u.scim_external_id, u.updated_at, e.is_active as enterprise_active, e.name as enterprise_name, \
+     u.last_login_at, u.created_at, u.scim_external_id, u.sso_subject, u.updated_at, e.is_active as enterprise_active, e.name as enterprise_name, \
      (exists (select 1 from public.user_totp m where m.user_id = u.id and m.confirmed_at is not null) \
          or exists (select 1 from public.user_passkeys k where k.user_id = u.id)) as mfa_enabled \
      from public.users u left join public.enterprises e on e.id = u.enterprise_id \
@@ -149,6 +152,16 @@ pub struct NewUser<'a> {
     /// None: the person is invited and chooses their password.
     pub password_hash: Option<&'a str>,
     pub locale: crate::domain::Lang,
+}
+
+/// Records who the identity provider says the person is, at a single sign-on.
+pub async fn link_sso(db: impl PgExecutor<'_>, id: Uuid, subject: &str) -> sqlx::Result<()> {
+    sqlx::query("update public.users set sso_subject = $2 where id = $1 and sso_subject is distinct from $2")
+        .bind(id)
+        .bind(subject)
+        .execute(db)
+        .await
+        .map(drop)
 }
 
 /// Inserts a user; a taken e-mail address surfaces as the unique violation of `users_email_key`.

@@ -103,14 +103,20 @@ pub fn literal_allowed(url: &Url, allow_private: bool) -> bool {
 
 /// The HTTP client of deliveries: our resolver, no redirects, 10 s for the whole exchange.
 pub fn client(allow_private: bool) -> reqwest::Client {
+    outbound_client(allow_private, concat!("enterprise-platform-webhooks/", env!("CARGO_PKG_VERSION")))
+}
+
+/// A client for any URL a customer chose (webhooks, an identity provider): our resolver, no
+/// redirects, 10 s for the whole exchange.
+pub fn outbound_client(allow_private: bool, user_agent: &'static str) -> reqwest::Client {
     reqwest::Client::builder()
         .dns_resolver(Arc::new(PublicOnly { allow_private }))
         .redirect(reqwest::redirect::Policy::none())
         .timeout(std::time::Duration::from_secs(10))
         .connect_timeout(std::time::Duration::from_secs(5))
-        .user_agent(concat!("enterprise-platform-webhooks/", env!("CARGO_PKG_VERSION")))
+        .user_agent(user_agent)
         .build()
-        .expect("the webhook client's settings are valid")
+        .expect("the outbound client's settings are valid")
 }
 
 #[cfg(test)]

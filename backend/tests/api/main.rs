@@ -25,4 +25,5 @@ mod scim;
 mod security;
 mod serving;
 mod spreadsheets;
+mod sso;
 mod users;

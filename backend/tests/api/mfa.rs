@@ -42,7 +42,7 @@ async fn delete_with(app: &TestApp, token: &str, path: &str, body: Value) -> u16
 }
 
 /// Turns an authenticator on for the signed-in person; answers its secret and recovery codes.
-async fn enrol(app: &TestApp, token: &str) -> (String, Vec<String>) {
+pub(crate) async fn enrol(app: &TestApp, token: &str) -> (String, Vec<String>) {
     let (status, setup) = app.post(token, "/api/v1/auth/mfa/totp", json!({})).await;
     assert_eq!(status, 200, "{setup}");
     let secret = setup["secret"].as_str().unwrap().to_owned();
@@ -53,7 +53,7 @@ async fn enrol(app: &TestApp, token: &str) -> (String, Vec<String>) {
 }
 
 /// The sign-in method of the caller's own current session.
-async fn own_method(app: &TestApp, token: &str) -> String {
+pub(crate) async fn own_method(app: &TestApp, token: &str) -> String {
     let (status, page) = app.get(token, "/api/v1/auth/sessions").await;
     assert_eq!(status, 200, "{page}");
     let current = page["items"].as_array().unwrap().iter().find(|s| s["current"] == true).unwrap_or_else(|| panic!("{page}"));

@@ -84,6 +84,12 @@ use Caller::{Admin, Ceo, DeadToken, Head, NoToken, OpsHead, OpsUser, OtherCeo, O
 
 const CALLERS: [Caller; 11] = [Admin, Ceo, Head, User, NoToken, DeadToken, OtherCeo, OtherHead, OtherUser, OpsHead, OpsUser];
 
+/// Single sign-on settings for Alpha, with the test provider (scripts/oidc/start.sh).
+fn sso_settings() -> Value {
+    let issuer = std::env::var("OIDC_ISSUER").expect("OIDC_ISSUER: start the test provider (source scripts/oidc/start.sh)");
+    json!({ "issuer": issuer, "clientId": "platform", "clientSecret": "platform-secret", "domains": ["alpha-sso.example"], "provisioning": "just_in_time" })
+}
+
 /// Operations anyone may call, signed in or not.
 const PUBLIC: &[&str] = &[
     "login",
@@ -91,6 +97,9 @@ const PUBLIC: &[&str] = &[
     "startLoginTotpEnrollment",
     "startPasskeySignIn",
     "finishPasskeySignIn",
+    "discoverSso",
+    "startSsoSignIn",
+    "finishSsoSignIn",
     "requestPasswordReset",
     "confirmPasswordReset",
     "acceptInvitation",
@@ -144,6 +153,10 @@ const TABLE: &[(&str, [Cell; 11])] = &[
     ("updatePlatformSecurityPolicy", [A,  F,  F,   F,    U,   U,    F,     F,   F,     F,    F]),
     ("getEnterpriseSecurityPolicy", [A,   A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
     ("updateEnterpriseSecurityPolicy", [A, A, F,   F,    U,   U,    H,     F,   F,     F,    F]),
+    // Single sign-on: an enterprise's, its CEO's and the admin's.
+    ("getEnterpriseSso",          [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
+    ("updateEnterpriseSso",       [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
+    ("deleteEnterpriseSso",       [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
     // Enterprises: the admin's; a CEO reads their own and its users, reports and departments.
     ("listEnterprises",           [A,     F,  F,   F,    U,   U,    F,     F,   F,     F,    F]),
     ("createEnterprise",          [A,     F,  F,   F,    U,   U,    F,     F,   F,     F,    F]),
@@ -632,6 +645,14 @@ impl World {
             "updatePlatformSecurityPolicy" => put("/api/v1/platform/security-policy").json(json!({ "mfaRequiredRoles": [] })),
             "getEnterpriseSecurityPolicy" => get(format!("/api/v1/enterprises/{ent}/security-policy")),
             "updateEnterpriseSecurityPolicy" => put(format!("/api/v1/enterprises/{ent}/security-policy")).json(json!({ "mfaRequiredRoles": null })),
+            "getEnterpriseSso" => get(format!("/api/v1/enterprises/{ent}/sso")),
+            "updateEnterpriseSso" => put(format!("/api/v1/enterprises/{ent}/sso")).json(sso_settings()),
+            "deleteEnterpriseSso" => {
+                // Alpha's single sign-on, set up by the admin for each call.
+                let (status, body) = self.app.put(&self.admin.token, &format!("/api/v1/enterprises/{ent}/sso"), sso_settings()).await;
+                assert_eq!(status, 200, "{body}");
+                delete(format!("/api/v1/enterprises/{ent}/sso"))
+            }
             "logoutMySession" => {
                 // Another session of their own, or (anyone outside finance's people) Alpha's member's.
                 let token = if insider || who == Admin { self.app.token(&me.email, me.password).await } else { self.member_session().await };
@@ -990,6 +1011,12 @@ impl World {
                 ensure!(user["mfaEnabled"] == false, "still on: {user}");
             }
             "getPlatformSecurityPolicy" | "updatePlatformSecurityPolicy" => ensure!(body["mfaRequiredRoles"] == json!([]), "{body}"),
+            "getEnterpriseSso" => ensure!(body["redirectUri"].is_string() && body["configured"].is_boolean(), "{body}"),
+            "updateEnterpriseSso" => ensure!(body["configured"] == true && body["domains"] == json!(["alpha-sso.example"]), "{body}"),
+            "deleteEnterpriseSso" => {
+                let (_, after) = self.get(&self.admin.token, &format!("/api/v1/enterprises/{}/sso", self.a.id)).await;
+                ensure!(after["configured"] == false, "still there: {after}");
+            }
             "getEnterpriseSecurityPolicy" | "updateEnterpriseSecurityPolicy" => {
                 ensure!(body["mfaRequiredRoles"].is_null() && body["platformDefault"] == json!([]), "{body}")
             }

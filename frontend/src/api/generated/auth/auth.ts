@@ -5,7 +5,7 @@
  * Multi-tenant enterprise management platform. Errors are RFC 9457 problem details (`application/problem+json`) that also carry a stable `code`, a `message`, `fields` for invalid input and the `requestId`. Lists are pages `{ items, total, page, pageSize }`. Authenticate with `Authorization: Bearer <token>`: a person's session token from `POST /auth/login`, or a program's token from `POST /api-tokens` (scoped; see each operation's `ApiToken` scope). Every answer carries `RateLimit-Policy` and `RateLimit`; a POST with `Idempotency-Key` is safe to retry; GETs carry an `ETag`. Read [the guide for programs](/api/guide.md) first: tokens, scopes, errors, limits, retries, pages, versions.
 
 **Real time.** `GET /api/v1/ws` upgrades to a WebSocket (one per tab). Its first message, within 5 s, is `{"type":"auth","token":"<token>"}` (never put the token in the URL); the server answers `{"type":"ready"}`, then sends events as JSON objects with a `type`: `session.ended` (`sessionId`, `reason`; the socket then closes with code 4401, as it does for a missing, bad or dead token), `monitoring.session_started` (`sessionId`, `userId`, `enterpriseId`), `monitoring.session_updated` (`sessionId`, `enterpriseId`, `lastSeenAt`) and `monitoring.session_ended` (`sessionId`, `enterpriseId`, `reason`) to the monitors whose scope includes the session, once a second at most: past 20 in a second, one `monitoring.sessions_changed` (`enterpriseId`, null for the admins' summary of the whole platform; `started`, `updated`, `ended`: counts) instead, so a mass expiry is one message; and `report.status_changed` (`reportId`, `departmentId`, `title`, `fromStatus`, `status`, `actorId`: who moved it) to the report's author, department head and CEO. The messenger's events go to a conversation's members: `message.created` (`conversationId`, `messageId`, `senderId`), `message.read` (`conversationId`, `userId`, `messageId`), `conversation.changed` (`conversationId`: members, name, keys or the listener's archive flag) and `conversation.typing` (`conversationId`, `userId`; never stored). `webhook.disabled` (`webhookId`, `url`) tells a webhook's owner (the CEO, or the platform admins) that it was turned off after failing for days. A client too slow to read its events is closed with 4408; reconnect and refetch.
- * OpenAPI spec version: 1.5.0
+ * OpenAPI spec version: 1.6.0
  */
 import {
   useMutation,
@@ -32,9 +32,15 @@ import type {
   ChangePassword,
   ListMySessionsParams,
   LoginRequest,
+  LoginResponse,
   LoginResult,
   PageSession,
   PasswordResetRequest,
+  SsoDiscovered,
+  SsoDiscovery,
+  SsoFinish,
+  SsoRedirect,
+  SsoStart,
   TokenAndPassword,
   TotpSetup,
   UpdateMe,
@@ -802,6 +808,225 @@ export const useAcceptInvitation = <TError = ErrorType<ApiError | ApiError | Api
       > => {
 
       const mutationOptions = getAcceptInvitationMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * The sign-in page asks as the e-mail is typed. It answers from the address's domain alone:
+it says nothing of whether an account exists.
+ * @summary Whether an address signs in with single sign-on
+ */
+export const getDiscoverSsoUrl = () => {
+
+
+  
+
+  return `/api/v1/auth/sso/discover`
+}
+
+export const discoverSso = async (ssoDiscovery: SsoDiscovery, options?: RequestInit): Promise<SsoDiscovered> => {
+  
+  return customFetch<SsoDiscovered>(getDiscoverSsoUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      ssoDiscovery,)
+  }
+);}
+
+
+
+
+export const getDiscoverSsoMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof discoverSso>>, TError,{data: BodyType<SsoDiscovery>}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof discoverSso>>, TError,{data: BodyType<SsoDiscovery>}, TContext> => {
+
+const mutationKey = ['discoverSso'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof discoverSso>>, {data: BodyType<SsoDiscovery>}> = (props) => {
+          const {data} = props ?? {};
+
+          return  discoverSso(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type DiscoverSsoMutationResult = NonNullable<Awaited<ReturnType<typeof discoverSso>>>
+    export type DiscoverSsoMutationBody = BodyType<SsoDiscovery>
+    export type DiscoverSsoMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+
+    /**
+ * @summary Whether an address signs in with single sign-on
+ */
+export const useDiscoverSso = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof discoverSso>>, TError,{data: BodyType<SsoDiscovery>}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof discoverSso>>,
+        TError,
+        {data: BodyType<SsoDiscovery>},
+        TContext
+      > => {
+
+      const mutationOptions = getDiscoverSsoMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * Answers the provider's authorization URL for the address's domain; send the browser there.
+ * @summary Start a sign-in with single sign-on
+ */
+export const getStartSsoSignInUrl = () => {
+
+
+  
+
+  return `/api/v1/auth/sso/start`
+}
+
+export const startSsoSignIn = async (ssoStart: SsoStart, options?: RequestInit): Promise<SsoRedirect> => {
+  
+  return customFetch<SsoRedirect>(getStartSsoSignInUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      ssoStart,)
+  }
+);}
+
+
+
+
+export const getStartSsoSignInMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof startSsoSignIn>>, TError,{data: BodyType<SsoStart>}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof startSsoSignIn>>, TError,{data: BodyType<SsoStart>}, TContext> => {
+
+const mutationKey = ['startSsoSignIn'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof startSsoSignIn>>, {data: BodyType<SsoStart>}> = (props) => {
+          const {data} = props ?? {};
+
+          return  startSsoSignIn(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type StartSsoSignInMutationResult = NonNullable<Awaited<ReturnType<typeof startSsoSignIn>>>
+    export type StartSsoSignInMutationBody = BodyType<SsoStart>
+    export type StartSsoSignInMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+
+    /**
+ * @summary Start a sign-in with single sign-on
+ */
+export const useStartSsoSignIn = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof startSsoSignIn>>, TError,{data: BodyType<SsoStart>}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof startSsoSignIn>>,
+        TError,
+        {data: BodyType<SsoStart>},
+        TContext
+      > => {
+
+      const mutationOptions = getStartSsoSignInMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * The `code` and `state` the provider sent back: the code is exchanged at the provider and
+its ID token checked (signature, issuer, audience, expiry, nonce). Answers like a
+completed sign-in; the session's method is `sso`.
+ * @summary Finish a sign-in with single sign-on
+ */
+export const getFinishSsoSignInUrl = () => {
+
+
+  
+
+  return `/api/v1/auth/sso/finish`
+}
+
+export const finishSsoSignIn = async (ssoFinish: SsoFinish, options?: RequestInit): Promise<LoginResponse> => {
+  
+  return customFetch<LoginResponse>(getFinishSsoSignInUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      ssoFinish,)
+  }
+);}
+
+
+
+
+export const getFinishSsoSignInMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof finishSsoSignIn>>, TError,{data: BodyType<SsoFinish>}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof finishSsoSignIn>>, TError,{data: BodyType<SsoFinish>}, TContext> => {
+
+const mutationKey = ['finishSsoSignIn'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof finishSsoSignIn>>, {data: BodyType<SsoFinish>}> = (props) => {
+          const {data} = props ?? {};
+
+          return  finishSsoSignIn(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type FinishSsoSignInMutationResult = NonNullable<Awaited<ReturnType<typeof finishSsoSignIn>>>
+    export type FinishSsoSignInMutationBody = BodyType<SsoFinish>
+    export type FinishSsoSignInMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+
+    /**
+ * @summary Finish a sign-in with single sign-on
+ */
+export const useFinishSsoSignIn = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof finishSsoSignIn>>, TError,{data: BodyType<SsoFinish>}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof finishSsoSignIn>>,
+        TError,
+        {data: BodyType<SsoFinish>},
+        TContext
+      > => {
+
+      const mutationOptions = getFinishSsoSignInMutationOptions(options);
 
       return useMutation(mutationOptions, queryClient);
     }

@@ -5,7 +5,7 @@
  * Multi-tenant enterprise management platform. Errors are RFC 9457 problem details (`application/problem+json`) that also carry a stable `code`, a `message`, `fields` for invalid input and the `requestId`. Lists are pages `{ items, total, page, pageSize }`. Authenticate with `Authorization: Bearer <token>`: a person's session token from `POST /auth/login`, or a program's token from `POST /api-tokens` (scoped; see each operation's `ApiToken` scope). Every answer carries `RateLimit-Policy` and `RateLimit`; a POST with `Idempotency-Key` is safe to retry; GETs carry an `ETag`. Read [the guide for programs](/api/guide.md) first: tokens, scopes, errors, limits, retries, pages, versions.
 
 **Real time.** `GET /api/v1/ws` upgrades to a WebSocket (one per tab). Its first message, within 5 s, is `{"type":"auth","token":"<token>"}` (never put the token in the URL); the server answers `{"type":"ready"}`, then sends events as JSON objects with a `type`: `session.ended` (`sessionId`, `reason`; the socket then closes with code 4401, as it does for a missing, bad or dead token), `monitoring.session_started` (`sessionId`, `userId`, `enterpriseId`), `monitoring.session_updated` (`sessionId`, `enterpriseId`, `lastSeenAt`) and `monitoring.session_ended` (`sessionId`, `enterpriseId`, `reason`) to the monitors whose scope includes the session, once a second at most: past 20 in a second, one `monitoring.sessions_changed` (`enterpriseId`, null for the admins' summary of the whole platform; `started`, `updated`, `ended`: counts) instead, so a mass expiry is one message; and `report.status_changed` (`reportId`, `departmentId`, `title`, `fromStatus`, `status`, `actorId`: who moved it) to the report's author, department head and CEO. The messenger's events go to a conversation's members: `message.created` (`conversationId`, `messageId`, `senderId`), `message.read` (`conversationId`, `userId`, `messageId`), `conversation.changed` (`conversationId`: members, name, keys or the listener's archive flag) and `conversation.typing` (`conversationId`, `userId`; never stored). `webhook.disabled` (`webhookId`, `url`) tells a webhook's owner (the CEO, or the platform admins) that it was turned off after failing for days. A client too slow to read its events is closed with 4408; reconnect and refetch.
- * OpenAPI spec version: 1.5.0
+ * OpenAPI spec version: 1.6.0
  */
 import {
   useMutation,
@@ -36,6 +36,8 @@ import type {
   ListEnterprisesParams,
   PageEnterprise,
   PageUser,
+  SsoSettings,
+  SsoSettingsChange,
   UpdateEnterprise
 } from '.././model';
 
@@ -48,6 +50,253 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 
 /**
+ * The admin, or the enterprise's CEO. Never the client secret.
+ * @summary An enterprise's single sign-on
+ */
+export const getGetEnterpriseSsoUrl = (id: string,) => {
+
+
+  
+
+  return `/api/v1/enterprises/${id}/sso`
+}
+
+export const getEnterpriseSso = async (id: string, options?: RequestInit): Promise<SsoSettings> => {
+  
+  return customFetch<SsoSettings>(getGetEnterpriseSsoUrl(id),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetEnterpriseSsoQueryKey = (id?: string,) => {
+    return [
+    `/api/v1/enterprises/${id}/sso`
+    ] as const;
+    }
+
+    
+export const getGetEnterpriseSsoQueryOptions = <TData = Awaited<ReturnType<typeof getEnterpriseSso>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getEnterpriseSso>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetEnterpriseSsoQueryKey(id);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getEnterpriseSso>>> = ({ signal }) => getEnterpriseSso(id, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(id), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getEnterpriseSso>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetEnterpriseSsoQueryResult = NonNullable<Awaited<ReturnType<typeof getEnterpriseSso>>>
+export type GetEnterpriseSsoQueryError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+
+
+export function useGetEnterpriseSso<TData = Awaited<ReturnType<typeof getEnterpriseSso>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+ id: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getEnterpriseSso>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getEnterpriseSso>>,
+          TError,
+          Awaited<ReturnType<typeof getEnterpriseSso>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetEnterpriseSso<TData = Awaited<ReturnType<typeof getEnterpriseSso>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getEnterpriseSso>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getEnterpriseSso>>,
+          TError,
+          Awaited<ReturnType<typeof getEnterpriseSso>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetEnterpriseSso<TData = Awaited<ReturnType<typeof getEnterpriseSso>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getEnterpriseSso>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary An enterprise's single sign-on
+ */
+
+export function useGetEnterpriseSso<TData = Awaited<ReturnType<typeof getEnterpriseSso>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getEnterpriseSso>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getGetEnterpriseSsoQueryOptions(id,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
+ * Checks the issuer's discovery document first. The domains' people see "Continue with
+single sign-on" on the sign-in page; with `required`, their password no longer signs them
+in (except the break-glass CEO's, with a second factor).
+ * @summary Set up or change an enterprise's single sign-on
+ */
+export const getUpdateEnterpriseSsoUrl = (id: string,) => {
+
+
+  
+
+  return `/api/v1/enterprises/${id}/sso`
+}
+
+export const updateEnterpriseSso = async (id: string,
+    ssoSettingsChange: SsoSettingsChange, options?: RequestInit): Promise<SsoSettings> => {
+  
+  return customFetch<SsoSettings>(getUpdateEnterpriseSsoUrl(id),
+  {      
+    ...options,
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      ssoSettingsChange,)
+  }
+);}
+
+
+
+
+export const getUpdateEnterpriseSsoMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateEnterpriseSso>>, TError,{id: string;data: BodyType<SsoSettingsChange>}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof updateEnterpriseSso>>, TError,{id: string;data: BodyType<SsoSettingsChange>}, TContext> => {
+
+const mutationKey = ['updateEnterpriseSso'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateEnterpriseSso>>, {id: string;data: BodyType<SsoSettingsChange>}> = (props) => {
+          const {id,data} = props ?? {};
+
+          return  updateEnterpriseSso(id,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UpdateEnterpriseSsoMutationResult = NonNullable<Awaited<ReturnType<typeof updateEnterpriseSso>>>
+    export type UpdateEnterpriseSsoMutationBody = BodyType<SsoSettingsChange>
+    export type UpdateEnterpriseSsoMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+
+    /**
+ * @summary Set up or change an enterprise's single sign-on
+ */
+export const useUpdateEnterpriseSso = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateEnterpriseSso>>, TError,{id: string;data: BodyType<SsoSettingsChange>}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof updateEnterpriseSso>>,
+        TError,
+        {id: string;data: BodyType<SsoSettingsChange>},
+        TContext
+      > => {
+
+      const mutationOptions = getUpdateEnterpriseSsoMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * Its people sign in with their passwords again (those made by single sign-on have none:
+they use "Forgot password").
+ * @summary Remove an enterprise's single sign-on
+ */
+export const getDeleteEnterpriseSsoUrl = (id: string,) => {
+
+
+  
+
+  return `/api/v1/enterprises/${id}/sso`
+}
+
+export const deleteEnterpriseSso = async (id: string, options?: RequestInit): Promise<void> => {
+  
+  return customFetch<void>(getDeleteEnterpriseSsoUrl(id),
+  {      
+    ...options,
+    method: 'DELETE'
+    
+    
+  }
+);}
+
+
+
+
+export const getDeleteEnterpriseSsoMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteEnterpriseSso>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof deleteEnterpriseSso>>, TError,{id: string}, TContext> => {
+
+const mutationKey = ['deleteEnterpriseSso'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteEnterpriseSso>>, {id: string}> = (props) => {
+          const {id} = props ?? {};
+
+          return  deleteEnterpriseSso(id,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type DeleteEnterpriseSsoMutationResult = NonNullable<Awaited<ReturnType<typeof deleteEnterpriseSso>>>
+    
+    export type DeleteEnterpriseSsoMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+
+    /**
+ * @summary Remove an enterprise's single sign-on
+ */
+export const useDeleteEnterpriseSso = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteEnterpriseSso>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof deleteEnterpriseSso>>,
+        TError,
+        {id: string},
+        TContext
+      > => {
+
+      const mutationOptions = getDeleteEnterpriseSsoMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
  * Platform admin only. `q` searches the name and the CEO's e-mail.
  * @summary List enterprises
  */

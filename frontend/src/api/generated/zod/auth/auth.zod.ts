@@ -5,7 +5,7 @@
  * Multi-tenant enterprise management platform. Errors are RFC 9457 problem details (`application/problem+json`) that also carry a stable `code`, a `message`, `fields` for invalid input and the `requestId`. Lists are pages `{ items, total, page, pageSize }`. Authenticate with `Authorization: Bearer <token>`: a person's session token from `POST /auth/login`, or a program's token from `POST /api-tokens` (scoped; see each operation's `ApiToken` scope). Every answer carries `RateLimit-Policy` and `RateLimit`; a POST with `Idempotency-Key` is safe to retry; GETs carry an `ETag`. Read [the guide for programs](/api/guide.md) first: tokens, scopes, errors, limits, retries, pages, versions.
 
 **Real time.** `GET /api/v1/ws` upgrades to a WebSocket (one per tab). Its first message, within 5 s, is `{"type":"auth","token":"<token>"}` (never put the token in the URL); the server answers `{"type":"ready"}`, then sends events as JSON objects with a `type`: `session.ended` (`sessionId`, `reason`; the socket then closes with code 4401, as it does for a missing, bad or dead token), `monitoring.session_started` (`sessionId`, `userId`, `enterpriseId`), `monitoring.session_updated` (`sessionId`, `enterpriseId`, `lastSeenAt`) and `monitoring.session_ended` (`sessionId`, `enterpriseId`, `reason`) to the monitors whose scope includes the session, once a second at most: past 20 in a second, one `monitoring.sessions_changed` (`enterpriseId`, null for the admins' summary of the whole platform; `started`, `updated`, `ended`: counts) instead, so a mass expiry is one message; and `report.status_changed` (`reportId`, `departmentId`, `title`, `fromStatus`, `status`, `actorId`: who moved it) to the report's author, department head and CEO. The messenger's events go to a conversation's members: `message.created` (`conversationId`, `messageId`, `senderId`), `message.read` (`conversationId`, `userId`, `messageId`), `conversation.changed` (`conversationId`: members, name, keys or the listener's archive flag) and `conversation.typing` (`conversationId`, `userId`; never stored). `webhook.disabled` (`webhookId`, `url`) tells a webhook's owner (the CEO, or the platform admins) that it was turned off after failing for days. A client too slow to read its events is closed with 4408; reconnect and refetch.
- * OpenAPI spec version: 1.5.0
+ * OpenAPI spec version: 1.6.0
  */
 import * as zod from 'zod';
 
@@ -325,6 +325,98 @@ export const acceptInvitationResponse = zod.union([zod.object({
   "methods": zod.array(zod.string()).describe('What the account can answer with: `totp` (an authenticator app\'s code), `recovery_code`,\n`webauthn` (one of its passkeys). Empty when `enrollmentRequired`.'),
   "enrollmentRequired": zod.boolean().describe('The account\'s policy requires a second factor it does not have yet: set up an\nauthenticator now (`POST /auth/login/totp`), then verify its first code.')
 }).describe('The password was right and a second factor is due: no token yet.')]).describe('A session, or the second step of the sign-in.')
+
+/**
+ * The sign-in page asks as the e-mail is typed. It answers from the address's domain alone:
+it says nothing of whether an account exists.
+ * @summary Whether an address signs in with single sign-on
+ */
+export const discoverSsoHeaderIdempotencyKeyMax = 255;
+
+export const discoverSsoHeader = zod.object({
+  "Idempotency-Key": zod.string().min(1).max(discoverSsoHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
+})
+
+export const discoverSsoBodyEmailMax = 320;
+
+export const discoverSsoBody = zod.object({
+  "email": zod.string().max(discoverSsoBodyEmailMax)
+}).describe('An address typed on the sign-in page.')
+
+export const discoverSsoResponse = zod.object({
+  "sso": zod.boolean().describe('Its enterprise has single sign-on for this domain: offer it.'),
+  "required": zod.boolean().describe('And requires it: do not ask for a password.')
+}).describe('Whether an address\'s domain signs in through an identity provider.')
+
+/**
+ * Answers the provider's authorization URL for the address's domain; send the browser there.
+ * @summary Start a sign-in with single sign-on
+ */
+export const startSsoSignInHeaderIdempotencyKeyMax = 255;
+
+export const startSsoSignInHeader = zod.object({
+  "Idempotency-Key": zod.string().min(1).max(startSsoSignInHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
+})
+
+export const startSsoSignInBodyEmailMax = 320;export const startSsoSignInBodyRememberMeDefault = false;
+
+export const startSsoSignInBody = zod.object({
+  "email": zod.string().max(startSsoSignInBodyEmailMax),
+  "rememberMe": zod.boolean().optional().describe('Keep the session for 30 days instead of 12 hours.')
+}).describe('Starts a sign-in through the provider of the address\'s domain.')
+
+export const startSsoSignInResponse = zod.object({
+  "authorizationUrl": zod.string().describe('The provider\'s authorization URL (with PKCE, `state` and `nonce`); the provider sends the\nbrowser back to `/sign-in/sso?code=…&state=…` within 10 minutes.'),
+  "state": zod.string().describe('The `state` it carries: keep it in the tab (sessionStorage) and check that the return\nbrings the same one before finishing.')
+}).describe('Where to send the browser.')
+
+/**
+ * The `code` and `state` the provider sent back: the code is exchanged at the provider and
+its ID token checked (signature, issuer, audience, expiry, nonce). Answers like a
+completed sign-in; the session's method is `sso`.
+ * @summary Finish a sign-in with single sign-on
+ */
+export const finishSsoSignInHeaderIdempotencyKeyMax = 255;
+
+export const finishSsoSignInHeader = zod.object({
+  "Idempotency-Key": zod.string().min(1).max(finishSsoSignInHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
+})
+
+export const finishSsoSignInBodyCodeMax = 4096;export const finishSsoSignInBodyStateMax = 512;
+
+export const finishSsoSignInBody = zod.object({
+  "code": zod.string().max(finishSsoSignInBodyCodeMax),
+  "state": zod.string().max(finishSsoSignInBodyStateMax)
+}).describe('What the provider sent back to `/sign-in/sso`.')
+
+export const finishSsoSignInResponse = zod.object({
+  "token": zod.string().describe('Send as `Authorization: Bearer <token>`; it stops working at logout.'),
+  "user": zod.object({
+  "id": zod.uuid(),
+  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.'),
+  "fullName": zod.string(),
+  "email": zod.string(),
+  "status": zod.enum(['active', 'inactive']).describe('Whether an account may sign in.'),
+  "lastLogin": zod.iso.datetime({}).nullish().describe('When the user last signed in; null before the first sign-in.'),
+  "departmentId": zod.uuid().nullish().describe('Null when the user is in no department.'),
+  "enterpriseId": zod.uuid().nullish().describe('The user\'s enterprise; null for platform administrators.'),
+  "enterpriseName": zod.string().nullish().describe('The enterprise\'s name; null for platform administrators.'),
+  "createdAt": zod.iso.datetime({}),
+  "locale": zod.enum(['en', 'fr']).describe('A language of the product: of the screens, of files (their labels and dates) and of e-mails; a\nperson\'s own is stored on their account.'),
+  "invitation": zod.union([zod.object({
+  "status": zod.enum(['pending', 'expired', 'bounced']).describe('`pending`: sent and valid; `expired`: its link no longer works (resend it); `bounced`: the\nmail server refused the address.'),
+  "sentAt": zod.iso.datetime({}).nullish().describe('When the latest invitation was sent; null when none is live.'),
+  "expiresAt": zod.iso.datetime({}).nullish().describe('Until when its link works.')
+}).describe('An invitation not yet accepted.'),zod.null()]).optional().describe('Set while the person has not accepted their invitation (they cannot sign in until then).'),
+  "notifications": zod.object({
+  "reports": zod.boolean().describe('Reports: submitted (to the CEO), reviewed, approved or rejected (to the author).'),
+  "signIns": zod.boolean().describe('A sign-in from a new country or after an impossible journey.'),
+  "invitations": zod.boolean().describe('Someone they invited accepted.')
+}).describe('The e-mails a person receives besides invitations and password resets.'),
+  "mfaEnabled": zod.boolean().describe('A second factor (an authenticator app) is set up.')
+}).describe('A person with an account on the platform.'),
+  "deviceToken": zod.string().describe('Keep it in the browser (long-lived, bound to this account) and send it with later\nsign-ins to this account as `deviceToken`.')
+}).describe('A bearer token and the signed-in user.')
 
 /**
  * The caller's sessions, live first, then the most recently active; `current` marks this one.

@@ -5,10 +5,91 @@
  * Multi-tenant enterprise management platform. Errors are RFC 9457 problem details (`application/problem+json`) that also carry a stable `code`, a `message`, `fields` for invalid input and the `requestId`. Lists are pages `{ items, total, page, pageSize }`. Authenticate with `Authorization: Bearer <token>`: a person's session token from `POST /auth/login`, or a program's token from `POST /api-tokens` (scoped; see each operation's `ApiToken` scope). Every answer carries `RateLimit-Policy` and `RateLimit`; a POST with `Idempotency-Key` is safe to retry; GETs carry an `ETag`. Read [the guide for programs](/api/guide.md) first: tokens, scopes, errors, limits, retries, pages, versions.
 
 **Real time.** `GET /api/v1/ws` upgrades to a WebSocket (one per tab). Its first message, within 5 s, is `{"type":"auth","token":"<token>"}` (never put the token in the URL); the server answers `{"type":"ready"}`, then sends events as JSON objects with a `type`: `session.ended` (`sessionId`, `reason`; the socket then closes with code 4401, as it does for a missing, bad or dead token), `monitoring.session_started` (`sessionId`, `userId`, `enterpriseId`), `monitoring.session_updated` (`sessionId`, `enterpriseId`, `lastSeenAt`) and `monitoring.session_ended` (`sessionId`, `enterpriseId`, `reason`) to the monitors whose scope includes the session, once a second at most: past 20 in a second, one `monitoring.sessions_changed` (`enterpriseId`, null for the admins' summary of the whole platform; `started`, `updated`, `ended`: counts) instead, so a mass expiry is one message; and `report.status_changed` (`reportId`, `departmentId`, `title`, `fromStatus`, `status`, `actorId`: who moved it) to the report's author, department head and CEO. The messenger's events go to a conversation's members: `message.created` (`conversationId`, `messageId`, `senderId`), `message.read` (`conversationId`, `userId`, `messageId`), `conversation.changed` (`conversationId`: members, name, keys or the listener's archive flag) and `conversation.typing` (`conversationId`, `userId`; never stored). `webhook.disabled` (`webhookId`, `url`) tells a webhook's owner (the CEO, or the platform admins) that it was turned off after failing for days. A client too slow to read its events is closed with 4408; reconnect and refetch.
- * OpenAPI spec version: 1.5.0
+ * OpenAPI spec version: 1.6.0
  */
 import * as zod from 'zod';
 
+
+/**
+ * The admin, or the enterprise's CEO. Never the client secret.
+ * @summary An enterprise's single sign-on
+ */
+export const getEnterpriseSsoParams = zod.object({
+  "id": zod.uuid()
+})
+
+export const getEnterpriseSsoHeader = zod.object({
+  "If-None-Match": zod.string().optional().describe('An `ETag` from an earlier answer: 304 without a body when it still matches.')
+})
+
+export const getEnterpriseSsoResponse = zod.object({
+  "configured": zod.boolean().describe('False: none yet (the other fields are the defaults of a new one).'),
+  "issuer": zod.string().optional().describe('The provider\'s issuer URL.'),
+  "clientId": zod.string().optional(),
+  "clientSecretSet": zod.boolean().describe('The client secret is never sent back: only whether one is stored.'),
+  "domains": zod.array(zod.string()).describe('The e-mail domains the provider signs in, lower case.'),
+  "required": zod.boolean().describe('People of these domains must sign in through the provider: their password is refused\n(`sso_required`), except the break-glass CEO\'s, who must then pass a second factor.'),
+  "provisioning": zod.enum(['just_in_time', 'invitation_only']).describe('What happens to a person the provider names who has no account yet.'),
+  "defaultRole": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.'),
+  "defaultDepartmentId": zod.uuid().optional().describe('Their department; null: none.'),
+  "breakGlassUserId": zod.uuid().optional().describe('The CEO who may still sign in with a password (and a second factor) while SSO is\nrequired: the way in when the provider fails.'),
+  "breakGlassReady": zod.boolean().describe('Whether the break-glass CEO has a second factor (without one, their password is refused\ntoo).'),
+  "redirectUri": zod.string().describe('Register this redirect URI with the provider for the client.'),
+  "updatedAt": zod.iso.datetime({}).optional()
+}).describe('An enterprise\'s single sign-on.')
+
+/**
+ * Checks the issuer's discovery document first. The domains' people see "Continue with
+single sign-on" on the sign-in page; with `required`, their password no longer signs them
+in (except the break-glass CEO's, with a second factor).
+ * @summary Set up or change an enterprise's single sign-on
+ */
+export const updateEnterpriseSsoParams = zod.object({
+  "id": zod.uuid()
+})
+
+export const updateEnterpriseSsoHeader = zod.object({
+  "If-Match": zod.string().optional().describe('The `ETag` read before changing: 412 when the resource changed since.')
+})
+
+export const updateEnterpriseSsoBodyIssuerMax = 2000;export const updateEnterpriseSsoBodyClientIdMax = 500;export const updateEnterpriseSsoBodyClientSecretMax = 2000;export const updateEnterpriseSsoBodyDomainsItemMax = 253;export const updateEnterpriseSsoBodyDomainsMax = 20;export const updateEnterpriseSsoBodyRequiredDefault = false;
+
+export const updateEnterpriseSsoBody = zod.object({
+  "issuer": zod.string().max(updateEnterpriseSsoBodyIssuerMax).describe('The provider\'s issuer URL; its discovery document must answer.'),
+  "clientId": zod.string().max(updateEnterpriseSsoBodyClientIdMax),
+  "clientSecret": zod.string().max(updateEnterpriseSsoBodyClientSecretMax).optional().describe('Required the first time; omitted or null keeps the stored one.'),
+  "domains": zod.array(zod.string().max(updateEnterpriseSsoBodyDomainsItemMax)).max(updateEnterpriseSsoBodyDomainsMax).describe('1 to 20 domains, each owned by no other enterprise.'),
+  "required": zod.boolean().optional(),
+  "provisioning": zod.enum(['just_in_time', 'invitation_only']).describe('What happens to a person the provider names who has no account yet.'),
+  "defaultRole": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).optional().describe('What a user may do on the platform. Spelled exactly as the API shows it.'),
+  "defaultDepartmentId": zod.uuid().optional(),
+  "breakGlassUserId": zod.uuid().optional()
+}).describe('New single sign-on settings (all of them: this replaces what is stored).')
+
+export const updateEnterpriseSsoResponse = zod.object({
+  "configured": zod.boolean().describe('False: none yet (the other fields are the defaults of a new one).'),
+  "issuer": zod.string().optional().describe('The provider\'s issuer URL.'),
+  "clientId": zod.string().optional(),
+  "clientSecretSet": zod.boolean().describe('The client secret is never sent back: only whether one is stored.'),
+  "domains": zod.array(zod.string()).describe('The e-mail domains the provider signs in, lower case.'),
+  "required": zod.boolean().describe('People of these domains must sign in through the provider: their password is refused\n(`sso_required`), except the break-glass CEO\'s, who must then pass a second factor.'),
+  "provisioning": zod.enum(['just_in_time', 'invitation_only']).describe('What happens to a person the provider names who has no account yet.'),
+  "defaultRole": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.'),
+  "defaultDepartmentId": zod.uuid().optional().describe('Their department; null: none.'),
+  "breakGlassUserId": zod.uuid().optional().describe('The CEO who may still sign in with a password (and a second factor) while SSO is\nrequired: the way in when the provider fails.'),
+  "breakGlassReady": zod.boolean().describe('Whether the break-glass CEO has a second factor (without one, their password is refused\ntoo).'),
+  "redirectUri": zod.string().describe('Register this redirect URI with the provider for the client.'),
+  "updatedAt": zod.iso.datetime({}).optional()
+}).describe('An enterprise\'s single sign-on.')
+
+/**
+ * Its people sign in with their passwords again (those made by single sign-on have none:
+they use "Forgot password").
+ * @summary Remove an enterprise's single sign-on
+ */
+export const deleteEnterpriseSsoParams = zod.object({
+  "id": zod.uuid()
+})
 
 /**
  * Platform admin only. `q` searches the name and the CEO's e-mail.

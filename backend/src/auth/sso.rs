@@ -1,0 +1,199 @@
+//! Single sign-on with an enterprise's OpenID provider (OpenID Connect's authorization code flow,
+//! by the `openidconnect` crate): the provider's discovery document and keys, the authorization
+//! URL with PKCE, `state` and `nonce`, and the code's exchange with the ID token's checks
+//! (signature by the provider's keys, issuer, audience, expiry, nonce).
+//!
+//! What the server must remember between the two legs (the PKCE verifier, the nonce, which
+//! enterprise) waits in Redis for 10 minutes under the `state` it sent, and the second leg takes
+//! it out, so a `state` is used once and on any instance. The provider sends the browser back to
+//! the app (`PUBLIC_URL/sign-in/sso?code&state`), which hands code and state to the API: the
+//! session token never travels in a URL.
+//!
+//! The provider is a URL the enterprise's CEO chooses and the server fetches, so its requests go
+//! through the webhooks' guard (`webhooks::guard`): https and public addresses only (unless
+//! `WEBHOOK_ALLOW_PRIVATE_NETWORKS`), no redirects, 10 s at most.
+
+use std::{
+    collections::HashMap,
+    sync::Mutex,
+    time::{Duration, Instant},
+};
+
+use openidconnect::{
+    AuthorizationCode, ClientId, ClientSecret, CsrfToken, EndpointMaybeSet, EndpointNotSet, EndpointSet, IssuerUrl, Nonce, PkceCodeChallenge,
+    PkceCodeVerifier, RedirectUrl, Scope, TokenResponse,
+    core::{CoreAuthenticationFlow, CoreClient, CoreProviderMetadata},
+};
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use crate::{
+    cache::Cache,
+    error::{AppError, SsoFailure},
+    store::sso::SsoRecord,
+    webhooks::guard,
+};
+
+/// How long a person may take at their provider, from the start to the return.
+pub const STATE_TTL_SECS: u64 = 600;
+/// How long a provider's discovery document (and so its keys' address) is reused.
+const METADATA_TTL: Duration = Duration::from_secs(300);
+
+/// What waits between the two legs of a sign-in.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Pending {
+    pub enterprise_id: Uuid,
+    pub verifier: String,
+    pub nonce: String,
+    pub remember_me: bool,
+}
+
+/// Who the provider says signed in.
+#[derive(Debug)]
+pub struct Identity {
+    pub subject: String,
+    /// Lower case; the provider confirmed it (`email_verified` not false).
+    pub email: String,
+    pub name: Option<String>,
+}
+
+pub struct SingleSignOn {
+    http: reqwest::Client,
+    cache: Cache,
+    redirect_uri: RedirectUrl,
+    metadata: Mutex<HashMap<String, (Instant, CoreProviderMetadata)>>,
+    allow_private: bool,
+}
+
+impl SingleSignOn {
+    pub fn new(public_url: &str, allow_private: bool, cache: Cache) -> anyhow::Result<Self> {
+        let redirect_uri = RedirectUrl::new(format!("{}/sign-in/sso", public_url.trim_end_matches('/')))?;
+        let http = guard::outbound_client(allow_private, concat!("enterprise-platform-sso/", env!("CARGO_PKG_VERSION")));
+        Ok(Self { http, cache, redirect_uri, metadata: Mutex::default(), allow_private })
+    }
+
+    /// The address the provider sends people back to: registered at the provider with the client.
+    pub fn redirect_uri(&self) -> &str {
+        self.redirect_uri.as_str()
+    }
+
+    /// Checks an issuer before it is saved: a URL the guard allows, whose discovery document
+    /// answers and names it. The reason of a refusal, for the CEO.
+    pub async fn check_issuer(&self, issuer: &str) -> Result<String, &'static str> {
+        let issuer = issuer.trim().trim_end_matches('/');
+        guard::check_url(issuer, self.allow_private).await.map_err(|refusal| match refusal {
+            guard::Refusal::Invalid => "Enter the provider's issuer URL, for example https://login.example.com",
+            guard::Refusal::NotHttps => "The issuer URL must use https",
+            guard::Refusal::Unresolvable => "This URL's host name does not resolve",
+            guard::Refusal::PrivateAddress => "This URL points into a private network, which the server may not reach",
+        })?;
+        self.discover(issuer, true).await.map_err(|_| "No OpenID provider answers at this issuer URL (its discovery document could not be read)")?;
+        Ok(issuer.to_owned())
+    }
+
+    async fn discover(&self, issuer: &str, fresh: bool) -> Result<CoreProviderMetadata, SsoFailure> {
+        if !fresh
+            && let Some((at, metadata)) = self.metadata.lock().unwrap_or_else(|e| e.into_inner()).get(issuer)
+            && at.elapsed() < METADATA_TTL
+        {
+            return Ok(metadata.clone());
+        }
+        let url = IssuerUrl::new(issuer.to_owned()).map_err(|_| SsoFailure::ProviderUnavailable)?;
+        let metadata = CoreProviderMetadata::discover_async(url, &self.http).await.map_err(|err| {
+            tracing::warn!(issuer, error = %err, "single sign-on: discovery failed");
+            SsoFailure::ProviderUnavailable
+        })?;
+        // The document names further addresses (keys, token endpoint): an address literal there
+        // is never seen by the guard's resolver, so it is judged here.
+        let endpoints = [Some(metadata.jwks_uri().url()), metadata.token_endpoint().map(|t| t.url())];
+        if endpoints
+            .into_iter()
+            .flatten()
+            .any(|url| !guard::literal_allowed(url, self.allow_private) || (url.scheme() != "https" && !self.allow_private))
+        {
+            tracing::warn!(issuer, "single sign-on: the discovery document names a private or plain-http endpoint");
+            return Err(SsoFailure::ProviderUnavailable);
+        }
+        let mut cached = self.metadata.lock().unwrap_or_else(|e| e.into_inner());
+        cached.retain(|_, (at, _)| at.elapsed() < METADATA_TTL);
+        cached.insert(issuer.to_owned(), (Instant::now(), metadata.clone()));
+        Ok(metadata)
+    }
+
+    async fn client(&self, config: &SsoRecord) -> Result<OidcClient, SsoFailure> {
+        let metadata = self.discover(&config.issuer, false).await?;
+        Ok(CoreClient::from_provider_metadata(
+            metadata,
+            ClientId::new(config.client_id.clone()),
+            Some(ClientSecret::new(config.client_secret.clone())),
+        )
+        .set_redirect_uri(self.redirect_uri.clone()))
+    }
+
+    /// The first leg: where to send the browser (`login_hint` carries the address typed), and the
+    /// `state` it carries.
+    pub async fn start(&self, config: &SsoRecord, email: &str, remember_me: bool) -> Result<(String, String), AppError> {
+        let client = self.client(config).await?;
+        let (challenge, verifier) = PkceCodeChallenge::new_random_sha256();
+        let (url, state, nonce) = client
+            .authorize_url(CoreAuthenticationFlow::AuthorizationCode, CsrfToken::new_random, Nonce::new_random)
+            .add_scope(Scope::new("email".into()))
+            .add_scope(Scope::new("profile".into()))
+            .add_extra_param("login_hint", email)
+            .set_pkce_challenge(challenge)
+            .url();
+        let pending =
+            Pending { enterprise_id: config.enterprise_id, verifier: verifier.secret().clone(), nonce: nonce.secret().clone(), remember_me };
+        self.cache.put_json(&self.key(state.secret()), &pending, STATE_TTL_SECS).await?;
+        Ok((url.to_string(), state.secret().clone()))
+    }
+
+    /// Takes out what the first leg left under `state`: `None` when it expired, was used, or
+    /// never was.
+    pub async fn take(&self, state: &str) -> Result<Option<Pending>, AppError> {
+        self.cache.take_json(&self.key(state)).await
+    }
+
+    /// The second leg: the code exchanged at the provider with the PKCE verifier, and the ID
+    /// token checked.
+    pub async fn exchange(&self, config: &SsoRecord, pending: &Pending, code: &str) -> Result<Identity, AppError> {
+        let client = self.client(config).await?;
+        let request = client.exchange_code(AuthorizationCode::new(code.to_owned())).map_err(|_| SsoFailure::ProviderUnavailable)?;
+        let response = request.set_pkce_verifier(PkceCodeVerifier::new(pending.verifier.clone())).request_async(&self.http).await.map_err(|err| {
+            use openidconnect::RequestTokenError;
+            match err {
+                RequestTokenError::ServerResponse(answer) => {
+                    tracing::warn!(error = %answer, "single sign-on: the provider refused the code");
+                    SsoFailure::CodeRejected
+                }
+                err => {
+                    tracing::warn!(error = %err, "single sign-on: the token request failed");
+                    SsoFailure::ProviderUnavailable
+                }
+            }
+        })?;
+        let id_token = response.id_token().ok_or(SsoFailure::TokenInvalid)?;
+        let claims = id_token.claims(&client.id_token_verifier(), &Nonce::new(pending.nonce.clone())).map_err(|err| {
+            tracing::warn!(error = %err, "single sign-on: the ID token was refused");
+            match err {
+                openidconnect::ClaimsVerificationError::InvalidNonce(_) => SsoFailure::NonceMismatch,
+                _ => SsoFailure::TokenInvalid,
+            }
+        })?;
+        let email = claims.email().filter(|_| claims.email_verified() != Some(false)).ok_or(SsoFailure::EmailNotAllowed)?;
+        let email = email.as_str().trim().to_lowercase();
+        if !config.covers(&email) {
+            return Err(SsoFailure::EmailNotAllowed.into());
+        }
+        let name = claims.name().and_then(|n| n.get(None)).map(|n| n.as_str().trim().to_owned()).filter(|n| !n.is_empty());
+        Ok(Identity { subject: claims.subject().as_str().to_owned(), email, name })
+    }
+
+    fn key(&self, state: &str) -> String {
+        self.cache.key(&["sso", "state", state])
+    }
+}
+
+/// The client `CoreClient::from_provider_metadata` builds: its authorization endpoint set, its
+/// token and user-info endpoints maybe set (as the discovery document says).
+type OidcClient = CoreClient<EndpointSet, EndpointNotSet, EndpointNotSet, EndpointNotSet, EndpointMaybeSet, EndpointMaybeSet>;

@@ -1,0 +1,329 @@
+//! Single sign-on with an enterprise's OpenID provider, against a real one: `oidc-provider`
+//! (scripts/oidc/provider.mjs, started by scripts/test.sh), whose sign-in page lets in whatever
+//! address is typed. A small cookie-keeping client plays the person's browser at the provider.
+
+use reqwest::{Client, redirect::Policy};
+use serde_json::{Value, json};
+use sqlx::PgPool;
+use url::Url;
+
+use crate::{
+    helpers::{Mailbox, TestApp, link_token},
+    mfa::{enrol, own_method},
+};
+
+fn issuer() -> String {
+    std::env::var("OIDC_ISSUER").expect("OIDC_ISSUER: start the test provider first (source scripts/oidc/start.sh)")
+}
+
+/// The person's browser at the provider: its own cookies, every redirect looked at.
+struct Browser(Client);
+
+impl Browser {
+    fn new() -> Self {
+        Self(Client::builder().cookie_store(true).redirect(Policy::none()).build().unwrap())
+    }
+
+    /// Follows `authorization_url` through the provider's sign-in page as `email`, up to where
+    /// the provider sends the browser back to the app: that URL (`/sign-in/sso?code&state&iss`,
+    /// or `?error`).
+    async fn sign_in(&self, authorization_url: &str, email: &str) -> Url {
+        let mut url = Url::parse(authorization_url).unwrap();
+        for _ in 0..10 {
+            if url.path() == "/sign-in/sso" {
+                return url;
+            }
+            let resp = self.0.get(url.clone()).send().await.unwrap();
+            if resp.status().is_redirection() {
+                url = url.join(resp.headers()["location"].to_str().unwrap()).unwrap();
+                continue;
+            }
+            assert_eq!(resp.status(), 200, "at {url}");
+            assert!(url.path().starts_with("/interaction/"), "the provider's page is its sign-in page: {url}");
+            let login = url.join(&format!("{}/login", url.path())).unwrap();
+            let resp = self.0.post(login).form(&[("email", email)]).send().await.unwrap();
+            assert!(resp.status().is_redirection(), "the provider took the address: {}", resp.status());
+            url = url.join(resp.headers()["location"].to_str().unwrap()).unwrap();
+        }
+        panic!("the provider never sent the browser back");
+    }
+}
+
+fn query(url: &Url, name: &str) -> String {
+    url.query_pairs().find(|(k, _)| k == name).map(|(_, v)| v.into_owned()).unwrap_or_else(|| panic!("no {name} in {url}"))
+}
+
+/// An enterprise (CEO `ceo@<slug>.example`) whose provider signs in `<slug>.example`.
+async fn with_sso(app: &TestApp, admin: &str, name: &str, extra: Value) -> (String, String) {
+    let (id, ceo) = app.enterprise(admin, name).await;
+    let domain = format!("{}.example", name.to_lowercase().replace(' ', "-"));
+    let mut body = json!({
+        "issuer": issuer(), "clientId": "platform", "clientSecret": "platform-secret",
+        "domains": [domain], "provisioning": "just_in_time",
+    });
+    body.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+    let (status, saved) = app.put(&ceo, &format!("/api/v1/enterprises/{id}/sso"), body).await;
+    assert_eq!(status, 200, "{saved}");
+    (id, ceo)
+}
+
+/// The first leg: the authorization URL and its state.
+async fn start(app: &TestApp, email: &str) -> (String, String) {
+    let (status, started) = app.post("", "/api/v1/auth/sso/start", json!({ "email": email })).await;
+    assert_eq!(status, 200, "{started}");
+    (started["authorizationUrl"].as_str().unwrap().to_owned(), started["state"].as_str().unwrap().to_owned())
+}
+
+async fn finish(app: &TestApp, code: &str, state: &str) -> (u16, Value) {
+    app.post("", "/api/v1/auth/sso/finish", json!({ "code": code, "state": state })).await
+}
+
+/// A whole sign-in as `email` (typed on our page and at the provider): the finish's answer.
+async fn sign_in(app: &TestApp, email: &str) -> (u16, Value) {
+    let (url, state) = start(app, email).await;
+    let back = Browser::new().sign_in(&url, email).await;
+    assert_eq!(query(&back, "state"), state);
+    finish(app, &query(&back, "code"), &state).await
+}
+
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn a_ceo_sets_up_sso_and_a_new_person_of_the_domain_signs_in_through_the_provider_made_just_in_time(db: PgPool) {
+    let app = TestApp::spawn(db).await;
+    let admin = app.admin_token().await;
+    let (id, ceo) = app.enterprise(&admin, "Sso One").await;
+    let (status, none) = app.get(&ceo, &format!("/api/v1/enterprises/{id}/sso")).await;
+    assert_eq!(status, 200);
+    assert_eq!(none["configured"], false);
+    assert_eq!(none["redirectUri"], "http://localhost:8080/sign-in/sso");
+    let sales = app.department(&ceo, &id, "finance").await;
+    let body = json!({
+        "issuer": issuer(), "clientId": "platform", "clientSecret": "platform-secret", "domains": ["SSO-One.example", "@sso-one.example"],
+        "provisioning": "just_in_time", "defaultRole": "DepartmentHead", "defaultDepartmentId": sales,
+    });
+    let (status, saved) = app.put(&ceo, &format!("/api/v1/enterprises/{id}/sso"), body).await;
+    assert_eq!(status, 200, "{saved}");
+    assert_eq!(saved["configured"], true);
+    assert_eq!(saved["issuer"], issuer());
+    assert_eq!(saved["domains"], json!(["sso-one.example"]));
+    assert_eq!(saved["clientSecretSet"], true);
+    assert!(!saved.to_string().contains("platform-secret"), "the secret never comes back: {saved}");
+
+    // The sign-in page's question, by domain only.
+    let (_, found) = app.post("", "/api/v1/auth/sso/discover", json!({ "email": "Ada.Lovelace@SSO-one.example" })).await;
+    assert_eq!(found, json!({ "sso": true, "required": false }));
+    let (_, other) = app.post("", "/api/v1/auth/sso/discover", json!({ "email": "ada@elsewhere.example" })).await;
+    assert_eq!(other, json!({ "sso": false, "required": false }));
+
+    let (url, state) = start(&app, "ada.lovelace@sso-one.example").await;
+    let authorize = Url::parse(&url).unwrap();
+    assert!(url.starts_with(&format!("{}/auth?", issuer())), "{url}");
+    assert_eq!(query(&authorize, "code_challenge_method"), "S256");
+    assert_eq!(query(&authorize, "client_id"), "platform");
+    assert_eq!(query(&authorize, "login_hint"), "ada.lovelace@sso-one.example");
+    assert_eq!(query(&authorize, "state"), state);
+    assert!(query(&authorize, "nonce").len() >= 16);
+    let back = Browser::new().sign_in(&url, "ada.lovelace@sso-one.example").await;
+    let code = query(&back, "code");
+    let (status, signed_in) = finish(&app, &code, &state).await;
+    assert_eq!(status, 200, "{signed_in}");
+    let token = signed_in["token"].as_str().unwrap();
+    assert_eq!(signed_in["user"]["email"], "ada.lovelace@sso-one.example");
+    assert_eq!(signed_in["user"]["fullName"], "Ada Lovelace");
+    assert_eq!(signed_in["user"]["role"], "DepartmentHead");
+    assert_eq!(signed_in["user"]["departmentId"], sales.as_str());
+    assert_eq!(own_method(&app, token).await, "sso");
+    assert_eq!(app.me(token).await.status(), 200);
+
+    // The code and its state worked once.
+    let (status, replay) = finish(&app, &code, &state).await;
+    assert_eq!((status, replay["code"].as_str(), replay["reason"].as_str()), (401, Some("sso_failed"), Some("state_invalid")), "{replay}");
+
+    // The next sign-in finds the same person.
+    let (status, again) = sign_in(&app, "ada.lovelace@sso-one.example").await;
+    assert_eq!(status, 200, "{again}");
+    assert_eq!(again["user"]["id"], signed_in["user"]["id"]);
+    let (_, people) = app.get(&ceo, "/api/v1/users?q=ada.lovelace").await;
+    assert_eq!(people["total"], 1, "{people}");
+
+    // Audited: the settings (never the secret), and the person made by the provider.
+    let (_, audit) = app.get(&ceo, "/api/v1/audit-events?action=enterprise.sso_updated").await;
+    let entry = &audit["items"][0];
+    assert_eq!(entry["details"]["clientSecret"], "changed", "{entry}");
+    assert!(!audit.to_string().contains("platform-secret"));
+    let (_, made) = app.get(&ceo, "/api/v1/audit-events?action=user.created").await;
+    let made =
+        made["items"].as_array().unwrap().iter().find(|e| e["targetId"] == signed_in["user"]["id"]).unwrap_or_else(|| panic!("{made}")).clone();
+    assert_eq!(made["details"]["provisionedBy"], "sso", "{made}");
+}
+
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn the_provider_s_answer_is_checked_a_wrong_nonce_an_expired_code_and_an_address_of_another_enterprise_are_refused(db: PgPool) {
+    let app = TestApp::spawn(db).await;
+    let admin = app.admin_token().await;
+    with_sso(&app, &admin, "Sso Two", json!({})).await;
+
+    // The authorization request's nonce changed on its way: the ID token carries the other one.
+    let (url, state) = start(&app, "grace@sso-two.example").await;
+    let mut tampered = Url::parse(&url).unwrap();
+    let pairs: Vec<(String, String)> =
+        tampered.query_pairs().map(|(k, v)| (k.to_string(), if k == "nonce" { "someone-else-s-nonce".to_owned() } else { v.into_owned() })).collect();
+    tampered.query_pairs_mut().clear().extend_pairs(pairs);
+    let back = Browser::new().sign_in(tampered.as_str(), "grace@sso-two.example").await;
+    let (status, refused) = finish(&app, &query(&back, "code"), &state).await;
+    assert_eq!((status, refused["reason"].as_str()), (401, Some("nonce_mismatch")), "{refused}");
+
+    // A state this server never issued.
+    let (status, refused) = finish(&app, "some-code", "a-state-nobody-issued").await;
+    assert_eq!((status, refused["reason"].as_str()), (401, Some("state_invalid")), "{refused}");
+
+    // The provider names an address outside the enterprise's domains.
+    let (url, state) = start(&app, "grace@sso-two.example").await;
+    let back = Browser::new().sign_in(&url, "grace@elsewhere.example").await;
+    let (status, refused) = finish(&app, &query(&back, "code"), &state).await;
+    assert_eq!((status, refused["reason"].as_str()), (401, Some("email_not_allowed")), "{refused}");
+
+    // An address of the domain whose account belongs to another enterprise.
+    let (other, other_ceo) = app.enterprise(&admin, "Sso Other").await;
+    app.staff(&other_ceo, &other, "moved@sso-two.example", "DepartmentUser", None).await;
+    let (status, refused) = sign_in(&app, "moved@sso-two.example").await;
+    assert_eq!((status, refused["reason"].as_str()), (401, Some("email_not_allowed")), "{refused}");
+
+    // A code the provider lets live 1 s, presented after 2.5 s.
+    let (id, ceo) = app.enterprise(&admin, "Sso Slow").await;
+    let body = json!({ "issuer": issuer(), "clientId": "platform-expiring", "clientSecret": "expiring-secret", "domains": ["sso-slow.example"], "provisioning": "just_in_time" });
+    assert_eq!(app.put(&ceo, &format!("/api/v1/enterprises/{id}/sso"), body).await.0, 200);
+    let (url, state) = start(&app, "late@sso-slow.example").await;
+    let back = Browser::new().sign_in(&url, "late@sso-slow.example").await;
+    tokio::time::sleep(std::time::Duration::from_millis(2500)).await;
+    let (status, refused) = finish(&app, &query(&back, "code"), &state).await;
+    assert_eq!((status, refused["reason"].as_str()), (401, Some("code_rejected")), "{refused}");
+    assert_eq!(refused["message"], "Your identity provider did not confirm this sign-in. Please sign in again.");
+}
+
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn invitation_only_lets_in_invited_people_and_refuses_strangers(db: PgPool) {
+    let app = TestApp::spawn(db).await;
+    let admin = app.admin_token().await;
+    let (id, ceo) = with_sso(&app, &admin, "Sso Three", json!({ "provisioning": "invitation_only" })).await;
+    let (status, stranger) = sign_in(&app, "stranger@sso-three.example").await;
+    assert_eq!((status, stranger["reason"].as_str()), (403, Some("not_invited")), "{stranger}");
+    let (_, people) = app.get(&ceo, "/api/v1/users?q=stranger").await;
+    assert_eq!(people["total"], 0, "no account was made");
+
+    let (status, invited) = app
+        .post(
+            &ceo,
+            "/api/v1/users",
+            json!({ "fullName": "Ivy Invited", "email": "ivy@sso-three.example", "role": "DepartmentUser", "enterpriseId": id }),
+        )
+        .await;
+    assert_eq!(status, 201, "{invited}");
+    assert_eq!(invited["invitation"]["status"], "pending");
+    let (status, signed_in) = sign_in(&app, "ivy@sso-three.example").await;
+    assert_eq!(status, 200, "{signed_in}");
+    assert_eq!(signed_in["user"]["id"], invited["id"]);
+    let (_, after) = app.get(&ceo, &format!("/api/v1/users/{}", invited["id"].as_str().unwrap())).await;
+    assert_eq!(after["invitation"], Value::Null, "signing in accepted the invitation: {after}");
+}
+
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn required_sso_refuses_passwords_except_the_break_glass_ceo_s_with_a_second_factor(db: PgPool) {
+    // E-mail (the invitation) at the default public address, which the provider sends back to.
+    let app = TestApp::spawn_with(db, |c| {
+        c.mail.smtp_url = Some(Mailbox::smtp_url());
+        c.mail.retry_scale = 0.001;
+        c.events.outbox_poll = std::time::Duration::from_millis(100);
+    })
+    .await;
+    let admin = app.admin_token().await;
+    let (id, ceo) = with_sso(&app, &admin, "Sso Four", json!({})).await;
+    app.staff(&ceo, &id, "sam@sso-four.example", "DepartmentUser", None).await;
+    assert_eq!(app.login("sam@sso-four.example", "staff-password").await.status(), 200, "not required yet");
+    let (_, me) = app.get(&ceo, "/api/v1/auth/me").await;
+    let ceo_id = me["id"].as_str().unwrap().to_owned();
+
+    let body = json!({ "issuer": issuer(), "clientId": "platform", "domains": ["sso-four.example"], "provisioning": "just_in_time", "required": true, "breakGlassUserId": ceo_id });
+    let (status, saved) = app.put(&ceo, &format!("/api/v1/enterprises/{id}/sso"), body.clone()).await;
+    assert_eq!(status, 200, "{saved}");
+    assert_eq!(saved["clientSecretSet"], true, "the stored secret is kept");
+    assert_eq!(saved["breakGlassReady"], false);
+    let (_, found) = app.post("", "/api/v1/auth/sso/discover", json!({ "email": "sam@sso-four.example" })).await;
+    assert_eq!(found, json!({ "sso": true, "required": true }));
+
+    let (status, refused) = crate::helpers::parts(app.login("sam@sso-four.example", "staff-password").await).await;
+    assert_eq!((status, refused["code"].as_str()), (403, Some("sso_required")), "{refused}");
+    assert_eq!(refused["message"], "Your organisation signs in with single sign-on");
+    let (status, wrong) = crate::helpers::parts(app.login("sam@sso-four.example", "not-the-password").await).await;
+    assert_eq!((status, wrong["code"].as_str()), (401, Some("invalid_credentials")), "a wrong password says nothing more");
+    // The break-glass CEO without a second factor is refused too.
+    let (status, refused) = crate::helpers::parts(app.login("ceo@sso-four.example", "ceo-password").await).await;
+    assert_eq!((status, refused["code"].as_str()), (403, Some("sso_required")), "{refused}");
+    // With one, the password leads to the second step.
+    enrol(&app, &ceo).await;
+    let (_, saved) = app.get(&ceo, &format!("/api/v1/enterprises/{id}/sso")).await;
+    assert_eq!(saved["breakGlassReady"], true);
+    let (status, step) = crate::helpers::parts(app.login("ceo@sso-four.example", "ceo-password").await).await;
+    assert_eq!((status, &step["mfaRequired"]), (200, &json!(true)), "{step}");
+    // The provider still signs Sam in.
+    let (status, signed_in) = sign_in(&app, "sam@sso-four.example").await;
+    assert_eq!(status, 200, "{signed_in}");
+
+    // An invited person of the domain cannot choose a password: the provider signs them in.
+    let (status, invited) = app
+        .post(&ceo, "/api/v1/users", json!({ "fullName": "Ned New", "email": "ned@sso-four.example", "role": "DepartmentUser", "enterpriseId": id }))
+        .await;
+    assert_eq!(status, 201, "{invited}");
+    let mail = Mailbox::new().wait_for("ned@sso-four.example", 1).await;
+    let link = link_token(mail[0]["text"].as_str().unwrap(), "accept-invitation");
+    let (status, refused) = app.post("", "/api/v1/auth/invitations/accept", json!({ "token": link, "password": "a-long-password-1" })).await;
+    assert_eq!((status, refused["code"].as_str()), (403, Some("sso_required")), "{refused}");
+
+    // Without single sign-on, passwords work again.
+    assert_eq!(app.delete(&ceo, &format!("/api/v1/enterprises/{id}/sso")).await.0, 204);
+    assert_eq!(app.login("sam@sso-four.example", "staff-password").await.status(), 200);
+    assert_eq!(app.delete(&ceo, &format!("/api/v1/enterprises/{id}/sso")).await.0, 404, "nothing left to remove");
+}
+
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn settings_are_checked_before_they_are_saved(db: PgPool) {
+    let app = TestApp::spawn(db).await;
+    let admin = app.admin_token().await;
+    let (id, ceo) = app.enterprise(&admin, "Sso Five").await;
+    let path = format!("/api/v1/enterprises/{id}/sso");
+    let good = json!({ "issuer": issuer(), "clientId": "platform", "clientSecret": "platform-secret", "domains": ["sso-five.example"], "provisioning": "just_in_time" });
+    let with = |change: Value| {
+        let mut body = good.clone();
+        body.as_object_mut().unwrap().extend(change.as_object().unwrap().clone());
+        body
+    };
+    for (change, field, issue) in [
+        (json!({ "issuer": "http://127.0.0.1:9" }), "issuer", "invalid"),
+        (json!({ "issuer": "not a url" }), "issuer", "invalid"),
+        (json!({ "clientSecret": null }), "clientSecret", "required"),
+        (json!({ "clientId": " " }), "clientId", "required"),
+        (json!({ "domains": [] }), "domains", "required"),
+        (json!({ "domains": ["not a domain"] }), "domains", "invalid"),
+        (json!({ "defaultRole": "EnterpriseCeo" }), "defaultRole", "invalid"),
+        (json!({ "defaultDepartmentId": uuid::Uuid::now_v7() }), "defaultDepartmentId", "invalid"),
+    ] {
+        let (status, refused) = app.put(&ceo, &path, with(change.clone())).await;
+        assert_eq!((status, refused["fields"][field].as_str()), (400, Some(issue)), "{change}: {refused}");
+    }
+    let staff = app.staff(&ceo, &id, "staff@sso-five.example", "DepartmentUser", None).await;
+    let (status, refused) = app.put(&ceo, &path, with(json!({ "breakGlassUserId": staff }))).await;
+    assert_eq!((status, refused["fields"]["breakGlassUserId"].as_str()), (400, Some("invalid")), "{refused}");
+    assert_eq!(app.get(&ceo, &path).await.1["configured"], false, "nothing was saved");
+
+    assert_eq!(app.put(&ceo, &path, good.clone()).await.0, 200);
+    let (other, other_ceo) = app.enterprise(&admin, "Sso Six").await;
+    let (status, refused) =
+        app.put(&other_ceo, &format!("/api/v1/enterprises/{other}/sso"), with(json!({ "domains": ["sso-six.example", "sso-five.example"] }))).await;
+    assert_eq!((status, refused["reason"].as_str()), (409, Some("sso_domain_taken")), "{refused}");
+    // The CEO of one enterprise never sees another's.
+    assert_eq!(app.get(&other_ceo, &path).await.0, 404);
+    // The admin sees and removes any.
+    assert_eq!(app.get(&admin, &path).await.1["domains"], json!(["sso-five.example"]));
+    assert_eq!(app.delete(&admin, &path).await.0, 204);
+    let (_, audit) = app.get(&admin, "/api/v1/audit-events?action=enterprise.sso_removed").await;
+    assert_eq!(audit["items"].as_array().unwrap().len(), 1, "{audit}");
+}

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Starts the test OpenID Connect provider (provider.mjs: oidc-provider with a sign-in page that
+# lets in any e-mail address) unless one answers already. Source it: it exports OIDC_ISSUER, the
+# issuer URL the server's SSO configuration and the tests use.
+#
+#   OIDC_PORT  default 2590     OIDC_LOG  default /tmp/enterprise-platform-oidc.log
+#   OIDC_CLIENTS, OIDC_REDIRECT_URIS: read by provider.mjs, see there (only when it starts here)
+
+oidc_here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+OIDC_PORT="${OIDC_PORT:-2590}" OIDC_LOG="${OIDC_LOG:-/tmp/enterprise-platform-oidc.log}"
+# localhost, not 127.0.0.1: the issuer is compared as a string, and browsers reach it by this name.
+export OIDC_ISSUER="http://localhost:$OIDC_PORT"
+# npm ci starts from an empty node_modules every time: skipped when the lockfile is the one the
+# installed tree came from.
+oidc_lock_sum="$(sha256sum "$oidc_here/package-lock.json" | cut -d' ' -f1)"
+if [ "$(cat "$oidc_here/node_modules/.lock-sha256" 2>/dev/null)" != "$oidc_lock_sum" ]; then
+  printf '\033[1m==> %s\033[0m\n' "oidc: installing oidc-provider into $oidc_here/node_modules" >&2
+  (cd "$oidc_here" && npm ci --no-audit --no-fund --loglevel=error) \
+    && echo "$oidc_lock_sum" >"$oidc_here/node_modules/.lock-sha256" \
+    || { echo "oidc: npm ci failed" >&2; return 1 2>/dev/null || exit 1; }
+fi
+if ! curl -fs "$OIDC_ISSUER/.well-known/openid-configuration" >/dev/null 2>&1; then
+  OIDC_PORT="$OIDC_PORT" nohup node "$oidc_here/provider.mjs" >"$OIDC_LOG" 2>&1 &
+  oidc_pid=$!
+  for _ in $(seq 1 50); do
+    curl -fs "$OIDC_ISSUER/.well-known/openid-configuration" >/dev/null 2>&1 && break
+    # A bad OIDC_CLIENTS or a taken port ends it at once: no point waiting out the 10 s.
+    kill -0 "$oidc_pid" 2>/dev/null || break
+    sleep 0.2
+  done
+  curl -fs "$OIDC_ISSUER/.well-known/openid-configuration" >/dev/null || { echo "the OpenID provider did not start (see $OIDC_LOG)" >&2; return 1 2>/dev/null || exit 1; }
+fi
