@@ -21,6 +21,14 @@ else
 fi
 export PUBLIC_URL="${PUBLIC_URL:-http://localhost:${PORT:-8080}}"
 
+# Single sign-on: the demo's Globex signs in through a local OpenID provider (scripts/oidc, any
+# address typed is let in), which the server reaches on this machine's loopback: so private
+# networks are allowed here (they are not by default). SSO_DEMO=0 leaves both out.
+if [ "${SEED_DEMO:-1}" != 0 ] && [ "${SSO_DEMO:-1}" != 0 ]; then
+  source scripts/oidc/start.sh
+  export DEMO_OIDC_ISSUER="$OIDC_ISSUER" WEBHOOK_ALLOW_PRIVATE_NETWORKS="${WEBHOOK_ALLOW_PRIVATE_NETWORKS:-true}"
+fi
+
 # A stable secret for this checkout, so restarting the server keeps everyone signed in.
 mkdir -p .run
 if [ -z "${JWT_SECRET:-}" ]; then
@@ -64,6 +72,8 @@ if [ "${SEED_DEMO:-1}" != 0 ]; then
     ines@globex.example         demo-password         Globex: IT
     jade@globex.example         demo-password         Globex: HR head
     lea@acme.example            (invited)             Acme: finance, invited in French: accept from her e-mail
+    anyone@globex.example       (single sign-on)      Globex: "Continue with single sign-on" at the demo
+                                                      identity provider (${OIDC_ISSUER:-off: SSO_DEMO=0}) makes an IT account
   Any two people of one enterprise can try the encrypted messenger (/messages).
 MSG
 fi

@@ -135,6 +135,37 @@ pub async fn seed_demo(pool: &PgPool) -> anyhow::Result<()> {
         seed_work(pool, demo).await?;
         seed_tokens(pool, demo).await?;
     }
+    seed_sso(pool).await?;
+    Ok(())
+}
+
+/// Globex signs in through `DEMO_OIDC_ISSUER` (scripts/run.sh starts the test provider of
+/// scripts/oidc, which lets in any address typed): `globex.example` offers single sign-on, and a
+/// new address of the domain gets an IT account at its first sign-in. Only when the variable is
+/// set and Globex has no single sign-on yet.
+async fn seed_sso(pool: &PgPool) -> anyhow::Result<()> {
+    let Some(issuer) = std::env::var("DEMO_OIDC_ISSUER").ok().filter(|i| !i.is_empty()) else { return Ok(()) };
+    let ceo = Email::parse("ceo@globex.example").expect("valid demo e-mail");
+    let Some(enterprise_id) = store::users::find_by_email(pool, &ceo).await?.and_then(|c| c.enterprise_id) else { return Ok(()) };
+    if store::sso::find(pool, enterprise_id).await?.is_some() {
+        return Ok(());
+    }
+    let mut tx = tenancy::begin(pool, &crate::tenancy::SchemaName::for_enterprise(enterprise_id)).await?;
+    let it = store::departments::list(&mut tx).await?.into_iter().find(|d| d.kind == DepartmentType::InformationTechnology.as_str()).map(|d| d.id);
+    let change = store::sso::SsoChange {
+        issuer: issuer.trim_end_matches('/'),
+        client_id: "platform",
+        client_secret: Some("platform-secret"),
+        domains: &["globex.example".to_owned()],
+        required: false,
+        provisioning: "just_in_time",
+        default_role: Role::DepartmentUser,
+        default_department_id: it,
+        break_glass_user_id: None,
+    };
+    store::sso::save(&mut tx, enterprise_id, &change).await?.map_err(|domain| anyhow::anyhow!("{domain} has single sign-on elsewhere"))?;
+    tx.commit().await?;
+    println!("Globex Services: single sign-on through {issuer} for globex.example");
     Ok(())
 }
 
