@@ -345,27 +345,32 @@ impl SsoSignInApi {
     #[oai(path = "/auth/sso/finish", method = "post", operation_id = "finishSsoSignIn")]
     async fn finish(&self, state: Data<&AppState>, client: Data<&ClientInfo>, body: Json<SsoFinish>) -> Result<Json<LoginResponse>, SsoFinishError> {
         let sso = state.sso.as_ref().ok_or(SsoFailure::StateInvalid).map_err(AppError::from)?;
-        let refused = |failure: SsoFailure| {
-            tracing::warn!(target: "audit", event = "sign_in_failed", ip = ?client.ip, reason = failure.reason(), "single sign-on refused");
-            crate::metrics::sign_in_failure("sso");
-            AppError::from(failure)
+        let Some(pending) = sso.take(&body.state).await? else {
+            return Err(refused(&state, &client, None, None, SsoFailure::StateInvalid).await.into());
         };
-        let pending = sso.take(&body.state).await?.ok_or_else(|| refused(SsoFailure::StateInvalid))?;
-        let config = store::sso::find(&state.db, pending.enterprise_id).await?.ok_or_else(|| refused(SsoFailure::StateInvalid))?;
+        let Some(config) = store::sso::find(&state.db, pending.enterprise_id).await? else {
+            return Err(refused(&state, &client, None, None, SsoFailure::StateInvalid).await.into());
+        };
+        let at = Some(config.enterprise_id);
         let identity = match sso.exchange(&config, &pending, &body.code).await {
             Ok(identity) => identity,
-            Err(AppError::SsoFailed(failure)) => return Err(refused(failure).into()),
+            Err(AppError::SsoFailed(failure)) => return Err(refused(&state, &client, at, None, failure).await.into()),
             Err(err) => return Err(err.into()),
         };
-        let mut user =
-            match store::users::find_by_email(&state.db, &Email::parse(&identity.email).map_err(|_| refused(SsoFailure::EmailNotAllowed))?).await? {
-                Some(user) if user.enterprise_id == Some(config.enterprise_id) => accept_invitation(&state, user).await?,
-                // A provider signs in its own enterprise's people only.
-                Some(_) => return Err(refused(SsoFailure::EmailNotAllowed).into()),
-                None if config.just_in_time() => provision(&state, &config, &identity).await?,
-                None => return Err(refused(SsoFailure::NotInvited).into()),
-            };
+        let Ok(email) = Email::parse(&identity.email) else {
+            return Err(refused(&state, &client, at, None, SsoFailure::EmailNotAllowed).await.into());
+        };
+        let mut user = match store::users::find_by_email(&state.db, &email).await? {
+            Some(user) if user.enterprise_id == Some(config.enterprise_id) => accept_invitation(&state, user).await?,
+            // A provider signs in its own enterprise's people only.
+            Some(_) => return Err(refused(&state, &client, at, Some(&identity.email), SsoFailure::EmailNotAllowed).await.into()),
+            None if config.just_in_time() => provision(&state, &config, &identity).await?,
+            None => return Err(refused(&state, &client, at, Some(&identity.email), SsoFailure::NotInvited).await.into()),
+        };
         if !user.may_sign_in() {
+            let facts = Changes::new().with("email", &user.email).with("reason", "account_inactive").with("via", "sso");
+            let target = Some(Target::new("user", user.id, &user.full_name));
+            Audit::person(&state, Some(user.id)).record_alone(&state, at, "auth.sign_in_refused", target, facts).await?;
             return Err(AppError::AccountInactive.into());
         }
         store::users::link_sso(&state.db, user.id, &identity.subject).await?;
@@ -373,6 +378,22 @@ impl SsoSignInApi {
         let signed_in = sign_in::open_session(&state, user, pending.remember_me, sign_in::Method::Sso, &client).await?;
         Ok(Json(LoginResponse::from_signed_in(signed_in)))
     }
+}
+
+/// A single sign-on that signs no one in: logged and counted; audited in the enterprise's log
+/// when the sign-in is known to be for one (`auth.sign_in_failed`, or `auth.sign_in_refused` when
+/// the provider named someone this enterprise does not let in). The error to answer with.
+async fn refused(state: &AppState, client: &ClientInfo, enterprise: Option<Uuid>, email: Option<&str>, failure: SsoFailure) -> AppError {
+    tracing::warn!(target: "audit", event = "sign_in_failed", ip = ?client.ip, reason = failure.reason(), "single sign-on refused");
+    crate::metrics::sign_in_failure("sso");
+    if enterprise.is_some() {
+        let action = if email.is_some() { "auth.sign_in_refused" } else { "auth.sign_in_failed" };
+        let facts = Changes::new().with("email", email).with("reason", failure.reason()).with("via", "sso");
+        if let Err(err) = Audit::person(state, None).record_alone(state, enterprise, action, None, facts).await {
+            return err.into();
+        }
+    }
+    failure.into()
 }
 
 /// The settings as the API shows them (the defaults of a new one when there are none).

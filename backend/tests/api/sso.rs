@@ -209,6 +209,9 @@ async fn invitation_only_lets_in_invited_people_and_refuses_strangers(db: PgPool
     assert_eq!((status, stranger["reason"].as_str()), (403, Some("not_invited")), "{stranger}");
     let (_, people) = app.get(&ceo, "/api/v1/users?q=stranger").await;
     assert_eq!(people["total"], 0, "no account was made");
+    let (_, audit) = app.get(&ceo, "/api/v1/audit-events?action=auth.sign_in_refused").await;
+    assert_eq!(audit["items"][0]["details"]["email"], "stranger@sso-three.example", "in the enterprise's log: {audit}");
+    assert_eq!(audit["items"][0]["details"]["reason"], "not_invited");
 
     let (status, invited) = app
         .post(
