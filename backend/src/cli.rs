@@ -37,6 +37,9 @@ enum Command {
     },
     /// Create two demo enterprises with CEOs, department heads and users (idempotent).
     SeedDemo,
+    /// Recompute the activity per user from the sessions (after sessions were written by hand,
+    /// e.g. by bench/places.sh).
+    RebuildActivity,
     /// Print the OpenAPI document to stdout.
     Openapi,
     /// Write a workbook of the spreadsheet engine to stdout: `rows` x `columns` numbers, each row
@@ -108,6 +111,7 @@ async fn run(command: Command) -> anyhow::Result<()> {
         }
         Command::Migrate { parallelism, tenant_migrations } => migrate(&database_url(), parallelism, tenant_migrations).await,
         Command::SeedDemo => crate::seed::seed_demo(&db::migrate(&database_url()).await?).await,
+        Command::RebuildActivity => Ok(store::sessions::rebuild_activity(&db::migrate(&database_url()).await?).await?),
         Command::CreateAdmin { email, password, full_name, if_none_exists } => {
             let pool = db::migrate(&database_url()).await?;
             if if_none_exists && store::users::any_platform_admin(&pool).await? {

@@ -136,6 +136,8 @@ pub async fn seed_demo(pool: &PgPool) -> anyhow::Result<()> {
         seed_tokens(pool, demo).await?;
     }
     seed_sso(pool).await?;
+    // The demo's sessions were moved into the past, which the activity rollup cannot follow.
+    store::sessions::rebuild_activity(pool).await?;
     Ok(())
 }
 

@@ -71,6 +71,25 @@ pub async fn insert(pool: &PgPool, s: NewSession<'_>, actor: &super::audit::Acto
     .bind(s.method)
     .execute(&mut *tx)
     .await?;
+    sqlx::query(
+        "insert into public.user_activity as a (user_id, session_count, active_sessions, last_seen_at) values ($1, 1, 1, now()) \
+         on conflict (user_id) do update set session_count = a.session_count + 1, active_sessions = a.active_sessions + 1, \
+         last_seen_at = greatest(a.last_seen_at, excluded.last_seen_at)",
+    )
+    .bind(s.user_id)
+    .execute(&mut *tx)
+    .await?;
+    if let Some(country) = s.location.and_then(|l| l.country.as_deref()) {
+        sqlx::query(
+            "insert into public.user_activity_places as p (user_id, city, country, sessions) values ($1, coalesce($2, ''), $3, 1) \
+             on conflict (user_id, country, city) do update set sessions = p.sessions + 1",
+        )
+        .bind(s.user_id)
+        .bind(s.location.and_then(|l| l.city.as_deref()))
+        .bind(country)
+        .execute(&mut *tx)
+        .await?;
+    }
     let facts = serde_json::json!({ "sessionId": id, "rememberMe": s.remember_me, "method": s.method });
     let target = super::audit::Target { kind: "user", id: Some(s.user_id), name: user_name };
     super::audit::insert(&mut tx, actor, s.enterprise_id, "auth.signed_in", Some(target), facts).await?;
@@ -110,10 +129,11 @@ pub async fn find_live(pool: &PgPool, id: Uuid) -> sqlx::Result<Option<LiveSessi
 
 /// Moves `last_seen_at` to now, unless it moved less than `min_gap_secs` ago.
 pub async fn touch(pool: &PgPool, id: Uuid, min_gap_secs: u64) -> sqlx::Result<()> {
-    sqlx::query(
-        "update public.sessions set last_seen_at = now() \
-         where id = $1 and ended_at is null and last_seen_at < now() - make_interval(secs => $2)",
-    )
+    sqlx::query(sqlx::AssertSqlSafe(touched(
+        "select id, user_id, created_at, last_seen_at from public.sessions \
+         where id = $1 and ended_at is null and last_seen_at < now() - make_interval(secs => $2) for update",
+        "select 1",
+    )))
     .bind(id)
     .bind(min_gap_secs as f64)
     .execute(pool)
@@ -121,12 +141,44 @@ pub async fn touch(pool: &PgPool, id: Uuid, min_gap_secs: u64) -> sqlx::Result<(
     .map(drop)
 }
 
+/// Moves `last_seen_at` of the sessions `locked` selects (`id, user_id, created_at, last_seen_at`,
+/// `for update`) to now and, in the same statement, the activity of their people
+/// (`user_activity`: last seen, time active); then runs `tail`, which may read `touched` (`id,
+/// enterprise_id, last_seen_at`).
+fn touched(locked: &str, tail: &str) -> String {
+    format!(
+        "with before as ({locked}),
+         touched as (
+             update public.sessions s set last_seen_at = now() from before b where s.id = b.id
+             returning s.id, s.enterprise_id, s.last_seen_at, b.user_id, b.created_at, b.last_seen_at as seen_before
+         ),
+         activity as (
+             insert into public.user_activity as a (user_id, last_seen_at, active_seconds)
+             select user_id, max(last_seen_at), sum({seconds}) from touched group by user_id order by user_id
+             on conflict (user_id) do update set last_seen_at = greatest(a.last_seen_at, excluded.last_seen_at),
+                 active_seconds = a.active_seconds + excluded.active_seconds
+         )
+         {tail}",
+        seconds = "greatest(extract(epoch from last_seen_at - created_at), 0) - greatest(extract(epoch from seen_before - created_at), 0)",
+    )
+}
+
 /// Wraps a statement that ends sessions (`update public.sessions set ended_at = now() …`, without
 /// `returning`) so that the same statement writes each ended session's `session.ended` event into
 /// the outbox: the end and its event commit together or not at all.
+/// The same statement also updates the people's activity (`user_activity`: one session fewer
+/// live, the time up to the end).
 fn announced(update: &str) -> String {
     format!(
-        "with ended as ({update} returning id, user_id, enterprise_id, end_reason),
+        "with ended as ({update} returning id, user_id, enterprise_id, end_reason, created_at, last_seen_at, ended_at),
+         activity as (
+             insert into public.user_activity as a (user_id, active_sessions, last_seen_at, active_seconds)
+             select user_id, -count(*), max(ended_at), sum(greatest(extract(epoch from ended_at - created_at), 0)
+                 - greatest(extract(epoch from last_seen_at - created_at), 0))
+             from ended group by user_id order by user_id
+             on conflict (user_id) do update set active_sessions = a.active_sessions + excluded.active_sessions,
+                 last_seen_at = greatest(a.last_seen_at, excluded.last_seen_at), active_seconds = a.active_seconds + excluded.active_seconds
+         ),
          events as (
              insert into public.outbox (kind, enterprise_id, event_type, payload)
              select 'webhook', enterprise_id, 'session.ended', jsonb_build_object(
@@ -203,10 +255,10 @@ pub async fn end_stale(pool: &PgPool, idle_secs: f64, remembered_idle_secs: f64)
 
 /// Moves `last_seen_at` of these live sessions to now (the batched heartbeats).
 pub async fn touch_many(pool: &PgPool, ids: &[Uuid]) -> sqlx::Result<Vec<(Uuid, Option<Uuid>, DateTime<Utc>)>> {
-    sqlx::query_as(
-        "update public.sessions set last_seen_at = now() where id = any($1) and ended_at is null \
-         returning id, enterprise_id, last_seen_at",
-    )
+    sqlx::query_as(sqlx::AssertSqlSafe(touched(
+        "select id, user_id, created_at, last_seen_at from public.sessions where id = any($1) and ended_at is null order by id for update",
+        "select id, enterprise_id, last_seen_at from touched",
+    )))
     .bind(ids)
     .fetch_all(pool)
     .await
@@ -350,7 +402,14 @@ pub struct ActivityRecord {
 }
 
 /// Per user, the sessions a list would show, the most recently seen users first.
+///
+/// Without a period (`from`, `to`) it reads the rollup the session writes keep
+/// (`user_activity`, `user_activity_places`): one row per person, not every session. With one, it
+/// aggregates the sessions of the period.
 pub async fn activity(pool: &PgPool, f: &SessionFilter, paging: super::Paging) -> sqlx::Result<(Vec<ActivityRecord>, i64)> {
+    if f.from.is_none() && f.to.is_none() {
+        return rolled_up_activity(pool, f, paging).await;
+    }
     let total: i64 = filtered("select count(distinct s.user_id) from public.sessions s join public.users u on u.id = s.user_id", f)
         .build_query_scalar()
         .fetch_one(pool)
@@ -370,6 +429,94 @@ pub async fn activity(pool: &PgPool, f: &SessionFilter, paging: super::Paging) -
         .push(" offset ")
         .push_bind(paging.offset());
     Ok((qb.build_query_as().fetch_all(pool).await?, total))
+}
+
+/// A person's rollup row: id, sessions, live sessions, last seen, seconds active.
+type RolledUp = (Uuid, i64, i64, DateTime<Utc>, f64);
+
+/// `activity` from the rollup: the people of the scope (their sessions' enterprise is theirs) who
+/// match `q` by name, address or a city of theirs.
+async fn rolled_up_activity(pool: &PgPool, f: &SessionFilter, paging: super::Paging) -> sqlx::Result<(Vec<ActivityRecord>, i64)> {
+    let q = f.q.as_deref().map(str::trim).filter(|q| !q.is_empty()).map(|q| format!("%{}%", super::escape_like(q)));
+    // The people's table only when the scope needs it: the admin's whole platform is the rollup
+    // alone.
+    let scoped = |head: &str| {
+        let from = if f.enterprise.is_some() {
+            "from public.user_activity a join public.users u on u.id = a.user_id"
+        } else {
+            "from public.user_activity a"
+        };
+        let mut qb = sqlx::QueryBuilder::<sqlx::Postgres>::new(format!("{head} {from} where a.session_count > 0"));
+        match f.enterprise {
+            Some(Some(id)) => {
+                qb.push(" and u.enterprise_id = ").push_bind(id);
+            }
+            Some(None) => {
+                qb.push(" and u.enterprise_id is null");
+            }
+            None => {}
+        }
+        // Each part of the search by its trigram index, rather than a test of every person.
+        if let Some(pattern) = &q {
+            qb.push(" and a.user_id in (select id from public.users where full_name ilike ").push_bind(pattern.clone());
+            qb.push(" union select id from public.users where email ilike ").push_bind(pattern.clone());
+            qb.push(" union select user_id from public.user_activity_places where city ilike ").push_bind(pattern.clone()).push(")");
+        }
+        qb
+    };
+    // The count and the page's people side by side (two connections: the count reads every row
+    // of the scope, the page a few through the index), then their names and places: only theirs.
+    let mut count = scoped("select count(*)");
+    let mut qb = scoped("select a.user_id, a.session_count, a.active_sessions, a.last_seen_at, a.active_seconds");
+    qb.push(" order by a.last_seen_at desc, a.user_id limit ").push_bind(paging.limit()).push(" offset ").push_bind(paging.offset());
+    let (total, page): (i64, Vec<RolledUp>) = tokio::try_join!(count.build_query_scalar().fetch_one(pool), qb.build_query_as().fetch_all(pool))?;
+    let ids: Vec<Uuid> = page.iter().map(|p| p.0).collect();
+    let people: Vec<(Uuid, String, String, String, Vec<String>)> = sqlx::query_as(
+        "select u.id, u.full_name, u.email, u.role, \
+         coalesce((select array_agg(p.city || '|' || p.country order by p.sessions desc, p.country, p.city) \
+                   from public.user_activity_places p where p.user_id = u.id and p.sessions > 0), '{}') \
+         from public.users u where u.id = any($1)",
+    )
+    .bind(&ids)
+    .fetch_all(pool)
+    .await?;
+    let mut people: std::collections::HashMap<Uuid, (String, String, String, Vec<String>)> =
+        people.into_iter().map(|(id, name, email, role, places)| (id, (name, email, role, places))).collect();
+    let rows = page
+        .into_iter()
+        .filter_map(|(user_id, session_count, active_sessions, last_seen_at, active_seconds)| {
+            let (user_name, user_email, user_role, places) = people.remove(&user_id)?;
+            Some(ActivityRecord { user_id, user_name, user_email, user_role, session_count, active_sessions, last_seen_at, active_seconds, places })
+        })
+        .collect();
+    Ok((rows, total))
+}
+
+/// Recomputes the activity rollup of every person from their sessions (after the demo's seed
+/// moves sessions into the past, which real sessions never do).
+pub async fn rebuild_activity(pool: &PgPool) -> sqlx::Result<()> {
+    let mut tx = pool.begin().await?;
+    // A whole platform's sessions: longer than a request's statement may take.
+    sqlx::query("set local statement_timeout = 0").execute(&mut *tx).await?;
+    sqlx::query("delete from public.user_activity").execute(&mut *tx).await?;
+    sqlx::query("delete from public.user_activity_places").execute(&mut *tx).await?;
+    sqlx::query(
+        "insert into public.user_activity (user_id, session_count, active_sessions, last_seen_at, active_seconds) \
+         select user_id, count(*), count(*) filter (where ended_at is null), max(coalesce(ended_at, last_seen_at)), \
+         coalesce(sum(greatest(extract(epoch from coalesce(ended_at, last_seen_at) - created_at), 0)), 0) \
+         from public.sessions group by user_id",
+    )
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query(
+        "insert into public.user_activity_places (user_id, city, country, sessions) \
+         select user_id, coalesce(city, ''), country, count(*) from public.sessions where country is not null group by 1, 2, 3",
+    )
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    // Its planner statistics now, not when autovacuum comes by.
+    sqlx::query("analyze public.user_activity, public.user_activity_places").execute(pool).await.map(drop)
 }
 
 /// The sessions in a filter, counted per place.

@@ -614,3 +614,55 @@ async fn sign_in_at(base: &str, email: &str, password: &str) -> String {
     assert_eq!(resp.status(), 200);
     resp.json::<Value>().await.unwrap()["token"].as_str().unwrap().to_owned()
 }
+
+/// Ann's line of the activity table, with or without a period.
+async fn ann_activity(app: &TestApp, ceo: &str, period: &str) -> Value {
+    let (status, page) = app.get(ceo, &format!("/api/v1/monitoring/user-activity?q=ann{period}")).await;
+    assert_eq!(status, 200, "{page}");
+    page["items"].as_array().unwrap().iter().find(|a| a["user"]["email"] == "ann@acme.example").cloned().unwrap_or_else(|| panic!("{page}"))
+}
+
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn activity_per_user_follows_sessions_as_they_start_move_and_end_and_agrees_with_the_sessions_themselves(db: PgPool) {
+    let app = TestApp::spawn_with(db, trusting_loopback).await;
+    let admin = app.admin_token().await;
+    let (acme, ceo) = app.enterprise(&admin, "Acme").await;
+    app.staff(&ceo, &acme, "ann@acme.example", "DepartmentUser", None).await;
+    let london = sign_in_from(&app, "ann@acme.example", "staff-password", "81.2.69.142").await;
+    sign_in_from(&app, "ann@acme.example", "staff-password", "89.160.20.112").await;
+    let third = sign_in_from(&app, "ann@acme.example", "staff-password", "89.160.20.128").await;
+    let ann = ann_activity(&app, &ceo, "").await;
+    assert_eq!((ann["sessionCount"].as_i64(), ann["activeSessions"].as_i64()), (Some(3), Some(3)), "{ann}");
+    let places: Vec<&str> = ann["places"].as_array().unwrap().iter().map(|p| p["city"].as_str().unwrap()).collect();
+    assert_eq!(places, ["Linköping", "London"], "the busiest place first: {ann}");
+
+    // A heartbeat two seconds in moves the last activity and the time active.
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    assert_eq!(app.post(&london, "/api/v1/monitoring/sessions/activity", json!({})).await.0, 204);
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    let ann = ann_activity(&app, &ceo, "").await;
+    assert!(ann["activeSeconds"].as_i64().unwrap() >= 2, "{ann}");
+
+    // One signs out, one expires (moved past its end from outside; the sweep ends it).
+    assert_eq!(app.logout(&third).await.status(), 204);
+    sqlx::query("update sessions set expires_at = now() - interval '1 second' where id = (select id from sessions where city = 'London')")
+        .execute(&app.db)
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let ann = ann_activity(&app, &ceo, "").await;
+    assert_eq!((ann["sessionCount"].as_i64(), ann["activeSessions"].as_i64()), (Some(3), Some(1)), "{ann}");
+
+    // The same line computed from the sessions of a period that holds them all.
+    let scanned = ann_activity(&app, &ceo, "&from=2000-01-01").await;
+    for field in ["sessionCount", "activeSessions", "places", "user"] {
+        assert_eq!(ann[field], scanned[field], "{field}: {ann} / {scanned}");
+    }
+    let seconds = |a: &Value| a["activeSeconds"].as_i64().unwrap();
+    assert!((seconds(&ann) - seconds(&scanned)).abs() <= 1, "{ann} / {scanned}");
+    let at = |a: &Value| chrono::DateTime::parse_from_rfc3339(a["lastSeenAt"].as_str().unwrap()).unwrap();
+    assert!((at(&ann) - at(&scanned)).num_milliseconds().abs() < 1000, "{ann} / {scanned}");
+    // Searching by a city of theirs finds them too.
+    let (_, by_city) = app.get(&ceo, "/api/v1/monitoring/user-activity?q=linköping").await;
+    assert_eq!(by_city["total"], 1, "{by_city}");
+}
