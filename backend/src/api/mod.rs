@@ -117,6 +117,8 @@ pub fn service() -> OpenApiService<Api, ()> {
          `senderId`), `message.read` (`conversationId`, `userId`, `messageId`), \
          `conversation.changed` (`conversationId`: members, name, keys or the listener's archive \
          flag) and `conversation.typing` (`conversationId`, `userId`; never stored). \
+         `own_sessions.changed` (`userId`) tells a person's sockets that one of their own sessions \
+         started or ended (their \"Your sessions\" list changed; refetch it). \
          `webhook.disabled` (`webhookId`, `url`) tells a webhook's owner (the CEO, or the platform \
          admins) that it was turned off after failing for days. A client too slow \
          to read its events is closed with 4408; reconnect and refetch.",

@@ -186,7 +186,15 @@ impl SessionGuard {
                 ),
             ]
         });
-        self.hub.publish_many(events).await;
+        // Each person once, however many of their sessions ended: their other tabs refresh
+        // "Your sessions".
+        let mut owners: Vec<(Uuid, Option<Uuid>)> = sessions.iter().map(|s| (s.user_id, s.enterprise_id)).collect();
+        owners.sort_unstable();
+        owners.dedup();
+        let own = owners
+            .into_iter()
+            .map(|(user_id, enterprise)| (Audience::Users { enterprise, users: vec![user_id] }, Event::OwnSessionsChanged { user_id }));
+        self.hub.publish_many(events.chain(own)).await;
     }
 
     /// Caches "ended" for many sessions in one round trip.

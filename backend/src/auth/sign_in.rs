@@ -393,6 +393,8 @@ pub async fn open_session(
     state.sessions.started(session_id, expires_at, remember_me).await;
     let started = Event::MonitoringSessionStarted { session_id, user_id: user.id, enterprise_id: user.enterprise_id };
     state.realtime.publish(Audience::Monitors { enterprise: user.enterprise_id }, started).await;
+    let own = Event::OwnSessionsChanged { user_id: user.id };
+    state.realtime.publish(Audience::Users { enterprise: user.enterprise_id, users: vec![user.id] }, own).await;
     store::users::record_login(&state.db, user.id).await?;
     // The e-mail is a courtesy: a database hiccup writing it does not undo the sign-in.
     if !flags.is_empty()

@@ -71,6 +71,10 @@ pub enum Event {
     /// A member is typing (never stored; clients show it for a few seconds).
     #[serde(rename = "conversation.typing")]
     Typing { conversation_id: Uuid, user_id: Uuid },
+    /// One of the listener's own sessions started or ended (their "Your sessions" list changed);
+    /// sent to the person's sockets.
+    #[serde(rename = "own_sessions.changed")]
+    OwnSessionsChanged { user_id: Uuid },
     /// A webhook was turned off after its deliveries failed for days; sent to its owner (the
     /// enterprise's CEO, or the platform admins).
     #[serde(rename = "webhook.disabled")]

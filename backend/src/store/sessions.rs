@@ -187,7 +187,7 @@ fn announced(update: &str) -> String {
                  'data', jsonb_build_object('sessionId', id, 'userId', user_id, 'enterpriseId', enterprise_id, 'reason', end_reason))
              from ended
          )
-         select id, enterprise_id, end_reason from ended"
+         select id, user_id, enterprise_id, end_reason from ended"
     )
 }
 
@@ -195,6 +195,7 @@ fn announced(update: &str) -> String {
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct EndedSession {
     pub id: Uuid,
+    pub user_id: Uuid,
     pub enterprise_id: Option<Uuid>,
     pub end_reason: String,
 }

@@ -666,3 +666,28 @@ async fn activity_per_user_follows_sessions_as_they_start_move_and_end_and_agree
     let (_, by_city) = app.get(&ceo, "/api/v1/monitoring/user-activity?q=linköping").await;
     assert_eq!(by_city["total"], 1, "{by_city}");
 }
+
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn a_person_hears_when_one_of_their_own_sessions_starts_or_ends_and_no_one_else_does(db: PgPool) {
+    let app = TestApp::spawn(db).await;
+    let admin = app.admin_token().await;
+    let (acme, ceo) = app.enterprise(&admin, "Acme").await;
+    let ann_id = app.staff(&ceo, &acme, "ann@acme.example", "DepartmentUser", None).await;
+    app.staff(&ceo, &acme, "bob@acme.example", "DepartmentUser", None).await;
+    let laptop = app.token("ann@acme.example", "staff-password").await;
+    let bob = app.token("bob@acme.example", "staff-password").await;
+    let mut ann_socket = socket(&app, &laptop).await;
+    let mut bob_socket = socket(&app, &bob).await;
+    // Ann signs in on her phone: her laptop's tab hears it.
+    let phone = app.token("ann@acme.example", "staff-password").await;
+    assert_eq!(next_of_type(&mut ann_socket, "own_sessions.changed").await, json!({ "type": "own_sessions.changed", "userId": ann_id }));
+    // She signs the phone out: again.
+    assert_eq!(app.logout(&phone).await.status(), 204);
+    assert_eq!(next_of_type(&mut ann_socket, "own_sessions.changed").await["userId"], ann_id.as_str());
+    // Bob hears nothing of Ann's sessions.
+    let quiet_until = Instant::now() + Duration::from_millis(1500);
+    while let Ok(Some(Ok(Message::Text(text)))) = tokio::time::timeout_at(quiet_until.into(), bob_socket.next()).await {
+        let event: Value = serde_json::from_str(&text).unwrap();
+        assert_ne!(event["type"], "own_sessions.changed", "Bob heard {event}");
+    }
+}
