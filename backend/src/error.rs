@@ -177,6 +177,8 @@ pub enum Conflict {
     PasskeysUnavailable,
     /// A single sign-on domain that another enterprise's single sign-on has.
     SsoDomainTaken,
+    /// A single sign-on domain at which people outside the enterprise have addresses.
+    SsoDomainInUse,
 }
 
 impl Conflict {
@@ -203,6 +205,7 @@ impl Conflict {
             Self::PasskeyRegistered => "passkey_registered",
             Self::PasskeysUnavailable => "passkeys_unavailable",
             Self::SsoDomainTaken => "sso_domain_taken",
+            Self::SsoDomainInUse => "sso_domain_in_use",
         }
     }
 
@@ -229,6 +232,7 @@ impl Conflict {
             Self::PasskeyRegistered => "This passkey is already registered",
             Self::PasskeysUnavailable => "Passkeys are not available at this address",
             Self::SsoDomainTaken => "Another enterprise's single sign-on already has one of these domains",
+            Self::SsoDomainInUse => "People outside this enterprise have addresses at one of these domains",
         }
     }
 }

@@ -172,7 +172,8 @@ api_errors!(SsoSettingsError {
     403 Forbidden,
     /// No such enterprise (another tenant's is not found either); with DELETE, no single sign-on.
     404 NotFound,
-    /// A domain another enterprise's single sign-on owns (`conflict`, reason `sso_domain_taken`).
+    /// A domain another enterprise's single sign-on owns (`conflict`, reason `sso_domain_taken`),
+    /// or at which people outside the enterprise have addresses (`sso_domain_in_use`).
     409 Conflict,
 });
 
@@ -266,6 +267,11 @@ impl SsoApi {
         let mut tx = state.db.begin().await?;
         if store::sso::save(&mut tx, enterprise.id, &change).await?.is_err() {
             return Err(AppError::Conflict(Conflict::SsoDomainTaken).into());
+        }
+        // A domain whose addresses belong to others is not this enterprise's: claiming it would
+        // send their people to this enterprise's provider from the sign-in page.
+        if store::sso::domain_used_elsewhere(&mut *tx, enterprise.id, &domains).await?.is_some() {
+            return Err(AppError::Conflict(Conflict::SsoDomainInUse).into());
         }
         let mut facts = Changes::new()
             .changed("issuer", &before.as_ref().map(|b| b.issuer.as_str()), &Some(issuer.as_str()))

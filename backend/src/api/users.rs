@@ -248,6 +248,7 @@ pub(super) async fn create_user(state: &AppState, caller: &Caller, body: &Create
         return Err(AppError::from(errors));
     };
     errors.into_result()?;
+    sso_domain_allows(state, &email, enterprise_id).await?;
 
     let hash = match &password {
         Some(p) => Some(password::hash(p).await?),
@@ -293,6 +294,19 @@ pub(super) async fn create_user(state: &AppState, caller: &Caller, body: &Create
     Ok(user)
 }
 
+/// An address whose domain another enterprise's single sign-on owns is not for `enterprise`'s
+/// people (nor the platform's): its sign-in page would send them to that enterprise's provider.
+async fn sso_domain_allows(state: &AppState, email: &Email, enterprise: Option<Uuid>) -> Result<(), AppError> {
+    match store::sso::for_email(&state.db, &email.normalized()).await? {
+        Some(sso) if Some(sso.enterprise_id) != enterprise => {
+            let mut errors = FieldErrors::new();
+            errors.check::<()>("email", Err(FieldIssue::Invalid));
+            Err(AppError::Explained(errors, "This address's domain signs in through another organisation's single sign-on".into()))
+        }
+        _ => Ok(()),
+    }
+}
+
 /// Changes a user the caller may manage (`updateUser`, and SCIM's): ends their sessions when
 /// deactivated, demoted or given a new password; audited, with webhook events.
 pub(super) async fn update_user(state: &AppState, caller: &Caller, user: UserRecord, body: &UpdateUser) -> Result<UserRecord, AppError> {
@@ -318,6 +332,9 @@ pub(super) async fn update_user(state: &AppState, caller: &Caller, user: UserRec
     errors.into_result()?;
     if user.id == caller.user_id && (body.status == Some(UserStatus::Inactive) || body.role.is_some_and(|r| r != user.role())) {
         return Err(AppError::Conflict(Conflict::OwnAccount));
+    }
+    if let Some(email) = &email {
+        sso_domain_allows(state, email, user.enterprise_id).await?;
     }
 
     let hash = match &password {

@@ -112,6 +112,19 @@ pub async fn save(tx: &mut PgConnection, enterprise_id: Uuid, change: &SsoChange
     Ok(Ok(()))
 }
 
+/// The first of `domains` at which someone outside the enterprise (another enterprise's person, a
+/// platform admin) has an address: such a domain is not the enterprise's to claim.
+pub async fn domain_used_elsewhere(db: impl PgExecutor<'_>, enterprise_id: Uuid, domains: &[String]) -> sqlx::Result<Option<String>> {
+    sqlx::query_scalar(
+        "select d from unnest($2::text[]) d where exists (select 1 from public.users u \
+         where lower(u.email) like '%@' || d and u.enterprise_id is distinct from $1) limit 1",
+    )
+    .bind(enterprise_id)
+    .bind(domains)
+    .fetch_optional(db)
+    .await
+}
+
 /// Removes an enterprise's single sign-on; `false` when it had none.
 pub async fn delete(db: impl PgExecutor<'_>, enterprise_id: Uuid) -> sqlx::Result<bool> {
     Ok(sqlx::query("delete from public.enterprise_sso where enterprise_id = $1").bind(enterprise_id).execute(db).await?.rows_affected() == 1)
