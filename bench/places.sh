@@ -46,15 +46,20 @@ psql "$BENCH_DB_URL" -qc "with moved as (update users set enterprise_id = '$ceo_
 say "places: the activity per user from $(psql "$BENCH_DB_URL" -Atc 'select count(*) from sessions') sessions"
 "$BENCH_BIN" rebuild-activity
 
-measure() {
-  local label="$1" who="$2" query="$3"
-  for _ in $(seq 1 "$reads"); do
-    curl -fsS -o /dev/null -w '%{time_total}\n' "$BENCH_BASE/api/v1/monitoring/places?$query" -H "authorization: Bearer $who"
+# `timed LABEL N PATH TOKEN`: N sequential GETs of PATH; one table row of p50 / p99 / max ms.
+timed() {
+  local label="$1" n="$2" path="$3" who="$4"
+  for _ in $(seq 1 "$n"); do
+    curl -fsS -o /dev/null -w '%{time_total}\n' "$BENCH_BASE$path" -H "authorization: Bearer $who"
   done | python3 -c "
 import sys
 t = sorted(float(x) * 1000 for x in sys.stdin)
 p = lambda q: t[min(len(t) - 1, int(q * len(t)))]
 print(f'| $label | {len(t)} | {p(0.5):.1f} | {p(0.99):.1f} | {t[-1]:.1f} |')"
+}
+measure() {
+  local label="$1" who="$2" query="$3"
+  timed "$label" "$reads" "/api/v1/monitoring/places?$query" "$who"
   curl -fsS "$BENCH_BASE/api/v1/monitoring/places?$query" -H "authorization: Bearer $who" | python3 -c "import json,sys; d=json.load(sys.stdin); print(f'|   ({len(d)} places, {sum(p[\"total\"] for p in d)} sessions) | | | | |')"
 }
 echo
@@ -69,14 +74,7 @@ measure "admin, one enterprise, live" "$admin" "active=true&enterpriseId=$ceo_en
 # The activity table (issue 28: p99 under 50 ms): the admin's first page of 100,000 people, a
 # search, one CEO's.
 activity() {
-  local label="$1" who="$2" query="$3" n="${4:-$reads}"
-  for _ in $(seq 1 "$n"); do
-    curl -fsS -o /dev/null -w '%{time_total}\n' "$BENCH_BASE/api/v1/monitoring/user-activity?$query" -H "authorization: Bearer $who"
-  done | python3 -c "
-import sys
-t = sorted(float(x) * 1000 for x in sys.stdin)
-p = lambda q: t[min(len(t) - 1, int(q * len(t)))]
-print(f'| activity: $label | {len(t)} | {p(0.5):.1f} | {p(0.99):.1f} | {t[-1]:.1f} |')"
+  timed "activity: $1" "${4:-$reads}" "/api/v1/monitoring/user-activity?$3" "$2"
 }
 activity "admin, first page of 50" "$admin" "pageSize=50"
 activity "admin, page 100" "$admin" "pageSize=50&page=100"
