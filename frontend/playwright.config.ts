@@ -4,6 +4,9 @@ import { serverLogDir } from './e2e/server-log';
 
 // Contract with scripts/test.sh: the SPA is built into dist/, the backend binary is built, the
 // database at DATABASE_URL is migrated and holds the admin E2E_ADMIN_EMAIL / E2E_ADMIN_PASSWORD.
+// OIDC_ISSUER, the tests' OpenID provider (scripts/oidc/start.sh), reaches the specs as it is (the
+// workers inherit the environment): they give it to the enterprises' single sign-on settings; the
+// server needs nothing of it.
 const port = process.env.E2E_PORT ?? '8181';
 const baseURL = `http://127.0.0.1:${port}`;
 const backendBin = process.env.E2E_BACKEND_BIN ?? '../target/debug/backend';

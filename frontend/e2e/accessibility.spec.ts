@@ -42,6 +42,13 @@ const twoStep = (locale: Locale) => ({
 const strictCeo = { email: `a11y-strict-ceo-${runId}@e2e.test`, password: 'strict-ceo-password-1' };
 /** Per language: someone who adds a passkey from the profile, then signs in with it after the password. */
 const passkeyUser = (locale: Locale) => ({ email: `a11y-passkey-${locale}-${runId}@e2e.test`, password: 'passkey-password-1' });
+/**
+ * The enterprise's single sign-on, required for a domain of its own (its people above keep their
+ * passwords): the sign-in page in its single sign-on mode, the settings card filled in. The
+ * provider is the tests' (scripts/oidc, OIDC_ISSUER).
+ */
+const OIDC_ISSUER = process.env.OIDC_ISSUER ?? 'http://localhost:2590';
+const ssoDomain = `a11y-sso-${runId}.example`;
 
 /** What beforeAll creates: an enterprise, its CEO, the head of Finance and a member, and three reports. */
 const ids = { enterprise: '', finance: '', submittedReport: '', draftReport: '', rejectedReport: '', spreadsheet: '', strictEnterprise: '' };
@@ -79,6 +86,19 @@ test.beforeAll(async ({ request }) => {
     type: string;
   }[];
   ids.finance = departments.find((department) => department.type === 'finance')!.id;
+  const sso = await request.put(`/api/v1/enterprises/${ids.enterprise}/sso`, {
+    headers: ceoHeaders,
+    data: {
+      issuer: OIDC_ISSUER,
+      clientId: 'platform',
+      clientSecret: 'platform-secret',
+      domains: [ssoDomain, `filiale-${ssoDomain}`],
+      required: true,
+      provisioning: 'just_in_time',
+      defaultDepartmentId: ids.finance,
+    },
+  });
+  expect(sso.status(), await sso.text()).toBe(200);
   const headId = await created(
     await request.post('/api/v1/users', {
       headers: ceoHeaders,
@@ -277,8 +297,19 @@ for (const locale of ['en', 'fr'] as const) {
         '/reset-password',
         '/accept-invitation?token=a11y',
         '/accept-invitation',
+        // The return from the identity provider: cancelled there, and a sign-in this tab did not start.
+        '/sign-in/sso?error=access_denied&state=a11y',
+        '/sign-in/sso?code=a11y&state=a11y',
         '/no-such-page',
       ]);
+      await test.step('/login, single sign-on required for the address typed', async () => {
+        await page.goto('/login');
+        await page.getByLabel(new RegExp(`^${text(locale, 'auth.email')}`)).fill(`quelqu-un@${ssoDomain}`);
+        await expect(page.getByRole('button', { name: text(locale, 'auth.login.sso') })).toBeVisible();
+        await expect(page.getByLabel(new RegExp(`^${text(locale, 'auth.password')}`))).toHaveCount(0);
+        await expectNoSeriousViolations(page, 'the sign-in page, single sign-on required');
+        if (locale === 'fr') expect.soft(await overflowing(page), 'the sign-in page in its single sign-on mode: content wider than its box').toEqual([]);
+      });
     });
 
     test('the account forms, with their errors', async ({ page }) => {
@@ -326,6 +357,35 @@ for (const locale of ['en', 'fr'] as const) {
     test("the admin's integrations and audit log", async ({ page }) => {
       await signIn(page, locale, admin);
       await scan(page, locale, ['/admin/integrations', '/admin/audit', '/admin/enterprises/create', '/settings/profile']);
+    });
+
+    test('single sign-on: the settings card not set up (with its errors), set up and required, and its removal confirmation', async ({ page }) => {
+      const frenchFits = async (screen: string) => {
+        if (locale === 'fr') expect.soft(await overflowing(page), `${screen}: content wider than its box`).toEqual([]);
+      };
+      await signIn(page, locale, admin);
+      const card = page.getByRole('region', { name: text(locale, 'ssoSettings.title') });
+      await page.goto(`/admin/enterprises/${ids.strictEnterprise}`);
+      await expect(card.getByText(text(locale, 'ssoSettings.notSetUp'))).toBeVisible();
+      await expectNoSeriousViolations(page, 'the single sign-on card, not set up');
+      await card.getByRole('button', { name: text(locale, 'ssoSettings.setUp') }).click();
+      await card.getByRole('button', { name: text(locale, 'ssoSettings.save'), exact: true }).click();
+      await expect(card.getByText(text(locale, 'validation.required'))).toHaveCount(4);
+      await expectNoSeriousViolations(page, 'the single sign-on form, with errors');
+      await frenchFits('the single sign-on form, with errors');
+
+      await page.goto(`/admin/enterprises/${ids.enterprise}`);
+      await expect(card.getByRole('textbox', { name: new RegExp(`^${text(locale, 'ssoSettings.issuer')}`) })).toHaveValue(OIDC_ISSUER);
+      await expect(card.getByTestId('sso-break-glass-warning')).toBeVisible();
+      await expectNoSeriousViolations(page, 'the single sign-on card, set up and required');
+      await frenchFits('the single sign-on card, set up and required');
+      await card.getByRole('button', { name: text(locale, 'ssoSettings.remove') }).click();
+      const dialog = page.getByRole('dialog', { name: text(locale, 'ssoSettings.removeTitle') });
+      await expect(dialog.getByTestId('remove-sso-confirmation')).toBeVisible();
+      await expectNoSeriousViolations(page, 'removing single sign-on');
+      await frenchFits('removing single sign-on');
+      await dialog.getByRole('button', { name: text(locale, 'common.cancel') }).click();
+      await expect(dialog).toBeHidden();
     });
 
     test('dialogs: an edit form and a confirmation, each closed by its named close button', async ({ page }) => {

@@ -236,7 +236,9 @@ test("the admin sees every enterprise's sessions, with the enterprise; a CEO onl
   await ceoPage.context().close();
 });
 
-test('"Your sessions" lists the user\'s sessions with this one marked, and ending another signs that browser out', async ({ browser }) => {
+test('"Your sessions" lists the user\'s sessions with this one marked, follows sign-ins and sign-outs elsewhere live, and ending another signs that browser out', async ({
+  browser,
+}) => {
   const inLinkoping = await signedInFrom(browser, lars, PLACES.linkoping.ip);
   const inLondon = await signedInFrom(browser, lars, PLACES.london.ip);
 
@@ -253,13 +255,22 @@ test('"Your sessions" lists the user\'s sessions with this one marked, and endin
   await expect(here).toContainText(/Chrome [\d.]+ on \w+/);
   await expect(entries.first()).toContainText('This device');
 
+  // A sign-in elsewhere appears while the list is open (own_sessions.changed), with no reload.
+  const another = await signedInFrom(browser, lars, PLACES.linkoping.ip);
+  await expect(entries).toHaveCount(4);
+
   await dialog.getByRole('button', { name: new RegExp(`^End session on .* in ${PLACES.london.text}$`) }).click();
   await expect(inLondon).toHaveURL(/\/login$/, { timeout: 5000 });
   await expect(inLondon.getByText('Your session has expired. Please login again.')).toBeVisible();
-  await expect(entries).toHaveCount(2);
+  await expect(entries).toHaveCount(3);
   await expect(dialog).not.toContainText(PLACES.london.text);
+  // Signing out in another browser takes its line away too.
+  await another.getByRole('button', { name: /^Account menu/ }).click();
+  await another.getByRole('menuitem', { name: 'Sign out' }).click();
+  await expect(entries).toHaveCount(2);
   await inLinkoping.context().close();
   await inLondon.context().close();
+  await another.context().close();
 });
 
 type Messages = { [key: string]: string | Messages };

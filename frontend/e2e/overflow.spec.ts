@@ -23,6 +23,8 @@ const head = {
   password: 'head-password-1',
 };
 const ids = { enterprise: '', finance: '', submitted: '', draft: '', rejected: '' };
+/** The tests' OpenID provider (scripts/oidc): the enterprise's single sign-on card is filled in, and required. */
+const OIDC_ISSUER = process.env.OIDC_ISSUER ?? 'http://localhost:2590';
 
 async function bearer(request: APIRequestContext, credentials: Credentials, from?: string) {
   const response = await request.post('/api/v1/auth/login', { data: credentials, headers: from ? { 'X-Forwarded-For': from } : {} });
@@ -67,6 +69,19 @@ test.beforeAll(async ({ request }) => {
     type: string;
   }[];
   ids.finance = departments.find((department) => department.type === 'finance')!.id;
+  const sso = await request.put(`/api/v1/enterprises/${ids.enterprise}/sso`, {
+    headers: ceoHeaders,
+    data: {
+      issuer: OIDC_ISSUER,
+      clientId: 'plateforme-de-gestion-des-entreprises',
+      clientSecret: 'platform-secret',
+      domains: [`constructions-metalliques-${runId}.example`, `filiale-des-constructions-metalliques-${runId}.example`],
+      required: true,
+      provisioning: 'just_in_time',
+      defaultDepartmentId: ids.finance,
+    },
+  });
+  expect(sso.status(), await sso.text()).toBe(200);
   const headId = await created(
     await request.post('/api/v1/users', {
       headers: ceoHeaders,
@@ -166,6 +181,8 @@ test.describe('French labels fit at 800 px', () => {
       '/reset-password',
       '/accept-invitation?token=x',
       '/accept-invitation',
+      '/sign-in/sso?error=access_denied&state=x',
+      '/sign-in/sso?code=x&state=x',
       '/no-such-page',
     ]);
   });

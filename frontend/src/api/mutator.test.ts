@@ -132,7 +132,8 @@ describe('customFetch', () => {
     ['/api/v1/auth/webauthn/login', 'passkey_rejected'],
     ['/api/v1/auth/webauthn/login/options', 'challenge_expired'],
     ['/api/v1/auth/login/verify', 'passkey_rejected'],
-  ])('leaves a refused passkey (401 from %s) to the sign-in screen', async (path, code) => {
+    ['/api/v1/auth/sso/finish', 'sso_failed'],
+  ])('leaves a refused passkey or single sign-on (401 from %s) to the sign-in screen', async (path, code) => {
     const navigate = vi.fn();
     setNavigator(navigate);
     fetchMock.mockResolvedValue(jsonResponse(401, { code, message: 'Refused' }));

@@ -78,8 +78,9 @@ async function readBody(response: Response): Promise<unknown> {
   return text;
 }
 
-// The sign-in and its second step: a 401 there is a wrong password, code or passkey, not an ended session.
-const isLoginRequest = (url: string) => /\/auth\/(webauthn\/)?login(\/verify|\/totp|\/options)?(\?|$)/.test(url);
+// The sign-in and its second step, and single sign-on's finish: a 401 there is a wrong password,
+// code or passkey, or a refused sign-in, not an ended session.
+const isLoginRequest = (url: string) => /\/auth\/((webauthn\/)?login(\/verify|\/totp|\/options)?|sso\/finish)(\?|$)/.test(url);
 
 function needsJsonContentType(body: BodyInit | null | undefined): boolean {
   return !(body instanceof FormData || body instanceof Blob || body instanceof URLSearchParams);

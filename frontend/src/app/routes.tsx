@@ -25,6 +25,7 @@ const screens = {
   forgotPassword: lazy(() => import('@/features/auth/screens/ForgotPasswordScreen')),
   resetPassword: lazy(() => import('@/features/auth/screens/ResetPasswordScreen')),
   acceptInvitation: lazy(() => import('@/features/auth/screens/AcceptInvitationScreen')),
+  ssoCallback: lazy(() => import('@/features/auth/screens/SsoCallbackScreen')),
   dashboard: lazy(() => import('@/features/dashboard/DashboardScreen')),
   adminEnterprises: lazy(() => import('@/features/enterprises/screens/EnterpriseListScreen')),
   adminEnterpriseCreate: lazy(() => import('@/features/enterprises/screens/EnterpriseCreateScreen')),

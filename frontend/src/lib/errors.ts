@@ -21,6 +21,8 @@ export function errorMessage(error: unknown, t: TFunction, fallback: string = t(
       return t('errors.sessionExpired');
     case 'account_inactive':
       return t('errors.accountInactive');
+    case 'sso_required':
+      return t('errors.ssoRequired');
     case 'forbidden':
       return t('errors.notAuthorized');
     case 'not_found':

@@ -23,6 +23,8 @@ export const routes = {
   resetPassword: { path: '/reset-password', access: 'guest', ready: true },
   // Public: a signed-in visitor is told to sign out first rather than sent away from the link.
   acceptInvitation: { path: '/accept-invitation', access: 'public', ready: true },
+  // Where the identity provider sends the browser back after single sign-on; public, like the invitation link.
+  ssoCallback: { path: '/sign-in/sso', access: 'public', ready: true },
   home: { path: '/', access: 'public', ready: true },
   dashboard: { path: '/dashboard', access: ANY_ROLE, ready: true },
   admin: { path: '/admin', access: [PlatformAdmin], ready: true },

@@ -1,9 +1,10 @@
 /**
  * The only storage keys the app uses (SPEC §9), and `device`: the device token the server gave
  * this browser at its last sign-in, sent with the next one (the server's sign-in limits treat a
- * browser that signed in before apart from strangers). It outlives signing out.
+ * browser that signed in before apart from strangers). It outlives signing out. And `sso-state`,
+ * in the tab's session storage only: the single sign-on it started (features/auth/sso-sign-in.ts).
  */
-export const STORAGE_KEYS = { token: 'token', user: 'user', locale: 'locale', device: 'device' } as const;
+export const STORAGE_KEYS = { token: 'token', user: 'user', locale: 'locale', device: 'device', ssoState: 'sso-state' } as const;
 
 type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS];
 

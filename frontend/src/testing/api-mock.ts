@@ -6,10 +6,12 @@ type Answer = Response | ((request: MockRequest) => Response | Promise<Response>
 
 /**
  * What every signed-in screen asks for, answered unless a test answers it itself: the unread
- * total of the sidebar's "Messages" badge (none).
+ * total of the sidebar's "Messages" badge (none); and the sign-in page's single sign-on discovery.
  */
 const FRAME_ANSWERS: Record<string, Answer> = {
   'GET /api/v1/messaging/unread': () => jsonResponse(200, { unread: 0 }),
+  // ...and what the sign-in page asks as an address is typed: no single sign-on for it.
+  'POST /api/v1/auth/sso/discover': () => jsonResponse(200, { sso: false, required: false }),
 };
 
 /**

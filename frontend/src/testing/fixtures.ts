@@ -9,6 +9,7 @@ import type {
   Enterprise,
   EnterpriseDetail,
   EnterpriseSecurityPolicy,
+  SsoSettings,
   InvitationStatus,
   LoginResponse,
   MfaStatus,
@@ -320,4 +321,19 @@ export function makeMfaStatus(overrides: Partial<MfaStatus> = {}): MfaStatus {
 /** GET /enterprises/{id}/security-policy: following the platform's default, which requires nothing. */
 export function makeEnterpriseSecurityPolicy(overrides: Partial<EnterpriseSecurityPolicy> = {}): EnterpriseSecurityPolicy {
   return { mfaRequiredRoles: null, platformDefault: [], ...overrides };
+}
+
+/** GET /enterprises/{id}/sso: none set up (`configured: false` and the defaults of a new one), unless overridden. */
+export function makeSsoSettings(overrides: Partial<SsoSettings> = {}): SsoSettings {
+  return {
+    configured: false,
+    clientSecretSet: false,
+    domains: [],
+    required: false,
+    provisioning: 'invitation_only',
+    defaultRole: 'DepartmentUser',
+    breakGlassReady: false,
+    redirectUri: 'https://platform.example/sign-in/sso',
+    ...overrides,
+  };
 }

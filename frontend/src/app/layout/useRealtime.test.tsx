@@ -111,3 +111,22 @@ describe("the monitors' session events", () => {
     }
   });
 });
+
+describe('one of your own sessions starting or ending elsewhere', () => {
+  it('refreshes "Your sessions" (own_sessions.changed), for any role', async () => {
+    session.start('token', makeUser('DepartmentUser', { id: 'user-1' }));
+    const client = new QueryClient();
+    const invalidated = vi.spyOn(client, 'invalidateQueries');
+    const { unmount } = renderHook(() => useRealtime(client));
+    const socket = FakeSocket.all[0]!;
+    socket.onopen?.();
+    socket.serverSays({ type: 'ready' });
+
+    socket.serverSays({ type: 'own_sessions.changed', userId: 'user-1' });
+    expect(invalidated).toHaveBeenCalledTimes(1);
+    const refreshed = invalidated.mock.calls[0]![0]!.predicate!;
+    const query = (path: string) => ({ queryKey: [path] }) as unknown as Parameters<typeof refreshed>[0];
+    expect(refreshed(query('/api/v1/auth/sessions'))).toBe(true);
+    unmount();
+  });
+});

@@ -22,7 +22,7 @@ export const MONITORING_REFRESH_MS = 2_000;
  * While signed in: the tab's real-time socket and its heartbeat. Events refresh what they
  * concern (the cache is invalidated; screens refetch; the messenger's events through
  * lib/messaging-live.ts, which also keeps who is typing), a report's new status is told in a
- * toast, the monitors' session events refresh the sessions at most every 2 s, a webhook turned off for failing is told in one that stays, and an ended session lands on /login with the expiry text at once. The heartbeat
+ * toast, the monitors' session events (and `own_sessions.changed`, one's own sessions starting or ending) refresh the sessions at most every 2 s, a webhook turned off for failing is told in one that stays, and an ended session lands on /login with the expiry text at once. The heartbeat
  * (every minute while the tab is visible and the user was active) keeps the session's
  * `lastSeenAt` moving for the monitors.
  */
@@ -50,7 +50,7 @@ export function useRealtime(queryClient: QueryClient) {
       } else if (event.type === 'webhook.disabled') {
         void queryClient.invalidateQueries({ predicate: (query) => String(query.queryKey[0]).includes('/webhooks') });
         notifications.show({ color: 'red', autoClose: false, message: t('webhooks.live.disabled', { url: String(event.url) }) });
-      } else if (event.type.startsWith('monitoring.')) {
+      } else if (event.type.startsWith('monitoring.') || event.type === 'own_sessions.changed') {
         refreshSessions.call();
       }
     };

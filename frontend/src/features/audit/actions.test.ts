@@ -20,6 +20,8 @@ describe('the audit actions this client knows', () => {
         'user.mfa_reset',
         'enterprise.security_policy_updated',
         'platform.security_policy_updated',
+        'enterprise.sso_updated',
+        'enterprise.sso_removed',
       ]),
     );
   });

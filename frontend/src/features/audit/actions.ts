@@ -23,7 +23,15 @@ export const ACTION_GROUPS = {
     'user.reactivated',
     'user.deleted',
   ],
-  enterprise: ['enterprise.created', 'enterprise.updated', 'enterprise.security_policy_updated', 'enterprise.deleted'],
+  // `sso_*`: its single sign-on (OpenID Connect) set up or changed, and removed.
+  enterprise: [
+    'enterprise.created',
+    'enterprise.updated',
+    'enterprise.security_policy_updated',
+    'enterprise.sso_updated',
+    'enterprise.sso_removed',
+    'enterprise.deleted',
+  ],
   platform: ['platform.security_policy_updated'],
   department: ['department.updated', 'department.head_changed', 'department.member_added', 'department.member_removed'],
   report: [

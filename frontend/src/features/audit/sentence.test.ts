@@ -207,6 +207,24 @@ describe('an audit entry as a sentence', () => {
       "Nora Chef a modifié la règle de connexion en deux étapes de l'entreprise Acme",
     ],
     [
+      'an enterprise’s single sign-on set up or changed',
+      { action: 'enterprise.sso_updated', targetType: 'enterprise', targetName: 'Acme', changes: { required: [false, true] } },
+      'Nora Chef changed the single sign-on of the enterprise Acme',
+      "Nora Chef a modifié l'authentification unique de l'entreprise Acme",
+    ],
+    [
+      'an enterprise’s single sign-on removed',
+      { action: 'enterprise.sso_removed', targetType: 'enterprise', targetName: 'Acme' },
+      'Nora Chef removed the single sign-on of the enterprise Acme',
+      "Nora Chef a supprimé l'authentification unique de l'entreprise Acme",
+    ],
+    [
+      'an account single sign-on created at its first sign-in (the person acting)',
+      { action: 'user.created', actor: samActing, ...sam, changes: { role: 'DepartmentUser', provisionedBy: 'sso', subject: 'abc' } },
+      'An account was created for Sam Lee at their first single sign-on',
+      'Un compte a été créé pour Sam Lee à sa première authentification unique',
+    ],
+    [
       'the platform’s security rule changed',
       { action: 'platform.security_policy_updated', enterpriseId: null, targetType: null, targetId: null, targetName: null },
       "Nora Chef changed the platform's two-step sign-in rule",
@@ -278,6 +296,33 @@ describe('an audit entry’s changes', () => {
     const platform = entry({ action: 'platform.security_policy_updated', changes: { mfaRequiredRoles: [[], ['PlatformAdmin']] } });
     expect(changeRows(platform, en)).toEqual([
       { key: 'mfaRequiredRoles', field: 'Roles that must use two-step sign-in', before: '—', after: 'Platform Administrator' },
+    ]);
+  });
+
+  it('name the settings of a single sign-on and what it did, in the reader’s words', () => {
+    const updated = entry({
+      action: 'enterprise.sso_updated',
+      changes: {
+        domains: [null, ['acme.example']],
+        required: [false, true],
+        provisioning: ['invitation_only', 'just_in_time'],
+        defaultRole: [null, 'DepartmentHead'],
+        clientSecret: 'changed',
+      },
+    });
+    expect(changeRows(updated, en)).toEqual([
+      { key: 'domains', field: 'E-mail domains', before: '—', after: 'acme.example' },
+      { key: 'required', field: 'Single sign-on required', before: 'No', after: 'Yes' },
+      { key: 'provisioning', field: 'People without an account', before: 'Invited people only', after: 'Account created at the first sign-in' },
+      { key: 'defaultRole', field: 'Role of new accounts', before: '—', after: 'Department head' },
+      { key: 'clientSecret', field: 'Client secret', value: 'Changed' },
+    ]);
+    const made = entry({ action: 'user.created', changes: { provisionedBy: 'sso' } });
+    expect(changeRows(made, fr)).toEqual([{ key: 'provisionedBy', field: 'Créé par', value: 'Authentification unique' }]);
+    const refused = entry({ action: 'auth.sign_in_refused', changes: { reason: 'not_invited', via: 'sso' } });
+    expect(changeRows(refused, en)).toEqual([
+      { key: 'reason', field: 'Reason', value: 'not_invited' },
+      { key: 'via', field: 'Through', value: 'Single sign-on' },
     ]);
   });
 

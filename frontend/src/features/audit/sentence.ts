@@ -107,6 +107,9 @@ function specifics(action: string, event: AuditEvent, t: TFunction): { context?:
       const passkey = changes.passkey;
       return typeof passkey === 'string' && passkey ? { values: { passkey } } : { context: 'noName', values: {} };
     }
+    case 'user.created':
+      // Made by single sign-on at the person's first sign-in (the actor is the person).
+      return changes.provisionedBy === 'sso' ? { context: 'sso', values: {} } : { values: {} };
     case 'session.ended':
       // Usually about a person's session; otherwise about the session itself.
       return event.targetType && event.targetType !== 'user' ? { context: 'noUser', values: {} } : { values: {} };
@@ -159,18 +162,35 @@ const FIELDS = [
   'reason',
   'passkey',
   'mfaRequiredRoles',
+  // An enterprise's single sign-on (`enterprise.sso_updated`), and what it did (`user.created`, sign-ins).
+  'issuer',
+  'clientId',
+  'clientSecret',
+  'domains',
+  'required',
+  'provisioning',
+  'defaultRole',
+  'defaultDepartmentId',
+  'breakGlassUserId',
+  'provisionedBy',
+  'subject',
+  'via',
 ] as const;
 
 /** The kinds of e-mail the platform sends (`kind` of an `email.bounced` entry). */
 const EMAIL_KINDS = ['invitation', 'password_reset', 'sign_in_alert', 'activity'] as const;
 const LOCALES = ['en', 'fr'] as const;
+const PROVISIONING = ['just_in_time', 'invitation_only'] as const;
 
 function valueText(field: string, value: unknown, t: TFunction): string {
   // An enterprise without a second-factor rule of its own follows the platform's.
   if (field === 'mfaRequiredRoles' && value === null) return t('audit.values.platformDefault');
   if (value === null || value === undefined || value === '') return t('audit.values.none');
   if (typeof value === 'boolean') return value ? t('audit.values.yes') : t('audit.values.no');
-  if ((field === 'role' || field === 'mfaRequiredRoles') && isOneOf(value, ROLES)) return t(`roles.${value}`);
+  if ((field === 'role' || field === 'mfaRequiredRoles' || field === 'defaultRole') && isOneOf(value, ROLES)) return t(`roles.${value}`);
+  if ((field === 'provisionedBy' || field === 'via' || field === 'method') && value === 'sso') return t('audit.values.sso');
+  if (field === 'provisioning' && isOneOf(value, PROVISIONING)) return t(`audit.values.provisioning.${value}`);
+  if (field === 'clientSecret' && value === 'changed') return t('audit.values.changed');
   if (field === 'status' && isOneOf(value, REPORT_STATUSES)) return t(`reportStatus.${value}`);
   if (field === 'status' && (value === 'active' || value === 'inactive')) return t(`userStatus.${value}`);
   if (field === 'format' && typeof value === 'string') return value.toUpperCase();

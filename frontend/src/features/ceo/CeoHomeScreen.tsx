@@ -12,6 +12,7 @@ import { useFormat } from '@/lib/format';
 import { href } from '@/lib/paths';
 import { useCurrentUser } from '@/lib/session';
 import { EnterpriseSecurityCard } from '@/components/security/SecurityPolicyCards';
+import { SsoSettingsCard } from '@/components/security/sso/SsoSettingsCard';
 import { CeoDashboardSection } from './CeoDashboardSection';
 
 /**
@@ -90,6 +91,7 @@ export default function CeoHomeScreen() {
       </Stack>
 
       <EnterpriseSecurityCard enterpriseId={enterpriseId} />
+      <SsoSettingsCard enterpriseId={enterpriseId} />
     </Stack>
   );
 }

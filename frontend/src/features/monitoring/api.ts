@@ -22,18 +22,15 @@ export function useLogoutOtherSessionsMutation() {
 }
 
 /**
- * A plain user's socket tells them of no other session of theirs starting or ending (only of
- * this one ending): their list refreshes on its own this often, and when the window comes back.
+ * GET /auth/sessions: the caller's own sessions. The socket's `own_sessions.changed` refreshes
+ * them when one starts or ends (app/layout/useRealtime.ts); `lastSeenAt` moves without an event,
+ * so the list is read again when the window comes back.
  */
-export const MY_SESSIONS_REFRESH_MS = 30_000;
-
-/** GET /auth/sessions: the caller's own sessions, kept fresh while shown. */
 export function useMySessions(params: ListMySessionsParams, enabled: boolean) {
   return useQuery({
     queryKey: getListMySessionsQueryKey(params),
     queryFn: ({ signal }) => listMySessions(params, { signal }),
     enabled,
-    refetchInterval: MY_SESSIONS_REFRESH_MS,
     refetchOnWindowFocus: 'always',
   });
 }

@@ -44,6 +44,7 @@ describe('session texts', () => {
     ['password_passkey', 'Password + passkey', "Mot de passe + clé d'accès"],
     ['passkey', 'Passkey', "Clé d'accès"],
     ['invitation', 'Invitation', 'Invitation'],
+    ['sso', 'Single sign-on', 'Authentification unique'],
   ])('names the sign-in method %s', async (method, en, fr) => {
     expect(signInMethodName(method, i18n.getFixedT('en'))).toBe(en);
     await changeLocale('fr');

@@ -124,7 +124,7 @@ export function countText(key: 'sessionCount' | 'placeCount' | 'flaggedCount', c
 }
 
 /** How a session was opened (openapi.json, `Session.signInMethod`). */
-export const SIGN_IN_METHODS = ['password', 'password_totp', 'password_recovery_code', 'password_passkey', 'passkey', 'invitation'] as const;
+export const SIGN_IN_METHODS = ['password', 'password_totp', 'password_recovery_code', 'password_passkey', 'passkey', 'invitation', 'sso'] as const;
 type SignInMethod = (typeof SIGN_IN_METHODS)[number];
 const isSignInMethod = (value: string): value is SignInMethod => (SIGN_IN_METHODS as readonly string[]).includes(value);
 

@@ -4,7 +4,16 @@ import { describe, expect, it } from 'vitest';
 import type { ApiToken, CreateApiToken } from '@/api/generated/model';
 import { session } from '@/lib/session';
 import { mockApi } from '@/testing/api-mock';
-import { jsonResponse, makeApiToken, makeCreatedApiToken, makeEnterpriseDetail, makeEnterpriseSecurityPolicy, makeUser, page } from '@/testing/fixtures';
+import {
+  jsonResponse,
+  makeApiToken,
+  makeCreatedApiToken,
+  makeEnterpriseDetail,
+  makeEnterpriseSecurityPolicy,
+  makeSsoSettings,
+  makeUser,
+  page,
+} from '@/testing/fixtures';
 import { renderApp } from '@/app/testing';
 
 const detail = makeEnterpriseDetail({ name: 'Acme Corp' });
@@ -91,6 +100,7 @@ describe('integrations (service credentials)', () => {
       [`GET ${base}/reports`]: jsonResponse(200, page([])),
       'GET /api/v1/enterprises': jsonResponse(200, page([])),
       [`GET ${base}/security-policy`]: jsonResponse(200, makeEnterpriseSecurityPolicy()),
+      [`GET ${base}/sso`]: () => jsonResponse(200, makeSsoSettings()),
       ...serviceTokenAnswers([warehouse]),
     });
     session.start('token', admin);

@@ -11,6 +11,7 @@ import {
   makeEnterprise,
   makeEnterpriseDetail,
   makeEnterpriseSecurityPolicy,
+  makeSsoSettings,
   makeReportDetail,
   makeUser,
   page,
@@ -320,6 +321,7 @@ describe('links to the audit log', () => {
       [`GET ${base}/reports`]: jsonResponse(200, page([])),
       'GET /api/v1/enterprises': jsonResponse(200, page([])),
       [`GET ${base}/security-policy`]: jsonResponse(200, makeEnterpriseSecurityPolicy()),
+      [`GET ${base}/sso`]: () => jsonResponse(200, makeSsoSettings()),
     });
     session.start('token', admin);
     renderApp(`/admin/enterprises/${detail.id}`);

@@ -5,7 +5,7 @@ import type { User } from '@/api/generated/model';
 import { changeLocale } from '@/i18n';
 import { session } from '@/lib/session';
 import { mockApi } from '@/testing/api-mock';
-import { jsonResponse, makeLoginResponse, makeUser, page, serverErrors } from '@/testing/fixtures';
+import { apiError, jsonResponse, makeLoginResponse, makeUser, page, serverErrors } from '@/testing/fixtures';
 import { renderApp } from '@/app/testing';
 
 const DEAD = 'This invitation link is invalid or has expired. Ask the person who invited you to send a new one.';
@@ -147,5 +147,17 @@ describe('accept an invitation', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Welcome, Hal Jordan' })).toBeInTheDocument();
     expect(location().pathname).toBe('/dashboard');
     expect(calls.find((call) => call.path === '/api/v1/auth/login/verify')?.body).toEqual({ challenge: 'chal-9', code: '123456' });
+  });
+
+  it('leads to single sign-on when the organisation requires it: its first sign-in accepts the invitation', async () => {
+    const invited = makeUser('DepartmentUser', { fullName: 'Hal Jordan' });
+    mockAccept(invited, () => apiError(403, { code: 'sso_required', message: 'Your organisation signs in with single sign-on' }));
+    const { location } = renderApp('/accept-invitation?token=inv-123');
+    const user = await choose('my own passphrase');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Your organisation signs in with single sign-on, not with a password.');
+    await user.click(screen.getByRole('link', { name: 'Continue with single sign-on' }));
+    expect(await screen.findByRole('button', { name: 'Sign in' })).toBeInTheDocument();
+    expect(location().pathname).toBe('/login');
+    expect(session.get().status).toBe('signed_out');
   });
 });

@@ -110,6 +110,12 @@ export default function AcceptInvitationScreen() {
               {errorMessage(failure, t)}
             </Alert>
           )}
+          {/* The organisation requires single sign-on: its first sign-in accepts the invitation. */}
+          {isApiRequestError(failure) && failure.code === 'sso_required' && (
+            <Button component={Link} to={href('login')} variant="light" fullWidth>
+              {t('auth.login.sso')}
+            </Button>
+          )}
           <PasswordPairFields fields={pair.fields} passwordLabel={t('auth.password')} confirmLabel={t('auth.confirmPassword')} autoFocus />
           <Button type="submit" fullWidth loading={pending}>
             {t('auth.accept.submit')}

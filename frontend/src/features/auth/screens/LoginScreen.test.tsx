@@ -9,7 +9,11 @@ import { renderApp } from '@/app/testing';
 const fetchMock = vi.fn<typeof fetch>();
 
 beforeEach(() => {
-  vi.stubGlobal('fetch', fetchMock);
+  // The page asks whether a typed address signs in with single sign-on (LoginScreen.sso.test.tsx):
+  // not here. The other calls are the test's.
+  vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) =>
+    String(input).endsWith('/auth/sso/discover') ? Promise.resolve(jsonResponse(200, { sso: false, required: false })) : fetchMock(input, init),
+  );
   fetchMock.mockReset();
   vi.spyOn(console, 'info').mockImplementation(() => {});
   vi.spyOn(console, 'warn').mockImplementation(() => {});
@@ -114,7 +118,7 @@ describe('LoginScreen', () => {
 
     expect(await screen.findByText('Please enter a valid email address')).toBeInTheDocument();
     expect(screen.getByText('This field is required')).toBeInTheDocument();
-    expect(screen.getByRole('alert')).toHaveTextContent('Please check your input');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Please check your input');
   });
 
   it('sends one request while it waits, and says it is signing in', async () => {

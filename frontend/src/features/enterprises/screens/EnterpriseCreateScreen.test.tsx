@@ -4,7 +4,16 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { changeLocale } from '@/i18n';
 import { session } from '@/lib/session';
 import { mockApi } from '@/testing/api-mock';
-import { jsonResponse, makeEnterprise, makeEnterpriseDetail, makeEnterpriseSecurityPolicy, makeUser, page, serverErrors } from '@/testing/fixtures';
+import {
+  jsonResponse,
+  makeEnterprise,
+  makeEnterpriseDetail,
+  makeEnterpriseSecurityPolicy,
+  makeSsoSettings,
+  makeUser,
+  page,
+  serverErrors,
+} from '@/testing/fixtures';
 import { renderApp } from '@/app/testing';
 import { optionNames, selectOptions } from '@/testing/select';
 
@@ -57,6 +66,7 @@ describe('create an enterprise', () => {
       [`GET /api/v1/enterprises/${created.id}/users`]: jsonResponse(200, page([])),
       [`GET /api/v1/enterprises/${created.id}/reports`]: jsonResponse(200, page([])),
       [`GET /api/v1/enterprises/${created.id}/security-policy`]: () => jsonResponse(200, makeEnterpriseSecurityPolicy()),
+      [`GET /api/v1/enterprises/${created.id}/sso`]: () => jsonResponse(200, makeSsoSettings()),
     });
     const { location } = renderApp('/admin/enterprises/create');
     await screen.findByRole('heading', { level: 1, name: 'Create an enterprise' });
@@ -84,6 +94,7 @@ describe('create an enterprise', () => {
       [`GET /api/v1/enterprises/${created.id}/users`]: jsonResponse(200, page([])),
       [`GET /api/v1/enterprises/${created.id}/reports`]: jsonResponse(200, page([])),
       [`GET /api/v1/enterprises/${created.id}/security-policy`]: () => jsonResponse(200, makeEnterpriseSecurityPolicy()),
+      [`GET /api/v1/enterprises/${created.id}/sso`]: () => jsonResponse(200, makeSsoSettings()),
     });
     renderApp('/admin/enterprises/create');
     await screen.findByRole('heading', { level: 1, name: 'Create an enterprise' });
@@ -164,6 +175,7 @@ describe('create an enterprise', () => {
       [`GET /api/v1/enterprises/${created.id}/users`]: jsonResponse(200, page([])),
       [`GET /api/v1/enterprises/${created.id}/reports`]: jsonResponse(200, page([])),
       [`GET /api/v1/enterprises/${created.id}/security-policy`]: () => jsonResponse(200, makeEnterpriseSecurityPolicy()),
+      [`GET /api/v1/enterprises/${created.id}/sso`]: () => jsonResponse(200, makeSsoSettings()),
     });
     renderApp('/admin/enterprises/create');
     await screen.findByRole('heading', { level: 1, name: 'Create an enterprise' });

@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { session } from '@/lib/session';
 import { mockApi } from '@/testing/api-mock';
 import type { Department, EnterpriseDetail } from '@/api/generated/model';
-import { jsonResponse, makeEnterpriseDetail, makeEnterpriseSecurityPolicy, makeUser, page, serverErrors, summaryOf } from '@/testing/fixtures';
+import { jsonResponse, makeEnterpriseDetail, makeEnterpriseSecurityPolicy, makeSsoSettings, makeUser, page, serverErrors, summaryOf } from '@/testing/fixtures';
 import { renderApp } from '@/app/testing';
 
 const detail = makeEnterpriseDetail({ name: 'Acme Corp', userCount: 3 });
@@ -18,6 +18,7 @@ function mockDetail(extra: Parameters<typeof mockApi>[0] = {}) {
     [`GET ${base}/reports`]: jsonResponse(200, page([])),
     'GET /api/v1/enterprises': jsonResponse(200, page([])),
     [`GET ${base}/security-policy`]: () => jsonResponse(200, makeEnterpriseSecurityPolicy()),
+    [`GET ${base}/sso`]: () => jsonResponse(200, makeSsoSettings()),
     ...extra,
   });
 }

@@ -22,6 +22,7 @@ import { EnterpriseEditModal } from '../components/EnterpriseEditModal';
 import { EnterpriseReportsSection } from '../components/EnterpriseReportsSection';
 import { EnterpriseUsersTable } from '../components/EnterpriseUsersTable';
 import { EnterpriseSecurityCard } from '@/components/security/SecurityPolicyCards';
+import { SsoSettingsCard } from '@/components/security/sso/SsoSettingsCard';
 
 export default function EnterpriseDetailScreen() {
   const { t } = useTranslation();
@@ -233,6 +234,7 @@ function EnterpriseDetailView({ enterprise, back }: { enterprise: EnterpriseDeta
       </Card>
 
       <EnterpriseSecurityCard enterpriseId={enterprise.id} />
+      <SsoSettingsCard enterpriseId={enterprise.id} />
       <EnterpriseEditModal enterprise={enterprise} opened={editing} onClose={edit.close} />
     </Stack>
   );

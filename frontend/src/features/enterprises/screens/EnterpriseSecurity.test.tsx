@@ -5,7 +5,7 @@ import type { EnterpriseSecurityPolicy, EnterpriseSecurityPolicyChange } from '@
 import { changeLocale } from '@/i18n';
 import { session } from '@/lib/session';
 import { mockApi } from '@/testing/api-mock';
-import { jsonResponse, makeEnterpriseDetail, makeEnterpriseSecurityPolicy, makeUser, page } from '@/testing/fixtures';
+import { jsonResponse, makeEnterpriseDetail, makeEnterpriseSecurityPolicy, makeSsoSettings, makeUser, page } from '@/testing/fixtures';
 import { renderApp } from '@/app/testing';
 
 const detail = makeEnterpriseDetail({ name: 'Acme Corp' });
@@ -21,6 +21,7 @@ function mockEnterprise(policy: EnterpriseSecurityPolicy) {
     'GET /api/v1/users': jsonResponse(200, page([], 0, 1)),
     'GET /api/v1/dashboard/ceo': jsonResponse(500, { code: 'internal', message: 'x' }),
     [`GET ${base}/security-policy`]: () => jsonResponse(200, saved),
+    [`GET ${base}/sso`]: () => jsonResponse(200, makeSsoSettings()),
     [`PUT ${base}/security-policy`]: ({ body }) => {
       saved = { ...saved, mfaRequiredRoles: (body as EnterpriseSecurityPolicyChange).mfaRequiredRoles ?? null };
       return jsonResponse(200, saved);

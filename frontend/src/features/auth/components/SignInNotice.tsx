@@ -1,0 +1,58 @@
+import { Alert } from '@mantine/core';
+import { IconAlertCircle, IconClockHour4, IconInfoCircle } from '@tabler/icons-react';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
+import { isApiRequestError } from '@/api/mutator';
+import { errorMessage } from '@/lib/errors';
+
+/** A failed passkey sign-in, and how its module words it (the browser's refusals, the server's). */
+export type PasskeyFailure = { error: unknown; words: (error: unknown, t: TFunction) => string };
+
+type SignInNoticeProps = {
+  /** Why the last sign-in failed: the API client's error, or a passkey's failure. */
+  failure: unknown;
+  passkeyFailure: PasskeyFailure | null;
+  /** Otherwise: the session, or the second step's five minutes, ran out. */
+  expired: 'session' | 'challenge' | null;
+};
+
+/**
+ * The sign-in page's notice above its form: why a sign-in failed, or that a session or a second
+ * step expired. Most visits show none, so it loads as one is shown, not with the page (its 150 kB
+ * budget, scripts/bundle-budget.mjs); the page starts loading it as a sign-in is sent, before its
+ * answer can need it.
+ */
+export default function SignInNotice({ failure, passkeyFailure, expired }: SignInNoticeProps) {
+  const { t } = useTranslation();
+  const code = isApiRequestError(failure) ? failure.code : null;
+  // The address's organisation requires single sign-on: not a failure, the way on (the page turns to it).
+  if (code === 'sso_required' && !passkeyFailure) {
+    return (
+      <Alert color="blue" icon={<IconInfoCircle aria-hidden />} role="status">
+        {t('errors.ssoRequired')}
+      </Alert>
+    );
+  }
+  if (code === 'sso_failed' && !passkeyFailure) {
+    // Starting single sign-on: the provider does not answer (`provider_unavailable`).
+    return (
+      <Alert color="red" icon={<IconAlertCircle aria-hidden />} role="alert">
+        {t('auth.login.ssoUnavailable')}
+      </Alert>
+    );
+  }
+  if (failure !== null || passkeyFailure) {
+    return (
+      <Alert color="red" icon={<IconAlertCircle aria-hidden />} role="alert">
+        {passkeyFailure ? passkeyFailure.words(passkeyFailure.error, t) : errorMessage(failure, t, t('errors.loginFailed'))}
+      </Alert>
+    );
+  }
+  if (!expired) return null;
+  return (
+    <Alert color="yellow" icon={<IconClockHour4 aria-hidden />} role="status">
+      {/* The second step's strings came with it. */}
+      {expired === 'challenge' ? t('twoStep.errors.expired') : t('auth.login.sessionExpired')}
+    </Alert>
+  );
+}
