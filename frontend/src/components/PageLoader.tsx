@@ -6,7 +6,7 @@ export function PageLoader({ fullScreen = false }: { fullScreen?: boolean }) {
   const { t } = useTranslation();
   return (
     <Center h={fullScreen ? '100dvh' : 240} role="status" aria-live="polite">
-      <Loader aria-label={t('app.loading')} />
+      <Loader role="status" aria-label={t('app.loading')} />
     </Center>
   );
 }

@@ -104,7 +104,7 @@ export function PersonDialog({ enterpriseId, department, kind, onClose, onPick, 
               onSearchChange={setSearch}
               // The server already filtered by what was typed (name or e-mail).
               filter={({ options: all }) => all}
-              rightSection={staff.isFetching ? <Loader size="xs" aria-label={t('app.loading')} /> : undefined}
+              rightSection={staff.isFetching ? <Loader size="xs" role="status" aria-label={t('app.loading')} /> : undefined}
               error={error}
               required
               disabled={staff.isPending}

@@ -76,7 +76,7 @@ export function SearchSelect({
       onSearchChange={setSearch}
       filter={({ options: all }) => all}
       clearable
-      rightSection={loading ? <Loader size="xs" aria-label={t('app.loading')} /> : undefined}
+      rightSection={loading ? <Loader size="xs" role="status" aria-label={t('app.loading')} /> : undefined}
       clearSectionMode="both"
       nothingFoundMessage={loading ? t('app.loading') : noMatch}
       description={description}

@@ -86,7 +86,7 @@ export function ReportFilters({ list, statuses, departments, busy }: FiltersProp
         allowDeselect={false}
         w={200}
       />
-      {busy && <Loader size="sm" aria-label={t('app.loading')} />}
+      {busy && <Loader size="sm" role="status" aria-label={t('app.loading')} />}
     </Group>
   );
 }

@@ -105,7 +105,7 @@ export function EnterpriseSecurityCard({ enterpriseId }: { enterpriseId: string 
   const { t } = useTranslation();
   const policy = useEnterpriseSecurityPolicy(enterpriseId);
   const body = () => {
-    if (policy.isPending) return <Loader size="sm" aria-label={t('app.loading')} />;
+    if (policy.isPending) return <Loader size="sm" role="status" aria-label={t('app.loading')} />;
     if (policy.isError) return <QueryError error={policy.error} onRetry={() => void policy.refetch()} retrying={policy.isFetching} />;
     // Keyed by what is saved: a save (or another's) shows as the form's new start.
     return <EnterprisePolicyForm key={JSON.stringify(policy.data)} enterpriseId={enterpriseId} policy={policy.data} />;
@@ -150,7 +150,7 @@ export function PlatformSecurityCard() {
   const { t } = useTranslation();
   const policy = usePlatformSecurityPolicy();
   const body = () => {
-    if (policy.isPending) return <Loader size="sm" aria-label={t('app.loading')} />;
+    if (policy.isPending) return <Loader size="sm" role="status" aria-label={t('app.loading')} />;
     if (policy.isError) return <QueryError error={policy.error} onRetry={() => void policy.refetch()} retrying={policy.isFetching} />;
     return <PlatformPolicyForm key={JSON.stringify(policy.data)} policy={policy.data} />;
   };

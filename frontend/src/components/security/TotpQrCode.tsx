@@ -39,7 +39,7 @@ export function TotpQrCode({ otpauthUrl }: { otpauthUrl: string }) {
   if (!image || image.source !== otpauthUrl) {
     return (
       <Center w={SIZE} h={SIZE}>
-        <Loader size="sm" aria-label={t('twoStep.qrLoading')} />
+        <Loader size="sm" role="status" aria-label={t('twoStep.qrLoading')} />
       </Center>
     );
   }

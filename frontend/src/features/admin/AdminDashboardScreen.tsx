@@ -37,7 +37,7 @@ function Kpis({ title, items }: { title: string; items: { label: string; value: 
               )}
             </Text>
             <Text component="dd" m={0} fz={24} fw={700}>
-              {value === undefined ? <Loader size="xs" aria-label={t('app.loading')} /> : format.number(value)}
+              {value === undefined ? <Loader size="xs" role="status" aria-label={t('app.loading')} /> : format.number(value)}
             </Text>
           </div>
         ))}

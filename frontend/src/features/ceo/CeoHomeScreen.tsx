@@ -74,7 +74,7 @@ export default function CeoHomeScreen() {
                 {label}
               </Text>
               <Text component="dd" m={0} fz={28} fw={700} lh={1.2}>
-                {value ?? <Loader size="sm" aria-label={t('app.loading')} />}
+                {value ?? <Loader size="sm" role="status" aria-label={t('app.loading')} />}
               </Text>
             </Card>
           ))}

@@ -26,7 +26,7 @@ function Figures({ items }: { items: Figure[] }) {
               </Anchor>
             </Text>
             <Text component="dd" m={0} fz={28} fw={700} lh={1.2}>
-              {failed ? '—' : value === undefined ? <Loader size="sm" aria-label={t('app.loading')} /> : format.number(value)}
+              {failed ? '—' : value === undefined ? <Loader size="sm" role="status" aria-label={t('app.loading')} /> : format.number(value)}
             </Text>
           </Card>
         ))}

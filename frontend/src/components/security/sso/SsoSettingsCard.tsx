@@ -377,7 +377,7 @@ export function SsoSettingsCard({ enterpriseId }: { enterpriseId: string }) {
   }
 
   const body = () => {
-    if (sso.isPending) return <Loader size="sm" aria-label={t('app.loading')} />;
+    if (sso.isPending) return <Loader size="sm" role="status" aria-label={t('app.loading')} />;
     if (sso.isError) return <QueryError error={sso.error} onRetry={() => void sso.refetch()} retrying={sso.isFetching} />;
     if (!sso.data.configured && !settingUp) {
       return (

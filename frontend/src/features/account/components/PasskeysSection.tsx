@@ -198,7 +198,7 @@ export function PasskeysContent() {
     if (passkeys.isPending) {
       return (
         <Group justify="center" py="sm">
-          <Loader size="sm" aria-label={t('app.loading')} />
+          <Loader size="sm" role="status" aria-label={t('app.loading')} />
         </Group>
       );
     }

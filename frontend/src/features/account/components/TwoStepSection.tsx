@@ -94,7 +94,7 @@ function SetupDialog({ opened, onClose }: { opened: boolean; onClose: () => void
     if (!setup) {
       return (
         <Group justify="center" py="lg">
-          <Loader size="sm" aria-label={t('app.loading')} />
+          <Loader size="sm" role="status" aria-label={t('app.loading')} />
         </Group>
       );
     }
@@ -368,7 +368,7 @@ export function TwoStepContent() {
     if (status.isPending) {
       return (
         <Group justify="center" py="sm">
-          <Loader size="sm" aria-label={t('app.loading')} />
+          <Loader size="sm" role="status" aria-label={t('app.loading')} />
         </Group>
       );
     }

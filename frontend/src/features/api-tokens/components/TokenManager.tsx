@@ -181,7 +181,7 @@ export function TokenManager({ owner }: { owner: TokenOwner }) {
             <Title order={2} fz="lg" id={headingId}>
               {t(`apiTokens.${kind}.listTitle`)}
             </Title>
-            {tokens.isFetching && !tokens.isPending && <Loader size="xs" aria-label={t('app.loading')} />}
+            {tokens.isFetching && !tokens.isPending && <Loader size="xs" role="status" aria-label={t('app.loading')} />}
           </Group>
           <Button leftSection={<IconPlus size={18} aria-hidden />} onClick={() => setCreating(true)}>
             {t(`apiTokens.${kind}.create`)}

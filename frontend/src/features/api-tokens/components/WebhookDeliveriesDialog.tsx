@@ -99,7 +99,7 @@ export function WebhookDeliveriesDialog({ webhook, opened, onClose }: WebhookDel
               {t('webhooks.actions.test')}
             </Button>
             <Group gap="sm">
-              {deliveries.isFetching && !deliveries.isPending && <Loader size="xs" aria-label={t('app.loading')} />}
+              {deliveries.isFetching && !deliveries.isPending && <Loader size="xs" role="status" aria-label={t('app.loading')} />}
               <Button variant="default" leftSection={<IconRefresh size={16} aria-hidden />} onClick={() => void deliveries.refetch()}>
                 {t('webhooks.deliveries.refresh')}
               </Button>

@@ -301,7 +301,7 @@ export function WebhookManager({ scope }: { scope: WebhookScope }) {
             <Title order={2} fz="lg" id={headingId}>
               {t(`webhooks.${kind}.listTitle`)}
             </Title>
-            {webhooks.isFetching && !webhooks.isPending && <Loader size="xs" aria-label={t('app.loading')} />}
+            {webhooks.isFetching && !webhooks.isPending && <Loader size="xs" role="status" aria-label={t('app.loading')} />}
           </Group>
           <Button leftSection={<IconPlus size={18} aria-hidden />} onClick={() => setEditing({ webhook: null, opened: true })}>
             {t('webhooks.create')}

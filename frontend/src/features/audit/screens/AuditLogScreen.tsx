@@ -141,7 +141,7 @@ export default function AuditLogScreen() {
             <Title order={2} fz="lg" id="audit-entries">
               {t('audit.list.label')}
             </Title>
-            {log.isFetching && !log.isPending && !log.isFetchingNextPage && <Loader size="xs" aria-label={t('app.loading')} />}
+            {log.isFetching && !log.isPending && !log.isFetchingNextPage && <Loader size="xs" role="status" aria-label={t('app.loading')} />}
           </Group>
           {body()}
         </Stack>

@@ -245,7 +245,7 @@ export default function SecondFactorStep({ challenge, remember, onRestart }: Sec
             </>
           ) : (
             <Group justify="center" py="md">
-              <Loader size="sm" aria-label={t('twoStep.enroll.loading')} />
+              <Loader size="sm" role="status" aria-label={t('twoStep.enroll.loading')} />
             </Group>
           )}
           {back}

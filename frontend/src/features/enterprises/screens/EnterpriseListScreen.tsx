@@ -143,7 +143,7 @@ export default function EnterpriseListScreen() {
                 data={STATUSES.map((value) => ({ value, label: t(`enterprises.list.status.${value}`) }))}
               />
             </Stack>
-            {enterprises.isFetching && !enterprises.isPending && <Loader size="sm" aria-label={t('app.loading')} />}
+            {enterprises.isFetching && !enterprises.isPending && <Loader size="sm" role="status" aria-label={t('app.loading')} />}
           </Group>
           {body()}
         </Stack>

@@ -173,7 +173,7 @@ export function Timeline({ messenger, conversation, outbox, onRetry, onDiscard, 
   if (timeline.isPending) {
     return (
       <Center className={classes.timeline}>
-        <Loader aria-label={t('messenger.timeline.loading')} />
+        <Loader role="status" aria-label={t('messenger.timeline.loading')} />
       </Center>
     );
   }

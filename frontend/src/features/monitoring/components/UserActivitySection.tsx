@@ -106,7 +106,7 @@ export function UserActivitySection({ params, onPageChange, filtered, onShowUser
           <Title order={2} fz="xl" id="monitoring-activity">
             {t('monitoring.activity.title')}
           </Title>
-          {activity.isFetching && !activity.isPending && <Loader size="sm" aria-label={t('app.loading')} />}
+          {activity.isFetching && !activity.isPending && <Loader size="sm" role="status" aria-label={t('app.loading')} />}
         </Group>
         <Text size="sm" c="dimmed">
           {t('monitoring.activity.description')}

@@ -132,7 +132,7 @@ export default function MonitoringScreen() {
             <Title order={2} fz="xl" id="monitoring-sessions">
               {t('monitoring.sessions.title')}
             </Title>
-            {sessions.isFetching && !sessions.isPending && <Loader size="sm" aria-label={t('app.loading')} />}
+            {sessions.isFetching && !sessions.isPending && <Loader size="sm" role="status" aria-label={t('app.loading')} />}
           </Group>
           {sessionsBody()}
         </Stack>
@@ -168,7 +168,7 @@ function MapSection({ query, fitKey, onZoomChange, onOpenPlace }: MapSectionProp
           <Title order={2} fz="xl" id="monitoring-map">
             {t('monitoring.map.title')}
           </Title>
-          {query.isFetching && !query.isPending && <Loader size="sm" aria-label={t('app.loading')} />}
+          {query.isFetching && !query.isPending && <Loader size="sm" role="status" aria-label={t('app.loading')} />}
         </Group>
         <Text size="sm" c="dimmed" id="monitoring-map-hint">
           {t('monitoring.map.hint')}

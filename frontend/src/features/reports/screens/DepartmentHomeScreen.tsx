@@ -73,7 +73,7 @@ export default function DepartmentHomeScreen() {
                 {label}
               </Text>
               <Text component="dd" m={0} fz={28} fw={700} lh={1.2}>
-                {value === undefined ? <Loader size="sm" aria-label={t('app.loading')} /> : format.number(value)}
+                {value === undefined ? <Loader size="sm" role="status" aria-label={t('app.loading')} /> : format.number(value)}
               </Text>
             </Card>
           ))}

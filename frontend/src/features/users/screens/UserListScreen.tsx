@@ -293,7 +293,7 @@ export default function UserListScreen() {
                 w={260}
               />
             )}
-            {users.isFetching && !users.isPending && <Loader size="sm" aria-label={t('app.loading')} />}
+            {users.isFetching && !users.isPending && <Loader size="sm" role="status" aria-label={t('app.loading')} />}
           </Group>
           {body()}
         </Stack>
