@@ -345,3 +345,34 @@ async fn settings_are_checked_before_they_are_saved(db: PgPool) {
     let (_, audit) = app.get(&admin, "/api/v1/audit-events?action=enterprise.sso_removed").await;
     assert_eq!(audit["items"].as_array().unwrap().len(), 1, "{audit}");
 }
+
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn the_sign_in_calls_refuse_bad_input_field_by_field(db: PgPool) {
+    let app = TestApp::spawn(db).await;
+    let admin = app.admin_token().await;
+    with_sso(&app, &admin, "Sso Seven", json!({})).await;
+    // Discovery says no for anything that is not an address of a domain with single sign-on.
+    for email in ["not an address", "", "someone@elsewhere.example"] {
+        let (status, found) = app.post("", "/api/v1/auth/sso/discover", json!({ "email": email })).await;
+        assert_eq!((status, found), (200, json!({ "sso": false, "required": false })), "{email}");
+    }
+    for (body, field, issue) in [
+        (json!({ "email": "not an address" }), "email", "invalid_email"),
+        (json!({ "email": "" }), "email", "required"),
+        (json!({ "email": "someone@elsewhere.example" }), "email", "invalid"),
+        (json!({}), "email", "required"),
+    ] {
+        let (status, refused) = app.post("", "/api/v1/auth/sso/start", body.clone()).await;
+        assert_eq!((status, refused["fields"][field].as_str()), (400, Some(issue)), "{body}: {refused}");
+    }
+    for (body, field) in [
+        (json!({ "state": "s" }), "code"),
+        (json!({ "code": "c" }), "state"),
+        (json!({ "code": "c".repeat(5000), "state": "s" }), "code"),
+        (json!({ "code": "c", "state": "s".repeat(600) }), "state"),
+    ] {
+        let (status, refused) = app.post("", "/api/v1/auth/sso/finish", body.clone()).await;
+        assert_eq!((status, refused["code"].as_str()), (400, Some("validation_failed")), "{refused}");
+        assert!(refused["fields"][field].is_string(), "{field}: {refused}");
+    }
+}
