@@ -3,8 +3,6 @@ import {
   Badge,
   Button,
   Card,
-  Code,
-  CopyButton,
   Group,
   Loader,
   PasswordInput,
@@ -19,10 +17,11 @@ import {
   Title,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconAlertTriangle, IconCheck, IconCopy, IconKey } from '@tabler/icons-react';
+import { IconAlertTriangle, IconKey } from '@tabler/icons-react';
 import type { ParseKeys } from 'i18next';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { CopyableCode } from '@/components/CopyableCode';
 import { useGetEnterprise } from '@/api/generated/enterprises/enterprises';
 import { type SsoSettings, type SsoSettingsChange, SsoProvisioning } from '@/api/generated/model';
 import { isApiRequestError } from '@/api/mutator';
@@ -109,30 +108,6 @@ function refusalOf(error: unknown): { errors: Partial<Record<Field, ParseKeys>>;
     if (error.code === 'conflict' && error.reason === 'sso_domain_in_use') mapped.errors.domains = 'ssoSettings.errors.domainInUse';
   }
   return { errors: mapped.errors, issuer };
-}
-
-function CopyableUri({ value }: { value: string }) {
-  const { t } = useTranslation();
-  return (
-    <Stack gap={6} align="flex-start">
-      <Code block w="100%" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }} data-testid="sso-redirect-uri">
-        {value}
-      </Code>
-      <CopyButton value={value} timeout={2000}>
-        {({ copied, copy }) => (
-          <Button
-            size="xs"
-            variant={copied ? 'light' : 'default'}
-            color={copied ? 'teal' : undefined}
-            leftSection={copied ? <IconCheck size={14} aria-hidden /> : <IconCopy size={14} aria-hidden />}
-            onClick={copy}
-          >
-            {copied ? t('ssoSettings.copied') : t('ssoSettings.copy')}
-          </Button>
-        )}
-      </CopyButton>
-    </Stack>
-  );
 }
 
 type SsoFormProps = {
@@ -315,7 +290,7 @@ function SsoForm({ enterpriseId, settings, onCancel }: SsoFormProps) {
           <Text size="sm" c="dimmed">
             {t('ssoSettings.redirectUriHint')}
           </Text>
-          <CopyableUri value={settings.redirectUri} />
+          <CopyableCode value={settings.redirectUri} copyLabel={t('ssoSettings.copy')} copiedLabel={t('ssoSettings.copied')} testId="sso-redirect-uri" />
         </Stack>
         <Group justify="flex-end" gap="sm">
           {settings.configured && (

@@ -1,6 +1,7 @@
-import { Alert, Button, Code, CopyButton, Group, Modal, Stack, Text } from '@mantine/core';
-import { IconAlertTriangle, IconCheck, IconCopy } from '@tabler/icons-react';
+import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { IconAlertTriangle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import { CopyableCode } from '@/components/CopyableCode';
 import type { CreatedApiToken } from '@/api/generated/model';
 import { useFormat } from '@/lib/format';
 
@@ -14,31 +15,6 @@ type TokenSecretDialogProps = {
   /** Once the dialog has closed: the caller forgets the secret. */
   onClosed: () => void;
 };
-
-/** A value in monospace, whole (a token breaks anywhere), with its copy button. */
-export function CopyableCode({ value, copyLabel, testId }: { value: string; copyLabel: string; testId: string }) {
-  const { t } = useTranslation();
-  return (
-    <Stack gap={6} align="flex-start">
-      <Code block data-testid={testId} w="100%" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
-        {value}
-      </Code>
-      <CopyButton value={value} timeout={2000}>
-        {({ copied, copy }) => (
-          <Button
-            size="xs"
-            variant={copied ? 'light' : 'default'}
-            color={copied ? 'teal' : undefined}
-            leftSection={copied ? <IconCheck size={14} aria-hidden /> : <IconCopy size={14} aria-hidden />}
-            onClick={copy}
-          >
-            {copied ? t('apiTokens.secret.copied') : copyLabel}
-          </Button>
-        )}
-      </CopyButton>
-    </Stack>
-  );
-}
 
 /**
  * The secret of a new token, shown this once (the server keeps only its hash), with a way to
@@ -68,14 +44,14 @@ export function TokenSecretDialog({ token, opened, examplePath, onClose, onClose
             <Text size="sm" fw={500}>
               {t('apiTokens.secret.label')}
             </Text>
-            <CopyableCode value={token.token} copyLabel={t('apiTokens.secret.copy')} testId="token-secret" />
+            <CopyableCode value={token.token} copyLabel={t('apiTokens.secret.copy')} copiedLabel={t('apiTokens.secret.copied')} testId="token-secret" />
           </Stack>
           {example && (
             <Stack gap={4}>
               <Text size="sm" fw={500}>
                 {t('apiTokens.secret.example')}
               </Text>
-              <CopyableCode value={example} copyLabel={t('apiTokens.secret.copyExample')} testId="token-example" />
+              <CopyableCode value={example} copyLabel={t('apiTokens.secret.copyExample')} copiedLabel={t('apiTokens.secret.copied')} testId="token-example" />
             </Stack>
           )}
           <Group justify="flex-end">

@@ -2,7 +2,7 @@ import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { WebhookWithSecret } from '@/api/generated/model';
-import { CopyableCode } from './TokenSecretDialog';
+import { CopyableCode } from '@/components/CopyableCode';
 
 type WebhookSecretDialogProps = {
   /** The webhook just made, or whose secret was just rotated; its secret is shown here and nowhere else. */
@@ -42,7 +42,7 @@ export function WebhookSecretDialog({ webhook, rotated, opened, onClose, onClose
             <Text size="sm" fw={500}>
               {t('webhooks.secret.label')}
             </Text>
-            <CopyableCode value={webhook.secret} copyLabel={t('webhooks.secret.copy')} testId="webhook-secret" />
+            <CopyableCode value={webhook.secret} copyLabel={t('webhooks.secret.copy')} copiedLabel={t('apiTokens.secret.copied')} testId="webhook-secret" />
           </Stack>
           <Text size="sm" c="dimmed">
             {t('webhooks.secret.verify')}
