@@ -135,6 +135,16 @@ def parse_wrk(path):
     return rps, pct(50), pct(99), errors.group(1) if errors else "?", errors.group(2) if errors else "?"
 
 
+def ratio(read, *floors):
+    """GET /reports/{id} against the mean of the floor's runs around it."""
+    rps, p50, p99, errors, n = parse_wrk(read)
+    runs = [parse_wrk(f) for f in floors]
+    floor_rps = sum(r[0] for r in runs) / len(runs)
+    floor_p99 = max(r[2] for r in runs)
+    print(f"   GET /reports/{{id}}: {rps:,.0f} req/s = {rps / floor_rps:.2f}x the floor's {floor_rps:,.0f} (runs: "
+          + ", ".join(f"{r[0]:,.0f}" for r in runs) + f"); p99 {p99:.1f} ms against the floor's {floor_p99:.1f} ms")
+
+
 def summary(pairs):
     print("| what | connections | req/s | p50 | p99 | non-2xx or failed |")
     print("|---|---|---|---|---|---|")
@@ -155,3 +165,5 @@ if __name__ == "__main__":
         cpu(*sys.argv[2:])
     elif cmd == "summary":
         summary(sys.argv[2:])
+    elif cmd == "ratio":
+        ratio(*sys.argv[2:])

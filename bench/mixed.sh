@@ -2,7 +2,9 @@
 # The mixed load (issue 13; see bench/mixed.py): in one window on this machine,
 #   1. the floor: `pgbench -S -M prepared`, 64 clients, on a scratch database (dropped after);
 #   2. GET /reports/{id} alone (a department head reading reports), 64 connections, with the CPU
-#      each process spends per request;
+#      each process spends per request, between two runs of the minimal authenticated read
+#      (bench/floor: poem, an HS256 check, one Redis GET, one prepared row as JSON, on the same
+#      token, reports and services) and its ratio to their mean (issue 28's target: >= 0.8);
 #   3. the mixed load, 64 connections for 60 s: report reads, a report list, sign-ins,
 #      heartbeats and message sends at once, one wrk per kind, p50/p99 and req/s per kind.
 # Bounded: every run is a fixed duration; loopback only.
@@ -41,6 +43,25 @@ echo
 
 echo "## 2. GET /reports/{id} alone, 64 connections, ${READ} s (a department head, $(wc -l < "$work/reports") reports round robin)"
 export BENCH_TOKEN="$(cat "$work/writer.token")" BENCH_REPORTS="$work/reports"
+# The minimal authenticated read on the same token, reports, PostgreSQL and Redis.
+if [ -z "${FLOOR_BIN:-}" ]; then
+  cargo build --release -q -p bench-floor
+  FLOOR_BIN="${CARGO_TARGET_DIR:-$PWD/target}/release/bench-floor"
+fi
+floor_port=$((${BENCH_PORT:-8289} + 1))
+FLOOR_SCHEMA="$(cat "$work/schema")" BIND_ADDR="127.0.0.1:$floor_port" "$FLOOR_BIN" &
+floor_pid=$!
+BENCH_PIDS+=("$floor_pid")
+for _ in $(seq 1 50); do curl -fs -o /dev/null -H "Authorization: Bearer $BENCH_TOKEN" "http://127.0.0.1:$floor_port/api/v1/reports/$(head -1 "$work/reports")" && break; sleep 0.2; done
+floor_run() {
+  echo "   the minimal authenticated read (bench/floor), run $1:"
+  BENCH_PID="$floor_pid" python3 bench/mixed.py cpu "$work/cpu"
+  wrk -t2 -c64 -d"${READ}s" --latency -s bench/report.lua "http://127.0.0.1:$floor_port/api/v1/reports" > "$work/floor-$1.txt"
+  BENCH_PID="$floor_pid" python3 bench/mixed.py cpu "$work/cpu" "$(grep -oP '^\s+\K\d+(?= requests in)' "$work/floor-$1.txt")"
+  python3 bench/mixed.py summary "bench/floor=64=$work/floor-$1.txt" | sed -n 3p | sed 's/^/   /'
+}
+wrk -t2 -c64 -d5s -s bench/report.lua "http://127.0.0.1:$floor_port/api/v1/reports" > /dev/null
+floor_run 1
 wrk -t2 -c64 -d5s -s bench/report.lua "$BASE/api/v1/reports" > /dev/null
 python3 bench/mixed.py cpu "$work/cpu"
 if [ "${PERF:-0}" = 1 ] && command -v perf >/dev/null; then
@@ -54,6 +75,8 @@ if [ -n "${profiler:-}" ]; then
   echo "   the server's CPU by function (perf, top 25):"
   perf report -q -i "$work/perf.data" --no-children --sort dso,symbol 2>/dev/null | grep -v '^$' | head -25 | cut -c1-110 | sed 's/^ */     /' || true
 fi
+floor_run 2
+python3 bench/mixed.py ratio "$work/read.txt" "$work/floor-1.txt" "$work/floor-2.txt"
 echo
 
 if [ "${SQL:-1}" = 1 ]; then

@@ -81,16 +81,27 @@ impl SessionGuard {
     }
 
     async fn check(&self, id: Uuid, used: bool) -> anyhow::Result<bool> {
+        // Known live on this instance: no round trip (`realtime::live`).
+        let live = self.hub.live();
+        if let Some(due) = live.check(id, used.then(|| Duration::from_secs(self.seen_every_secs()))) {
+            if due {
+                self.touch_later(id);
+            }
+            return Ok(true);
+        }
+        let ticket = live.ticket();
         let seen_key = self.cache.key(&["session-seen", &id.to_string()]);
         let cached = async {
             let mut conn = self.cache.conn().await?;
             if !used {
                 let value: Option<String> = redis::cmd("GET").arg(self.key(id)).query_async(&mut *conn).await?;
-                return anyhow::Ok((value, false));
+                return anyhow::Ok((value, 0, false));
             }
-            // One round trip: the cached answer, and whether `last_seen_at` is due a write.
-            let (value, due): (Option<String>, Option<String>) = redis::pipe()
+            // One round trip: the cached answer, how long it lasts, and whether `last_seen_at` is
+            // due a write.
+            let (value, ttl_ms, due): (Option<String>, i64, Option<String>) = redis::pipe()
                 .get(self.key(id))
+                .pttl(self.key(id))
                 .cmd("SET")
                 .arg(&seen_key)
                 .arg("1")
@@ -99,28 +110,31 @@ impl SessionGuard {
                 .arg(self.seen_every_secs())
                 .query_async(&mut *conn)
                 .await?;
-            anyhow::Ok((value, due.is_some()))
+            anyhow::Ok((value, ttl_ms, due.is_some()))
         }
         .await;
         let redis_up = match cached {
-            Ok((Some(value), due)) => {
-                let live = value == "1";
-                if live && due {
+            Ok((Some(value), ttl_ms, due)) => {
+                let is_live = value == "1";
+                if is_live && due {
                     self.touch_later(id);
                 }
-                return Ok(live);
+                if let (true, Some(ticket), Ok(ttl_ms)) = (is_live && used, ticket, u64::try_from(ttl_ms)) {
+                    live.keep(ticket, id, Duration::from_millis(ttl_ms), Duration::from_secs(self.seen_every_secs()));
+                }
+                return Ok(is_live);
             }
-            Ok((None, _)) => true,
+            Ok((None, ..)) => true,
             Err(err) => {
                 tracing::warn!(error = %err, "redis unavailable; checking the session in PostgreSQL");
                 false
             }
         };
-        let Some(live) = store::sessions::find_live(&self.db, id).await? else {
+        let Some(found) = store::sessions::find_live(&self.db, id).await? else {
             self.remember(id, None).await;
             return Ok(false);
         };
-        let idle_deadline = live.last_seen_at + self.idle_timeout(live.remember_me);
+        let idle_deadline = found.last_seen_at + self.idle_timeout(found.remember_me);
         if idle_deadline <= Utc::now() {
             self.end(id, "idle").await?;
             return Ok(false);
@@ -132,7 +146,11 @@ impl SessionGuard {
         } else if used {
             store::sessions::touch(&self.db, id, self.seen_every_secs()).await?;
         }
-        self.remember(id, Some(live.expires_at.min(idle_deadline))).await;
+        let live_until = found.expires_at.min(idle_deadline);
+        self.remember(id, Some(live_until)).await;
+        if let (true, Some(ticket), Ok(left)) = (used && redis_up, ticket, (live_until - Utc::now()).to_std()) {
+            live.keep(ticket, id, left, Duration::from_secs(self.seen_every_secs()));
+        }
         Ok(true)
     }
 
@@ -168,7 +186,12 @@ impl SessionGuard {
         let ended = store::sessions::end(&self.db, id, reason).await?;
         self.remember(id, None).await;
         let was_live = ended.is_some();
-        self.ended(&ended.into_iter().collect::<Vec<_>>()).await;
+        match ended {
+            Some(session) => self.ended(&[session]).await,
+            // Ended already, but perhaps not announced (ended behind the server's back): no
+            // instance may go on knowing it live.
+            None => self.hub.publish(Audience::Session(id), Event::SessionEnded { session_id: id, reason: reason.to_owned() }).await,
+        }
         Ok(was_live)
     }
 

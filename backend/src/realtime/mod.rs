@@ -15,6 +15,7 @@
 //! signature made in the last minutes, so a process that can reach Redis but does not hold the
 //! secret can neither push events to sockets nor close them.
 
+pub mod live;
 pub mod socket;
 pub mod tasks;
 
@@ -186,6 +187,8 @@ struct HubInner {
     connections: Mutex<HashMap<u64, Connection>>,
     /// The monitors' events of the current second, per enterprise (`flush_monitors`).
     monitors: Mutex<HashMap<Option<Uuid>, Vec<Event>>>,
+    /// The sessions known live here, kept true by the ends this hub hears (`live.rs`).
+    live: live::LiveSessions,
 }
 
 /// A registered socket: its queue, its close signal, and its place in the hub until dropped.
@@ -215,7 +218,13 @@ impl Hub {
             next_id: AtomicU64::new(1),
             connections: Mutex::new(HashMap::new()),
             monitors: Mutex::new(HashMap::new()),
+            live: live::LiveSessions::default(),
         }))
+    }
+
+    /// The sessions known live on this instance (`auth::sessions` asks it first).
+    pub fn live(&self) -> &live::LiveSessions {
+        &self.0.live
     }
 
     pub fn register(&self, listener: Listener) -> Registration {
@@ -289,20 +298,83 @@ impl Hub {
         if envelopes.is_empty() {
             return;
         }
+        // Ended sessions are forgotten here before anyone is told, and the sender waits until
+        // every instance has heard (the barrier below).
+        let ended = ended_sessions(&envelopes);
+        if !ended.is_empty() {
+            self.0.live.ended(ended.iter().copied());
+        }
         let json = serde_json::to_string(&envelopes).expect("events serialize");
         let sealed = seal(&self.0.signing_key, Utc::now().timestamp(), &json);
         let published = async {
             let mut conn = self.0.cache.conn().await?;
-            redis::cmd("PUBLISH").arg(&self.0.channel).arg(&sealed).query_async::<i64>(&mut *conn).await?;
-            anyhow::Ok(())
+            let receivers = redis::cmd("PUBLISH").arg(&self.0.channel).arg(&sealed).query_async::<u64>(&mut *conn).await?;
+            anyhow::Ok(receivers)
         }
         .await;
-        if let Err(err) = published {
-            tracing::warn!(error = %err, "redis unavailable; events delivered on this instance only");
-            for envelope in &envelopes {
-                self.deliver(envelope);
+        match published {
+            Ok(receivers) if !ended.is_empty() => self.barrier(&sealed, receivers).await,
+            Ok(_) => {}
+            Err(err) => {
+                tracing::warn!(error = %err, "redis unavailable; events delivered on this instance only");
+                for envelope in &envelopes {
+                    self.deliver(envelope);
+                }
             }
         }
+    }
+
+    /// Waits (up to `BARRIER_WAIT`) until each of the `receivers` of a message that ended
+    /// sessions has said it heard it (`heard`): every instance has then forgotten those sessions,
+    /// so the caller's answer ("signed out", "deactivated") is true on all of them.
+    async fn barrier(&self, sealed: &str, receivers: u64) {
+        let key = self.heard_key(sealed);
+        let deadline = tokio::time::Instant::now() + BARRIER_WAIT;
+        let mut heard = 0;
+        while heard < receivers {
+            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+            if left.is_zero() {
+                tracing::warn!(heard, receivers, "realtime: not every instance confirmed a session's end in time");
+                return;
+            }
+            // Redis's client gives up on an answer after 500 ms: each wait is shorter.
+            let wait = left.min(std::time::Duration::from_millis(300)).as_secs_f64();
+            let popped = async {
+                let mut conn = self.0.cache.conn().await?;
+                let popped: Option<(String, String)> = redis::cmd("BLPOP").arg(&key).arg(wait).query_async(&mut *conn).await?;
+                anyhow::Ok(popped)
+            }
+            .await;
+            match popped {
+                Ok(Some(_)) => heard += 1,
+                Ok(None) => {}
+                Err(err) => {
+                    tracing::warn!(error = %err, "realtime: could not wait for the instances to hear a session's end");
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Says that this instance heard a message that ended sessions (see `barrier`).
+    fn heard(&self, sealed: &str) {
+        let (cache, key) = (self.0.cache.clone(), self.heard_key(sealed));
+        tokio::spawn(async move {
+            let said = async {
+                let mut conn = cache.conn().await?;
+                redis::pipe().rpush(&key, 1).ignore().expire(&key, 60).ignore().query_async::<()>(&mut *conn).await?;
+                anyhow::Ok(())
+            }
+            .await;
+            if let Err(err) = said {
+                tracing::warn!(error = %err, "realtime: could not confirm a session's end");
+            }
+        });
+    }
+
+    /// A message is named by its signature (the first 32 hex digits of its HMAC).
+    fn heard_key(&self, sealed: &str) -> String {
+        self.0.cache.key(&["heard", sealed.get(..32).unwrap_or(sealed)])
     }
 
     /// Tells this instance's sockets in the audience; ends the session's sockets on
@@ -349,24 +421,70 @@ impl Hub {
     }
 
     async fn subscribe_once(&self) -> anyhow::Result<()> {
+        /// Trust in the sessions known live lasts while the subscription is heard; it is lost
+        /// however this function returns.
+        struct Deaf<'a>(&'a live::LiveSessions);
+        impl Drop for Deaf<'_> {
+            fn drop(&mut self) {
+                self.0.deaf();
+            }
+        }
         let client = redis::Client::open(self.0.redis_url.as_str())?;
         let mut pubsub = client.get_async_pubsub().await?;
         pubsub.subscribe(&self.0.channel).await?;
-        let mut messages = pubsub.on_message();
-        while let Some(message) = messages.next().await {
-            let payload: String = message.get_payload()?;
-            let Some(json) = open(&self.0.signing_key, Utc::now().timestamp(), &payload) else {
-                tracing::warn!("realtime: a message without a valid signature was ignored");
-                continue;
-            };
-            match serde_json::from_str::<Vec<Envelope>>(json) {
-                Ok(envelopes) => envelopes.iter().for_each(|envelope| self.deliver(envelope)),
-                Err(err) => tracing::warn!(error = %err, "realtime: unreadable event"),
+        let (mut sink, mut messages) = pubsub.split();
+        let _deaf = Deaf(&self.0.live);
+        let mut ping = tokio::time::interval(PING_EVERY);
+        loop {
+            tokio::select! {
+                message = messages.next() => {
+                    let Some(message) = message else { return Ok(()) };
+                    let payload: String = message.get_payload()?;
+                    let Some(json) = open(&self.0.signing_key, Utc::now().timestamp(), &payload) else {
+                        tracing::warn!("realtime: a message without a valid signature was ignored");
+                        continue;
+                    };
+                    match serde_json::from_str::<Vec<Envelope>>(json) {
+                        Ok(envelopes) => {
+                            let ended = ended_sessions(&envelopes);
+                            if !ended.is_empty() {
+                                self.0.live.ended(ended);
+                                self.heard(&payload);
+                            }
+                            envelopes.iter().for_each(|envelope| self.deliver(envelope));
+                        }
+                        Err(err) => tracing::warn!(error = %err, "realtime: unreadable event"),
+                    }
+                }
+                _ = ping.tick() => {
+                    // A subscription can die without an error (a half-open connection): one that
+                    // does not answer is dropped and made again.
+                    match tokio::time::timeout(PING_EVERY, sink.ping::<redis::Value>()).await {
+                        Ok(Ok(_)) => self.0.live.heard(),
+                        Ok(Err(err)) => return Err(err.into()),
+                        Err(_) => anyhow::bail!("no answer to a PING in {PING_EVERY:?}"),
+                    }
+                }
             }
         }
-        Ok(())
     }
 }
+
+/// The sessions a message ends.
+fn ended_sessions(envelopes: &[Envelope]) -> Vec<Uuid> {
+    envelopes
+        .iter()
+        .filter_map(|e| match e.event {
+            Event::SessionEnded { session_id, .. } => Some(session_id),
+            _ => None,
+        })
+        .collect()
+}
+
+/// How often the subscription is checked with a PING (`live::FRESH` is longer).
+const PING_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
+/// How long the instance that ends sessions waits for every instance to confirm it heard.
+const BARRIER_WAIT: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// How old (or how far ahead, between clocks) a published message may be.
 const MAX_MESSAGE_AGE_SECS: i64 = 300;

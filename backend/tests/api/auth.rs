@@ -210,13 +210,14 @@ async fn sessions_are_still_checked_when_redis_is_down(db: PgPool) {
     assert_eq!((status, body["code"].as_str()), (401, Some("session_expired")));
 }
 
-/// The session check is served from Redis (the hot path is one round trip), and ending a session
-/// still wins over whatever the cache holds.
+/// The session check is served from Redis, then from the instance's memory (the hot path makes no
+/// round trip), and ending a session still wins over whatever either holds.
 #[sqlx::test(migrator = "backend::db::MIGRATOR")]
 async fn session_checks_are_served_from_the_redis_cache_and_an_end_wins_over_it(db: PgPool) {
     let app = TestApp::spawn(db).await;
     app.admin().await;
     let token = app.token(ADMIN_EMAIL, ADMIN_PASSWORD).await;
+    app.listening().await;
     assert_eq!(app.me(&token).await.status(), 200);
     let sid: uuid::Uuid = sqlx::query_scalar("select id from sessions").fetch_one(&app.db).await.unwrap();
     let cache = backend::cache::Cache::new(&app.config.redis_url, &app.config.redis_prefix).unwrap();
@@ -229,6 +230,12 @@ async fn session_checks_are_served_from_the_redis_cache_and_an_end_wins_over_it(
     // Ended behind the server's back (PostgreSQL only): the cached answer is what requests see.
     sqlx::query("update sessions set ended_at = now(), end_reason = 'revoked' where id = $1").bind(sid).execute(&app.db).await.unwrap();
     assert_eq!(app.me(&token).await.status(), 200, "served from the cache, not PostgreSQL");
+    // And once known live, from memory: Redis is not asked (an "ended" put there behind the
+    // server's back is not seen; only an end the instances hear of counts).
+    let mut conn = cache.conn().await.unwrap();
+    deadpool_redis::redis::cmd("SET").arg(cache.key(&["session", &sid.to_string()])).arg("0").query_async::<()>(&mut *conn).await.unwrap();
+    assert_eq!(app.me(&token).await.status(), 200, "served from memory, not Redis");
+    deadpool_redis::redis::cmd("SET").arg(cache.key(&["session", &sid.to_string()])).arg("1").arg("EX").arg(60).query_async::<()>(&mut *conn).await.unwrap();
 
     // Ended through the server: refused at once, whatever was cached.
     assert_eq!(app.logout(&token).await.status(), 204);

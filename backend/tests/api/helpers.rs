@@ -21,6 +21,8 @@ pub struct TestApp {
     pub http: Client,
     pub db: PgPool,
     pub config: Config,
+    /// The instance's hub: whether it trusts the sessions it knows live (`listening`).
+    pub realtime: backend::realtime::Hub,
 }
 
 pub fn test_config() -> Config {
@@ -166,9 +168,20 @@ impl TestApp {
         let _ = tracing_subscriber::fmt().with_env_filter("warn,backend=info").with_test_writer().try_init();
         backend::db::prepare(&db).await.expect("the platform realm's schema (and on Citus, the reference tables)");
         let state = AppState::with_pool(config.clone(), db.clone()).expect("state");
+        let realtime = state.realtime.clone();
         let (addr, server) = backend::app::listen(state).await.expect("listen");
         tokio::spawn(server);
-        Self { base: format!("http://{addr}"), http: Client::new(), db, config }
+        Self { base: format!("http://{addr}"), http: Client::new(), db, config, realtime }
+    }
+
+    /// Waits until the instance hears the other instances' events, so that it answers the
+    /// sessions it knows live from memory.
+    pub async fn listening(&self) {
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        while self.realtime.live().ticket().is_none() {
+            assert!(std::time::Instant::now() < deadline, "the instance never subscribed to the events");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
     }
 
     pub fn url(&self, path: &str) -> String {
@@ -327,4 +340,40 @@ pub async fn parts(resp: Response) -> (u16, Value) {
 /// provider would send, outside the server.
 pub fn python() -> String {
     std::env::var("TEST_PYTHON").unwrap_or_else(|_| format!("{}/.cache/enterprise-platform/mail-venv/bin/python", std::env::var("HOME").unwrap()))
+}
+
+/// A TCP proxy to Redis that hands every byte Redis sends on `delay` late (and in order): an
+/// instance behind it hears the other instances' events late, as a loaded or distant one would.
+/// Returns the Redis URL to give that instance.
+pub async fn slow_redis(redis_url: &str, delay: Duration) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let upstream = redis_url.trim_start_matches("redis://").trim_end_matches('/').to_owned();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        while let Ok((client, _)) = listener.accept().await {
+            let Ok(server) = tokio::net::TcpStream::connect(&upstream).await else { continue };
+            let (mut client_read, mut client_write) = client.into_split();
+            let (mut server_read, mut server_write) = server.into_split();
+            tokio::spawn(async move { tokio::io::copy(&mut client_read, &mut server_write).await });
+            let (chunks, mut delayed) = tokio::sync::mpsc::unbounded_channel::<(tokio::time::Instant, Vec<u8>)>();
+            tokio::spawn(async move {
+                let mut buf = vec![0; 64 * 1024];
+                while let Ok(n @ 1..) = server_read.read(&mut buf).await {
+                    if chunks.send((tokio::time::Instant::now() + delay, buf[..n].to_vec())).is_err() {
+                        break;
+                    }
+                }
+            });
+            tokio::spawn(async move {
+                while let Some((at, bytes)) = delayed.recv().await {
+                    tokio::time::sleep_until(at).await;
+                    if client_write.write_all(&bytes).await.is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+    });
+    format!("redis://{addr}")
 }

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use sqlx::PgPool;
 use tokio_tungstenite::tungstenite::{Message, protocol::frame::coding::CloseCode};
 
-use crate::helpers::{ADMIN_EMAIL, ADMIN_PASSWORD, TestApp};
+use crate::helpers::{ADMIN_EMAIL, ADMIN_PASSWORD, TestApp, slow_redis};
 
 const CHROME: &str = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36";
 
@@ -405,6 +405,37 @@ async fn events_cross_instances_but_never_tenants(db: PgPool) {
         heard_the_logout |= event["type"] == "monitoring.session_ended" && event["reason"] == "logout";
     }
     assert!(heard_the_logout, "Acme's CEO sees the author's session end");
+}
+
+/// Each instance answers a known-live session from memory, and a session ended through one
+/// instance is refused by the other from the very answer that ended it (a sign-out, a
+/// deactivation): the ending instance answers once every instance has heard. The other instance
+/// hears Redis 400 ms late (a loaded or distant one), so an answer that did not wait for it would
+/// show.
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn a_session_ended_through_one_instance_is_refused_at_once_by_another_that_knew_it_live(db: PgPool) {
+    let one = TestApp::spawn(db.clone()).await;
+    let late = slow_redis(&one.config.redis_url, Duration::from_millis(400)).await;
+    let two = TestApp::spawn_like_with(&one, db, |config| config.redis_url = late).await;
+    let admin = one.admin_token().await;
+    let (acme, acme_ceo) = one.enterprise(&admin, "Acme").await;
+    let finance = one.department(&acme_ceo, &acme, "finance").await;
+    let author = one.staff(&acme_ceo, &acme, "author@acme.example", "DepartmentUser", Some(&finance)).await;
+    one.listening().await;
+    two.listening().await;
+    for round in 0..5 {
+        let token = one.token("author@acme.example", "staff-password").await;
+        for _ in 0..3 {
+            assert_eq!((two.me(&token).await.status().as_u16(), one.me(&token).await.status().as_u16()), (200, 200), "round {round}");
+        }
+        assert_eq!(one.logout(&token).await.status(), 204);
+        assert_eq!((two.me(&token).await.status().as_u16(), one.me(&token).await.status().as_u16()), (401, 401), "round {round}");
+    }
+    let token = one.token("author@acme.example", "staff-password").await;
+    assert_eq!(two.me(&token).await.status(), 200);
+    assert_eq!(two.me(&token).await.status(), 200);
+    assert_eq!(one.put(&acme_ceo, &format!("/api/v1/users/{author}"), json!({ "status": "inactive" })).await.0, 200);
+    assert_eq!(two.me(&token).await.status(), 401, "deactivated");
 }
 
 /// Whoever can reach Redis but lacks the deployment's secret cannot speak for the instances: a
