@@ -4,12 +4,19 @@
 # READS sequential requests each for the admin's live map, its zoomed-out grid, a filtered map
 # (flagged only) and one CEO's live map. Prints p50 / p99 / max per request (curl's total time).
 #
-#   bash bench/places.sh        BENCH_BIN=target/debug/backend READS=100 bash bench/places.sh
+#   bash bench/places.sh        BENCH_BIN=target/debug/backend READS=100 BROWSER=0 bash bench/places.sh
+# The browser part (bench/map-browser.mjs) serves frontend/dist, built first if missing.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 port="${BENCH_PORT:-8294}" reads="${READS:-200}"
 # The sweep every 2 s, so the mass expiry below is heard soon after it is made.
 export SESSION_SWEEP_SECS=2
+# The web app, for the browser's measurement (BROWSER=0 skips it).
+if [ "${BROWSER:-1}" = 1 ]; then
+  [ -x /usr/bin/chromium ] || apt_install chromium
+  [ -f frontend/dist/index.html ] || (cd frontend && { [ -d node_modules ] || npm ci --no-audit --no-fund; } && npx vite build >/dev/null)
+  export STATIC_DIR="$PWD/frontend/dist"
+fi
 start_server enterprise_platform_bench_places "$port"
 
 token() { curl -fsS "$BENCH_BASE/api/v1/auth/login" -H 'content-type: application/json' -d "{\"email\":\"$1\",\"password\":\"$2\"}" | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])'; }
@@ -82,6 +89,13 @@ activity "admin, search u17-" "$admin" "q=u17-&pageSize=50"
 activity "CEO" "$ceo" "pageSize=50"
 # With a period the sessions themselves are aggregated (seconds at this size): a few reads only.
 activity "admin, with a period (aggregates the sessions)" "$admin" "from=2000-01-01&pageSize=50" 5
+
+# The screen itself at this scale: time to show the map and the table in Chromium.
+if [ "${BROWSER:-1}" = 1 ]; then
+  say "places: the monitoring screen in Chromium"
+  BASE="$BENCH_BASE" ADMIN_EMAIL="$BENCH_EMAIL" ADMIN_PASSWORD="$BENCH_PASSWORD" CEO_EMAIL=ceo@map.bench CEO_PASSWORD=bench-ceo-password \
+    node bench/map-browser.mjs
+fi
 
 # 10,000 live sessions of 2,000 enterprises go idle at once; the sweep ends them in one statement.
 # How many messages does a monitor's socket get? (the admin's, and one CEO's)

@@ -14,6 +14,7 @@ use crate::{
     config::MapTiles,
     domain::{FieldErrors, FieldIssue},
     error::AppError,
+    state::AppState,
 };
 
 /// PostgreSQL refuses the NUL character in text, so a NUL anywhere a client can put one (a path,
@@ -22,12 +23,21 @@ use crate::{
 /// field, before any handler could pass it to the database. The bytes of uploaded files are
 /// theirs to hold.
 pub async fn refuse_nul<E: Endpoint>(ep: E, req: Request) -> poem::Result<Response> {
-    // SCIM answers in its own format, whoever refused the request (`api::scim_errors`): here, the
-    // innermost of the outer layers, to add no layer of its own.
-    if crate::api::is_scim(req.uri().path()) {
-        return Ok(crate::api::scim_errors(refuse_nul_in(ep, req).await).await);
+    // Two concerns of every request live here, the innermost of the outer layers, so as to add no
+    // layer of their own (one more overflowed a debug test thread's stack): a write moves its
+    // tenant's data generation once done (`generations`), and SCIM answers in its own format,
+    // whoever refused the request (`api::scim_errors`).
+    let state = req.data::<AppState>().expect("AppState is attached to every request").clone();
+    let moves = crate::generations::moved_by(&req, &state.tokens);
+    let answer = if crate::api::is_scim(req.uri().path()) {
+        Ok(crate::api::scim_errors(refuse_nul_in(ep, req).await).await)
+    } else {
+        refuse_nul_in(ep, req).await
+    };
+    if let Some(enterprise) = moves {
+        Box::pin(state.generations.bump(enterprise)).await;
     }
-    refuse_nul_in(ep, req).await
+    answer
 }
 
 async fn refuse_nul_in<E: Endpoint>(ep: E, mut req: Request) -> poem::Result<Response> {

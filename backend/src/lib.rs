@@ -14,6 +14,7 @@ pub mod domain;
 pub mod edge;
 pub mod error;
 pub mod export;
+pub mod generations;
 pub mod geoip;
 pub mod mail;
 pub mod metrics;

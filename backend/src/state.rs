@@ -10,6 +10,7 @@ use crate::{
     cache::Cache,
     config::Config,
     db,
+    generations::{Generations, ReadCache},
     geoip::GeoIp,
     realtime::Hub,
     spreadsheet::worker::Engine,
@@ -27,6 +28,10 @@ pub struct Inner {
     /// On their own pool, those connections never serve requests.
     pub tenant_ddl: PgPool,
     pub cache: Cache,
+    /// The tenants' data generations, which say whether a read kept in memory is still true.
+    pub generations: Generations,
+    /// Reports as their readers were last given them (`GET /reports/{id}`).
+    pub report_reads: ReadCache,
     pub sessions: SessionGuard,
     /// This instance's sockets and the channel shared with the other instances.
     pub realtime: Hub,
@@ -83,6 +88,8 @@ impl AppState {
             .ok();
         Ok(Self(Arc::new(Inner {
             tenant_ddl,
+            generations: Generations::new(cache.clone()),
+            report_reads: ReadCache::default(),
             sessions: SessionGuard::new(db.clone(), cache.clone(), config.idle_timeouts, realtime.clone()),
             realtime,
             login_limiter: LoginLimiter::new(cache.clone(), config.login_limits),

@@ -19,6 +19,7 @@ mod monitoring;
 mod parse_errors;
 mod passkeys;
 mod rate_limit;
+mod raw_json;
 mod reports;
 mod scim;
 mod spreadsheets;

@@ -166,7 +166,15 @@ impl SessionGuard {
         if ids.is_empty() {
             return Ok(0);
         }
-        let touched = store::sessions::touch_many(&self.db, &ids).await?;
+        let touched = match store::sessions::touch_many(&self.db, &ids).await {
+            Ok(touched) => touched,
+            Err(err) => {
+                // Queued again for the next flush: Redis says these sessions were seen this
+                // minute, so no request would queue them before the next one.
+                self.seen.lock().expect("seen lock").extend(ids);
+                return Err(err.into());
+            }
+        };
         let events = touched.iter().map(|(session_id, enterprise_id, last_seen_at)| {
             let event = Event::MonitoringSessionUpdated { session_id: *session_id, enterprise_id: *enterprise_id, last_seen_at: *last_seen_at };
             (Audience::Monitors { enterprise: *enterprise_id }, event)

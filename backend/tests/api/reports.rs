@@ -265,3 +265,55 @@ async fn the_review_workflow_refuses_what_the_state_machine_forbids(db: PgPool) 
     let (_, detail) = app.get(&w.user, &path).await;
     assert_eq!((detail["title"].as_str(), detail["status"].as_str()), (Some("Locked"), Some("approved")));
 }
+
+/// A report read again comes from the instance's memory while nothing in its enterprise has
+/// changed (a change made behind the server's back is not seen), and any change made through the
+/// API, through either instance, is seen by the very next read on both: an edit, its author's new
+/// name, its reader moved to another department.
+#[sqlx::test(migrator = "backend::db::MIGRATOR")]
+async fn a_report_read_again_comes_from_memory_until_anything_in_its_enterprise_changes(db: PgPool) {
+    let w = world(db.clone()).await;
+    let one = &w.app;
+    let two = TestApp::spawn_like(one, db).await;
+    let (_, created) = one.post(&w.user, &format!("/api/v1/departments/{}/reports", w.finance), report("Q1", "draft")).await;
+    let id = created["id"].as_str().unwrap().to_owned();
+    let author = created["createdBy"]["id"].as_str().unwrap().to_owned();
+    let path = format!("/api/v1/reports/{id}");
+    let title = |body: Value| body["title"].as_str().unwrap_or_default().to_owned();
+    // Read twice on each instance: the first read of a new Redis sets the generations.
+    for instance in [one, &two] {
+        for reader in [&w.head, &w.user] {
+            for _ in 0..2 {
+                assert_eq!(title(instance.get(reader, &path).await.1), "Q1");
+            }
+        }
+    }
+
+    let schema = backend::tenancy::SchemaName::for_enterprise(w.ent.parse().unwrap());
+    sqlx::query(sqlx::AssertSqlSafe(format!("update \"{}\".reports set title = 'Changed behind' where id = $1", schema.as_str())))
+        .bind(uuid::Uuid::parse_str(&id).unwrap())
+        .execute(&one.db)
+        .await
+        .unwrap();
+    for instance in [one, &two] {
+        assert_eq!(title(instance.get(&w.head, &path).await.1), "Q1", "served from memory");
+    }
+
+    // An edit through one: the next read on two sees it (and the change made behind, too).
+    assert_eq!(one.put(&w.user, &path, json!({ "content": "Final figures" })).await.0, 200);
+    let (status, read) = two.get(&w.head, &path).await;
+    assert_eq!((status, title(read.clone()), read["content"].as_str()), (200, "Changed behind".to_owned(), Some("Final figures")));
+    assert_eq!(one.get(&w.head, &path).await.1["content"], "Final figures");
+
+    // The author renamed through two: the next read on one names them so.
+    assert_eq!(two.get(&w.head, &path).await.1["createdBy"]["fullName"], "Staff Member");
+    assert_eq!(two.put(&w.ceo, &format!("/api/v1/users/{author}"), json!({ "fullName": "Ada Lovelace" })).await.0, 200);
+    assert_eq!(one.get(&w.head, &path).await.1["createdBy"]["fullName"], "Ada Lovelace");
+
+    // The reader moved to another department: the report is no longer theirs to read.
+    assert_eq!(one.get(&w.user, &path).await.0, 200);
+    let sales = two.get(&w.ceo, &format!("/api/v1/enterprises/{}/departments", w.ent)).await.1;
+    let sales = sales.as_array().unwrap().iter().find(|d| d["type"] == "sales_marketing").unwrap()["id"].as_str().unwrap().to_owned();
+    assert_eq!(two.put(&w.ceo, &format!("/api/v1/users/{author}"), json!({ "departmentId": sales })).await.0, 200);
+    assert_eq!(one.get(&w.user, &path).await.0, 404);
+}
