@@ -28,7 +28,7 @@ ceo="$(token ceo@map.bench bench-ceo-password)"
 say "places: inserting ${SESSIONS:-1000000} sessions (${LIVE:-100000} live)"
 per_user=$(( ${SESSIONS:-1000000} / 100000 )) ended=$(( (${SESSIONS:-1000000} - ${LIVE:-100000}) / 100000 ))
 psql "$BENCH_DB_URL" -q <<SQL
-insert into enterprises (id, name, schema_name) select gen_random_uuid(), 'Bench ' || g, 'bench_' || g from generate_series(1, 1999) g;
+insert into enterprises (id, name, schema_name) select id, 'Bench ' || g, 't_' || replace(id::text, '-', '') from (select gen_random_uuid() as id, g from generate_series(1, 1999) g) e;
 create temp table ents as select id, row_number() over (order by id) n from enterprises;
 insert into users (id, enterprise_id, role, full_name, email, password_hash, status)
   select gen_random_uuid(), e.id, 'DepartmentUser', 'User ' || e.n || '-' || u, 'u' || e.n || '-' || u || '@places.bench', 'x', 'active'

@@ -235,7 +235,14 @@ async fn session_checks_are_served_from_the_redis_cache_and_an_end_wins_over_it(
     let mut conn = cache.conn().await.unwrap();
     deadpool_redis::redis::cmd("SET").arg(cache.key(&["session", &sid.to_string()])).arg("0").query_async::<()>(&mut *conn).await.unwrap();
     assert_eq!(app.me(&token).await.status(), 200, "served from memory, not Redis");
-    deadpool_redis::redis::cmd("SET").arg(cache.key(&["session", &sid.to_string()])).arg("1").arg("EX").arg(60).query_async::<()>(&mut *conn).await.unwrap();
+    deadpool_redis::redis::cmd("SET")
+        .arg(cache.key(&["session", &sid.to_string()]))
+        .arg("1")
+        .arg("EX")
+        .arg(60)
+        .query_async::<()>(&mut *conn)
+        .await
+        .unwrap();
 
     // Ended through the server: refused at once, whatever was cached.
     assert_eq!(app.logout(&token).await.status(), 204);
