@@ -405,6 +405,9 @@ for (const locale of ['en', 'fr'] as const) {
     });
 
     test("the CEO's screens", async ({ page }) => {
+      // Twelve screens scanned in one sign-in: 51 s in English on a loaded 2-core CI machine,
+      // over the 60 s of the others in French once.
+      test.setTimeout(120_000);
       await signIn(page, locale, ceo);
       await scan(page, locale, [
         '/dashboard',
