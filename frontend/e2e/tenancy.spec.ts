@@ -60,6 +60,8 @@ test.describe.serial('tenancy', () => {
 
     // The list shows it, with its CEO and status, and leads back to it.
     await page.getByRole('link', { name: 'Back to enterprises' }).click();
+    // On the list first: the detail page has search fields of its own (its cards' pickers).
+    await expect(page).toHaveURL(/\/admin\/enterprises$/);
     await page.getByLabel('Search').fill(enterprise.name);
     await expect(page).toHaveURL(/[?&]q=/);
     const row = page.getByRole('row', { name: new RegExp(enterprise.name) });
