@@ -2,9 +2,9 @@
 //! catcher): invitations, password changes and resets, the profile, and notifications.
 
 use serde_json::{Value, json};
-use sqlx::PgPool;
 use uuid::Uuid;
 
+use crate::database::test_database;
 use crate::helpers::{Mailbox, TestApp, link_token, outbox_drained, parts};
 
 /// A domain of its own for each test: the catcher is shared by every test running at once.
@@ -17,8 +17,9 @@ async fn accept(app: &TestApp, token: &str, password: &str) -> (u16, Value) {
         .await
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn an_enterprise_made_without_a_password_invites_its_ceo_who_chooses_one_in_french_and_is_signed_in(db: PgPool) {
+#[tokio::test]
+async fn an_enterprise_made_without_a_password_invites_its_ceo_who_chooses_one_in_french_and_is_signed_in() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::with_mail(db).await;
     let mail = Mailbox::new();
     let admin = app.admin_token().await;
@@ -70,8 +71,9 @@ async fn an_enterprise_made_without_a_password_invites_its_ceo_who_chooses_one_i
     assert_eq!(audit["items"].as_array().map(Vec::len), Some(1), "{audit}");
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn a_ceo_invites_staff_resends_the_invitation_and_hears_when_it_is_accepted(db: PgPool) {
+#[tokio::test]
+async fn a_ceo_invites_staff_resends_the_invitation_and_hears_when_it_is_accepted() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::with_mail(db.clone()).await;
     let mail = Mailbox::new();
     let admin = app.admin_token().await;
@@ -124,8 +126,9 @@ async fn a_ceo_invites_staff_resends_the_invitation_and_hears_when_it_is_accepte
     outbox_drained(&db).await;
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn an_invitation_the_mail_server_refuses_shows_as_bounced(db: PgPool) {
+#[tokio::test]
+async fn an_invitation_the_mail_server_refuses_shows_as_bounced() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::with_mail(db.clone()).await;
     let admin = app.admin_token().await;
     let d = domain();
@@ -142,8 +145,9 @@ async fn an_invitation_the_mail_server_refuses_shows_as_bounced(db: PgPool) {
     assert!(Mailbox::new().received(&address).await.is_empty());
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn a_forgotten_password_is_reset_from_an_emailed_link_that_ends_every_session(db: PgPool) {
+#[tokio::test]
+async fn a_forgotten_password_is_reset_from_an_emailed_link_that_ends_every_session() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::with_mail(db.clone()).await;
     let mail = Mailbox::new();
     let admin = app.admin_token().await;
@@ -210,8 +214,9 @@ async fn a_forgotten_password_is_reset_from_an_emailed_link_that_ends_every_sess
     assert_eq!(resp.status(), 400);
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn changing_ones_password_ends_every_other_session_and_keeps_this_one(db: PgPool) {
+#[tokio::test]
+async fn changing_ones_password_ends_every_other_session_and_keeps_this_one() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let (_, ceo) = app.enterprise(&admin, "Change").await;
@@ -229,8 +234,9 @@ async fn changing_ones_password_ends_every_other_session_and_keeps_this_one(db: 
     assert_eq!(app.login("ceo@change.example", "ceo-password").await.status(), 401);
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn a_person_edits_their_own_profile_language_and_notifications(db: PgPool) {
+#[tokio::test]
+async fn a_person_edits_their_own_profile_language_and_notifications() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let (_, ceo) = app.enterprise(&admin, "Profile").await;
@@ -253,8 +259,9 @@ async fn a_person_edits_their_own_profile_language_and_notifications(db: PgPool)
     assert_eq!(app.put("", "/api/v1/auth/me", json!({ "locale": "fr" })).await.0, 401);
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn submissions_reach_the_ceo_as_one_digest_and_a_rejection_reaches_its_author_with_the_notes(db: PgPool) {
+#[tokio::test]
+async fn submissions_reach_the_ceo_as_one_digest_and_a_rejection_reaches_its_author_with_the_notes() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::with_mail(db.clone()).await;
     let mail = Mailbox::new();
     let admin = app.admin_token().await;
@@ -309,8 +316,9 @@ async fn submissions_reach_the_ceo_as_one_digest_and_a_rejection_reaches_its_aut
     assert_eq!(mail.received(&author_email).await.len(), 1);
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn a_sign_in_from_a_new_country_is_emailed_to_the_person(db: PgPool) {
+#[tokio::test]
+async fn a_sign_in_from_a_new_country_is_emailed_to_the_person() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn_with(db.clone(), |c| {
         c.trusted_proxies = vec!["127.0.0.1/32".parse().unwrap()];
         c.mail.smtp_url = Some(Mailbox::smtp_url());

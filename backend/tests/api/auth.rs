@@ -1,11 +1,12 @@
 use backend::domain::Role;
 use serde_json::json;
-use sqlx::PgPool;
 
+use crate::database::test_database;
 use crate::helpers::{ADMIN_EMAIL, ADMIN_PASSWORD, TestApp, parts};
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn login_returns_a_token_and_the_user(db: PgPool) {
+#[tokio::test]
+async fn login_returns_a_token_and_the_user() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let id = app.admin().await;
 
@@ -23,15 +24,17 @@ async fn login_returns_a_token_and_the_user(db: PgPool) {
     assert!(user.get("passwordHash").is_none());
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn email_is_matched_case_insensitively(db: PgPool) {
+#[tokio::test]
+async fn email_is_matched_case_insensitively() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     app.admin().await;
     assert_eq!(app.login(" ADMIN@Example.COM ", ADMIN_PASSWORD).await.status(), 200);
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn wrong_password_and_unknown_email_get_the_same_401(db: PgPool) {
+#[tokio::test]
+async fn wrong_password_and_unknown_email_get_the_same_401() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     app.admin().await;
 
@@ -52,8 +55,9 @@ async fn wrong_password_and_unknown_email_get_the_same_401(db: PgPool) {
     }
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn empty_and_malformed_fields_are_named(db: PgPool) {
+#[tokio::test]
+async fn empty_and_malformed_fields_are_named() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
 
     let (status, body) = parts(app.login("", "").await).await;
@@ -66,8 +70,9 @@ async fn empty_and_malformed_fields_are_named(db: PgPool) {
     assert_eq!(body["fields"], json!({ "email": "invalid_email" }));
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn inactive_users_and_enterprises_cannot_sign_in(db: PgPool) {
+#[tokio::test]
+async fn inactive_users_and_enterprises_cannot_sign_in() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let user = app.create_user(Role::DepartmentUser, "staff@example.com", "staff-password").await;
     sqlx::query("update users set status = 'inactive' where id = $1").bind(user).execute(&app.db).await.unwrap();
@@ -86,8 +91,9 @@ async fn inactive_users_and_enterprises_cannot_sign_in(db: PgPool) {
     assert_eq!((status, body["code"].as_str()), (403, Some("account_inactive")));
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn me_returns_the_caller(db: PgPool) {
+#[tokio::test]
+async fn me_returns_the_caller() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let id = app.admin().await;
     let token = app.token(ADMIN_EMAIL, ADMIN_PASSWORD).await;
@@ -98,8 +104,9 @@ async fn me_returns_the_caller(db: PgPool) {
     assert_eq!(body["fullName"], "Test Person");
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn me_without_a_valid_token_is_401(db: PgPool) {
+#[tokio::test]
+async fn me_without_a_valid_token_is_401() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
 
     let (status, body) = parts(app.http.get(app.url("/api/v1/auth/me")).send().await.unwrap()).await;
@@ -116,8 +123,9 @@ async fn me_without_a_valid_token_is_401(db: PgPool) {
     assert_eq!(app.me(&foreign).await.status(), 401);
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn logout_kills_the_token_at_once(db: PgPool) {
+#[tokio::test]
+async fn logout_kills_the_token_at_once() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     app.admin().await;
     let token = app.token(ADMIN_EMAIL, ADMIN_PASSWORD).await;
@@ -136,8 +144,9 @@ async fn logout_kills_the_token_at_once(db: PgPool) {
     assert_eq!(reason, "logout");
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn remember_me_gives_a_longer_session(db: PgPool) {
+#[tokio::test]
+async fn remember_me_gives_a_longer_session() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     app.admin().await;
     for remember in [false, true] {
@@ -158,8 +167,9 @@ async fn remember_me_gives_a_longer_session(db: PgPool) {
     assert!((hours[1] - 720.0).abs() < 0.1, "{hours:?}");
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn repeated_failures_are_rate_limited_per_account_and_client(db: PgPool) {
+#[tokio::test]
+async fn repeated_failures_are_rate_limited_per_account_and_client() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn_with(db, |c| {
         c.login_limits.per_account_and_ip = 3;
         c.trusted_proxies = vec!["127.0.0.1/32".parse().unwrap()];
@@ -181,8 +191,9 @@ async fn repeated_failures_are_rate_limited_per_account_and_client(db: PgPool) {
     assert_eq!(app.login_from(ADMIN_EMAIL, ADMIN_PASSWORD, Some("198.51.100.2")).await.status(), 200);
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn one_client_spraying_many_accounts_is_rate_limited(db: PgPool) {
+#[tokio::test]
+async fn one_client_spraying_many_accounts_is_rate_limited() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn_with(db, |c| {
         c.login_limits.per_ip = 4;
         c.trusted_proxies = vec!["127.0.0.1/32".parse().unwrap()];
@@ -197,8 +208,9 @@ async fn one_client_spraying_many_accounts_is_rate_limited(db: PgPool) {
     assert_eq!(app.login_from(ADMIN_EMAIL, ADMIN_PASSWORD, Some("203.0.113.9")).await.status(), 200);
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn sessions_are_still_checked_when_redis_is_down(db: PgPool) {
+#[tokio::test]
+async fn sessions_are_still_checked_when_redis_is_down() {
+    let (db, _dropped) = test_database().await;
     // Nothing listens on port 1: every Redis call fails fast.
     let app = TestApp::spawn_with(db, |c| c.redis_url = "redis://127.0.0.1:1".into()).await;
     app.admin().await;
@@ -212,8 +224,9 @@ async fn sessions_are_still_checked_when_redis_is_down(db: PgPool) {
 
 /// The session check is served from Redis, then from the instance's memory (the hot path makes no
 /// round trip), and ending a session still wins over whatever either holds.
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn session_checks_are_served_from_the_redis_cache_and_an_end_wins_over_it(db: PgPool) {
+#[tokio::test]
+async fn session_checks_are_served_from_the_redis_cache_and_an_end_wins_over_it() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     app.admin().await;
     let token = app.token(ADMIN_EMAIL, ADMIN_PASSWORD).await;
@@ -257,8 +270,9 @@ async fn session_checks_are_served_from_the_redis_cache_and_an_end_wins_over_it(
     assert!(!guard.is_live(sid).await.unwrap());
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn the_client_address_comes_from_the_socket_unless_a_trusted_proxy_forwards_it(db: PgPool) {
+#[tokio::test]
+async fn the_client_address_comes_from_the_socket_unless_a_trusted_proxy_forwards_it() {
+    let (db, _dropped) = test_database().await;
     let direct = TestApp::spawn(db.clone()).await;
     direct.admin().await;
     assert_eq!(direct.login_from(ADMIN_EMAIL, ADMIN_PASSWORD, Some("81.2.69.142")).await.status(), 200);
@@ -284,8 +298,9 @@ async fn login_with_device(app: &TestApp, password: &str, forwarded_for: &str, d
 
 /// OWASP's device cookies: guesses at one account from many addresses hit an account-wide
 /// limit, and the owner's browser, which signed in before, is not locked out by it.
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn one_account_guessed_from_many_addresses_is_stopped_but_its_owners_browser_is_not(db: PgPool) {
+#[tokio::test]
+async fn one_account_guessed_from_many_addresses_is_stopped_but_its_owners_browser_is_not() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn_with(db, |c| {
         c.login_limits.per_account = 6;
         c.trusted_proxies = vec!["127.0.0.1/32".parse().unwrap()];
@@ -313,8 +328,9 @@ async fn one_account_guessed_from_many_addresses_is_stopped_but_its_owners_brows
 
 /// Attempts that carry a device token are limited on their own: a stolen device token is no
 /// way around the limit.
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn a_device_has_a_limit_of_its_own(db: PgPool) {
+#[tokio::test]
+async fn a_device_has_a_limit_of_its_own() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn_with(db, |c| {
         c.login_limits.per_device = 3;
         c.trusted_proxies = vec!["127.0.0.1/32".parse().unwrap()];
@@ -331,8 +347,9 @@ async fn a_device_has_a_limit_of_its_own(db: PgPool) {
 
 /// A new password voids the device tokens issued before it: a browser that knew the old password
 /// no longer gets the known-browser budget, while one that signs in with the new password does.
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn a_password_change_voids_earlier_device_tokens(db: PgPool) {
+#[tokio::test]
+async fn a_password_change_voids_earlier_device_tokens() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn_with(db, |c| {
         c.login_limits.per_account = 3;
         c.trusted_proxies = vec!["127.0.0.1/32".parse().unwrap()];
@@ -368,8 +385,9 @@ async fn a_password_change_voids_earlier_device_tokens(db: PgPool) {
 }
 
 /// Without Redis each instance still limits sign-in attempts by itself.
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn without_redis_sign_in_attempts_are_limited_by_the_instance(db: PgPool) {
+#[tokio::test]
+async fn without_redis_sign_in_attempts_are_limited_by_the_instance() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn_with(db, |c| {
         c.redis_url = "redis://127.0.0.1:1".into();
         c.login_limits.per_account_and_ip = 3;

@@ -1,6 +1,7 @@
 use serde_json::{Value, json};
 use sqlx::PgPool;
 
+use crate::database::test_database;
 use crate::helpers::TestApp;
 
 fn report(title: &str) -> Value {
@@ -40,8 +41,9 @@ async fn populated(db: PgPool) -> (TestApp, String, String, String, String) {
     (app, admin, ceo, fin, finance)
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn the_ceo_dashboard_counts_reports_by_department_without_drafts(db: PgPool) {
+#[tokio::test]
+async fn the_ceo_dashboard_counts_reports_by_department_without_drafts() {
+    let (db, _dropped) = test_database().await;
     let (app, admin, ceo, fin, finance) = populated(db).await;
 
     let (status, d) = app.get(&ceo, "/api/v1/dashboard/ceo").await;
@@ -68,8 +70,9 @@ async fn the_ceo_dashboard_counts_reports_by_department_without_drafts(db: PgPoo
     assert_eq!(app.get(&fin, "/api/v1/dashboard/reports").await.0, 403);
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn the_admin_dashboard_and_statistics_cover_every_tenant(db: PgPool) {
+#[tokio::test]
+async fn the_admin_dashboard_and_statistics_cover_every_tenant() {
+    let (db, _dropped) = test_database().await;
     let (app, admin, ceo, _, _) = populated(db).await;
 
     let (status, d) = app.get(&admin, "/api/v1/admin/dashboard").await;

@@ -1,10 +1,11 @@
 use serde_json::json;
-use sqlx::PgPool;
 
+use crate::database::test_database;
 use crate::helpers::TestApp;
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn a_ceo_sets_the_head_and_assigns_and_removes_members(db: PgPool) {
+#[tokio::test]
+async fn a_ceo_sets_the_head_and_assigns_and_removes_members() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let (ent, ceo) = app.enterprise(&admin, "Acme").await;
@@ -49,8 +50,9 @@ async fn a_ceo_sets_the_head_and_assigns_and_removes_members(db: PgPool) {
 }
 
 /// Every enterprise-scoped endpoint, called by one tenant's CEO with another tenant's ids.
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn another_tenants_ids_are_404_on_every_endpoint(db: PgPool) {
+#[tokio::test]
+async fn another_tenants_ids_are_404_on_every_endpoint() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let (a, ceo_a) = app.enterprise(&admin, "Alpha").await;
@@ -100,8 +102,9 @@ async fn another_tenants_ids_are_404_on_every_endpoint(db: PgPool) {
 
 /// Concurrent changes of one person's department queue on their row: whatever the order, they
 /// head at most one department, and it is the one they are a member of.
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn racing_head_assignments_leave_one_head_who_is_a_member(db: PgPool) {
+#[tokio::test]
+async fn racing_head_assignments_leave_one_head_who_is_a_member() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let (ent, ceo) = app.enterprise(&admin, "Acme").await;

@@ -1,6 +1,6 @@
 use serde_json::json;
-use sqlx::PgPool;
 
+use crate::database::test_database;
 use crate::helpers::TestApp;
 
 async fn schemas(app: &TestApp) -> Vec<String> {
@@ -10,8 +10,9 @@ async fn schemas(app: &TestApp) -> Vec<String> {
         .unwrap()
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn creating_an_enterprise_makes_its_ceo_schema_and_five_departments(db: PgPool) {
+#[tokio::test]
+async fn creating_an_enterprise_makes_its_ceo_schema_and_five_departments() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
 
@@ -48,8 +49,9 @@ async fn creating_an_enterprise_makes_its_ceo_schema_and_five_departments(db: Pg
     assert_eq!(app.get(&ceo, &format!("/api/v1/enterprises/{id}")).await.0, 200);
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn invalid_input_names_every_field(db: PgPool) {
+#[tokio::test]
+async fn invalid_input_names_every_field() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let (status, body) =
@@ -58,8 +60,9 @@ async fn invalid_input_names_every_field(db: PgPool) {
     assert_eq!(body["fields"], json!({ "name": "required", "ceoFullName": "required", "ceoEmail": "invalid_email", "ceoPassword": "too_short" }));
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn a_taken_ceo_email_is_409_and_leaves_nothing(db: PgPool) {
+#[tokio::test]
+async fn a_taken_ceo_email_is_409_and_leaves_nothing() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     app.enterprise(&admin, "Acme").await;
@@ -81,8 +84,9 @@ async fn a_taken_ceo_email_is_409_and_leaves_nothing(db: PgPool) {
     assert_eq!(schemas(&app).await.len(), 1);
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn a_failure_after_the_schema_is_created_leaves_no_row_and_no_schema(db: PgPool) {
+#[tokio::test]
+async fn a_failure_after_the_schema_is_created_leaves_no_row_and_no_schema() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     // Fail the last step of the transaction: recording the tenant's version.
@@ -113,8 +117,9 @@ async fn a_failure_after_the_schema_is_created_leaves_no_row_and_no_schema(db: P
     assert!(schemas(&app).await.is_empty());
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn the_list_searches_filters_and_pages(db: PgPool) {
+#[tokio::test]
+async fn the_list_searches_filters_and_pages() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     for name in ["Alpha", "Beta", "Gamma"] {
@@ -138,8 +143,9 @@ async fn the_list_searches_filters_and_pages(db: PgPool) {
     assert_eq!(app.get(&admin, "/api/v1/enterprises?page=0").await.0, 400);
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn a_ceo_reads_only_their_own_enterprise_and_never_manages_enterprises(db: PgPool) {
+#[tokio::test]
+async fn a_ceo_reads_only_their_own_enterprise_and_never_manages_enterprises() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let (mine, ceo) = app.enterprise(&admin, "Mine").await;
@@ -154,8 +160,9 @@ async fn a_ceo_reads_only_their_own_enterprise_and_never_manages_enterprises(db:
     assert_eq!(app.delete(&ceo, &format!("/api/v1/enterprises/{mine}")).await.0, 403);
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn deactivating_an_enterprise_signs_its_people_out_and_keeps_them_out(db: PgPool) {
+#[tokio::test]
+async fn deactivating_an_enterprise_signs_its_people_out_and_keeps_them_out() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let (id, ceo) = app.enterprise(&admin, "Acme").await;
@@ -173,8 +180,9 @@ async fn deactivating_an_enterprise_signs_its_people_out_and_keeps_them_out(db: 
     assert_eq!(app.login("ceo@acme.example", "ceo-password").await.status(), 200);
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn deleting_an_enterprise_drops_its_schema_users_and_sessions(db: PgPool) {
+#[tokio::test]
+async fn deleting_an_enterprise_drops_its_schema_users_and_sessions() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let (id, ceo) = app.enterprise(&admin, "Acme").await;
@@ -199,8 +207,9 @@ async fn deleting_an_enterprise_drops_its_schema_users_and_sessions(db: PgPool) 
 
 /// Tenant DDL locks `public.users` (the tenant tables reference it); the CEO is inserted last so
 /// that concurrent creations queue instead of deadlocking.
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn concurrent_creations_all_succeed(db: PgPool) {
+#[tokio::test]
+async fn concurrent_creations_all_succeed() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let creations = (0..6).map(|i| {
@@ -217,8 +226,9 @@ async fn concurrent_creations_all_succeed(db: PgPool) {
 
 /// A foreign key from a tenant table to a shared table puts triggers on the shared table, one set
 /// per tenant: at a few thousand tenants, deleting one user ran out of lock slots.
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn tenants_put_no_triggers_or_foreign_keys_on_shared_tables(db: PgPool) {
+#[tokio::test]
+async fn tenants_put_no_triggers_or_foreign_keys_on_shared_tables() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let shared_triggers = || async {
@@ -243,8 +253,9 @@ async fn tenants_put_no_triggers_or_foreign_keys_on_shared_tables(db: PgPool) {
 
 /// Issue 27: names are unique across the platform, compared ignoring case and accents, and a
 /// taken one is a 409 naming the field, on creation and on renaming.
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn a_taken_name_ignoring_case_and_accents_is_409_on_the_name_field(db: PgPool) {
+#[tokio::test]
+async fn a_taken_name_ignoring_case_and_accents_is_409_on_the_name_field() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let create = |name: &str, email: &str| json!({ "name": name, "ceoFullName": "Someone", "ceoEmail": email, "ceoPassword": "ceo-password" });
@@ -288,8 +299,9 @@ async fn a_taken_name_ignoring_case_and_accents_is_409_on_the_name_field(db: PgP
 
 /// `backend seed-demo` never makes a second enterprise of a name that is taken, ignoring case and
 /// accents.
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn the_demo_seed_leaves_a_taken_name_alone(db: PgPool) {
+#[tokio::test]
+async fn the_demo_seed_leaves_a_taken_name_alone() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db.clone()).await;
     let admin = app.admin_token().await;
     let body = json!({ "name": "ACMÉ industries", "ceoFullName": "Someone", "ceoEmail": "someone@elsewhere.example", "ceoPassword": "ceo-password" });

@@ -1,5 +1,4 @@
-use sqlx::PgPool;
-
+use crate::database::test_database;
 use crate::helpers::{TestApp, parts};
 
 async fn post_raw(app: &TestApp, content_type: &str, body: impl Into<reqwest::Body>) -> (u16, serde_json::Value) {
@@ -7,8 +6,9 @@ async fn post_raw(app: &TestApp, content_type: &str, body: impl Into<reqwest::Bo
     parts(resp).await
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn malformed_bodies_are_4xx_json_errors_never_500(db: PgPool) {
+#[tokio::test]
+async fn malformed_bodies_are_4xx_json_errors_never_500() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
 
     // Each names what it refuses: the whole body, or the member at fault.
@@ -31,8 +31,9 @@ async fn malformed_bodies_are_4xx_json_errors_never_500(db: PgPool) {
     assert_eq!((status, json["code"].as_str()), (415, Some("unsupported_media_type")));
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn huge_bodies_are_refused_with_413(db: PgPool) {
+#[tokio::test]
+async fn huge_bodies_are_refused_with_413() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let huge = format!(r#"{{"email": "{}", "password": "x"}}"#, "a".repeat(200 * 1024));
 
@@ -47,8 +48,9 @@ async fn huge_bodies_are_refused_with_413(db: PgPool) {
 
 /// HTTP/2 with prior knowledge (h2c) carries neither `Content-Length` nor `Transfer-Encoding`:
 /// the limit must still bound what the server reads, on JSON and multipart routes alike.
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn the_body_limit_holds_over_cleartext_http2_without_a_length(db: PgPool) {
+#[tokio::test]
+async fn the_body_limit_holds_over_cleartext_http2_without_a_length() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let h2 = reqwest::Client::builder().http2_prior_knowledge().build().unwrap();
     let without_length = |bytes: Vec<u8>| {
@@ -89,8 +91,9 @@ async fn the_body_limit_holds_over_cleartext_http2_without_a_length(db: PgPool) 
 /// The NUL rule holds whatever media type carries the body: JSON in capitals or with a `+json`
 /// suffix, and multipart text fields. (A NUL in a part's headers, its name or file name, is
 /// refused by the multipart parser itself as a 400.)
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn a_nul_under_any_media_type_or_in_multipart_is_a_400(db: PgPool) {
+#[tokio::test]
+async fn a_nul_under_any_media_type_or_in_multipart_is_a_400() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let (ent, ceo) = app.enterprise(&admin, "Acme").await;
@@ -132,8 +135,9 @@ async fn a_nul_under_any_media_type_or_in_multipart_is_a_400(db: PgPool) {
     assert_eq!(list["total"], 0, "nothing was written: {list}");
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn unknown_api_paths_and_methods_are_json_errors(db: PgPool) {
+#[tokio::test]
+async fn unknown_api_paths_and_methods_are_json_errors() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
 
     let (status, json) = parts(app.http.get(app.url("/api/v1/nope")).send().await.unwrap()).await;
@@ -146,8 +150,9 @@ async fn unknown_api_paths_and_methods_are_json_errors(db: PgPool) {
 
 /// PostgreSQL refuses NUL in text: wherever a client can put one, it is a 400 naming the field,
 /// never a 500.
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn a_nul_character_anywhere_is_a_400_naming_the_field(db: PgPool) {
+#[tokio::test]
+async fn a_nul_character_anywhere_is_a_400_naming_the_field() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let (ent, _) = app.enterprise(&admin, "Acme").await;
@@ -176,8 +181,9 @@ async fn a_nul_character_anywhere_is_a_400_naming_the_field(db: PgPool) {
 
 /// poem answers 413 and 415 itself, before an operation runs: every operation with a body
 /// declares them.
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn every_operation_with_a_body_declares_413_and_415(db: PgPool) {
+#[tokio::test]
+async fn every_operation_with_a_body_declares_413_and_415() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let spec: serde_json::Value = app.http.get(app.url("/api/openapi.json")).send().await.unwrap().json().await.unwrap();
     let mut with_body = 0;
@@ -195,8 +201,9 @@ async fn every_operation_with_a_body_declares_413_and_415(db: PgPool) {
 }
 
 /// A path id that is not a UUID is a 400, on every kind of resource.
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn a_path_id_that_is_not_a_uuid_is_400(db: PgPool) {
+#[tokio::test]
+async fn a_path_id_that_is_not_a_uuid_is_400() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     for path in ["/api/v1/enterprises/42", "/api/v1/users/not-a-uuid", "/api/v1/reports/1234/export?format=pdf", "/api/v1/departments/x/reports"] {
@@ -210,8 +217,9 @@ async fn a_path_id_that_is_not_a_uuid_is_400(db: PgPool) {
 }
 
 /// Updates are validated like creations: every bad field named, nothing written.
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn updates_are_validated_and_a_taken_email_is_409(db: PgPool) {
+#[tokio::test]
+async fn updates_are_validated_and_a_taken_email_is_409() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let (ent, ceo) = app.enterprise(&admin, "Acme").await;
@@ -251,8 +259,9 @@ async fn updates_are_validated_and_a_taken_email_is_409(db: PgPool) {
 
 /// A new password works at once, the old one no longer does, and the sessions opened with the
 /// old one end.
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn a_password_change_takes_effect_and_ends_the_old_sessions(db: PgPool) {
+#[tokio::test]
+async fn a_password_change_takes_effect_and_ends_the_old_sessions() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let (ent, ceo) = app.enterprise(&admin, "Acme").await;
@@ -266,8 +275,9 @@ async fn a_password_change_takes_effect_and_ends_the_old_sessions(db: PgPool) {
     assert_eq!(app.login("ann@acme.example", "a-brand-new-passphrase").await.status(), 200);
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn a_database_that_does_not_answer_is_a_quick_503_not_a_hang_or_a_500(db: PgPool) {
+#[tokio::test]
+async fn a_database_that_does_not_answer_is_a_quick_503_not_a_hang_or_a_500() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     assert_eq!(app.get(&admin, "/api/v1/enterprises").await.0, 200);

@@ -7,12 +7,13 @@ use std::{
 };
 
 use serde_json::{Value, json};
-use sqlx::PgPool;
 
+use crate::database::test_database;
 use crate::helpers::TestApp;
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn a_role_change_is_in_the_ceos_audit_log_with_who_what_and_from_where(db: PgPool) {
+#[tokio::test]
+async fn a_role_change_is_in_the_ceos_audit_log_with_who_what_and_from_where() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let (alpha, alpha_ceo) = app.enterprise(&admin, "Alpha").await;
@@ -77,8 +78,9 @@ async fn a_role_change_is_in_the_ceos_audit_log_with_who_what_and_from_where(db:
     assert_eq!(lines.next(), None);
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn the_audit_log_answers_with_the_contracts_names_for_its_filters_and_fields(db: PgPool) {
+#[tokio::test]
+async fn the_audit_log_answers_with_the_contracts_names_for_its_filters_and_fields() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let (alpha, ceo) = app.enterprise(&admin, "Audit Names").await;
@@ -103,8 +105,9 @@ async fn the_audit_log_answers_with_the_contracts_names_for_its_filters_and_fiel
     assert_eq!(app.get(&ceo, &format!("/api/v1/audit-events?target={ann}&actor={ceo_id}")).await.1["items"].as_array().unwrap().len(), 2);
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn the_audit_log_cannot_be_rewritten_and_only_retention_deletes(db: PgPool) {
+#[tokio::test]
+async fn the_audit_log_cannot_be_rewritten_and_only_retention_deletes() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db.clone()).await;
     let admin = app.admin_token().await;
     app.enterprise(&admin, "Alpha").await;
@@ -156,8 +159,9 @@ async fn receiver(failures: usize) -> (String, Arc<Mutex<Vec<(poem::http::Header
     (format!("http://127.0.0.1:{port}/hook"), seen)
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn an_approved_report_reaches_a_receiver_signed_once_acknowledged_after_two_failures(db: PgPool) {
+#[tokio::test]
+async fn an_approved_report_reaches_a_receiver_signed_once_acknowledged_after_two_failures() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn_with(db, |c| c.events.dispatch = true).await;
     let admin = app.admin_token().await;
     let (alpha, ceo) = app.enterprise(&admin, "Alpha").await;
@@ -209,8 +213,9 @@ async fn an_approved_report_reaches_a_receiver_signed_once_acknowledged_after_tw
     assert_eq!(body["data"]["enterpriseId"], alpha.as_str());
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn webhook_urls_into_private_networks_are_refused_outside_development(db: PgPool) {
+#[tokio::test]
+async fn webhook_urls_into_private_networks_are_refused_outside_development() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn_with(db, |c| c.events.allow_private_networks = false).await;
     let admin = app.admin_token().await;
     for (url, message) in [
@@ -229,8 +234,9 @@ async fn webhook_urls_into_private_networks_are_refused_outside_development(db: 
     assert_eq!((status, &body["fields"]["events"]), (400, &json!("invalid")), "{body}");
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn a_webhook_failing_for_days_is_turned_off_and_its_owner_told(db: PgPool) {
+#[tokio::test]
+async fn a_webhook_failing_for_days_is_turned_off_and_its_owner_told() {
+    let (db, _dropped) = test_database().await;
     // Days shrink to seconds: five days of failures take about 4.3 s here.
     let app = TestApp::spawn_with(db, |c| {
         c.events.dispatch = true;
@@ -271,8 +277,9 @@ async fn a_webhook_failing_for_days_is_turned_off_and_its_owner_told(db: PgPool)
     assert_eq!((status, &on["enabled"], &on["disabledReason"], &on["failingSince"]), (200, &json!(true), &Value::Null, &Value::Null), "{on}");
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn deliveries_that_ended_a_month_ago_are_pruned_pending_ones_never(db: PgPool) {
+#[tokio::test]
+async fn deliveries_that_ended_a_month_ago_are_pruned_pending_ones_never() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db.clone()).await;
     let admin = app.admin_token().await;
     let (status, hook) = app.post(&admin, "/api/v1/webhooks", json!({ "url": "http://127.0.0.1:9/x", "events": ["user.created"] })).await;

@@ -2,8 +2,8 @@ use std::io::Cursor;
 
 use calamine::{Data, Reader, Xlsx};
 use serde_json::json;
-use sqlx::PgPool;
 
+use crate::database::test_database;
 use crate::helpers::TestApp;
 
 async fn reviewed_report(app: &TestApp) -> (String, String, String, String) {
@@ -30,8 +30,9 @@ async fn download(app: &TestApp, token: &str, path: &str) -> (u16, String, Strin
     (status, kind, disposition, resp.bytes().await.unwrap().to_vec())
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn the_xlsx_holds_the_fields_the_table_and_a_native_chart(db: PgPool) {
+#[tokio::test]
+async fn the_xlsx_holds_the_fields_the_table_and_a_native_chart() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let (id, ceo, _, _) = reviewed_report(&app).await;
 
@@ -54,8 +55,9 @@ async fn the_xlsx_holds_the_fields_the_table_and_a_native_chart(db: PgPool) {
     assert!(bytes.windows(20).any(|w| w == b"xl/charts/chart1.xml"), "no chart in the workbook");
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn the_csv_is_the_data_table(db: PgPool) {
+#[tokio::test]
+async fn the_csv_is_the_data_table() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let (id, _, fin, _) = reviewed_report(&app).await;
     let (status, kind, disposition, bytes) = download(&app, &fin, &format!("/api/v1/reports/{id}/export?format=csv")).await;
@@ -65,8 +67,9 @@ async fn the_csv_is_the_data_table(db: PgPool) {
     assert_eq!(String::from_utf8(bytes).unwrap(), "Month,Revenue,Costs\nJanuary,120,80.5\nFebruary,95,\n\"March, late\",130,70\n");
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn the_pdf_reads_as_the_report(db: PgPool) {
+#[tokio::test]
+async fn the_pdf_reads_as_the_report() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let (id, ceo, _, _) = reviewed_report(&app).await;
     let (status, kind, _, bytes) = download(&app, &ceo, &format!("/api/v1/reports/{id}/export?format=pdf")).await;
@@ -101,8 +104,9 @@ async fn the_pdf_reads_as_the_report(db: PgPool) {
     assert_eq!(rectangles, 5 + 2 + 1, "{:?}", content.operations.iter().map(|op| &op.operator).collect::<Vec<_>>());
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn the_pdf_speaks_the_reader_s_language(db: PgPool) {
+#[tokio::test]
+async fn the_pdf_speaks_the_reader_s_language() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let (id, ceo, _, _) = reviewed_report(&app).await;
     let pdf_text = |bytes: Vec<u8>| {
@@ -133,8 +137,9 @@ async fn the_pdf_speaks_the_reader_s_language(db: PgPool) {
     assert!(pdf_text(account).contains("Statut : Rejeté"), "the account's language");
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn exports_follow_the_read_rules(db: PgPool) {
+#[tokio::test]
+async fn exports_follow_the_read_rules() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let (id, ceo, _, ent) = reviewed_report(&app).await;
     let admin = app.token(crate::helpers::ADMIN_EMAIL, crate::helpers::ADMIN_PASSWORD).await;

@@ -1,9 +1,10 @@
 //! API integration tests: the real server on a real socket, a fresh PostgreSQL database per test
-//! (`#[sqlx::test]`) and its own Redis key prefix.
+//! (copied from a migrated template, `database.rs`) and its own Redis key prefix.
 
 mod accounts;
 mod auth;
 mod dashboards;
+mod database;
 mod departments;
 mod enterprises;
 mod errors;

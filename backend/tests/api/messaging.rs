@@ -6,9 +6,9 @@
 use backend::domain::Role;
 use base64::{Engine, engine::general_purpose::STANDARD as B64};
 use serde_json::{Value, json};
-use sqlx::PgPool;
 use uuid::Uuid;
 
+use crate::database::test_database;
 use crate::{
     helpers::TestApp,
     monitoring::{next_of_type, socket},
@@ -98,8 +98,9 @@ fn reason(body: &Value) -> &str {
     body["reason"].as_str().unwrap_or_default()
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn a_direct_conversation_is_opened_once_with_people_of_the_same_realm_only(db: PgPool) {
+#[tokio::test]
+async fn a_direct_conversation_is_opened_once_with_people_of_the_same_realm_only() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let (_, _, acme) = team(&app, &admin, "Acme").await;
@@ -144,8 +145,9 @@ async fn a_direct_conversation_is_opened_once_with_people_of_the_same_realm_only
     );
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn messages_go_under_the_current_epoch_which_every_membership_change_renews(db: PgPool) {
+#[tokio::test]
+async fn messages_go_under_the_current_epoch_which_every_membership_change_renews() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let (enterprise, ceo, people) = team(&app, &admin, "Acme").await;
@@ -227,8 +229,9 @@ async fn messages_go_under_the_current_epoch_which_every_membership_change_renew
 
 /// A member who sets up the messenger in a new browser (new keys) gets the next epoch wrapped for
 /// those keys before anyone's next message, so that browser can read what is sent from then on.
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn new_keys_of_a_member_need_a_new_epoch_before_the_next_message(db: PgPool) {
+#[tokio::test]
+async fn new_keys_of_a_member_need_a_new_epoch_before_the_next_message() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let (_, _, people) = team(&app, &admin, "Acme").await;
@@ -256,8 +259,9 @@ async fn new_keys_of_a_member_need_a_new_epoch_before_the_next_message(db: PgPoo
 
 /// New key versions are bounded: each one makes every conversation of their owner start a new
 /// epoch, so an endless stream of them would keep the other members' epochs failing.
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn key_versions_are_bounded_per_day(db: PgPool) {
+#[tokio::test]
+async fn key_versions_are_bounded_per_day() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let (_, _, people) = team(&app, &admin, "Acme").await;
@@ -273,8 +277,9 @@ async fn key_versions_are_bounded_per_day(db: PgPool) {
     assert_eq!(newest["keyVersion"], 10, "nothing was registered");
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn a_member_without_keys_cannot_be_given_an_epoch(db: PgPool) {
+#[tokio::test]
+async fn a_member_without_keys_cannot_be_given_an_epoch() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let (enterprise, ceo, people) = team(&app, &admin, "Acme").await;
@@ -289,8 +294,9 @@ async fn a_member_without_keys_cannot_be_given_an_epoch(db: PgPool) {
     assert_eq!((status, reason(&body)), (409, "no_keys"));
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn unread_counts_read_marks_and_archives_are_the_server_s(db: PgPool) {
+#[tokio::test]
+async fn unread_counts_read_marks_and_archives_are_the_server_s() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let (_, _, people) = team(&app, &admin, "Acme").await;
@@ -340,8 +346,9 @@ async fn unread_counts_read_marks_and_archives_are_the_server_s(db: PgPool) {
     assert_eq!(unread(ben).await, 2);
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn the_timeline_pages_back_from_any_message(db: PgPool) {
+#[tokio::test]
+async fn the_timeline_pages_back_from_any_message() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let (_, _, people) = team(&app, &admin, "Acme").await;
@@ -362,8 +369,9 @@ async fn the_timeline_pages_back_from_any_message(db: PgPool) {
     assert_eq!(status, 404, "an unknown cursor");
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn sizes_are_bounded_with_clear_errors(db: PgPool) {
+#[tokio::test]
+async fn sizes_are_bounded_with_clear_errors() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn_with(db, |c| c.max_body_bytes = 1024 * 1024).await;
     let admin = app.admin_token().await;
     let (_, _, people) = team(&app, &admin, "Acme").await;
@@ -412,8 +420,9 @@ async fn sizes_are_bounded_with_clear_errors(db: PgPool) {
     assert_eq!((&stored["ciphertext"], &stored["salt"], &stored["iv"]), (&backup["ciphertext"], &backup["salt"], &backup["iv"]));
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn a_message_sent_through_one_instance_reaches_members_on_another_and_no_one_else(db: PgPool) {
+#[tokio::test]
+async fn a_message_sent_through_one_instance_reaches_members_on_another_and_no_one_else() {
+    let (db, _dropped) = test_database().await;
     let one = TestApp::spawn(db.clone()).await;
     let two = TestApp::spawn_like(&one, db).await;
     let admin = one.admin_token().await;
@@ -453,8 +462,9 @@ async fn a_message_sent_through_one_instance_reaches_members_on_another_and_no_o
     }
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn a_deleted_user_leaves_their_conversations_and_their_keys_go(db: PgPool) {
+#[tokio::test]
+async fn a_deleted_user_leaves_their_conversations_and_their_keys_go() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let (_, ceo, people) = team(&app, &admin, "Acme").await;
@@ -473,8 +483,9 @@ async fn a_deleted_user_leaves_their_conversations_and_their_keys_go(db: PgPool)
     assert_eq!(page["items"][0]["senderId"].as_str(), Some(ann_id.as_str()));
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn bad_input_to_every_messaging_call_is_a_400_and_unknown_ids_are_404(db: PgPool) {
+#[tokio::test]
+async fn bad_input_to_every_messaging_call_is_a_400_and_unknown_ids_are_404() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let (_, _, people) = team(&app, &admin, "Acme").await;
@@ -527,8 +538,9 @@ async fn bad_input_to_every_messaging_call_is_a_400_and_unknown_ids_are_404(db: 
 
 /// A browser opening the messenger first asks what the server holds: nothing yet is an answer,
 /// not a 404 (the browser logs every 404 as an error).
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn the_messenger_setup_says_what_the_server_holds_without_a_404(db: PgPool) {
+#[tokio::test]
+async fn the_messenger_setup_says_what_the_server_holds_without_a_404() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let (_, ceo) = app.enterprise(&admin, "Setup").await;

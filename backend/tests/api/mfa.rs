@@ -6,8 +6,8 @@
 use std::process::Command;
 
 use serde_json::{Value, json};
-use sqlx::PgPool;
 
+use crate::database::test_database;
 use crate::helpers::{Mailbox, TestApp, outbox_drained, parts, python};
 
 /// The code an authenticator app with `secret` shows `offset` seconds from now (pyotp).
@@ -60,8 +60,9 @@ pub(crate) async fn own_method(app: &TestApp, token: &str) -> String {
     current["signInMethod"].as_str().unwrap().to_owned()
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn an_authenticator_turns_on_with_its_first_code_then_each_sign_in_needs_a_code_that_works_once(db: PgPool) {
+#[tokio::test]
+async fn an_authenticator_turns_on_with_its_first_code_then_each_sign_in_needs_a_code_that_works_once() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let (_, ceo) = app.enterprise(&admin, "Totp One").await;
@@ -140,8 +141,9 @@ async fn an_authenticator_turns_on_with_its_first_code_then_each_sign_in_needs_a
     assert_eq!(audit["items"].as_array().map(Vec::len), Some(1), "{audit}");
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn wrong_codes_at_the_second_step_are_limited_like_passwords(db: PgPool) {
+#[tokio::test]
+async fn wrong_codes_at_the_second_step_are_limited_like_passwords() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let (_, ceo) = app.enterprise(&admin, "Totp Limits").await;
@@ -166,8 +168,9 @@ async fn wrong_codes_at_the_second_step_are_limited_like_passwords(db: PgPool) {
     assert_eq!(audit["items"][0]["changes"]["reason"], "wrong_code", "{audit}");
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn turning_it_off_and_new_recovery_codes_need_a_code_or_the_password(db: PgPool) {
+#[tokio::test]
+async fn turning_it_off_and_new_recovery_codes_need_a_code_or_the_password() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let (_, ceo) = app.enterprise(&admin, "Totp Off").await;
@@ -196,8 +199,9 @@ async fn turning_it_off_and_new_recovery_codes_need_a_code_or_the_password(db: P
     assert_eq!(audit["items"].as_array().map(Vec::len), Some(1), "{audit}");
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn a_policy_has_people_without_a_second_factor_set_one_up_right_after_the_password(db: PgPool) {
+#[tokio::test]
+async fn a_policy_has_people_without_a_second_factor_set_one_up_right_after_the_password() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let (enterprise, ceo) = app.enterprise(&admin, "Totp Policy").await;
@@ -255,8 +259,9 @@ async fn a_policy_has_people_without_a_second_factor_set_one_up_right_after_the_
     assert_eq!(audit["items"].as_array().map(Vec::len), Some(2), "{audit}");
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn the_ceo_resets_a_lost_second_factor_and_the_persons_sessions_end(db: PgPool) {
+#[tokio::test]
+async fn the_ceo_resets_a_lost_second_factor_and_the_persons_sessions_end() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::with_mail(db).await;
     let mail = Mailbox::new();
     let admin = app.admin_token().await;

@@ -5,6 +5,7 @@ use backend::tenancy::{
     migrate::{Applied, migrate_all, pending},
 };
 
+use crate::database::test_database;
 use crate::helpers::TestApp;
 
 /// The version of the tenant migration before the one that adds reports.
@@ -21,8 +22,9 @@ const SINCE_USER_REFERENCES: &str =
 
 /// Pretends every tenant is behind (from the reports migration on) by taking those tables away
 /// and resetting the version; one tenant keeps them, so the replay fails there.
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn migrate_reports_a_failed_tenant_goes_on_and_resumes(db: PgPool) {
+#[tokio::test]
+async fn migrate_reports_a_failed_tenant_goes_on_and_resumes() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let mut ids = Vec::new();
@@ -71,8 +73,9 @@ async fn migrate_reports_a_failed_tenant_goes_on_and_resumes(db: PgPool) {
 
 /// A schema built while tenant tables still had foreign keys to public.users loses them when
 /// migrated (tenant-migrations/20261126000001_user_references_without_foreign_keys.sql).
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn old_tenant_schemas_lose_their_foreign_keys_to_users(db: PgPool) {
+#[tokio::test]
+async fn old_tenant_schemas_lose_their_foreign_keys_to_users() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let id = app.enterprise(&admin, "Old").await.0.replace('-', "");
@@ -113,8 +116,9 @@ async fn old_tenant_schemas_lose_their_foreign_keys_to_users(db: PgPool) {
 /// qualified by another schema than public's users and enterprises), then the catalog of a tenant
 /// built from the baseline (no trigger, no foreign key out of the schema, every table keyed by a
 /// UUID, no sequence) and of the shared tables tenant queries join (no trigger).
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn every_tenant_migration_keeps_to_what_citus_accepts(db: PgPool) {
+#[tokio::test]
+async fn every_tenant_migration_keeps_to_what_citus_accepts() {
+    let (db, _dropped) = test_database().await;
     use sqlparser::{
         dialect::PostgreSqlDialect,
         tokenizer::{Token, Tokenizer},
@@ -216,8 +220,9 @@ async fn every_tenant_migration_keeps_to_what_citus_accepts(db: PgPool) {
 
 /// A schema built while tenant tables still had `updated_at` triggers loses them when migrated,
 /// and the server keeps `updated_at` itself: an edit moves it.
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn updated_at_is_written_by_the_server_not_by_triggers(db: PgPool) {
+#[tokio::test]
+async fn updated_at_is_written_by_the_server_not_by_triggers() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let (enterprise, ceo) = app.enterprise(&admin, "Old").await;

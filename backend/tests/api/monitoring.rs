@@ -5,9 +5,9 @@ use std::time::{Duration, Instant};
 
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
-use sqlx::PgPool;
 use tokio_tungstenite::tungstenite::{Message, protocol::frame::coding::CloseCode};
 
+use crate::database::test_database;
 use crate::helpers::{ADMIN_EMAIL, ADMIN_PASSWORD, TestApp, slow_redis};
 
 const CHROME: &str = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36";
@@ -87,8 +87,9 @@ async fn closed_with(ws: &mut Socket) -> (u16, Duration, Vec<Value>) {
     }
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn monitors_see_where_and_on_what_sessions_run_and_the_anomalies(db: PgPool) {
+#[tokio::test]
+async fn monitors_see_where_and_on_what_sessions_run_and_the_anomalies() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn_with(db, trusting_loopback).await;
     let admin = app.admin_token().await;
     let (acme, ceo) = app.enterprise(&admin, "Acme").await;
@@ -142,8 +143,9 @@ async fn monitors_see_where_and_on_what_sessions_run_and_the_anomalies(db: PgPoo
 /// A place of the map as the test compares it: city, country, total, active, flagged, has a point.
 type PlaceRow = (Option<String>, Option<String>, i64, i64, i64, bool);
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn the_map_counts_every_session_in_scope_per_place_and_a_place_opens_to_its_sessions(db: PgPool) {
+#[tokio::test]
+async fn the_map_counts_every_session_in_scope_per_place_and_a_place_opens_to_its_sessions() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn_with(db, trusting_loopback).await;
     let admin = app.admin_token().await;
     let (acme, ceo) = app.enterprise(&admin, "Acme").await;
@@ -227,8 +229,9 @@ async fn the_map_counts_every_session_in_scope_per_place_and_a_place_opens_to_it
     assert_eq!(app.get(&ceo, "/api/v1/monitoring/sessions?country=GBR").await.0, 400);
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn a_monitor_hears_of_a_mass_end_as_one_summary_and_of_a_single_sign_in_as_itself(db: PgPool) {
+#[tokio::test]
+async fn a_monitor_hears_of_a_mass_end_as_one_summary_and_of_a_single_sign_in_as_itself() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let (acme, ceo) = app.enterprise(&admin, "Acme").await;
@@ -280,8 +283,9 @@ async fn a_monitor_hears_of_a_mass_end_as_one_summary_and_of_a_single_sign_in_as
     }
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn a_heartbeat_moves_last_seen_and_a_monitor_ends_a_session_everywhere(db: PgPool) {
+#[tokio::test]
+async fn a_heartbeat_moves_last_seen_and_a_monitor_ends_a_session_everywhere() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let (_, ceo) = app.enterprise(&admin, "Acme").await;
@@ -323,8 +327,9 @@ async fn a_heartbeat_moves_last_seen_and_a_monitor_ends_a_session_everywhere(db:
     let _ = ceo;
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn the_socket_wants_a_live_token_first_and_never_in_the_url(db: PgPool) {
+#[tokio::test]
+async fn the_socket_wants_a_live_token_first_and_never_in_the_url() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     app.admin().await;
     let url = app.base.replace("http", "ws") + "/api/v1/ws";
@@ -349,8 +354,9 @@ async fn the_socket_wants_a_live_token_first_and_never_in_the_url(db: PgPool) {
 /// Two instances sharing PostgreSQL and Redis: a session ended through one is refused by the
 /// other and its socket there closes within a second; events reach sockets on the other
 /// instance, but never another tenant's.
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn events_cross_instances_but_never_tenants(db: PgPool) {
+#[tokio::test]
+async fn events_cross_instances_but_never_tenants() {
+    let (db, _dropped) = test_database().await;
     let one = TestApp::spawn(db.clone()).await;
     let two = TestApp::spawn_like(&one, db).await;
     let admin = one.admin_token().await;
@@ -412,8 +418,9 @@ async fn events_cross_instances_but_never_tenants(db: PgPool) {
 /// deactivation): the ending instance answers once every instance has heard. The other instance
 /// hears Redis 400 ms late (a loaded or distant one), so an answer that did not wait for it would
 /// show.
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn a_session_ended_through_one_instance_is_refused_at_once_by_another_that_knew_it_live(db: PgPool) {
+#[tokio::test]
+async fn a_session_ended_through_one_instance_is_refused_at_once_by_another_that_knew_it_live() {
+    let (db, _dropped) = test_database().await;
     let one = TestApp::spawn(db.clone()).await;
     let late = slow_redis(&one.config.redis_url, Duration::from_millis(400)).await;
     let two = TestApp::spawn_like_with(&one, db, |config| config.redis_url = late).await;
@@ -441,8 +448,9 @@ async fn a_session_ended_through_one_instance_is_refused_at_once_by_another_that
 /// Whoever can reach Redis but lacks the deployment's secret cannot speak for the instances: a
 /// forged message on the events channel (a `session.ended` to every monitor would close their
 /// sockets) is ignored, while what the instances publish still arrives.
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn forged_messages_on_the_events_channel_are_ignored(db: PgPool) {
+#[tokio::test]
+async fn forged_messages_on_the_events_channel_are_ignored() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let mut monitor = socket(&app, &admin).await;
@@ -466,8 +474,9 @@ async fn forged_messages_on_the_events_channel_are_ignored(db: PgPool) {
 }
 
 /// Expired sessions are ended by the sweep, which closes their sockets.
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn the_sweep_ends_expired_sessions_and_closes_their_sockets(db: PgPool) {
+#[tokio::test]
+async fn the_sweep_ends_expired_sessions_and_closes_their_sockets() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn_with(db, |c| c.session_ttl = Duration::from_secs(2)).await;
     app.admin().await;
     let token = app.token(ADMIN_EMAIL, ADMIN_PASSWORD).await;
@@ -480,8 +489,9 @@ async fn the_sweep_ends_expired_sessions_and_closes_their_sockets(db: PgPool) {
 
 /// An open socket re-checks its session, but that is not a use of it: a tab left open with
 /// nothing done in it lets the session end at its idle timeout (and the socket is closed).
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn an_open_socket_alone_does_not_keep_an_idle_session_alive(db: PgPool) {
+#[tokio::test]
+async fn an_open_socket_alone_does_not_keep_an_idle_session_alive() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn_with(db, |c| {
         c.idle_timeouts.session = Duration::from_secs(3);
         c.intervals.socket_recheck = Duration::from_millis(300);
@@ -505,8 +515,9 @@ async fn an_open_socket_alone_does_not_keep_an_idle_session_alive(db: PgPool) {
 }
 
 /// Bad input to the monitoring calls is a 400 naming what is wrong, never a 500.
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn bad_input_to_the_monitoring_calls_is_400(db: PgPool) {
+#[tokio::test]
+async fn bad_input_to_the_monitoring_calls_is_400() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     for path in [
@@ -534,8 +545,9 @@ async fn bad_input_to_the_monitoring_calls_is_400(db: PgPool) {
     assert_eq!(app.post(&admin, &format!("/api/v1/auth/sessions/{unknown}/logout"), json!({})).await.0, 404);
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn the_demo_seed_tells_a_story_once_sessions_on_the_map_reports_and_spreadsheets(db: PgPool) {
+#[tokio::test]
+async fn the_demo_seed_tells_a_story_once_sessions_on_the_map_reports_and_spreadsheets() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db.clone()).await;
     backend::seed::seed_demo(&db).await.unwrap();
     backend::seed::seed_demo(&db).await.unwrap();
@@ -609,8 +621,9 @@ async fn the_demo_seed_tells_a_story_once_sessions_on_the_map_reports_and_spread
     assert_eq!(mails, 1, "one invitation, made once");
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn a_graceful_stop_closes_sockets_as_going_away_and_writes_the_last_heartbeats(db: PgPool) {
+#[tokio::test]
+async fn a_graceful_stop_closes_sockets_as_going_away_and_writes_the_last_heartbeats() {
+    let (db, _dropped) = test_database().await;
     // A flush interval that never comes: only the stop can write the heartbeat.
     let mut config = crate::helpers::test_config();
     config.intervals.heartbeat_flush = Duration::from_secs(3600);
@@ -657,8 +670,9 @@ async fn ann_activity(app: &TestApp, ceo: &str, period: &str) -> Value {
     page["items"].as_array().unwrap().iter().find(|a| a["user"]["email"] == "ann@acme.example").cloned().unwrap_or_else(|| panic!("{page}"))
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn activity_per_user_follows_sessions_as_they_start_move_and_end_and_agrees_with_the_sessions_themselves(db: PgPool) {
+#[tokio::test]
+async fn activity_per_user_follows_sessions_as_they_start_move_and_end_and_agrees_with_the_sessions_themselves() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn_with(db, trusting_loopback).await;
     let admin = app.admin_token().await;
     let (acme, ceo) = app.enterprise(&admin, "Acme").await;
@@ -702,8 +716,9 @@ async fn activity_per_user_follows_sessions_as_they_start_move_and_end_and_agree
     assert_eq!(by_city["total"], 1, "{by_city}");
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn a_person_hears_when_one_of_their_own_sessions_starts_or_ends_and_no_one_else_does(db: PgPool) {
+#[tokio::test]
+async fn a_person_hears_when_one_of_their_own_sessions_starts_or_ends_and_no_one_else_does() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let (acme, ceo) = app.enterprise(&admin, "Acme").await;

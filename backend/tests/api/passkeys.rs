@@ -9,8 +9,8 @@ use std::{
 };
 
 use serde_json::{Value, json};
-use sqlx::PgPool;
 
+use crate::database::test_database;
 use crate::helpers::{Mailbox, TestApp, outbox_drained, parts, python};
 
 const ORIGIN: &str = "http://localhost:8080";
@@ -78,8 +78,9 @@ async fn own_method(app: &TestApp, token: &str) -> String {
     current["signInMethod"].as_str().unwrap().to_owned()
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn a_passkey_signs_in_alone_or_after_the_password_and_each_answer_counts_once(db: PgPool) {
+#[tokio::test]
+async fn a_passkey_signs_in_alone_or_after_the_password_and_each_answer_counts_once() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let (acme, ceo) = app.enterprise(&admin, "Passkey One").await;
@@ -148,8 +149,9 @@ async fn a_passkey_signs_in_alone_or_after_the_password_and_each_answer_counts_o
     assert_eq!((status, step["token"].is_string()), (200, true), "the CEO has no second factor: {step}");
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn a_passkey_answer_that_does_not_verify_never_signs_in(db: PgPool) {
+#[tokio::test]
+async fn a_passkey_answer_that_does_not_verify_never_signs_in() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let (acme, ceo) = app.enterprise(&admin, "Passkey Two").await;
@@ -197,8 +199,9 @@ async fn a_passkey_answer_that_does_not_verify_never_signs_in(db: PgPool) {
     assert_eq!((status, refused["code"].as_str()), (403, Some("account_inactive")), "{refused}");
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn passkeys_are_named_renamed_and_removed_by_their_owner_alone_with_an_email_each_time(db: PgPool) {
+#[tokio::test]
+async fn passkeys_are_named_renamed_and_removed_by_their_owner_alone_with_an_email_each_time() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::with_mail(db.clone()).await;
     let mailbox = Mailbox::new();
     let admin = app.admin_token().await;
@@ -248,8 +251,9 @@ async fn passkeys_are_named_renamed_and_removed_by_their_owner_alone_with_an_ema
     assert!(actions.contains(&"mfa.passkey_removed") && actions.contains(&"user.mfa_reset"), "{actions:?}");
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn one_person_may_have_twenty_passkeys(db: PgPool) {
+#[tokio::test]
+async fn one_person_may_have_twenty_passkeys() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     for n in 0..20 {

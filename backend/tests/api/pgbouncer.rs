@@ -10,8 +10,9 @@ use std::{
 };
 
 use serde_json::json;
-use sqlx::{PgPool, postgres::PgConnectOptions};
+use sqlx::postgres::PgConnectOptions;
 
+use crate::database::test_database;
 use crate::helpers::TestApp;
 
 struct PgBouncer {
@@ -71,8 +72,9 @@ fn nix_is_root() -> bool {
     Command::new("id").arg("-u").output().map(|o| o.stdout.starts_with(b"0\n")).unwrap_or(false)
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn interleaved_tenant_requests_through_one_pooled_connection_never_mix(db: PgPool) {
+#[tokio::test]
+async fn interleaved_tenant_requests_through_one_pooled_connection_never_mix() {
+    let (db, _dropped) = test_database().await;
     let setup = TestApp::spawn(db.clone()).await;
     let admin = setup.admin_token().await;
     let (a, ceo_a) = setup.enterprise(&admin, "Alpha").await;

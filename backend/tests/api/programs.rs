@@ -4,8 +4,8 @@
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use sqlx::PgPool;
 
+use crate::database::test_database;
 use crate::helpers::{TestApp, parts};
 
 /// Makes a personal token with `scopes` from a session; returns (status, body).
@@ -19,8 +19,9 @@ async fn secret(app: &TestApp, session: &str, scopes: &[&str]) -> String {
     body["token"].as_str().unwrap().to_owned()
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn a_personal_token_acts_as_its_owner_within_its_scopes_and_is_shown_once(db: PgPool) {
+#[tokio::test]
+async fn a_personal_token_acts_as_its_owner_within_its_scopes_and_is_shown_once() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db.clone()).await;
     let admin = app.admin_token().await;
 
@@ -79,8 +80,9 @@ async fn a_personal_token_acts_as_its_owner_within_its_scopes_and_is_shown_once(
     assert_eq!(app.get(&admin, "/api/v1/api-tokens").await.1["total"], 0);
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn token_fields_are_checked(db: PgPool) {
+#[tokio::test]
+async fn token_fields_are_checked() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let cases = [
@@ -102,8 +104,9 @@ async fn token_fields_are_checked(db: PgPool) {
     assert_eq!((status, created["scopes"].clone()), (201, json!(["users:read"])), "{created}");
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn a_token_dies_with_its_owners_role_or_access_on_every_instance(db: PgPool) {
+#[tokio::test]
+async fn a_token_dies_with_its_owners_role_or_access_on_every_instance() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db.clone()).await;
     let other_instance = TestApp::spawn_like(&app, db).await;
     let admin = app.admin_token().await;
@@ -145,8 +148,9 @@ async fn a_token_dies_with_its_owners_role_or_access_on_every_instance(db: PgPoo
     assert_eq!(other_instance.get(&ceo_token, "/api/v1/auth/me").await.0, 401);
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn a_service_credential_outlives_its_maker_inside_its_enterprise(db: PgPool) {
+#[tokio::test]
+async fn a_service_credential_outlives_its_maker_inside_its_enterprise() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let (alpha, ceo) = app.enterprise(&admin, "Alpha Services").await;
@@ -198,8 +202,9 @@ async fn post_with_key(app: &TestApp, token: &str, key: &str, body: &Value) -> r
     app.http.post(app.url("/api/v1/enterprises")).bearer_auth(token).header("idempotency-key", key).json(body).send().await.unwrap()
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn a_post_repeated_with_its_idempotency_key_is_done_once(db: PgPool) {
+#[tokio::test]
+async fn a_post_repeated_with_its_idempotency_key_is_done_once() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db.clone()).await;
     let other_instance = TestApp::spawn_like(&app, db.clone()).await;
     let admin = app.admin_token().await;
@@ -247,8 +252,9 @@ async fn a_post_repeated_with_its_idempotency_key_is_done_once(db: PgPool) {
     assert_eq!((status, refused["fields"]["Idempotency-Key"].as_str()), (400, Some("invalid")));
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn every_answer_shows_the_limit_and_past_it_429_on_every_instance(db: PgPool) {
+#[tokio::test]
+async fn every_answer_shows_the_limit_and_past_it_429_on_every_instance() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn_with(db.clone(), |c| c.api_limits = backend::config::ApiLimits { requests: 4, window: Duration::from_secs(60) }).await;
     let other_instance = TestApp::spawn_like(&app, db).await;
     app.admin().await;
@@ -279,8 +285,9 @@ async fn every_answer_shows_the_limit_and_past_it_429_on_every_instance(db: PgPo
     assert_eq!(app.get(&other, "/api/v1/auth/me").await.0, 200);
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn errors_are_problem_details_with_the_contract_members_and_the_request_id(db: PgPool) {
+#[tokio::test]
+async fn errors_are_problem_details_with_the_contract_members_and_the_request_id() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let resp = app
@@ -339,8 +346,9 @@ async fn errors_are_problem_details_with_the_contract_members_and_the_request_id
     assert_eq!((status, body["code"].as_str()), (401, Some("unauthorized")), "a garbage token is not an ended session");
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn conditional_requests_save_a_download_and_a_lost_update(db: PgPool) {
+#[tokio::test]
+async fn conditional_requests_save_a_download_and_a_lost_update() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let (enterprise, _) = app.enterprise(&admin, "Tagged Co").await;

@@ -1,6 +1,7 @@
 use serde_json::{Value, json};
 use sqlx::PgPool;
 
+use crate::database::test_database;
 use crate::helpers::TestApp;
 
 struct World {
@@ -44,8 +45,9 @@ fn statuses(history: &Value) -> Vec<(Option<String>, String)> {
     history.as_array().unwrap().iter().map(|e| (e["fromStatus"].as_str().map(str::to_owned), e["toStatus"].as_str().unwrap().to_owned())).collect()
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn the_review_workflow_from_draft_to_approval_with_a_rejection(db: PgPool) {
+#[tokio::test]
+async fn the_review_workflow_from_draft_to_approval_with_a_rejection() {
+    let (db, _dropped) = test_database().await;
     let w = world(db).await;
     let app = &w.app;
     let (status, draft) = app.post(&w.user, &format!("/api/v1/departments/{}/reports", w.finance), report("Q1", "draft")).await;
@@ -111,8 +113,9 @@ async fn the_review_workflow_from_draft_to_approval_with_a_rejection(db: PgPool)
     assert_eq!(detail["history"][2]["actor"]["email"], "ceo@acme.example");
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn who_may_touch_a_report(db: PgPool) {
+#[tokio::test]
+async fn who_may_touch_a_report() {
+    let (db, _dropped) = test_database().await;
     let w = world(db).await;
     let app = &w.app;
     let create = format!("/api/v1/departments/{}/reports", w.finance);
@@ -157,8 +160,9 @@ async fn who_may_touch_a_report(db: PgPool) {
     assert_eq!((status, body["code"].as_str()), (409, Some("conflict")));
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn bad_reports_are_refused_field_by_field(db: PgPool) {
+#[tokio::test]
+async fn bad_reports_are_refused_field_by_field() {
+    let (db, _dropped) = test_database().await;
     let w = world(db).await;
     let create = format!("/api/v1/departments/{}/reports", w.finance);
     let mut bad = report(" ", "approved");
@@ -181,8 +185,9 @@ async fn bad_reports_are_refused_field_by_field(db: PgPool) {
     assert_eq!(w.app.post(&w.user, &create, fine).await.0, 201);
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn lists_filter_sort_and_page(db: PgPool) {
+#[tokio::test]
+async fn lists_filter_sort_and_page() {
+    let (db, _dropped) = test_database().await;
     let w = world(db).await;
     let app = &w.app;
     let create = format!("/api/v1/departments/{}/reports", w.finance);
@@ -219,8 +224,9 @@ async fn lists_filter_sort_and_page(db: PgPool) {
     assert_eq!(app.get(&w.user, &format!("{create}?sort=sideways")).await.0, 400);
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn another_tenants_reports_are_404(db: PgPool) {
+#[tokio::test]
+async fn another_tenants_reports_are_404() {
+    let (db, _dropped) = test_database().await;
     let w = world(db).await;
     let app = &w.app;
     let (_, r) = app.post(&w.user, &format!("/api/v1/departments/{}/reports", w.finance), report("Secret", "submitted")).await;
@@ -242,8 +248,9 @@ async fn another_tenants_reports_are_404(db: PgPool) {
 /// The state machine's refusals, through the API: a submitted or reviewed report cannot be
 /// edited or deleted, an approved one is final, and a report cannot be reviewed twice into the
 /// same state.
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn the_review_workflow_refuses_what_the_state_machine_forbids(db: PgPool) {
+#[tokio::test]
+async fn the_review_workflow_refuses_what_the_state_machine_forbids() {
+    let (db, _dropped) = test_database().await;
     let w = world(db).await;
     let app = &w.app;
     let (_, r) = app.post(&w.user, &format!("/api/v1/departments/{}/reports", w.finance), report("Locked", "submitted")).await;
@@ -270,8 +277,9 @@ async fn the_review_workflow_refuses_what_the_state_machine_forbids(db: PgPool) 
 /// changed (a change made behind the server's back is not seen), and any change made through the
 /// API, through either instance, is seen by the very next read on both: an edit, its author's new
 /// name, its reader moved to another department.
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn a_report_read_again_comes_from_memory_until_anything_in_its_enterprise_changes(db: PgPool) {
+#[tokio::test]
+async fn a_report_read_again_comes_from_memory_until_anything_in_its_enterprise_changes() {
+    let (db, _dropped) = test_database().await;
     let w = world(db.clone()).await;
     let one = &w.app;
     let two = TestApp::spawn_like(one, db).await;

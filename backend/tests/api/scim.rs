@@ -4,8 +4,8 @@
 //! documentation shows them.
 
 use serde_json::{Value, json};
-use sqlx::PgPool;
 
+use crate::database::test_database;
 use crate::helpers::{TestApp, parts, python};
 
 const PATCH_OP: &str = "urn:ietf:params:scim:api:messages:2.0:PatchOp";
@@ -33,8 +33,9 @@ async fn scim(app: &TestApp, token: Option<&str>, method: reqwest::Method, path:
     (status, content_type, body)
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn a_scim_client_library_provisions_finds_replaces_deactivates_and_deletes_a_person(db: PgPool) {
+#[tokio::test]
+async fn a_scim_client_library_provisions_finds_replaces_deactivates_and_deletes_a_person() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let (_, ceo, token) = provisioned(&app, &admin, "Scim One", &["scim:write"]).await;
@@ -66,8 +67,9 @@ async fn a_scim_client_library_provisions_finds_replaces_deactivates_and_deletes
     assert_eq!(actions, ["user.created", "user.deactivated", "user.deleted", "user.updated", "user.updated"], "{audit}");
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn okta_and_entra_patches_change_and_deactivate_and_a_deactivation_ends_everything(db: PgPool) {
+#[tokio::test]
+async fn okta_and_entra_patches_change_and_deactivate_and_a_deactivation_ends_everything() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let (_, ceo, token) = provisioned(&app, &admin, "Scim Two", &["scim:write"]).await;
@@ -131,8 +133,9 @@ async fn okta_and_entra_patches_change_and_deactivate_and_a_deactivation_ends_ev
     assert_eq!(user["invitation"]["status"], "pending", "invited to choose a password: {user}");
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn scim_answers_errors_in_its_own_format_and_keeps_to_its_enterprise(db: PgPool) {
+#[tokio::test]
+async fn scim_answers_errors_in_its_own_format_and_keeps_to_its_enterprise() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let (_, ceo, token) = provisioned(&app, &admin, "Scim Three", &["scim:write"]).await;

@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use futures_util::future::join_all;
 use serde_json::{Value, json};
-use sqlx::PgPool;
 
+use crate::database::test_database;
 use crate::helpers::{ADMIN_EMAIL, ADMIN_PASSWORD, TestApp};
 
 fn draft(title: &str) -> Value {
@@ -19,8 +19,9 @@ async fn user_id(app: &TestApp, token: &str) -> String {
 
 /// Finding 1: a demoted CEO kept creating users, approving reports and reading the CEO
 /// dashboard with their old token.
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn a_demoted_ceo_loses_their_powers_on_the_next_request(db: PgPool) {
+#[tokio::test]
+async fn a_demoted_ceo_loses_their_powers_on_the_next_request() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let (ent, ceo) = app.enterprise(&admin, "Acme").await;
@@ -59,8 +60,9 @@ async fn a_demoted_ceo_loses_their_powers_on_the_next_request(db: PgPool) {
 
 /// Finding 1, heads: a head demoted by the CEO still edited a colleague's draft, and a replaced
 /// head kept the DepartmentHead role and its rights. Head rights follow the department's head.
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn head_rights_end_with_the_headship_or_the_role(db: PgPool) {
+#[tokio::test]
+async fn head_rights_end_with_the_headship_or_the_role() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let (ent, ceo) = app.enterprise(&admin, "Acme").await;
@@ -110,8 +112,9 @@ async fn head_rights_end_with_the_headship_or_the_role(db: PgPool) {
 }
 
 /// Finding 3: 60 simultaneous wrong passwords for one account from one address all got 401.
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn simultaneous_guesses_check_no_more_passwords_than_the_limit(db: PgPool) {
+#[tokio::test]
+async fn simultaneous_guesses_check_no_more_passwords_than_the_limit() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn_with(db, |c| {
         c.login_limits.per_account_and_ip = 5;
         c.trusted_proxies = vec!["127.0.0.1/32".parse().unwrap()];
@@ -127,8 +130,9 @@ async fn simultaneous_guesses_check_no_more_passwords_than_the_limit(db: PgPool)
 
 /// Finding 4: with two X-Forwarded-For lines (the client's own, then the proxy's), the
 /// client's line was believed.
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn every_forwarded_for_line_is_read_as_one_list(db: PgPool) {
+#[tokio::test]
+async fn every_forwarded_for_line_is_read_as_one_list() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn_with(db, |c| c.trusted_proxies = vec!["127.0.0.1/32".parse().unwrap()]).await;
     app.admin().await;
     let resp = app
@@ -147,8 +151,9 @@ async fn every_forwarded_for_line_is_read_as_one_list(db: PgPool) {
 
 /// Finding 2: concurrent exports of the largest report allowed are bounded; none fails with a
 /// server error (memory is measured by bench/exports.sh).
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn concurrent_exports_of_a_huge_report_are_served_or_deferred_never_failed(db: PgPool) {
+#[tokio::test]
+async fn concurrent_exports_of_a_huge_report_are_served_or_deferred_never_failed() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn_with(db, |c| c.max_body_bytes = 2 * 1024 * 1024).await;
     let admin = app.admin_token().await;
     let (ent, ceo) = app.enterprise(&admin, "Acme").await;
@@ -171,8 +176,9 @@ async fn concurrent_exports_of_a_huge_report_are_served_or_deferred_never_failed
     assert!(statuses.contains(&200), "{statuses:?}");
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn the_ceo_report_list_of_an_unknown_department_is_404(db: PgPool) {
+#[tokio::test]
+async fn the_ceo_report_list_of_an_unknown_department_is_404() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let (_, ceo) = app.enterprise(&admin, "Acme").await;
@@ -180,8 +186,9 @@ async fn the_ceo_report_list_of_an_unknown_department_is_404(db: PgPool) {
     assert_eq!((status, body["code"].as_str()), (404, Some("not_found")));
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn common_and_trivial_passwords_are_refused_everywhere_one_is_set(db: PgPool) {
+#[tokio::test]
+async fn common_and_trivial_passwords_are_refused_everywhere_one_is_set() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     for weak in ["12345678", "aaaaaaaa", "        "] {
@@ -207,8 +214,9 @@ async fn common_and_trivial_passwords_are_refused_everywhere_one_is_set(db: PgPo
 }
 
 /// Sessions unused for the idle timeout end; sessions in use do not.
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn a_session_unused_for_the_idle_timeout_ends(db: PgPool) {
+#[tokio::test]
+async fn a_session_unused_for_the_idle_timeout_ends() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn_with(db, |c| c.idle_timeouts.session = Duration::from_secs(4)).await;
     app.admin().await;
     let token = app.token(ADMIN_EMAIL, ADMIN_PASSWORD).await;
@@ -223,8 +231,9 @@ async fn a_session_unused_for_the_idle_timeout_ends(db: PgPool) {
 }
 
 /// Swagger UI shares the token's origin: only its own scripts run, and nothing frames it.
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn the_api_docs_page_has_a_strict_policy(db: PgPool) {
+#[tokio::test]
+async fn the_api_docs_page_has_a_strict_policy() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let resp = app.http.get(app.url("/api/docs")).send().await.unwrap();
     assert_eq!(resp.status(), 200);

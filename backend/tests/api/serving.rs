@@ -1,5 +1,4 @@
-use sqlx::PgPool;
-
+use crate::database::test_database;
 use crate::helpers::TestApp;
 
 fn spa_dir() -> std::path::PathBuf {
@@ -19,8 +18,9 @@ fn precompressed(dir: &std::path::Path) -> Vec<u8> {
     js.into_bytes()
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn assets_are_served_precompressed_and_cached_by_their_hash(db: PgPool) {
+#[tokio::test]
+async fn assets_are_served_precompressed_and_cached_by_their_hash() {
+    let (db, _dropped) = test_database().await;
     let dir = spa_dir();
     let js = precompressed(&dir);
     let app = TestApp::spawn_with(db, |c| c.static_dir = Some(dir.clone())).await;
@@ -45,8 +45,9 @@ async fn assets_are_served_precompressed_and_cached_by_their_hash(db: PgPool) {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn head_is_answered_wherever_get_is(db: PgPool) {
+#[tokio::test]
+async fn head_is_answered_wherever_get_is() {
+    let (db, _dropped) = test_database().await;
     let dir = spa_dir();
     let app = TestApp::spawn_with(db, |c| c.static_dir = Some(dir.clone())).await;
     for path in ["/login", "/assets/app.js", "/healthz", "/api/openapi.json"] {
@@ -57,8 +58,9 @@ async fn head_is_answered_wherever_get_is(db: PgPool) {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn json_is_compressed_when_the_client_accepts_it(db: PgPool) {
+#[tokio::test]
+async fn json_is_compressed_when_the_client_accepts_it() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let plain = app.http.get(app.url("/api/openapi.json")).send().await.unwrap();
     assert!(plain.headers().get("content-encoding").is_none());
@@ -75,8 +77,9 @@ async fn json_is_compressed_when_the_client_accepts_it(db: PgPool) {
     assert!(resp.headers().get("content-encoding").is_none());
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn every_response_carries_the_security_headers_and_hsts_behind_a_https_proxy(db: PgPool) {
+#[tokio::test]
+async fn every_response_carries_the_security_headers_and_hsts_behind_a_https_proxy() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn_with(db, |c| c.trusted_proxies = vec!["127.0.0.1/32".parse().unwrap()]).await;
     for path in ["/api/v1/auth/me", "/api/v1/nope", "/healthz"] {
         let resp = app.http.get(app.url(path)).send().await.unwrap();
@@ -89,8 +92,9 @@ async fn every_response_carries_the_security_headers_and_hsts_behind_a_https_pro
     assert_eq!(resp.headers()["strict-transport-security"], "max-age=31536000; includeSubDomains");
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn the_map_tile_server_is_configuration_the_app_reads_and_the_policy_allows(db: PgPool) {
+#[tokio::test]
+async fn the_map_tile_server_is_configuration_the_app_reads_and_the_policy_allows() {
+    let (db, _dropped) = test_database().await;
     let plain = TestApp::spawn(db.clone()).await;
     let config: serde_json::Value = plain.http.get(plain.url("/app-config.json")).send().await.unwrap().json().await.unwrap();
     assert_eq!(config, serde_json::json!({ "mapTileUrl": null, "mapAttribution": null }), "offline outlines by default");
@@ -106,8 +110,9 @@ async fn the_map_tile_server_is_configuration_the_app_reads_and_the_policy_allow
     assert_eq!(config, serde_json::json!({ "mapTileUrl": url, "mapAttribution": "© OpenStreetMap contributors" }));
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn the_spa_is_served_with_a_fallback_for_client_routes(db: PgPool) {
+#[tokio::test]
+async fn the_spa_is_served_with_a_fallback_for_client_routes() {
+    let (db, _dropped) = test_database().await;
     let dir = spa_dir();
     let app = TestApp::spawn_with(db, |c| c.static_dir = Some(dir.clone())).await;
     let get = |p: &str| app.http.get(app.url(p)).send();
@@ -123,8 +128,9 @@ async fn the_spa_is_served_with_a_fallback_for_client_routes(db: PgPool) {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn health_checks_and_the_api_document_are_served(db: PgPool) {
+#[tokio::test]
+async fn health_checks_and_the_api_document_are_served() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let get = |p: &str| app.http.get(app.url(p)).send();
 
@@ -139,8 +145,9 @@ async fn health_checks_and_the_api_document_are_served(db: PgPool) {
     assert!(resp.headers().contains_key("x-request-id"));
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn readiness_fails_when_redis_is_down(db: PgPool) {
+#[tokio::test]
+async fn readiness_fails_when_redis_is_down() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn_with(db, |c| c.redis_url = "redis://127.0.0.1:1".into()).await;
     let resp = app.http.get(app.url("/readyz")).send().await.unwrap();
     assert_eq!(resp.status(), 503);
@@ -148,8 +155,9 @@ async fn readiness_fails_when_redis_is_down(db: PgPool) {
     assert_eq!(resp.text().await.unwrap(), "unavailable: redis");
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn metrics_are_for_the_scraper_alone_and_name_routes_not_ids(db: PgPool) {
+#[tokio::test]
+async fn metrics_are_for_the_scraper_alone_and_name_routes_not_ids() {
+    let (db, _dropped) = test_database().await;
     let hidden = TestApp::spawn(db.clone()).await;
     assert_eq!(hidden.http.get(hidden.url("/metrics")).send().await.unwrap().status(), 404, "no METRICS_TOKEN: no route");
     let app = TestApp::spawn_with(db, |c| c.metrics_token = Some("scrape-secret".into())).await;
@@ -178,8 +186,9 @@ async fn metrics_are_for_the_scraper_alone_and_name_routes_not_ids(db: PgPool) {
 /// Made-up paths must not become label values: the series a scrape shows are fixed by the code
 /// (each route label an operation of the API document or one of a few fixed paths), whatever
 /// clients send.
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn made_up_paths_never_grow_the_metrics(db: PgPool) {
+#[tokio::test]
+async fn made_up_paths_never_grow_the_metrics() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn_with(db, |c| c.metrics_token = Some("scrape-secret".into())).await;
     let scrape = || async { app.http.get(app.url("/metrics")).bearer_auth("scrape-secret").send().await.unwrap().text().await.unwrap() };
     let series = |text: &str| text.lines().filter(|l| l.starts_with("http_requests_total{")).count();

@@ -10,6 +10,7 @@ use ironcalc::base::Model;
 use serde_json::{Value, json};
 use sqlx::PgPool;
 
+use crate::database::test_database;
 use crate::helpers::TestApp;
 
 /// A workbook of the engine, as the browser would save it (values the server must recompute).
@@ -78,8 +79,9 @@ async fn office_with(db: PgPool, tweak: impl FnOnce(&mut backend::config::Config
     }
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn a_workbook_is_saved_by_version_and_evaluated_by_the_server(db: PgPool) {
+#[tokio::test]
+async fn a_workbook_is_saved_by_version_and_evaluated_by_the_server() {
+    let (db, _dropped) = test_database().await;
     let o = office(db).await;
     let (app, user) = (&o.app, &o.user);
     let (status, created) = app.post(user, &format!("/api/v1/departments/{}/spreadsheets", o.finance), json!({ "name": " Budget 2026 " })).await;
@@ -126,8 +128,9 @@ async fn a_workbook_is_saved_by_version_and_evaluated_by_the_server(db: PgPool) 
     assert_eq!(app.get(user, &format!("/api/v1/spreadsheets/{id}")).await.0, 404);
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn staff_work_in_their_department_the_ceo_reads_and_others_see_nothing(db: PgPool) {
+#[tokio::test]
+async fn staff_work_in_their_department_the_ceo_reads_and_others_see_nothing() {
+    let (db, _dropped) = test_database().await;
     let o = office(db).await;
     let app = &o.app;
     let (_, created) = app.post(&o.user, &format!("/api/v1/departments/{}/spreadsheets", o.finance), json!({ "name": "Ledger" })).await;
@@ -146,8 +149,9 @@ async fn staff_work_in_their_department_the_ceo_reads_and_others_see_nothing(db:
     assert_eq!(app.get(&o.admin, &format!("/api/v1/spreadsheets/{id}")).await.0, 403);
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn hostile_files_and_bytes_are_refused_in_bounded_time(db: PgPool) {
+#[tokio::test]
+async fn hostile_files_and_bytes_are_refused_in_bounded_time() {
+    let (db, _dropped) = test_database().await;
     use std::io::Write;
     let o = office(db).await;
     let (app, user) = (&o.app, &o.user);
@@ -188,8 +192,9 @@ async fn hostile_files_and_bytes_are_refused_in_bounded_time(db: PgPool) {
     assert_eq!(sheet["version"], 1, "nothing refused was saved");
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn bad_input_to_every_spreadsheet_call_is_a_400_and_unknown_ids_are_404(db: PgPool) {
+#[tokio::test]
+async fn bad_input_to_every_spreadsheet_call_is_a_400_and_unknown_ids_are_404() {
+    let (db, _dropped) = test_database().await;
     let o = office(db).await;
     let (app, user) = (&o.app, &o.user);
     let (_, created) = app.post(user, &format!("/api/v1/departments/{}/spreadsheets", o.finance), json!({ "name": "Sheet" })).await;
@@ -247,8 +252,9 @@ async fn saved(o: &Office, name: &str, content: &[u8]) -> String {
 /// A formula whose ranges read a whole sheet is refused when saved, naming it; one whose range
 /// is built while computing (OFFSET), which no count can see in advance, is stopped at the
 /// deadline; either way the answer says why, and the engine serves the next job at once.
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn runaway_formulas_are_refused_when_saved_or_stopped_at_the_deadline(db: PgPool) {
+#[tokio::test]
+async fn runaway_formulas_are_refused_when_saved_or_stopped_at_the_deadline() {
+    let (db, _dropped) = test_database().await;
     let o = office_with(db, |c| c.spreadsheet_engine.deadline = Duration::from_secs(2)).await;
     let (app, user) = (&o.app, &o.user);
     let (_, created) = app.post(user, &format!("/api/v1/departments/{}/spreadsheets", o.finance), json!({ "name": "Runaway" })).await;
@@ -275,8 +281,9 @@ async fn runaway_formulas_are_refused_when_saved_or_stopped_at_the_deadline(db: 
 
 /// Engine work whose request is gone is stopped (its worker killed), and so is any still running
 /// when the server stops: nothing outlives its request or holds the process.
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn engine_work_ends_with_its_request_and_with_the_server(db: PgPool) {
+#[tokio::test]
+async fn engine_work_ends_with_its_request_and_with_the_server() {
+    let (db, _dropped) = test_database().await;
     let o = office_with(db.clone(), |c| c.spreadsheet_engine.deadline = Duration::from_secs(600)).await;
     let dynamic = saved(&o, "Dynamic", &workbook(&[(1, 1, "=COUNTBLANK(OFFSET(B1,0,0,1048576,16000))")])).await;
 
@@ -320,8 +327,9 @@ async fn engine_work_ends_with_its_request_and_with_the_server(db: PgPool) {
 }
 
 /// A job that needs more memory than allowed is stopped and answered as such.
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn engine_work_past_its_memory_bound_is_stopped(db: PgPool) {
+#[tokio::test]
+async fn engine_work_past_its_memory_bound_is_stopped() {
+    let (db, _dropped) = test_database().await;
     let o = office(db.clone()).await;
     let mut model = Model::new_empty("Big", "en", "UTC", "en").unwrap();
     for row in 1..=1300 {
@@ -338,8 +346,9 @@ async fn engine_work_past_its_memory_bound_is_stopped(db: PgPool) {
 
 /// Crafted imports are refused by counting while the zip streams, before the engine builds
 /// anything: a sheet of 250,000 empty cells, 250,000 empty shared strings.
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn crafted_imports_are_refused_by_streaming_counts(db: PgPool) {
+#[tokio::test]
+async fn crafted_imports_are_refused_by_streaming_counts() {
+    let (db, _dropped) = test_database().await;
     use std::io::Write;
     let o = office(db).await;
     let crafted = |part: &str, element: &str| {

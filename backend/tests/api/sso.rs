@@ -4,9 +4,9 @@
 
 use reqwest::{Client, redirect::Policy};
 use serde_json::{Value, json};
-use sqlx::PgPool;
 use url::Url;
 
+use crate::database::test_database;
 use crate::{
     helpers::{Mailbox, TestApp, link_token},
     mfa::{enrol, own_method},
@@ -86,8 +86,9 @@ async fn sign_in(app: &TestApp, email: &str) -> (u16, Value) {
     finish(app, &query(&back, "code"), &state).await
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn a_ceo_sets_up_sso_and_a_new_person_of_the_domain_signs_in_through_the_provider_made_just_in_time(db: PgPool) {
+#[tokio::test]
+async fn a_ceo_sets_up_sso_and_a_new_person_of_the_domain_signs_in_through_the_provider_made_just_in_time() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let (id, ceo) = app.enterprise(&admin, "Sso One").await;
@@ -156,8 +157,9 @@ async fn a_ceo_sets_up_sso_and_a_new_person_of_the_domain_signs_in_through_the_p
     assert_eq!(made["details"]["provisionedBy"], "sso", "{made}");
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn the_provider_s_answer_is_checked_a_wrong_nonce_an_expired_code_and_an_address_of_another_enterprise_are_refused(db: PgPool) {
+#[tokio::test]
+async fn the_provider_s_answer_is_checked_a_wrong_nonce_an_expired_code_and_an_address_of_another_enterprise_are_refused() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     with_sso(&app, &admin, "Sso Two", json!({})).await;
@@ -205,8 +207,9 @@ async fn the_provider_s_answer_is_checked_a_wrong_nonce_an_expired_code_and_an_a
     assert_eq!(refused["message"], "Your identity provider did not confirm this sign-in. Please sign in again.");
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn invitation_only_lets_in_invited_people_and_refuses_strangers(db: PgPool) {
+#[tokio::test]
+async fn invitation_only_lets_in_invited_people_and_refuses_strangers() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let (id, ceo) = with_sso(&app, &admin, "Sso Three", json!({ "provisioning": "invitation_only" })).await;
@@ -234,8 +237,9 @@ async fn invitation_only_lets_in_invited_people_and_refuses_strangers(db: PgPool
     assert_eq!(after["invitation"], Value::Null, "signing in accepted the invitation: {after}");
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn required_sso_refuses_passwords_except_the_break_glass_ceo_s_with_a_second_factor(db: PgPool) {
+#[tokio::test]
+async fn required_sso_refuses_passwords_except_the_break_glass_ceo_s_with_a_second_factor() {
+    let (db, _dropped) = test_database().await;
     // E-mail (the invitation) at the default public address, which the provider sends back to.
     let app = TestApp::spawn_with(db, |c| {
         c.mail.smtp_url = Some(Mailbox::smtp_url());
@@ -292,8 +296,9 @@ async fn required_sso_refuses_passwords_except_the_break_glass_ceo_s_with_a_seco
     assert_eq!(app.delete(&ceo, &format!("/api/v1/enterprises/{id}/sso")).await.0, 404, "nothing left to remove");
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn settings_are_checked_before_they_are_saved(db: PgPool) {
+#[tokio::test]
+async fn settings_are_checked_before_they_are_saved() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let (id, ceo) = app.enterprise(&admin, "Sso Five").await;
@@ -346,8 +351,9 @@ async fn settings_are_checked_before_they_are_saved(db: PgPool) {
     assert_eq!(audit["items"].as_array().unwrap().len(), 1, "{audit}");
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn the_sign_in_calls_refuse_bad_input_field_by_field(db: PgPool) {
+#[tokio::test]
+async fn the_sign_in_calls_refuse_bad_input_field_by_field() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     with_sso(&app, &admin, "Sso Seven", json!({})).await;

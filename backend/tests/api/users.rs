@@ -1,10 +1,11 @@
 use serde_json::json;
-use sqlx::PgPool;
 
+use crate::database::test_database;
 use crate::helpers::{TestApp, parts};
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn a_ceo_creates_department_staff_in_their_own_enterprise_only(db: PgPool) {
+#[tokio::test]
+async fn a_ceo_creates_department_staff_in_their_own_enterprise_only() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let (mine, ceo) = app.enterprise(&admin, "Mine").await;
@@ -45,8 +46,9 @@ async fn a_ceo_creates_department_staff_in_their_own_enterprise_only(db: PgPool)
     assert_eq!(app.post(&ceo, "/api/v1/users", body).await.0, 404);
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn user_input_is_validated_field_by_field(db: PgPool) {
+#[tokio::test]
+async fn user_input_is_validated_field_by_field() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let (status, body) =
@@ -78,8 +80,9 @@ async fn user_input_is_validated_field_by_field(db: PgPool) {
     assert_eq!(status, 400);
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn lists_are_scoped_and_filtered(db: PgPool) {
+#[tokio::test]
+async fn lists_are_scoped_and_filtered() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let (a, ceo_a) = app.enterprise(&admin, "Alpha").await;
@@ -113,8 +116,9 @@ async fn lists_are_scoped_and_filtered(db: PgPool) {
     assert_eq!(app.get(&staff, "/api/v1/users").await.0, 403);
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn deactivating_or_deleting_a_user_ends_their_sessions(db: PgPool) {
+#[tokio::test]
+async fn deactivating_or_deleting_a_user_ends_their_sessions() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let (ent, ceo) = app.enterprise(&admin, "Acme").await;
@@ -135,8 +139,9 @@ async fn deactivating_or_deleting_a_user_ends_their_sessions(db: PgPool) {
     assert_eq!(app.get(&ceo, &format!("/api/v1/users/{bob}")).await.0, 404);
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn nobody_locks_themselves_out_or_promotes_past_their_rank(db: PgPool) {
+#[tokio::test]
+async fn nobody_locks_themselves_out_or_promotes_past_their_rank() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let me: String = app.get(&admin, "/api/v1/auth/me").await.1["id"].as_str().unwrap().to_owned();
@@ -155,8 +160,9 @@ async fn nobody_locks_themselves_out_or_promotes_past_their_rank(db: PgPool) {
 
 /// Tenant tables name users without foreign keys (tenant-migrations/20261126000001_...), so the
 /// server itself keeps those references whole when a user goes.
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn deleting_a_user_forgets_them_in_their_tenant_but_never_orphans_a_report(db: PgPool) {
+#[tokio::test]
+async fn deleting_a_user_forgets_them_in_their_tenant_but_never_orphans_a_report() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let (ent, ceo) = app.enterprise(&admin, "Acme").await;
@@ -201,8 +207,9 @@ async fn deleting_a_user_forgets_them_in_their_tenant_but_never_orphans_a_report
     assert_eq!((review["actor"].is_null(), review["notes"].as_str()), (true, Some("More")));
 }
 
-#[sqlx::test(migrator = "backend::db::MIGRATOR")]
-async fn an_admin_deletes_another_admin_but_not_themselves(db: PgPool) {
+#[tokio::test]
+async fn an_admin_deletes_another_admin_but_not_themselves() {
+    let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db).await;
     let admin = app.admin_token().await;
     let (status, other) = app
