@@ -118,7 +118,52 @@ fn fits(schema: &Value, value: &Value) -> Result<(), FieldIssue> {
             items.iter().try_for_each(|v| fits(item, v))?;
         }
     }
+    if let Value::Object(members) = value
+        && let Some((_, issue)) = object_refusal(schema, members, "")
+    {
+        return Err(issue);
+    }
     Ok(())
+}
+
+/// Where `value` does not fit an object's `schema`: a required member missing, or a member that
+/// does not fit its property (named by its path below the body, `cells.0.value`).
+fn object_refusal(schema: &Value, members: &serde_json::Map<String, Value>, at: &str) -> Option<(String, FieldIssue)> {
+    let name = |member: &str| if at.is_empty() { member.to_owned() } else { format!("{at}.{member}") };
+    for required in schema["required"].as_array().into_iter().flatten().filter_map(Value::as_str) {
+        if members.get(required).is_none_or(Value::is_null) {
+            return Some((name(required), FieldIssue::Required));
+        }
+    }
+    for (member, value) in members {
+        // A map's values (`additionalProperties`), or a declared member's own schema.
+        let Some(property) = schema["properties"].get(member).or_else(|| schema.get("additionalProperties").filter(|s| s.is_object())) else {
+            continue;
+        };
+        // An optional member sent as null is taken as absent (as poem-openapi reads it).
+        if value.is_null() {
+            continue;
+        }
+        let property = resolve(property);
+        if let (Some(inner), true) = (value.as_object(), property["type"] == "object") {
+            if let Some(refusal) = object_refusal(property, inner, &name(member)) {
+                return Some(refusal);
+            }
+        } else if let Err(issue) = fits(property, value) {
+            return Some((name(member), issue));
+        }
+    }
+    None
+}
+
+/// What the operation's schema refuses in a JSON body that parses: the member and why, or
+/// `body` itself.
+fn body_refusal(schema: &Value, value: &Value) -> Option<(String, FieldIssue)> {
+    let schema = resolve(schema);
+    match value.as_object() {
+        Some(members) if schema["type"] == "object" => object_refusal(schema, members, ""),
+        _ => fits(schema, value).err().map(|issue| ("body".to_owned(), issue)),
+    }
 }
 
 /// The member of a JSON body that its operation's schema refuses, and why; `body` when the body
@@ -126,24 +171,30 @@ fn fits(schema: &Value, value: &Value) -> Result<(), FieldIssue> {
 fn body_field(method: &Method, path: &str, body: &[u8]) -> (String, FieldIssue) {
     let whole = |issue| ("body".to_owned(), issue);
     let Ok(value) = serde_json::from_slice::<Value>(body) else { return whole(FieldIssue::Invalid) };
-    let Some(schema) = template(method, path).and_then(|t| t.body.as_ref()).map(resolve) else { return whole(FieldIssue::Invalid) };
-    let Some(members) = value.as_object() else {
-        return whole(if value.is_null() { FieldIssue::Required } else { FieldIssue::Invalid });
-    };
-    for required in schema["required"].as_array().into_iter().flatten().filter_map(Value::as_str) {
-        if !members.contains_key(required) {
-            return (required.to_owned(), FieldIssue::Required);
-        }
+    let Some(schema) = template(method, path).and_then(|t| t.body.as_ref()) else { return whole(FieldIssue::Invalid) };
+    if value.is_null() {
+        return whole(FieldIssue::Required);
     }
-    for (name, member) in members {
-        if let Some(property) = schema["properties"].get(name)
-            && let Err(issue) = fits(property, member)
-        {
-            return (name.clone(), issue);
-        }
-    }
-    whole(FieldIssue::Invalid)
+    body_refusal(schema, &value).unwrap_or_else(|| whole(FieldIssue::Invalid))
 }
+
+/// Checked before the operation runs: a JSON body (at most `PRECHECKED_BYTES`) whose members
+/// the schema refuses. poem-openapi reads a JSON number or boolean sent for a string as its text
+/// (`{"name": false}` would name an enterprise "false"); the contract says a string, so such a
+/// body is refused as any other misfit is.
+fn refused_before(method: &Method, path: &str, body: &[u8]) -> Option<(String, FieldIssue)> {
+    if body.is_empty() || body.len() > PRECHECKED_BYTES {
+        return None;
+    }
+    let schema = template(method, path)?.body.as_ref()?;
+    let value = serde_json::from_slice::<Value>(body).ok()?;
+    body_refusal(schema, &value)
+}
+
+/// Bodies up to this size are checked against their schema before the operation (parsing one
+/// costs a few times its size in memory). Larger ones (a spreadsheet's workbook) are read by
+/// their own types only.
+const PRECHECKED_BYTES: usize = 256 * 1024;
 
 /// The name of the `index`th path parameter of the operation serving `method path`.
 fn path_param_name(method: &Method, path: &str, index: usize) -> Option<String> {
@@ -170,6 +221,13 @@ fn refused_field(err: &poem::Error, method: &Method, path: &str, body: &[u8]) ->
     None
 }
 
+/// 400 `validation_failed` naming `field`.
+fn refused(field: String, issue: FieldIssue) -> poem::Error {
+    let mut errors = FieldErrors::new();
+    errors.check::<()>(&field, Err(issue));
+    AppError::from(errors).into()
+}
+
 /// Wraps the API: parse failures become `validation_failed` naming their field.
 pub async fn name_fields<E: Endpoint>(ep: E, mut req: Request) -> poem::Result<Response> {
     let method = req.method().clone();
@@ -183,14 +241,13 @@ pub async fn name_fields<E: Endpoint>(ep: E, mut req: Request) -> poem::Result<R
     } else {
         bytes::Bytes::new()
     };
+    if let Some((field, issue)) = refused_before(&method, &path, &body) {
+        return Err(refused(field, issue));
+    }
     match ep.call(req).await {
         Ok(resp) => Ok(resp.into_response()),
         Err(err) => match refused_field(&err, &method, &path, &body) {
-            Some((field, issue)) => {
-                let mut errors = FieldErrors::new();
-                errors.check::<()>(&field, Err(issue));
-                Err(AppError::from(errors).into())
-            }
+            Some((field, issue)) => Err(refused(field, issue)),
             None => Err(err),
         },
     }
@@ -214,6 +271,21 @@ mod tests {
         assert_eq!(field(r#"{"fullName": false, "email": "a@b.c", "password": "p", "role": "DepartmentUser"}"#), ("fullName".into(), "invalid"));
         assert_eq!(field("[1]"), ("body".into(), "invalid"));
         assert_eq!(field("{"), ("body".into(), "invalid"));
+    }
+
+    #[test]
+    fn a_body_whose_members_do_not_fit_is_refused_before_the_operation() {
+        let users = "/api/v1/users";
+        let before = |body: &str| refused_before(&Method::POST, users, body.as_bytes()).map(|(name, issue)| (name, issue.code()));
+        let ok = r#""email": "a@b.c", "role": "DepartmentUser""#;
+        assert_eq!(before(&format!(r#"{{"fullName": "A", {ok}}}"#)), None);
+        assert_eq!(before(&format!(r#"{{"fullName": 5, {ok}}}"#)), Some(("fullName".into(), "invalid")));
+        assert_eq!(before(&format!(r#"{{"fullName": "A", "password": true, {ok}}}"#)), Some(("password".into(), "invalid")));
+        // Optional and null: absent, as poem-openapi reads it.
+        assert_eq!(before(&format!(r#"{{"fullName": "A", "password": null, {ok}}}"#)), None);
+        // Not JSON, or no body: left to the operation's own parsing.
+        assert_eq!(before("{"), None);
+        assert_eq!(before(""), None);
     }
 
     #[test]
