@@ -34,9 +34,9 @@ pub fn routes(state: AppState) -> impl Endpoint {
             poem::endpoint::make_sync(|_| Response::builder().content_type("text/markdown; charset=utf-8").body(include_str!("../../docs/api.md"))),
         )
         .at("/api/v1/ws", get(crate::realtime::socket::ws))
-        // Inside out: parse failures named, Location on 201, conditional requests, safe retries,
-        // request limits.
-        .nest("/api/v1", api.around(api::name_fields).around(api::locate).around(api::conditional).around(api::once).around(api::limit))
+        // Inside out: Location on 201, conditional requests, bodies checked against their schema
+        // (before any precondition) and parse failures named, safe retries, request limits.
+        .nest("/api/v1", api.around(api::locate).around(api::conditional).around(api::name_fields).around(api::once).around(api::limit))
         .at("/api/*", api_not_found)
         .at("/healthz", get(healthz))
         .at("/readyz", get(readyz))

@@ -13,7 +13,10 @@ use poem::{
 };
 use sha2::{Digest, Sha256};
 
-use crate::error::{ErrorBody, PROBLEM_JSON};
+use crate::{
+    domain::{FieldErrors, FieldIssue},
+    error::{AppError, ErrorBody, PROBLEM_JSON},
+};
 
 /// The strong tag of a JSON body.
 fn tag(body: &[u8]) -> String {
@@ -23,6 +26,13 @@ fn tag(body: &[u8]) -> String {
 /// Whether a header listing tags (`"a", W/"b"` or `*`) names `tag`; `weak` allows `W/` ones.
 fn lists(header: &str, tag: &str, weak: bool) -> bool {
     header.split(',').map(str::trim).any(|t| t == "*" || t == tag || (weak && t.strip_prefix("W/") == Some(tag)))
+}
+
+/// Whether an `If-Match` value is a list of entity tags (`"x"`, `W/"x"`) or `*`, as RFC 9110
+/// writes them; anything else (an empty value) matches nothing a client could mean.
+fn well_formed(header: &str) -> bool {
+    let tag = |t: &str| t.len() >= 2 && t.starts_with('"') && t.ends_with('"') && !t[1..t.len() - 1].contains('"');
+    header.trim() == "*" || header.split(',').map(str::trim).all(|t| tag(t.strip_prefix("W/").unwrap_or(t)))
 }
 
 fn is_json(resp: &Response) -> bool {
@@ -58,6 +68,11 @@ pub async fn conditional<E: Endpoint>(ep: E, req: Request) -> poem::Result<Respo
     if method == Method::PUT
         && let Some(if_match) = if_match
     {
+        if !well_formed(&if_match) {
+            let mut errors = FieldErrors::new();
+            errors.check::<()>("If-Match", Err(FieldIssue::Invalid));
+            return Err(AppError::from(errors).into());
+        }
         // The resource as this caller sees it now.
         let mut current = Request::builder().method(Method::GET).uri(req.uri().clone()).finish();
         *current.headers_mut() = req.headers().clone();
@@ -84,6 +99,16 @@ pub async fn conditional<E: Endpoint>(ep: E, req: Request) -> poem::Result<Respo
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_if_match_that_lists_no_tag_is_malformed() {
+        for good in ["*", "\"a\"", "W/\"a\", \"b\"", " \"a\" "] {
+            assert!(well_formed(good), "{good}");
+        }
+        for bad in ["", " ", "a", "\"a", "\"a\" b", "\"a\",", "*, \"a\""] {
+            assert!(!well_formed(bad), "{bad}");
+        }
+    }
 
     #[test]
     fn tags_match_as_rfc_9110_compares_them() {

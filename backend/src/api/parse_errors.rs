@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 
 use poem::{
     Endpoint, IntoResponse, Request, Response,
-    http::{Method, header},
+    http::{Method, StatusCode, header},
 };
 use poem_openapi::error::{ParseMultipartError, ParseParamError, ParsePathError, ParseRequestPayloadError};
 
@@ -47,15 +47,16 @@ fn templates() -> &'static [Template] {
     &document().1
 }
 
-/// The operation serving `method path`.
+/// The operation serving `method path`: of the templates it fits, the one with the most literal
+/// segments (`/users/me` before `/users/{id}`), as the router picks.
 fn template(method: &Method, path: &str) -> Option<&'static Template> {
     let path = path.strip_prefix("/api/v1").unwrap_or(path);
     let segments: Vec<&str> = path.split('/').collect();
-    templates().iter().find(|t| {
-        t.method == method
-            && t.segments.len() == segments.len()
-            && t.segments.iter().zip(&segments).all(|(t, s)| (t.starts_with('{') && t.ends_with('}')) || t == s)
-    })
+    let is_param = |t: &str| t.starts_with('{') && t.ends_with('}');
+    templates()
+        .iter()
+        .filter(|t| t.method == method && t.segments.len() == segments.len() && t.segments.iter().zip(&segments).all(|(t, s)| is_param(t) || t == s))
+        .max_by_key(|t| t.segments.iter().filter(|s| !is_param(s)).count())
 }
 
 /// A schema with its `$ref` followed (to the document's components).
@@ -67,8 +68,23 @@ fn resolve(schema: &Value) -> &Value {
     }
 }
 
+/// The values an integer `format` holds.
+fn integer_range(format: Option<&str>) -> Option<(f64, f64)> {
+    Some(match format? {
+        "int8" => (i8::MIN.into(), i8::MAX.into()),
+        "int16" => (i16::MIN.into(), i16::MAX.into()),
+        "int32" => (i32::MIN.into(), i32::MAX.into()),
+        "int64" => (i64::MIN as f64, i64::MAX as f64),
+        "uint8" => (0.0, u8::MAX.into()),
+        "uint16" => (0.0, u16::MAX.into()),
+        "uint32" => (0.0, u32::MAX.into()),
+        "uint64" => (0.0, u64::MAX as f64),
+        _ => return None,
+    })
+}
+
 /// Whether `value` fits `schema` as far as a consumer's mistakes go: its JSON type, an enum's
-/// values, a string's length and format. `Err` says how it does not.
+/// values, a number's range, a string's length and format, an array's items. `Err` says how it does not.
 fn fits(schema: &Value, value: &Value) -> Result<(), FieldIssue> {
     if let Some(any) = schema.get("anyOf").and_then(Value::as_array) {
         return if any.iter().any(|s| fits(resolve(s), value).is_ok()) { Ok(()) } else { Err(FieldIssue::Invalid) };
@@ -96,9 +112,20 @@ fn fits(schema: &Value, value: &Value) -> Result<(), FieldIssue> {
     {
         return Err(FieldIssue::Invalid);
     }
+    if let Value::Number(number) = value
+        && let Some(n) = number.as_f64()
+        && (schema["minimum"].as_f64().is_some_and(|min| n < min)
+            || schema["maximum"].as_f64().is_some_and(|max| n > max)
+            || integer_range(schema["format"].as_str()).is_some_and(|(min, max)| n < min || n > max))
+    {
+        return Err(FieldIssue::Invalid);
+    }
     if let Value::String(text) = value {
         if schema["maxLength"].as_u64().is_some_and(|max| text.chars().count() as u64 > max) {
             return Err(FieldIssue::TooLong);
+        }
+        if schema["minLength"].as_u64().is_some_and(|min| (text.chars().count() as u64) < min) {
+            return Err(FieldIssue::Invalid);
         }
         let parses = match schema["format"].as_str() {
             Some("uuid") => uuid::Uuid::parse_str(text).is_ok(),
@@ -178,22 +205,30 @@ fn body_field(method: &Method, path: &str, body: &[u8]) -> (String, FieldIssue) 
     body_refusal(schema, &value).unwrap_or_else(|| whole(FieldIssue::Invalid))
 }
 
-/// Checked before the operation runs: a JSON body (at most `PRECHECKED_BYTES`) whose members
-/// the schema refuses. poem-openapi reads a JSON number or boolean sent for a string as its text
-/// (`{"name": false}` would name an enterprise "false"); the contract says a string, so such a
-/// body is refused as any other misfit is.
+/// Checked before the operation runs (and before its preconditions: a body the operation cannot
+/// take is refused as such, not answered 412) for an operation that takes JSON: a body that is
+/// missing, is not JSON, or whose members the schema refuses (at most `PRECHECKED_BYTES`;
+/// larger ones, a spreadsheet's workbook, are left to their types). poem-openapi reads a JSON
+/// number or boolean sent for a string as its text (`{"name": false}` would name an enterprise
+/// "false"); the contract says a string, so such a body is refused as any other misfit is.
 fn refused_before(method: &Method, path: &str, body: &[u8]) -> Option<(String, FieldIssue)> {
-    if body.is_empty() || body.len() > PRECHECKED_BYTES {
-        return None;
-    }
     let schema = template(method, path)?.body.as_ref()?;
-    let value = serde_json::from_slice::<Value>(body).ok()?;
+    if body.is_empty() {
+        return Some(("body".to_owned(), FieldIssue::Required));
+    }
+    if body.len() > PRECHECKED_BYTES {
+        // Its syntax only, without building it.
+        return serde_json::from_slice::<serde::de::IgnoredAny>(body).is_err().then(|| ("body".to_owned(), FieldIssue::Invalid));
+    }
+    let Ok(value) = serde_json::from_slice::<Value>(body) else { return Some(("body".to_owned(), FieldIssue::Invalid)) };
+    if value.is_null() {
+        return Some(("body".to_owned(), FieldIssue::Required));
+    }
     body_refusal(schema, &value)
 }
 
 /// Bodies up to this size are checked against their schema before the operation (parsing one
-/// costs a few times its size in memory). Larger ones (a spreadsheet's workbook) are read by
-/// their own types only.
+/// costs a few times its size in memory).
 const PRECHECKED_BYTES: usize = 256 * 1024;
 
 /// The name of the `index`th path parameter of the operation serving `method path`.
@@ -241,8 +276,12 @@ pub async fn name_fields<E: Endpoint>(ep: E, mut req: Request) -> poem::Result<R
     } else {
         bytes::Bytes::new()
     };
-    if let Some((field, issue)) = refused_before(&method, &path, &body) {
-        return Err(refused(field, issue));
+    if json {
+        if let Some((field, issue)) = refused_before(&method, &path, &body) {
+            return Err(refused(field, issue));
+        }
+    } else if template(&method, &path).is_some_and(|t| t.body.is_some()) {
+        return Err(poem::Error::from_string("expected `application/json`", StatusCode::UNSUPPORTED_MEDIA_TYPE));
     }
     match ep.call(req).await {
         Ok(resp) => Ok(resp.into_response()),
@@ -281,11 +320,16 @@ mod tests {
         assert_eq!(before(&format!(r#"{{"fullName": "A", {ok}}}"#)), None);
         assert_eq!(before(&format!(r#"{{"fullName": 5, {ok}}}"#)), Some(("fullName".into(), "invalid")));
         assert_eq!(before(&format!(r#"{{"fullName": "A", "password": true, {ok}}}"#)), Some(("password".into(), "invalid")));
+        let save = |body: &str| refused_before(&Method::PUT, "/api/v1/spreadsheets/x", body.as_bytes()).map(|(name, issue)| (name, issue.code()));
+        assert_eq!(save(r#"{"name": "S", "version": -2147483649, "content": "{}"}"#), Some(("version".into(), "invalid")));
+        assert_eq!(save(r#"{"name": "S", "version": 3, "content": "{}"}"#), None);
         // Optional and null: absent, as poem-openapi reads it.
         assert_eq!(before(&format!(r#"{{"fullName": "A", "password": null, {ok}}}"#)), None);
-        // Not JSON, or no body: left to the operation's own parsing.
-        assert_eq!(before("{"), None);
-        assert_eq!(before(""), None);
+        // Not JSON, or no body at all.
+        assert_eq!(before("{"), Some(("body".into(), "invalid")));
+        assert_eq!(before(""), Some(("body".into(), "required")));
+        // An operation without a JSON body is left to its own parsing.
+        assert_eq!(refused_before(&Method::GET, users, b"{"), None);
     }
 
     #[test]

@@ -380,4 +380,26 @@ async fn conditional_requests_save_a_download_and_a_lost_update() {
         app.http.put(app.url(&path)).bearer_auth(&admin).header("if-match", &current).json(&json!({ "description": "Mine" })).send().await.unwrap();
     let (status, body) = parts(fresh).await;
     assert_eq!((status, body["description"].as_str()), (200, Some("Mine")));
+
+    // An If-Match that lists no tag is malformed: a 400 naming the header.
+    for malformed in ["", "mine"] {
+        let sent = app
+            .http
+            .put(app.url(&path))
+            .bearer_auth(&admin)
+            .header("if-match", malformed)
+            .json(&json!({ "description": "Mine" }))
+            .send()
+            .await
+            .unwrap();
+        let (status, body) = parts(sent).await;
+        assert_eq!((status, body["fields"]["If-Match"].as_str()), (400, Some("invalid")), "{malformed:?}: {body}");
+    }
+    // A body the operation cannot take is refused as such, before any precondition is weighed.
+    for (sent, status) in
+        [(app.http.put(app.url(&path)).header("content-type", "application/json").body("{nope"), 400), (app.http.put(app.url(&path)), 415)]
+    {
+        let (got, body) = parts(sent.bearer_auth(&admin).header("if-match", "\"stale\"").send().await.unwrap()).await;
+        assert_eq!(got, status, "{body}");
+    }
 }
