@@ -26,12 +26,27 @@ fn server() -> PgConnectOptions {
 }
 
 /// A migrated database of its own, and the guard that drops it at the end of a passing test.
+///
+/// With `API_TESTS_MIGRATE_EACH=1` each database is made from `template1` and migrated instead:
+/// on Citus, where a copied database would not carry its distributed tables to the workers
+/// (docs/scaling.md).
 pub async fn test_database() -> (PgPool, DropDatabase) {
-    let template = TEMPLATE.get_or_init(build_template).await;
+    let migrate_each = std::env::var("API_TESTS_MIGRATE_EACH").is_ok_and(|v| v == "1");
     let name = format!("{PREFIX}{}", uuid::Uuid::now_v7().simple());
+    let create = if migrate_each {
+        format!(r#"create database "{name}""#)
+    } else {
+        let template = TEMPLATE.get_or_init(build_template).await;
+        format!(r#"create database "{name}" template "{template}""#)
+    };
     let mut master = PgConnection::connect_with(&server()).await.expect("connect to DATABASE_URL");
-    master.execute(sqlx::AssertSqlSafe(format!(r#"create database "{name}" template "{template}""#))).await.expect("copy the template database");
+    master.execute(sqlx::AssertSqlSafe(create)).await.expect("create the test database");
     master.close().await.ok();
+    if migrate_each {
+        let pool = PgPoolOptions::new().max_connections(1).connect_with(server().database(&name)).await.expect("connect");
+        backend::db::MIGRATOR.run(&pool).await.expect("migrate the test database");
+        pool.close().await;
+    }
     // As sqlx::test gave each test: five connections, idle ones closed after a second.
     let pool = PgPoolOptions::new()
         .max_connections(5)
