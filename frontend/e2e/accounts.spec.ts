@@ -205,6 +205,9 @@ test.describe('accounts people own', () => {
       await staffPage.getByRole('link', { name: /^Mot de passe oublié/ }).click();
       await expect(staffPage).toHaveURL(/\/forgot-password$/);
       await staffPage.getByLabel(/^E-mail/).fill('pas-une-adresse');
+      // The field holds what was typed before the click (once, with three spec files at a time,
+      // it was empty again at the click: a re-render of the page as it settled).
+      await expect(staffPage.getByLabel(/^E-mail/)).toHaveValue('pas-une-adresse');
       await staffPage.getByRole('button', { name: 'Envoyer le lien' }).click();
       await expect(staffPage.getByText('Veuillez saisir une adresse e-mail valide')).toBeVisible();
       await staffPage.getByLabel(/^E-mail/).fill(staff.email);

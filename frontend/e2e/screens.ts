@@ -62,6 +62,9 @@ export async function settle(page: Page) {
   // Web fonts and late layout (charts sizing themselves) first: the page keeps one size for five
   // frames in a row (a condition, not a fixed wait: a loaded machine takes longer).
   await page.evaluate(() => document.fonts.ready);
+  // Transitions over (a dialog fading in: axe would read its colours half-way, a loaded machine
+  // draws them longer); endless ones (a live dot's pulse) do not count.
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity));
   await page.evaluate(
     () =>
       new Promise<void>((resolve) => {

@@ -227,9 +227,11 @@ test.describe('single sign-on', () => {
 
   test('a code that expired before the app could use it is refused', async ({ browser }) => {
     const page = await newBrowser(browser);
-    // The provider's codes for this client live 1 s: the way back takes 2.5.
+    // The provider's codes for this client live 1 s: the app hands its code to the server 2.5 s
+    // late. (The way back to the app is the end of the provider's redirects, which a route does
+    // not see: only the app's own request to finish can be held.)
     await page.route(
-      (url) => isCallback(url) && url.searchParams.has('code'),
+      (url) => url.pathname === '/api/v1/auth/sso/finish',
       async (route: Route) => {
         await new Promise((resolve) => setTimeout(resolve, 2500));
         await route.continue();

@@ -198,6 +198,9 @@ test.describe.serial('tenancy', () => {
 
     await signIn(page);
     await sidebar(page).getByRole('link', { name: 'Enterprises' }).click();
+    await expect(page).toHaveURL(/\/admin\/enterprises$/);
+    // Other spec files make enterprises meanwhile (they run side by side): searched, not paged.
+    await page.getByLabel('Search').fill(doomed);
     await page.getByRole('link', { name: doomed }).click();
     await expect(page).toHaveURL(new RegExp(`/admin/enterprises/${id}$`));
     await expect(page.getByRole('heading', { level: 1, name: doomed })).toBeVisible();
@@ -228,6 +231,7 @@ test.describe.serial('tenancy', () => {
     await expect(page).toHaveURL(/\/admin\/enterprises$/);
     await expect(page.getByText(`The enterprise “${doomed}” was deleted`)).toBeVisible();
     await expect(page.getByRole('heading', { level: 1, name: 'Enterprises' })).toBeVisible();
+    await page.getByLabel('Search').fill(runId);
     await expect(page.getByRole('link', { name: enterprise.name })).toBeVisible();
     await expect(page.getByRole('link', { name: doomed })).toHaveCount(0);
     await page.getByLabel('Search').fill(doomed);

@@ -36,6 +36,9 @@ export function SearchInput({ value, onSearch, label, placeholder, delay = 300 }
         setText(event.currentTarget.value);
         search(event.currentTarget.value);
       }}
+      // Leaving the box (to click a result) searches at once: a search still waiting for its pause
+      // would otherwise run after the click and take the page back from where the click went.
+      onBlur={() => search.flush()}
       onKeyDown={(event) => {
         if (event.key === 'Enter') {
           event.preventDefault();
