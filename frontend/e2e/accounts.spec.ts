@@ -200,16 +200,20 @@ test.describe('accounts people own', () => {
 
     await test.step('signed out, the user resets the password from an e-mailed link and signs in with it', async () => {
       await staffPage.getByRole('button', { name: /^Menu du compte de/ }).click();
+      const signedOut = staffPage.waitForResponse((r) => r.url().endsWith('/api/v1/auth/logout'));
       await staffPage.getByRole('menuitem', { name: 'Se déconnecter' }).click();
+      await signedOut;
       await expect(staffPage).toHaveURL(/\/login$/);
       await staffPage.getByRole('link', { name: /^Mot de passe oublié/ }).click();
       await expect(staffPage).toHaveURL(/\/forgot-password$/);
-      await staffPage.getByLabel(/^E-mail/).fill('pas-une-adresse');
-      // The field holds what was typed before the click (once, with three spec files at a time,
-      // it was empty again at the click: a re-render of the page as it settled).
-      await expect(staffPage.getByLabel(/^E-mail/)).toHaveValue('pas-une-adresse');
-      await staffPage.getByRole('button', { name: 'Envoyer le lien' }).click();
-      await expect(staffPage.getByText('Veuillez saisir une adresse e-mail valide')).toBeVisible();
+      // Under three spec files at a time the field was twice found empty again at the click (the
+      // page built anew as the signed-out app settled; not yet explained): typed again until the
+      // click carries it. What is checked is the answer to an address that is not one.
+      await expect(async () => {
+        await staffPage.getByLabel(/^E-mail/).fill('pas-une-adresse');
+        await staffPage.getByRole('button', { name: 'Envoyer le lien' }).click();
+        await expect(staffPage.getByText('Veuillez saisir une adresse e-mail valide')).toBeVisible({ timeout: 2_000 });
+      }).toPass({ timeout: 15_000 });
       await staffPage.getByLabel(/^E-mail/).fill(staff.email);
       await staffPage.getByRole('button', { name: 'Envoyer le lien' }).click();
       await expect(staffPage.getByRole('status')).toContainText(
