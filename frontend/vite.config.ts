@@ -2,6 +2,7 @@
 import { fileURLToPath, URL } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { type Plugin, defineConfig } from 'vite';
+import { ISOLATED_TESTS } from './src/testing/isolated-tests';
 
 /**
  * Glide Data Grid (the spreadsheet's grid) loads its cell editor with React.lazy: the keys typed
@@ -22,6 +23,17 @@ function eagerGlideCellEditor(): Plugin {
     },
   };
 }
+
+// The tests that run on Node itself (the projects at the end of `test.projects`).
+const node = ['src/lib/crypto/**', 'src/features/messages/engine/**', 'src/features/spreadsheets/engine/**'];
+const dom = {
+  include: ['src/**/*.test.{ts,tsx}'],
+  environment: 'jsdom',
+  setupFiles: ['./src/testing/setup.ts'],
+  // The grid as the app bundles it: through Vite, so with its cell editor loaded eagerly
+  // (eagerGlideCellEditor above; Node's own loading keeps the lazy one).
+  server: { deps: { inline: ['@glideapps/glide-data-grid'] } },
+};
 
 export default defineConfig({
   plugins: [react(), eagerGlideCellEditor()],
@@ -54,19 +66,13 @@ export default defineConfig({
     // several seconds, which is not a failure of the behaviour under test.
     testTimeout: 15000,
     projects: [
+      // Screens in jsdom, sharing one module graph per worker: jsdom and the app load once, not
+      // once per file (src/testing/isolated-tests.ts says which files cannot share, and why).
       {
         extends: true,
-        test: {
-          name: 'dom',
-          include: ['src/**/*.test.{ts,tsx}'],
-          exclude: ['src/lib/crypto/**', 'src/features/messages/engine/**', 'src/features/spreadsheets/engine/**'],
-          environment: 'jsdom',
-          setupFiles: ['./src/testing/setup.ts'],
-          // The grid as the app bundles it: through Vite, so with its cell editor loaded eagerly
-          // (eagerGlideCellEditor above; Node's own loading keeps the lazy one).
-          server: { deps: { inline: ['@glideapps/glide-data-grid'] } },
-        },
+        test: { ...dom, name: 'dom', exclude: [...node, ...ISOLATED_TESTS], isolate: false },
       },
+      { extends: true, test: { ...dom, name: 'dom-isolated', include: ISOLATED_TESTS } },
       // The messenger's cryptography runs on Node's own WebCrypto: jsdom's typed arrays come from
       // another realm, which WebCrypto refuses.
       // The messenger's engine too: its tests run it on the real cryptography against an in-memory server.
