@@ -29,7 +29,6 @@ const chromium = {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
-      ...(process.env.E2E_EXTRA_ARGS ? process.env.E2E_EXTRA_ARGS.split(' ') : []),
     ],
   },
 };
@@ -58,7 +57,6 @@ export default defineConfig({
     // as text (error-context.md) and the server's log.
     trace: (process.env.E2E_TRACE as 'off' | 'on' | 'retain-on-failure' | undefined) ?? 'off',
     screenshot: 'only-on-failure',
-    ...(process.env.E2E_REDUCED ? { reducedMotion: 'reduce' as const } : {}),
   },
   projects: [{ name: 'chromium', use: chromium }],
   // The servers' logs are kept and read after the run (e2e/server-log.ts): an error, a panic or
