@@ -129,7 +129,7 @@ ids = {
     "redeliverWebhookDelivery": {"id": hook, "deliveryId": delivery},
     "logoutSession": {"id": spare_session}, "logoutOtherSessions": {"id": spare_session}, "logoutMySession": {"id": spare_session},
 }
-# When FUZZ_CHECKS asks for negative_data_rejection (run.sh): invalid input must be refused, with
+# When FUZZ_CHECKS asks for negative_data_rejection (run.sh does): invalid input must be refused, with
 # schemathesis' statuses for that and 413 (a body past the limit is refused before it is read).
 NEGATIVE_DATA = [
     "[checks.negative_data_rejection]",

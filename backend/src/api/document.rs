@@ -30,6 +30,7 @@ const PROBLEM: &str = crate::error::PROBLEM_JSON;
 pub fn spec_json() -> String {
     let mut spec: Value = serde_json::from_str(&service().spec()).expect("poem-openapi writes JSON");
     to_openapi_31(&mut spec);
+    optional_members_take_null(&mut spec);
     spec["info"]["license"] = json!({ "name": "Proprietary", "identifier": "LicenseRef-Proprietary" });
     complete_operations(&mut spec);
     let mut json = serde_json::to_string_pretty(&spec).expect("a JSON value serializes");
@@ -96,6 +97,59 @@ fn rewrite(v: &mut Value) {
             }
         }
         _ => {}
+    }
+}
+
+/// An optional member of a request body may be null, which the server reads as absent
+/// (poem-openapi's reading: `None`, or the member's default): the document says so, on every
+/// schema a request body reaches. Otherwise input the document forbids would be taken, and
+/// clients that send `null` for "none" (ours do) would be outside the contract.
+fn optional_members_take_null(spec: &mut Value) {
+    fn reached(v: &Value, schemas: &Map<String, Value>, out: &mut Vec<String>) {
+        match v {
+            Value::Object(map) => {
+                if let Some(name) = map.get("$ref").and_then(Value::as_str).and_then(|r| r.strip_prefix("#/components/schemas/")) {
+                    if !out.iter().any(|n| n == name) {
+                        out.push(name.to_owned());
+                        if let Some(schema) = schemas.get(name) {
+                            reached(schema, schemas, out);
+                        }
+                    }
+                }
+                map.values().for_each(|inner| reached(inner, schemas, out));
+            }
+            Value::Array(items) => items.iter().for_each(|inner| reached(inner, schemas, out)),
+            _ => {}
+        }
+    }
+    fn takes_null(schema: &Value) -> bool {
+        schema["type"].as_array().is_some_and(|types| types.contains(&json!("null")))
+            || schema["anyOf"].as_array().is_some_and(|any| any.iter().any(|s| s["type"] == "null"))
+    }
+    fn widen(schema: &mut Value) {
+        let required: Vec<Value> = schema["required"].as_array().cloned().unwrap_or_default();
+        let Some(properties) = schema.get_mut("properties").and_then(Value::as_object_mut) else { return };
+        for (name, member) in properties.iter_mut() {
+            // Inline objects are members' own schemas: their optional members too.
+            widen(member);
+            if !required.contains(&json!(name)) && !takes_null(member) {
+                if let Some(map) = member.as_object_mut() {
+                    make_nullable(map);
+                }
+            }
+        }
+    }
+    let mut names = Vec::new();
+    let schemas = spec["components"]["schemas"].as_object().cloned().unwrap_or_default();
+    for item in spec["paths"].as_object().into_iter().flat_map(|paths| paths.values()) {
+        for operation in item.as_object().into_iter().flat_map(|ops| ops.values()) {
+            reached(&operation["requestBody"], &schemas, &mut names);
+        }
+    }
+    for name in names {
+        if let Some(schema) = spec["components"]["schemas"].get_mut(&name) {
+            widen(schema);
+        }
     }
 }
 

@@ -23,3 +23,21 @@ fn every_operation_has_an_id_a_tag_and_declares_401_when_protected() {
         }
     }
 }
+
+/// The server reads `null` for an optional request member as absent (poem-openapi's reading), so
+/// the document must allow it there, and only there: a required member stays non-null, and a
+/// schema only responses use is left as written (schemathesis' negative_data_rejection holds the
+/// server to this).
+#[test]
+fn optional_request_members_take_null_and_required_ones_do_not() {
+    let spec: serde_json::Value = serde_json::from_str(&backend::api::spec_json()).unwrap();
+    let schemas = &spec["components"]["schemas"];
+    let create_user = &schemas["CreateUser"]["properties"];
+    assert_eq!(create_user["departmentId"]["type"], serde_json::json!(["string", "null"]));
+    assert_eq!(create_user["email"]["type"], "string");
+    let notifications = &schemas["UpdateMe"]["properties"]["notifications"]["anyOf"];
+    assert_eq!(notifications, &serde_json::json!([{ "$ref": "#/components/schemas/NotificationChanges" }, { "type": "null" }]));
+    assert_eq!(schemas["NotificationChanges"]["properties"]["reports"]["type"], serde_json::json!(["boolean", "null"]));
+    // A response's own schema: its optional members are as the types say.
+    assert_eq!(schemas["ApiError"]["properties"]["instance"]["type"], "string");
+}

@@ -45,3 +45,12 @@ export function mockApi(testAnswers: Record<string, Answer>) {
   });
   return { calls, fetchMock };
 }
+
+/**
+ * The members of a request body the server takes as given: an optional member sent as `null` is
+ * read as absent (the document declares each such member nullable), so a mock applying a change
+ * skips it too.
+ */
+export function givenMembers<T extends object>(body: T | null | undefined): { [K in keyof T]?: Exclude<T[K], null> } {
+  return Object.fromEntries(Object.entries(body ?? {}).filter(([, value]) => value !== null)) as { [K in keyof T]?: Exclude<T[K], null> };
+}

@@ -8,6 +8,7 @@
  * OpenAPI spec version: 1.6.0
  */
 import type { ReportStatus } from './reportStatus';
+import type { ReviewReportReviewNotes } from './reviewReportReviewNotes';
 
 /**
  * The CEO's verdict: `reviewed`, `approved` or `rejected` (notes required to reject).
@@ -15,5 +16,5 @@ import type { ReportStatus } from './reportStatus';
 export interface ReviewReport {
   status: ReportStatus;
   /** @maxLength 10000 */
-  reviewNotes?: string;
+  reviewNotes?: ReviewReportReviewNotes;
 }

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { UpdateMe, User } from '@/api/generated/model';
 import { session } from '@/lib/session';
-import { mockApi } from '@/testing/api-mock';
+import { givenMembers, mockApi } from '@/testing/api-mock';
 import { jsonResponse, makeMfaStatus, makeUser, page, serverErrors } from '@/testing/fixtures';
 import { renderApp } from '@/app/testing';
 import { selectOptions } from '@/testing/select';
@@ -21,7 +21,7 @@ function mockProfile(extra: Parameters<typeof mockApi>[0] = {}) {
         ...me,
         ...(changes.fullName ? { fullName: changes.fullName } : {}),
         ...(changes.locale ? { locale: changes.locale } : {}),
-        notifications: { ...me.notifications, ...changes.notifications },
+        notifications: { ...me.notifications, ...givenMembers(changes.notifications) },
       } satisfies User);
     },
     'GET /api/v1/auth/mfa': () => jsonResponse(200, makeMfaStatus()),

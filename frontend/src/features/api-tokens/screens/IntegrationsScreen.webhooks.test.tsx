@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { CreateWebhook, UpdateWebhook, Webhook, WebhookDelivery } from '@/api/generated/model';
 import { changeLocale } from '@/i18n';
 import { session } from '@/lib/session';
-import { type MockRequest, mockApi } from '@/testing/api-mock';
+import { type MockRequest, givenMembers, mockApi } from '@/testing/api-mock';
 import { jsonResponse, makeEnterpriseDetail, makeUser, makeWebhook, makeWebhookDelivery, makeWebhookWithSecret, page } from '@/testing/fixtures';
 import { renderApp } from '@/app/testing';
 
@@ -87,7 +87,7 @@ function webhookServer(initial: Webhook[], deliveries: WebhookDelivery[] = []) {
       webhook.id === id
         ? {
             ...webhook,
-            ...patch,
+            ...givenMembers(patch),
             disabledReason: patch.enabled === false ? 'manual' : patch.enabled === true ? null : webhook.disabledReason,
             failingSince: patch.enabled === true ? null : webhook.failingSince,
           }

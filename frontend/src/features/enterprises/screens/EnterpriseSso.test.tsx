@@ -26,8 +26,8 @@ function savedFrom(change: SsoSettingsChange, before: SsoSettings): SsoSettings 
     required: change.required ?? false,
     provisioning: change.provisioning,
     defaultRole: change.defaultRole ?? 'DepartmentUser',
-    defaultDepartmentId: change.defaultDepartmentId,
-    breakGlassUserId: change.breakGlassUserId,
+    defaultDepartmentId: change.defaultDepartmentId ?? undefined,
+    breakGlassUserId: change.breakGlassUserId ?? undefined,
     breakGlassReady: false,
     updatedAt: '2026-05-01T10:00:00Z',
   };

@@ -29,8 +29,8 @@ export const loginBodyEmailMax = 320;export const loginBodyPasswordMax = 1024;ex
 export const loginBody = zod.object({
   "email": zod.string().max(loginBodyEmailMax),
   "password": zod.string().max(loginBodyPasswordMax),
-  "rememberMe": zod.boolean().optional().describe('Keep the session for 30 days instead of 12 hours.'),
-  "deviceToken": zod.string().max(loginBodyDeviceTokenMax).optional().describe('The `deviceToken` an earlier sign-in to this account returned to this browser. Attempts\nwith a valid one are limited on their own, so guesses from elsewhere never lock the\naccount\'s owner out of a browser they used before.')
+  "rememberMe": zod.boolean().nullish().describe('Keep the session for 30 days instead of 12 hours.'),
+  "deviceToken": zod.string().max(loginBodyDeviceTokenMax).nullish().describe('The `deviceToken` an earlier sign-in to this account returned to this browser. Attempts\nwith a valid one are limited on their own, so guesses from elsewhere never lock the\naccount\'s owner out of a browser they used before.')
 }).describe('E-mail and password.')
 
 export const loginResponse = zod.union([zod.object({
@@ -83,7 +83,7 @@ export const verifyLoginBodyChallengeMax = 2048;export const verifyLoginBodyCode
 
 export const verifyLoginBody = zod.object({
   "challenge": zod.string().max(verifyLoginBodyChallengeMax).describe('The `challenge` of the sign-in\'s answer.'),
-  "code": zod.string().max(verifyLoginBodyCodeMax).optional().describe('An authenticator app\'s six-digit code, or one of the recovery codes.'),
+  "code": zod.string().max(verifyLoginBodyCodeMax).nullish().describe('An authenticator app\'s six-digit code, or one of the recovery codes.'),
   "webauthn": zod.any().optional().describe('Or a passkey\'s answer: the `PublicKeyCredential` (as JSON, `toJSON()`) the browser gave\nfor the options of `POST /auth/webauthn/login/options` with this challenge.')
 }).describe('The sign-in\'s second step.')
 
@@ -193,13 +193,13 @@ export const updateMeHeader = zod.object({
 export const updateMeBodyFullNameMax = 200;
 
 export const updateMeBody = zod.object({
-  "fullName": zod.string().max(updateMeBodyFullNameMax).optional(),
-  "locale": zod.enum(['en', 'fr']).optional().describe('A language of the product: of the screens, of files (their labels and dates) and of e-mails; a\nperson\'s own is stored on their account.'),
-  "notifications": zod.object({
-  "reports": zod.boolean().optional(),
-  "signIns": zod.boolean().optional(),
-  "invitations": zod.boolean().optional()
-}).optional()
+  "fullName": zod.string().max(updateMeBodyFullNameMax).nullish(),
+  "locale": zod.union([zod.enum(['en', 'fr']).describe('A language of the product: of the screens, of files (their labels and dates) and of e-mails; a\nperson\'s own is stored on their account.'),zod.null()]).optional().describe('The language of one\'s e-mails and exports, and of the app in a new browser.'),
+  "notifications": zod.union([zod.object({
+  "reports": zod.boolean().nullish(),
+  "signIns": zod.boolean().nullish(),
+  "invitations": zod.boolean().nullish()
+}),zod.null()]).optional().describe('Which e-mails to receive; absent members stay.')
 }).describe('Changes to one\'s own profile; absent fields stay.')
 
 export const updateMeResponse = zod.object({
@@ -362,7 +362,7 @@ export const startSsoSignInBodyEmailMax = 320;export const startSsoSignInBodyRem
 
 export const startSsoSignInBody = zod.object({
   "email": zod.string().max(startSsoSignInBodyEmailMax),
-  "rememberMe": zod.boolean().optional().describe('Keep the session for 30 days instead of 12 hours.')
+  "rememberMe": zod.boolean().nullish().describe('Keep the session for 30 days instead of 12 hours.')
 }).describe('Starts a sign-in through the provider of the address\'s domain.')
 
 export const startSsoSignInResponse = zod.object({

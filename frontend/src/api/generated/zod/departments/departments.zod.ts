@@ -58,7 +58,7 @@ export const updateDepartmentHeader = zod.object({
 export const updateDepartmentBodyDescriptionMax = 2000;
 
 export const updateDepartmentBody = zod.object({
-  "description": zod.string().max(updateDepartmentBodyDescriptionMax).optional(),
+  "description": zod.string().max(updateDepartmentBodyDescriptionMax).nullish(),
   "headId": zod.uuid().nullish().describe('A person of this enterprise\'s staff; they join the department and become its head.')
 }).describe('Changes to a department; absent fields stay. `headId: null` removes the head.')
 

@@ -57,13 +57,13 @@ export const updateEnterpriseSsoBodyIssuerMax = 2000;export const updateEnterpri
 export const updateEnterpriseSsoBody = zod.object({
   "issuer": zod.string().max(updateEnterpriseSsoBodyIssuerMax).describe('The provider\'s issuer URL; its discovery document must answer.'),
   "clientId": zod.string().max(updateEnterpriseSsoBodyClientIdMax),
-  "clientSecret": zod.string().max(updateEnterpriseSsoBodyClientSecretMax).optional().describe('Required the first time; omitted or null keeps the stored one.'),
+  "clientSecret": zod.string().max(updateEnterpriseSsoBodyClientSecretMax).nullish().describe('Required the first time; omitted or null keeps the stored one.'),
   "domains": zod.array(zod.string().max(updateEnterpriseSsoBodyDomainsItemMax)).max(updateEnterpriseSsoBodyDomainsMax).describe('1 to 20 domains, each owned by no other enterprise.'),
-  "required": zod.boolean().optional(),
+  "required": zod.boolean().nullish(),
   "provisioning": zod.enum(['just_in_time', 'invitation_only']).describe('What happens to a person the provider names who has no account yet.'),
-  "defaultRole": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).optional().describe('What a user may do on the platform. Spelled exactly as the API shows it.'),
-  "defaultDepartmentId": zod.uuid().optional(),
-  "breakGlassUserId": zod.uuid().optional()
+  "defaultRole": zod.union([zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.'),zod.null()]).optional().describe('`DepartmentUser` (the default) or `DepartmentHead`.'),
+  "defaultDepartmentId": zod.uuid().nullish(),
+  "breakGlassUserId": zod.uuid().nullish()
 }).describe('New single sign-on settings (all of them: this replaces what is stored).')
 
 export const updateEnterpriseSsoResponse = zod.object({
@@ -146,11 +146,11 @@ export const createEnterpriseBodyNameMax = 200;export const createEnterpriseBody
 
 export const createEnterpriseBody = zod.object({
   "name": zod.string().max(createEnterpriseBodyNameMax),
-  "description": zod.string().max(createEnterpriseBodyDescriptionMax).optional(),
+  "description": zod.string().max(createEnterpriseBodyDescriptionMax).nullish(),
   "ceoFullName": zod.string().max(createEnterpriseBodyCeoFullNameMax),
   "ceoEmail": zod.string().max(createEnterpriseBodyCeoEmailMax),
-  "ceoPassword": zod.string().max(createEnterpriseBodyCeoPasswordMax).optional().describe('Omitted: the CEO is invited by e-mail and chooses their password.'),
-  "ceoLocale": zod.enum(['en', 'fr']).optional().describe('A language of the product: of the screens, of files (their labels and dates) and of e-mails; a\nperson\'s own is stored on their account.')
+  "ceoPassword": zod.string().max(createEnterpriseBodyCeoPasswordMax).nullish().describe('Omitted: the CEO is invited by e-mail and chooses their password.'),
+  "ceoLocale": zod.union([zod.enum(['en', 'fr']).describe('A language of the product: of the screens, of files (their labels and dates) and of e-mails; a\nperson\'s own is stored on their account.'),zod.null()]).optional().describe('The CEO\'s language (their e-mails, starting with the invitation); English by default.')
 }).describe('A new enterprise and its CEO\'s account.')
 
 /**
@@ -216,9 +216,9 @@ export const updateEnterpriseHeader = zod.object({
 export const updateEnterpriseBodyNameMax = 200;export const updateEnterpriseBodyDescriptionMax = 2000;
 
 export const updateEnterpriseBody = zod.object({
-  "name": zod.string().max(updateEnterpriseBodyNameMax).optional(),
-  "description": zod.string().max(updateEnterpriseBodyDescriptionMax).optional(),
-  "isActive": zod.boolean().optional()
+  "name": zod.string().max(updateEnterpriseBodyNameMax).nullish(),
+  "description": zod.string().max(updateEnterpriseBodyDescriptionMax).nullish(),
+  "isActive": zod.boolean().nullish()
 }).describe('Changes to an enterprise; absent fields stay. Deactivating signs its people out at once.')
 
 export const updateEnterpriseResponse = zod.object({

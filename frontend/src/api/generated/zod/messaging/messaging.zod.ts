@@ -24,7 +24,7 @@ export const registerMessagingKeysHeader = zod.object({
 export const registerMessagingKeysBody = zod.object({
   "agreementKey": zod.string().describe('Base64 of the uncompressed P-256 point (65 bytes) for HPKE.'),
   "signingKey": zod.string().describe('Base64 of the uncompressed P-256 point (65 bytes) for ECDSA.'),
-  "keyVersion": zod.number().optional().describe('The version these keys must get (the caller\'s newest plus one); 409 `stale_key_version`\notherwise. Omitted: the next one.')
+  "keyVersion": zod.number().nullish().describe('The version these keys must get (the caller\'s newest plus one); 409 `stale_key_version`\notherwise. Omitted: the next one.')
 }).describe('The caller\'s new public keys.')
 
 /**
@@ -74,7 +74,7 @@ export const getMessagingSetupResponse = zod.object({
   "iterations": zod.number(),
   "iv": zod.string(),
   "ciphertext": zod.string(),
-  "updatedAt": zod.iso.datetime({}).optional()
+  "updatedAt": zod.iso.datetime({}).nullish()
 }).describe('The caller\'s private keys, encrypted in their browser under a key derived from a passphrase\n(PBKDF2-SHA-256 with `iterations` and `salt`, then AES-256-GCM with `iv`). Base64 fields.'),zod.null()]).optional()
 }).describe('What the caller\'s messenger holds on the server: their newest public keys and their key\nbackup, each null until made. A browser reads it first to know whether to make keys, restore\nor go on.')
 
@@ -91,7 +91,7 @@ export const getMessagingBackupResponse = zod.object({
   "iterations": zod.number(),
   "iv": zod.string(),
   "ciphertext": zod.string(),
-  "updatedAt": zod.iso.datetime({}).optional()
+  "updatedAt": zod.iso.datetime({}).nullish()
 }).describe('The caller\'s private keys, encrypted in their browser under a key derived from a passphrase\n(PBKDF2-SHA-256 with `iterations` and `salt`, then AES-256-GCM with `iv`). Base64 fields.')
 
 /**
@@ -115,7 +115,7 @@ export const putMessagingBackupResponse = zod.object({
   "iterations": zod.number(),
   "iv": zod.string(),
   "ciphertext": zod.string(),
-  "updatedAt": zod.iso.datetime({}).optional()
+  "updatedAt": zod.iso.datetime({}).nullish()
 }).describe('The caller\'s private keys, encrypted in their browser under a key derived from a passphrase\n(PBKDF2-SHA-256 with `iterations` and `salt`, then AES-256-GCM with `iv`). Base64 fields.')
 
 /**

@@ -31,11 +31,11 @@ export const createDepartmentReportBody = zod.object({
   "content": zod.string().max(createDepartmentReportBodyContentMax),
   "periodStart": zod.iso.date(),
   "periodEnd": zod.iso.date(),
-  "status": zod.enum(['draft', 'submitted', 'reviewed', 'approved', 'rejected']).optional().describe('Where a report is in its review: draft, submitted, reviewed, approved, rejected.'),
-  "data": zod.object({
+  "status": zod.union([zod.enum(['draft', 'submitted', 'reviewed', 'approved', 'rejected']).describe('Where a report is in its review: draft, submitted, reviewed, approved, rejected.'),zod.null()]).optional(),
+  "data": zod.union([zod.object({
   "columns": zod.array(zod.string()).max(createDepartmentReportBodyDataColumnsMax),
   "rows": zod.array(zod.array(zod.any())).max(createDepartmentReportBodyDataRowsMax).describe('Cells are strings, numbers or null. A column after the first that holds a number is a\nnumber column: its other cells must be numbers or null (else 400, the cell named\n`data.rows.<row>.<column>` in `fields`, counted from 0). The chart draws number columns.')
-}).optional().describe('A table of figures the detail screen charts. Every row has one cell per column.')
+}).describe('A table of figures the detail screen charts. Every row has one cell per column.'),zod.null()]).optional()
 }).describe('A new report. `status` is `draft` (the default) or `submitted`.')
 
 /**
@@ -180,11 +180,11 @@ export const updateReportHeader = zod.object({
 export const updateReportBodyTitleMax = 200;export const updateReportBodyContentMax = 100000;export const updateReportBodyDataColumnsMax = 50;export const updateReportBodyDataRowsMax = 10000;
 
 export const updateReportBody = zod.object({
-  "title": zod.string().max(updateReportBodyTitleMax).optional(),
-  "content": zod.string().max(updateReportBodyContentMax).optional(),
-  "periodStart": zod.iso.date().optional(),
-  "periodEnd": zod.iso.date().optional(),
-  "status": zod.enum(['draft', 'submitted', 'reviewed', 'approved', 'rejected']).optional().describe('Where a report is in its review: draft, submitted, reviewed, approved, rejected.'),
+  "title": zod.string().max(updateReportBodyTitleMax).nullish(),
+  "content": zod.string().max(updateReportBodyContentMax).nullish(),
+  "periodStart": zod.iso.date().nullish(),
+  "periodEnd": zod.iso.date().nullish(),
+  "status": zod.union([zod.enum(['draft', 'submitted', 'reviewed', 'approved', 'rejected']).describe('Where a report is in its review: draft, submitted, reviewed, approved, rejected.'),zod.null()]).optional(),
   "data": zod.union([zod.object({
   "columns": zod.array(zod.string()).max(updateReportBodyDataColumnsMax),
   "rows": zod.array(zod.array(zod.any())).max(updateReportBodyDataRowsMax).describe('Cells are strings, numbers or null. A column after the first that holds a number is a\nnumber column: its other cells must be numbers or null (else 400, the cell named\n`data.rows.<row>.<column>` in `fields`, counted from 0). The chart draws number columns.')
@@ -263,7 +263,7 @@ export const reviewReportBodyReviewNotesMax = 10000;
 
 export const reviewReportBody = zod.object({
   "status": zod.enum(['draft', 'submitted', 'reviewed', 'approved', 'rejected']).describe('Where a report is in its review: draft, submitted, reviewed, approved, rejected.'),
-  "reviewNotes": zod.string().max(reviewReportBodyReviewNotesMax).optional()
+  "reviewNotes": zod.string().max(reviewReportBodyReviewNotesMax).nullish()
 }).describe('The CEO\'s verdict: `reviewed`, `approved` or `rejected` (notes required to reject).')
 
 export const reviewReportResponseDataColumnsMax = 50;export const reviewReportResponseDataRowsMax = 10000;

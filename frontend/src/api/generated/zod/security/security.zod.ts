@@ -50,8 +50,8 @@ export const startTotpEnrollmentResponse = zod.object({
 export const disableTotpBodyCodeMax = 64;export const disableTotpBodyPasswordMax = 1024;
 
 export const disableTotpBody = zod.object({
-  "code": zod.string().max(disableTotpBodyCodeMax).optional(),
-  "password": zod.string().max(disableTotpBodyPasswordMax).optional()
+  "code": zod.string().max(disableTotpBodyCodeMax).nullish(),
+  "password": zod.string().max(disableTotpBodyPasswordMax).nullish()
 }).describe('Proof that it is the person: an authenticator\'s code (or a recovery code), or the password.')
 
 /**
@@ -89,8 +89,8 @@ export const regenerateRecoveryCodesHeader = zod.object({
 export const regenerateRecoveryCodesBodyCodeMax = 64;export const regenerateRecoveryCodesBodyPasswordMax = 1024;
 
 export const regenerateRecoveryCodesBody = zod.object({
-  "code": zod.string().max(regenerateRecoveryCodesBodyCodeMax).optional(),
-  "password": zod.string().max(regenerateRecoveryCodesBodyPasswordMax).optional()
+  "code": zod.string().max(regenerateRecoveryCodesBodyCodeMax).nullish(),
+  "password": zod.string().max(regenerateRecoveryCodesBodyPasswordMax).nullish()
 }).describe('Proof that it is the person: an authenticator\'s code (or a recovery code), or the password.')
 
 export const regenerateRecoveryCodesResponse = zod.object({
@@ -275,7 +275,7 @@ export const startPasskeySignInHeader = zod.object({
 export const startPasskeySignInBodyChallengeMax = 2048;
 
 export const startPasskeySignInBody = zod.object({
-  "challenge": zod.string().max(startPasskeySignInBodyChallengeMax).optional().describe('The `challenge` of a sign-in that answered `mfaRequired` with `webauthn` among its\nmethods: the options then name that person\'s passkeys, and the answer goes to\n`POST /auth/login/verify`. Without it: any passkey of this site the browser holds, and the\nanswer goes to `POST /auth/webauthn/login`.')
+  "challenge": zod.string().max(startPasskeySignInBodyChallengeMax).nullish().describe('The `challenge` of a sign-in that answered `mfaRequired` with `webauthn` among its\nmethods: the options then name that person\'s passkeys, and the answer goes to\n`POST /auth/login/verify`. Without it: any passkey of this site the browser holds, and the\nanswer goes to `POST /auth/webauthn/login`.')
 }).describe('Options for a sign-in with a passkey.')
 
 export const startPasskeySignInResponse = zod.object({
@@ -298,7 +298,7 @@ export const finishPasskeySignInBodyRememberMeDefault = false;
 
 export const finishPasskeySignInBody = zod.object({
   "credential": zod.any().describe('The `PublicKeyCredential` the browser\'s `navigator.credentials.get` gave, as JSON.'),
-  "rememberMe": zod.boolean().optional().describe('Keep the session for 30 days instead of 12 hours.')
+  "rememberMe": zod.boolean().nullish().describe('Keep the session for 30 days instead of 12 hours.')
 }).describe('A passkey\'s answer to sign in with it alone.')
 
 export const finishPasskeySignInResponse = zod.object({

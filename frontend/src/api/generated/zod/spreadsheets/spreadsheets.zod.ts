@@ -131,7 +131,7 @@ export const saveSpreadsheetHeader = zod.object({
 export const saveSpreadsheetBody = zod.object({
   "content": zod.string().describe('Base64 of the engine\'s bytes.'),
   "version": zod.number().describe('The version this content was made from; 409 `conflict` when someone saved since.'),
-  "name": zod.string().optional().describe('A new name, 1 to 200 characters.')
+  "name": zod.string().nullish().describe('A new name, 1 to 200 characters.')
 })
 
 export const saveSpreadsheetResponse = zod.object({

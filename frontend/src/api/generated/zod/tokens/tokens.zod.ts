@@ -28,7 +28,7 @@ export const createApiTokenBodyNameMax = 200;export const createApiTokenBodyScop
 export const createApiTokenBody = zod.object({
   "name": zod.string().max(createApiTokenBodyNameMax).describe('What the token is for, to recognise it in lists (1 to 100 characters).'),
   "scopes": zod.array(zod.string()).max(createApiTokenBodyScopesMax).describe('`<area>:read` or `<area>:write` (write includes read) for the areas `enterprises`,\n`users`, `reports`, `dashboards`, `monitoring`, `spreadsheets`, `audit`, `webhooks`, `scim`. A\ntoken never does more than its owner\'s role allows, whatever its scopes.'),
-  "expiresAt": zod.iso.datetime({}).optional().describe('When it stops working: in the future, at most 366 days ahead. Default: 90 days from now.')
+  "expiresAt": zod.iso.datetime({}).nullish().describe('When it stops working: in the future, at most 366 days ahead. Default: 90 days from now.')
 }).describe('A new token.')
 
 /**
@@ -95,7 +95,7 @@ export const createServiceTokenBodyNameMax = 200;export const createServiceToken
 export const createServiceTokenBody = zod.object({
   "name": zod.string().max(createServiceTokenBodyNameMax).describe('What the token is for, to recognise it in lists (1 to 100 characters).'),
   "scopes": zod.array(zod.string()).max(createServiceTokenBodyScopesMax).describe('`<area>:read` or `<area>:write` (write includes read) for the areas `enterprises`,\n`users`, `reports`, `dashboards`, `monitoring`, `spreadsheets`, `audit`, `webhooks`, `scim`. A\ntoken never does more than its owner\'s role allows, whatever its scopes.'),
-  "expiresAt": zod.iso.datetime({}).optional().describe('When it stops working: in the future, at most 366 days ahead. Default: 90 days from now.')
+  "expiresAt": zod.iso.datetime({}).nullish().describe('When it stops working: in the future, at most 366 days ahead. Default: 90 days from now.')
 }).describe('A new token.')
 
 /**

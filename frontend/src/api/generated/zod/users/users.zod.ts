@@ -25,11 +25,11 @@ export const createUserBodyFullNameMax = 200;export const createUserBodyEmailMax
 export const createUserBody = zod.object({
   "fullName": zod.string().max(createUserBodyFullNameMax),
   "email": zod.string().max(createUserBodyEmailMax),
-  "password": zod.string().max(createUserBodyPasswordMax).optional().describe('Omitted: the person is invited by e-mail and chooses their password.'),
+  "password": zod.string().max(createUserBodyPasswordMax).nullish().describe('Omitted: the person is invited by e-mail and chooses their password.'),
   "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.'),
-  "enterpriseId": zod.uuid().optional(),
-  "departmentId": zod.uuid().optional(),
-  "locale": zod.enum(['en', 'fr']).optional().describe('A language of the product: of the screens, of files (their labels and dates) and of e-mails; a\nperson\'s own is stored on their account.')
+  "enterpriseId": zod.uuid().nullish(),
+  "departmentId": zod.uuid().nullish(),
+  "locale": zod.union([zod.enum(['en', 'fr']).describe('A language of the product: of the screens, of files (their labels and dates) and of e-mails; a\nperson\'s own is stored on their account.'),zod.null()]).optional().describe('The person\'s language (their e-mails, starting with the invitation); English by default.')
 }).describe('A new account. The platform admin creates any role (`enterpriseId` required for tenant\nroles); a CEO creates department heads and users in their own enterprise. Without a\n`password` the person is invited: they receive an e-mail with a link (7 days, single use) to\nchoose their own.')
 
 /**
@@ -137,12 +137,12 @@ export const updateUserHeader = zod.object({
 export const updateUserBodyFullNameMax = 200;export const updateUserBodyEmailMax = 320;export const updateUserBodyPasswordMax = 1024;
 
 export const updateUserBody = zod.object({
-  "fullName": zod.string().max(updateUserBodyFullNameMax).optional(),
-  "email": zod.string().max(updateUserBodyEmailMax).optional(),
-  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).optional().describe('What a user may do on the platform. Spelled exactly as the API shows it.'),
-  "status": zod.enum(['active', 'inactive']).optional().describe('Whether an account may sign in.'),
+  "fullName": zod.string().max(updateUserBodyFullNameMax).nullish(),
+  "email": zod.string().max(updateUserBodyEmailMax).nullish(),
+  "role": zod.union([zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.'),zod.null()]).optional(),
+  "status": zod.union([zod.enum(['active', 'inactive']).describe('Whether an account may sign in.'),zod.null()]).optional(),
   "departmentId": zod.uuid().nullish(),
-  "password": zod.string().max(updateUserBodyPasswordMax).optional()
+  "password": zod.string().max(updateUserBodyPasswordMax).nullish()
 }).describe('Changes to an account; absent fields stay. `departmentId: null` takes the user out of their\ndepartment. `status: inactive` signs them out at once.')
 
 export const updateUserResponse = zod.object({

@@ -31,7 +31,7 @@ export const createWebhookBodyUrlMax = 2000;export const createWebhookBodyEvents
 export const createWebhookBody = zod.object({
   "url": zod.string().max(createWebhookBodyUrlMax).describe('Where events are POSTed: an `https` URL whose host resolves to public addresses only.'),
   "events": zod.array(zod.string()).max(createWebhookBodyEventsMax).describe('The events it hears (at least one): `report.created`, `report.submitted`,\n`report.reviewed`, `report.approved`, `report.rejected`, `report.deleted`, `user.created`,\n`user.updated`, `user.deactivated`, `user.deleted`, `spreadsheet.created`,\n`session.started`, `session.ended`.'),
-  "description": zod.string().max(createWebhookBodyDescriptionMax).optional().describe('What it is for (at most 200 characters).')
+  "description": zod.string().max(createWebhookBodyDescriptionMax).nullish().describe('What it is for (at most 200 characters).')
 }).describe('A new webhook.')
 
 /**
@@ -111,10 +111,10 @@ export const updateWebhookHeader = zod.object({
 export const updateWebhookBodyUrlMax = 2000;export const updateWebhookBodyEventsMax = 32;export const updateWebhookBodyDescriptionMax = 400;
 
 export const updateWebhookBody = zod.object({
-  "url": zod.string().max(updateWebhookBodyUrlMax).optional(),
-  "events": zod.array(zod.string()).max(updateWebhookBodyEventsMax).optional(),
-  "description": zod.string().max(updateWebhookBodyDescriptionMax).optional(),
-  "enabled": zod.boolean().optional().describe('Turn deliveries off (`false`) or back on (`true`, which also clears a failing streak).')
+  "url": zod.string().max(updateWebhookBodyUrlMax).nullish(),
+  "events": zod.array(zod.string()).max(updateWebhookBodyEventsMax).nullish(),
+  "description": zod.string().max(updateWebhookBodyDescriptionMax).nullish(),
+  "enabled": zod.boolean().nullish().describe('Turn deliveries off (`false`) or back on (`true`, which also clears a failing streak).')
 }).describe('Changes to a webhook: only the fields sent.')
 
 export const updateWebhookResponse = zod.object({
