@@ -25,7 +25,7 @@ const text = (locale: Locale, key: string) => key.split('.').reduce<string | Mes
 // busy 2-core machine): twice the suite's default, so the time limit measures hangs, not load.
 // The tests share no state but what beforeAll makes, so they spread over the workers (each worker
 // makes its own, under its own runId): in order in one worker, this file alone took 9 minutes.
-test.describe.configure({ mode: 'parallel', timeout: 60_000 });
+test.describe.configure({ mode: 'parallel', timeout: 90_000 });
 
 /** Unique per run, so the suite can run again against the same database. */
 const runId = `${Date.now()}-${Math.random().toString(36).slice(2, 6)}`;
