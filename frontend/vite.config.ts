@@ -62,9 +62,10 @@ export default defineConfig({
     css: false,
     restoreMocks: true,
     unstubGlobals: true,
-    // Screen tests click through real Mantine menus and modals; on 2 busy CI cores one can take
-    // several seconds, which is not a failure of the behaviour under test.
-    testTimeout: 15000,
+    // Screen tests click through real Mantine menus and modals; on 2 CI cores busy with the API
+    // tests beside them, one long form took 15.3 s once, which is not a failure of the behaviour
+    // under test.
+    testTimeout: 30000,
     projects: [
       // Screens in jsdom, sharing one module graph per worker: jsdom and the app load once, not
       // once per file (src/testing/isolated-tests.ts says which files cannot share, and why).
