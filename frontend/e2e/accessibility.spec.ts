@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, type Page, expect, test } from '@playwright/test';
 import { generateSync } from 'otplib';
-import { overflowing, settle } from './screens';
+import { overflowing, settle, visit } from './screens';
 import { admin } from './support';
 
 /**
@@ -244,10 +244,19 @@ test.beforeAll(async ({ request }) => {
   await apiHeaders(request, head, '216.160.83.56');
 });
 
-/** Scans the page with axe; every serious or critical violation is reported, with the elements at fault. */
+/**
+ * Scans the page with axe; every serious or critical violation is reported, with the elements at
+ * fault. Every rule runs; in the page itself (legacy mode: the app has no frames, and the default
+ * opens a blank page per scan to assemble the frames' results), with details kept for violations
+ * only (passes and inapplicable rules are counted, not described). Both halve a scan's CPU (0.8 to
+ * 0.4 s on the admin's enterprises) and find the same violations, with the same elements.
+ */
 async function expectNoSeriousViolations(page: Page, screen: string) {
   await settle(page);
-  const { violations } = await new AxeBuilder({ page }).analyze();
+  const { violations } = await new AxeBuilder({ page })
+    .setLegacyMode(true)
+    .options({ resultTypes: ['violations'] })
+    .analyze();
   const serious = violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map((violation) => ({
@@ -272,7 +281,7 @@ async function signIn(page: Page, locale: Locale, credentials: Credentials, orig
 async function scan(page: Page, locale: Locale, paths: string[]) {
   for (const path of paths) {
     await test.step(path, async () => {
-      await page.goto(path);
+      await visit(page, path);
       await expectNoSeriousViolations(page, path);
       // The screen itself was scanned, not the page a guard or an error sent the user to.
       expect(new URL(page.url()).pathname).toBe(new URL(path, page.url()).pathname);
