@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { visit } from './screens';
 import { apiToken, bearer, createEnterprise, sidebar, signIn } from './support';
 
 test('the sidebar is open from 1024 px and collapses below', async ({ page }) => {
@@ -72,7 +73,7 @@ test('one sidebar entry is the current page, the most specific one (not its pare
   const runId = `${Date.now()}-${Math.random().toString(36).slice(2, 6)}`;
   const current = sidebar(page).locator('a[aria-current="page"]');
   const expectCurrent = async (path: string, name: string) => {
-    await page.goto(path);
+    await visit(page, path);
     await expect(current).toHaveCount(1);
     await expect(current).toHaveAccessibleName(name);
   };

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { type APIRequestContext, type Page, expect, test } from '@playwright/test';
-import { overflowing, settle } from './screens';
+import { overflowing, settle, visit } from './screens';
 import { admin } from './support';
 
 /**
@@ -150,7 +150,7 @@ async function check(page: Page, paths: string[]) {
   await page.setViewportSize({ width: 800, height: 900 });
   for (const path of paths) {
     await test.step(`${path} at 800 px`, async () => {
-      await page.goto(path);
+      await visit(page, path);
       await settle(page);
       expect(new URL(page.url()).pathname).toBe(new URL(path, page.url()).pathname);
       expect.soft(await overflowing(page), `${path} at 800 px: content wider than its box`).toEqual([]);
