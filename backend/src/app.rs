@@ -23,11 +23,9 @@ use crate::{api, auth, edge, error::render_poem_error, state::AppState};
 pub fn routes(state: AppState) -> impl Endpoint {
     let api = api::service();
     let spec = api::spec_json();
-    // Swagger UI embeds the document it is given: ours, with the statuses spec_json adds.
-    let docs = api.swagger_ui_html().replace(&api.spec(), &spec);
     let mut route = Route::new()
-        .at("/api/openapi.json", poem::endpoint::make_sync(move |_| Response::builder().content_type("application/json").body(spec.clone())))
-        .at("/api/docs", api_docs(docs))
+        .at("/api/openapi.json", poem::endpoint::make_sync(move |_| Response::builder().content_type("application/json").body(spec)))
+        .at("/api/docs", api_docs(docs_html()))
         // The guide for programs (docs/api.md), linked from the document's introduction.
         .at(
             "/api/guide.md",
@@ -211,10 +209,20 @@ where
 
 /// Swagger UI, under a policy of its own: it lives on the origin that holds the token, so only
 /// its own inline scripts (allowed by hash) run, it connects only here, and nothing frames it.
-fn api_docs(html: String) -> impl Endpoint {
+/// Swagger UI's page, made once per process (as the document): it embeds the document it is
+/// given, ours, with the statuses `spec_json` adds.
+fn docs_html() -> &'static str {
+    static PAGE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    PAGE.get_or_init(|| {
+        let api = api::service();
+        api.swagger_ui_html().replace(&api.spec(), api::spec_json())
+    })
+}
+
+fn api_docs(html: &'static str) -> impl Endpoint {
     use base64::Engine;
     let mut hashes = Vec::new();
-    let mut rest = html.as_str();
+    let mut rest = html;
     while let Some(start) = rest.find("<script") {
         let Some(open_end) = rest[start..].find('>').map(|i| start + i + 1) else { break };
         let Some(close) = rest[open_end..].find("</script>").map(|i| open_end + i) else { break };
@@ -229,7 +237,7 @@ fn api_docs(html: String) -> impl Endpoint {
     );
     let csp = HeaderValue::from_str(&csp).expect("a header-safe policy");
     poem::endpoint::make_sync(move |_| {
-        let mut resp = poem::web::Html(html.clone()).into_response();
+        let mut resp = poem::web::Html(html).into_response();
         let headers = resp.headers_mut();
         headers.insert("content-security-policy", csp.clone());
         headers.insert("x-frame-options", HeaderValue::from_static("DENY"));

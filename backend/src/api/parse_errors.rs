@@ -30,7 +30,7 @@ struct Template {
 fn document() -> &'static (Value, Vec<Template>) {
     static DOCUMENT: OnceLock<(Value, Vec<Template>)> = OnceLock::new();
     DOCUMENT.get_or_init(|| {
-        let spec: Value = serde_json::from_str(&super::spec_json()).expect("the document is JSON");
+        let spec: Value = serde_json::from_str(super::spec_json()).expect("the document is JSON");
         let mut out = Vec::new();
         for (path, item) in spec["paths"].as_object().into_iter().flatten() {
             for (method, operation) in item.as_object().into_iter().flatten() {

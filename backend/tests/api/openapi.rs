@@ -9,7 +9,7 @@ fn committed_openapi_json_matches_the_code() {
 
 #[test]
 fn every_operation_has_an_id_a_tag_and_declares_401_when_protected() {
-    let spec: serde_json::Value = serde_json::from_str(&backend::api::spec_json()).unwrap();
+    let spec: serde_json::Value = serde_json::from_str(backend::api::spec_json()).unwrap();
     for (path, item) in spec["paths"].as_object().unwrap() {
         for (method, op) in item.as_object().unwrap() {
             let name = format!("{method} {path}");
@@ -30,7 +30,7 @@ fn every_operation_has_an_id_a_tag_and_declares_401_when_protected() {
 /// server to this).
 #[test]
 fn optional_request_members_take_null_and_required_ones_do_not() {
-    let spec: serde_json::Value = serde_json::from_str(&backend::api::spec_json()).unwrap();
+    let spec: serde_json::Value = serde_json::from_str(backend::api::spec_json()).unwrap();
     let schemas = &spec["components"]["schemas"];
     let create_user = &schemas["CreateUser"]["properties"];
     assert_eq!(create_user["departmentId"]["type"], serde_json::json!(["string", "null"]));
