@@ -29,6 +29,9 @@ trap report_stages EXIT
 # A real SMTP server for the tests of e-mail (scripts/mail/catcher.py): exports SMTP_URL and
 # MAIL_CATCHER_URL, which the API tests and the end-to-end servers send to and read from.
 MAIL_SMTP_PORT=2525 MAIL_HTTP_PORT=2580 MAIL_DIR="$(mktemp -d)/mail" source scripts/mail/start.sh
+# A catcher an earlier run left answering keeps that run's mail, sent to the same addresses (an API
+# test's are fixed): the tests read the links of this run only.
+curl -fsS -X DELETE "$MAIL_CATCHER_URL/api/messages" >/dev/null
 # A real OpenID provider (scripts/oidc/provider.mjs, oidc-provider) for the tests of single
 # sign-on: exports OIDC_ISSUER, which the API tests and the end-to-end tests configure.
 OIDC_PORT=2590 OIDC_LOG="$(mktemp -d)/oidc.log" source scripts/oidc/start.sh
