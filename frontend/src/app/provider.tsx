@@ -2,7 +2,7 @@ import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 
 import { MantineProvider } from '@mantine/core';
-import { useNotifications } from '@mantine/notifications';
+import { notifications, useNotifications } from '@mantine/notifications';
 import type { QueryClient } from '@tanstack/react-query';
 import { type ReactNode, Suspense, lazy, useEffect, useState } from 'react';
 import { session } from '@/lib/session';
@@ -42,6 +42,8 @@ function LazyNotifications() {
 export function AppProvider({ children, queryClient, env = 'default' }: AppProviderProps) {
   // Nothing cached for one user may leak to the next one (the app's own client sees to it too).
   useEffect(() => (queryClient ? session.onEnd(() => queryClient.clear()) : undefined), [queryClient]);
+  // Nor what they were told: a toast ("Passkey … removed") does not stay on the sign-in page.
+  useEffect(() => session.onEnd(() => notifications.clean()), []);
 
   return (
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light" env={env}>
