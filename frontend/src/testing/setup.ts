@@ -7,8 +7,11 @@ import { i18n } from '@/i18n';
 import { setNavigator } from '@/lib/navigation';
 import { session } from '@/lib/session';
 
-// Screens load lazily and answer after mocked requests; under a full parallel run, 1 s is tight.
-configure({ asyncUtilTimeout: 5000 });
+// Screens load lazily and answer after mocked requests. A file's first test also waits for its
+// screen's modules to be transformed and imported: beside the API tests and clippy on 2 cores,
+// the monitoring screen's first two tests missed 5 s in CI (and the webhooks screen's first one
+// before). A deadline for a condition, not a wait: a passing test takes no longer for it.
+configure({ asyncUtilTimeout: 15_000 });
 
 // jsdom lacks these; Mantine uses them.
 Object.defineProperty(window, 'matchMedia', {

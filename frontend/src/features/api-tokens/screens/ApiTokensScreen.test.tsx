@@ -58,7 +58,7 @@ describe('API tokens', () => {
     const { location } = renderApp('/no-such-page');
 
     await user.click(await screen.findByRole('button', { name: /^Account menu for Hal Jordan/ }));
-    await user.click(await screen.findByRole('menuitem', { name: 'API tokens' }, { timeout: 5000 }));
+    await user.click(await screen.findByRole('menuitem', { name: 'API tokens' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'API tokens' })).toBeInTheDocument();
     expect(location().pathname).toBe('/settings/api-tokens');
   });

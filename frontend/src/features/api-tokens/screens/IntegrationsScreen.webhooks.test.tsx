@@ -114,7 +114,7 @@ async function openForm(user: UserEvent) {
 
 async function rowAction(user: UserEvent, url: string, action: string) {
   await user.click(within(row(url)).getByRole('button', { name: `Actions for ${url}` }));
-  await user.click(await screen.findByRole('menuitem', { name: action }, { timeout: 5000 }));
+  await user.click(await screen.findByRole('menuitem', { name: action }));
 }
 
 describe("the CEO's webhooks, on Integrations", () => {

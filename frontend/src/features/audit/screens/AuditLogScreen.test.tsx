@@ -297,7 +297,7 @@ describe('links to the audit log', () => {
     const { location } = renderApp('/admin/users');
 
     await user.click(await screen.findByRole('button', { name: 'Actions for Sam Lee' }));
-    await user.click(await screen.findByRole('menuitem', { name: 'Audit log' }, { timeout: 5000 }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Audit log' }));
     await waitFor(() => expect(`${location().pathname}${location().search}`).toBe(`/audit?target=${SAM}`));
     expect(await screen.findByText("Nora Chef changed Sam Lee's role from Department user to Department head")).toBeInTheDocument();
   });

@@ -28,7 +28,7 @@ const phone = makeSession(summaryOf(hal), {
 
 async function openYourSessions(user: ReturnType<typeof userEvent.setup>) {
   await user.click(await screen.findByRole('button', { name: /^Account menu for Hal Jordan/ }));
-  await user.click(await screen.findByRole('menuitem', { name: 'Your sessions' }, { timeout: 5000 }));
+  await user.click(await screen.findByRole('menuitem', { name: 'Your sessions' }));
   return screen.findByRole('dialog', { name: 'Your sessions' });
 }
 

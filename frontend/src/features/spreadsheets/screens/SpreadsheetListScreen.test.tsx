@@ -109,7 +109,7 @@ describe('the spreadsheet list', () => {
     renderApp(`/department/${operations.id}/spreadsheet`);
 
     await events.click(await screen.findByRole('button', { name: 'Actions for Budget 2026' }));
-    await events.click(await screen.findByRole('menuitem', { name: 'Rename' }, { timeout: 5000 }));
+    await events.click(await screen.findByRole('menuitem', { name: 'Rename' }));
     const dialog = await screen.findByRole('dialog', { name: 'Rename Budget 2026' });
     const name = within(dialog).getByLabelText(/^Name/);
     expect(name).toHaveValue('Budget 2026');
@@ -128,7 +128,7 @@ describe('the spreadsheet list', () => {
     renderApp(`/department/${operations.id}/spreadsheet`);
 
     await events.click(await screen.findByRole('button', { name: 'Actions for Budget 2026' }));
-    await events.click(await screen.findByRole('menuitem', { name: 'Delete' }, { timeout: 5000 }));
+    await events.click(await screen.findByRole('menuitem', { name: 'Delete' }));
     let dialog = await screen.findByRole('dialog', { name: 'Delete spreadsheet' });
     expect(dialog).toHaveTextContent('Are you sure you want to delete the spreadsheet Budget 2026?');
     expect(dialog).toHaveTextContent('This action cannot be undone.');
@@ -137,7 +137,7 @@ describe('the spreadsheet list', () => {
     expect(calls.filter((call) => call.method === 'DELETE')).toEqual([]);
 
     await events.click(screen.getByRole('button', { name: 'Actions for Budget 2026' }));
-    await events.click(await screen.findByRole('menuitem', { name: 'Delete' }, { timeout: 5000 }));
+    await events.click(await screen.findByRole('menuitem', { name: 'Delete' }));
     dialog = await screen.findByRole('dialog', { name: 'Delete spreadsheet' });
     await events.click(within(dialog).getByRole('button', { name: 'Delete spreadsheet' }));
     expect(await screen.findByText('The spreadsheet Budget 2026 was deleted')).toBeInTheDocument();
