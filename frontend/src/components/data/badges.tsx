@@ -52,11 +52,14 @@ export function ReportStatusBadge({ status }: { status: ReportStatus }) {
   );
 }
 
-/** The person signs in with a second factor (an authenticator app). */
+/**
+ * The person signs in with a second factor (an authenticator app). On a background of its own, as
+ * the other badges: outlined, its text on a hovered row's grey was 4.49:1, under the 4.5 needed.
+ */
 export function MfaBadge() {
   const { t } = useTranslation();
   return (
-    <Badge color="teal" variant="outline" style={BADGE_STYLE} title={t('users.mfa.badgeTitle')} data-testid="mfa-badge">
+    <Badge color="teal" variant="light" style={BADGE_STYLE} title={t('users.mfa.badgeTitle')} data-testid="mfa-badge">
       {t('users.mfa.badge')}
     </Badge>
   );
