@@ -69,6 +69,9 @@ export async function visit(page: Page, path: string) {
     await page.goto(path);
     return;
   }
+  // The pointer rests where the last click left it, and would hover what the next screen draws
+  // there (a table row's grey behind its badges): a screen is scanned as a page load shows it.
+  await page.mouse.move(0, 0);
   await page.evaluate((target) => {
     document.querySelectorAll('h1').forEach((heading) => heading.setAttribute('data-left-behind', ''));
     window.history.pushState(null, '', target);
