@@ -130,10 +130,11 @@ ids = {
     "logoutSession": {"id": spare_session}, "logoutOtherSessions": {"id": spare_session}, "logoutMySession": {"id": spare_session},
 }
 # When FUZZ_CHECKS asks for negative_data_rejection (run.sh does): invalid input must be refused, with
-# schemathesis' statuses for that and 413 (a body past the limit is refused before it is read).
+# schemathesis' statuses for that, 413 (a body past the limit is refused before it is read) and 412
+# (an If-Match the resource no longer matches is refused before the body is read: RFC 9110 §13.2.2).
 NEGATIVE_DATA = [
     "[checks.negative_data_rejection]",
-    'expected-statuses = ["400", "401", "403", "404", "405", "406", "409", "413", "415", "422", "428", "429", "5xx"]',
+    'expected-statuses = ["400", "401", "403", "404", "405", "406", "409", "412", "413", "415", "422", "428", "429", "5xx"]',
     "",
 ] if "negative_data_rejection" in os.environ.get("FUZZ_CHECKS", "") else []
 with open(os.path.join(OUT, "anonymous.toml"), "w") as f:
