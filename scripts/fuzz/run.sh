@@ -5,7 +5,7 @@
 # not_a_server_error, status_code_conformance, content_type_conformance,
 # response_schema_conformance, ignored_auth (each operation is also called without its token
 # and must refuse) and negative_data_rejection (input the document forbids must be refused;
-# world.py allows 413 for a body past the limit); and once without any token at all, beside the
+# world.py allows 413 for a body past the limit, and 412 for a stale If-Match); and once without any token at all, beside the
 # CEO. Any failure fails the run. FUZZ_CHECKS names other checks.
 #
 #   FUZZ_EXAMPLES  examples per operation and phase (default 25)
