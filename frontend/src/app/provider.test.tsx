@@ -24,9 +24,6 @@ describe('AppProvider', () => {
     expect(await screen.findByText('Passkey “Work laptop” removed')).toBeInTheDocument();
 
     act(() => session.end('signed_out'));
-    console.log('DEBUG present after end:', !!screen.queryByText('Passkey “Work laptop” removed'), document.body.innerHTML.slice(0, 300));
-    await new Promise((r) => setTimeout(r, 2000));
-    console.log('DEBUG present 2s after end:', !!screen.queryByText('Passkey “Work laptop” removed'));
     await waitFor(() => expect(screen.queryByText('Passkey “Work laptop” removed')).not.toBeInTheDocument());
 
     act(() => void notifications.show({ message: 'Check your inbox', autoClose: false }));
