@@ -73,7 +73,17 @@ frontend_checks() {
 side_by_side() {
   local logs="$side_by_side_logs" pids=() names=() failed=0 i
   for name in "$@"; do
-    ( set -euo pipefail; SECONDS=0; "$name" || { touch "$logs/$name.failed"; exit 1; }; echo "($name: ${SECONDS} s)" ) >"$logs/$name.log" 2>&1 &
+    # The side runs in a background subshell of its own, in no `||` or `&&` list: bash ignores
+    # `set -e` in a function called from such a list (and in everything it calls), so a failed
+    # `cargo fmt --check` or clippy would be passed over. Here every command's failure ends the
+    # side, and the EXIT trap marks it failed for the other side to see.
+    (
+      set -euo pipefail
+      trap 'status=$?; [ "$status" -eq 0 ] || touch "$logs/$name.failed"' EXIT
+      SECONDS=0
+      "$name"
+      echo "($name: ${SECONDS} s)"
+    ) >"$logs/$name.log" 2>&1 &
     pids+=($!) names+=("$name")
   done
   for i in "${!pids[@]}"; do
