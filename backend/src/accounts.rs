@@ -21,12 +21,13 @@ pub struct Inviter<'a> {
 }
 
 /// Invites `user` (who has no password yet), in the caller's transaction: a new single-use link
-/// (replacing any earlier one) and its e-mail in the outbox, sent once the change commits.
+/// (replacing any earlier one) and its e-mail in the outbox, sent once the change commits. The
+/// outbox names the link, never its secret: the sender makes that as it sends (a copy of the
+/// database opens no account).
 pub async fn invite(tx: &mut sqlx::PgConnection, user: Uuid, enterprise: Option<(Uuid, &str)>, inviter: &Inviter<'_>) -> sqlx::Result<()> {
     let link = account_tokens::issue(tx, user, Purpose::Invitation, INVITATION_TTL, inviter.id).await?;
     let data = json!({
         "tokenId": link.id,
-        "token": link.secret,
         "inviter": inviter.name,
         "enterprise": enterprise.map(|(_, name)| name),
     });
@@ -36,5 +37,5 @@ pub async fn invite(tx: &mut sqlx::PgConnection, user: Uuid, enterprise: Option<
 /// Sends `user` a link to choose a new password, in the caller's transaction.
 pub async fn send_reset(tx: &mut sqlx::PgConnection, user: Uuid, enterprise: Option<Uuid>) -> sqlx::Result<()> {
     let link = account_tokens::issue(tx, user, Purpose::PasswordReset, RESET_TTL, None).await?;
-    mail::enqueue(tx, enterprise, user, Kind::PasswordReset, json!({ "tokenId": link.id, "token": link.secret })).await
+    mail::enqueue(tx, enterprise, user, Kind::PasswordReset, json!({ "tokenId": link.id })).await
 }

@@ -121,17 +121,11 @@ async fn run(command: Command) -> anyhow::Result<()> {
             let mut errors = FieldErrors::new();
             let email = errors.check("email", Email::parse(&email));
             let password = errors.check("password", Password::parse(&password));
-            let full_name = full_name.trim();
-            if full_name.is_empty() {
-                errors.check::<()>("fullName", Err(crate::domain::FieldIssue::Required));
-            }
-            let (Some(email), Some(password)) = (email, password) else {
+            let full_name = errors.check("fullName", crate::domain::text::line(&full_name, crate::domain::text::MAX_NAME));
+            let (Some(email), Some(password), Some(full_name)) = (email, password, full_name) else {
                 let list: Vec<String> = errors.iter().map(|(f, i)| format!("{f}: {}", i.code())).collect();
                 anyhow::bail!("invalid input: {}", list.join(", "));
             };
-            if !errors.is_empty() {
-                anyhow::bail!("invalid input: fullName: required");
-            }
             let hash = password::hash(&password).await?;
             let new = store::users::NewUser {
                 enterprise_id: None,

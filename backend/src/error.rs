@@ -57,7 +57,7 @@ pub struct ErrorBody {
     pub code: String,
     /// A human-readable explanation in English.
     pub message: String,
-    /// Each refused field and why: `required`, `invalid_email`, `too_short`, `too_long`, `too_weak` (a common or trivial password), `invalid_character` (text holding a NUL), `too_complex` (a spreadsheet whose formulas read too many cells or take too long to compute), `invalid`
+    /// Each refused field and why: `required`, `invalid_email`, `too_short`, `too_long`, `too_weak` (a common or trivial password), `invalid_character` (a control character: a NUL anywhere, a line break in a name or a title), `too_complex` (a spreadsheet whose formulas read too many cells or take too long to compute), `invalid`
     /// (with `validation_failed`), or `taken` (an e-mail in use, with `conflict`).
     #[oai(skip_serializing_if_is_none)]
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -68,7 +68,8 @@ pub struct ErrorBody {
     /// `direct_conversation`, `stale_key_version`, `id_taken`, `too_many_keys` (more new
     /// key versions than 10 a day or 200 in all); `stale_version`: a save from a
     /// version someone saved over; `too_many_tokens`: 50 live tokens already; `request_in_progress`: a request with the same
-    /// `Idempotency-Key` is still running).
+    /// `Idempotency-Key` is still running; `answer_withheld`: it was done, and its answer held a
+    /// secret, which is never replayed).
     #[oai(skip_serializing_if_is_none)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
@@ -159,6 +160,9 @@ pub enum Conflict {
     TooManyTokens,
     /// A request with this `Idempotency-Key` is still running.
     RequestInProgress,
+    /// A request with this `Idempotency-Key` was done, and its answer held a secret, which is
+    /// never kept for replay.
+    AnswerWithheld,
     /// Already `store::webhooks::MAX_WEBHOOKS` webhooks.
     TooManyWebhooks,
     /// A webhook delivery asked for again while an instance is sending it.
@@ -196,6 +200,7 @@ impl Conflict {
             Self::StaleVersion => "stale_version",
             Self::TooManyTokens => "too_many_tokens",
             Self::RequestInProgress => "request_in_progress",
+            Self::AnswerWithheld => "answer_withheld",
             Self::TooManyWebhooks => "too_many_webhooks",
             Self::DeliveryInFlight => "delivery_in_flight",
             Self::AlreadyAccepted => "already_accepted",
@@ -223,6 +228,9 @@ impl Conflict {
             Self::StaleVersion => "Someone saved this since you opened it; reload it, or keep your version as a copy",
             Self::TooManyTokens => "There are already 50 live tokens; revoke one first",
             Self::RequestInProgress => "A request with this Idempotency-Key is still running; retry in a moment",
+            Self::AnswerWithheld => {
+                "A request with this Idempotency-Key was already done; its answer held a secret, which is not kept: look up what it made"
+            }
             Self::TooManyWebhooks => "There are already 20 webhooks; delete one first",
             Self::DeliveryInFlight => "This delivery is being sent right now; try again in a minute",
             Self::AlreadyAccepted => "This person has already accepted their invitation",

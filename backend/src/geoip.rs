@@ -41,7 +41,9 @@ impl GeoIp {
 
 /// An address of the public internet: not loopback, private, link-local (which holds the cloud
 /// metadata address 169.254.169.254), shared (100.64.0.0/10), unspecified, broadcast, multicast,
-/// documentation or benchmarking space, in IPv4 or IPv6 (IPv4-mapped and NAT64 forms included).
+/// documentation or benchmarking space, in IPv4 or IPv6 (IPv4-mapped, NAT64 and 6to4 forms judged
+/// as the IPv4 address they carry; IPv4-compatible and Teredo forms never public), and Azure's
+/// host address 168.63.129.16.
 /// Geolocation places only these; webhooks deliver only to these (`webhooks::guard`).
 pub fn is_public(ip: IpAddr) -> bool {
     match ip {
@@ -58,16 +60,28 @@ pub fn is_public(ip: IpAddr) -> bool {
                 || a >= 240
                 || (a == 100 && (64..128).contains(&b))
                 || (a == 198 && (b == 18 || b == 19))
-                || (a == 192 && b == 0 && v4.octets()[2] == 0))
+                || (a == 192 && b == 0 && v4.octets()[2] == 0)
+                // Azure's host service (wireserver), reachable from every Azure VM.
+                || v4.octets() == [168, 63, 129, 16])
         }
         IpAddr::V6(v6) => {
             if let Some(v4) = v6.to_ipv4_mapped() {
                 return is_public(IpAddr::V4(v4));
             }
             let segments = v6.segments();
+            let octets = v6.octets();
             if segments[0] == 0x64 && segments[1] == 0xff9b {
-                let [.., c, d, e, f] = v6.octets();
+                let [.., c, d, e, f] = octets;
                 return is_public(IpAddr::V4(std::net::Ipv4Addr::new(c, d, e, f)));
+            }
+            // 6to4 (2002::/16) carries an IPv4 address in its next 32 bits: judged as that address.
+            if segments[0] == 0x2002 {
+                return is_public(IpAddr::V4(std::net::Ipv4Addr::new(octets[2], octets[3], octets[4], octets[5])));
+            }
+            // The deprecated IPv4-compatible form (::a.b.c.d, RFC 4291 §2.5.5.1), some stacks'
+            // route to a.b.c.d, and Teredo (2001::/32), whose client address is obfuscated: never.
+            if segments[..6].iter().all(|s| *s == 0) || (segments[0] == 0x2001 && segments[1] == 0) {
+                return false;
             }
             !(v6.is_loopback()
                 || v6.is_unspecified()
@@ -103,9 +117,17 @@ mod tests {
             "::ffff:10.0.0.1",
             "::ffff:169.254.169.254",
             "64:ff9b::a9fe:a9fe",
+            "::127.0.0.1",
+            "::a9fe:a9fe",
+            "2002:7f00:1::1",
+            "2002:a00:1::",
+            "2001:0:4136:e378:8000:63bf:3fff:fdd2",
+            "168.63.129.16",
         ] {
             assert!(!is_public(ip.parse().unwrap()), "{ip}");
         }
         assert!(is_public("81.2.69.142".parse().unwrap()));
+        assert!(is_public("2002:5102:458e::1".parse().unwrap()), "6to4 of a public address");
+        assert!(is_public("2a00:1450:4007:80e::200e".parse().unwrap()));
     }
 }

@@ -23,6 +23,7 @@ pub mod seed;
 pub mod spreadsheet;
 pub mod state;
 pub mod store;
+pub mod supervise;
 pub mod telemetry;
 pub mod tenancy;
 pub mod webhooks;

@@ -13,6 +13,8 @@
 //! | `spreadsheet_workers` | | spreadsheet engine worker processes alive on this instance |
 //! | `websocket_dropped_total` | | sockets closed for being too slow for their events (4408) |
 //! | `sign_in_failures_total` | reason (`invalid_credentials`, `inactive`, `rate_limited`) | refused sign-ins |
+//! | `emails_total` | outcome (`sent`, `refused`, `retried`, `failed`) | e-mails the sender handled |
+//! | `background_task_restarts_total` | task (`mail_sender`, `webhook_dispatcher`) | background loops started again after a panic |
 //! | `tenants` | | tenant schemas |
 //! | `tenant_migrations_pending` | | tenant schemas behind the newest tenant migration, or that failed one |
 

@@ -7,13 +7,12 @@ use poem_openapi::{ApiResponse, Object, OpenApi, payload::Json};
 use super::{
     ApiTags, User,
     auth::{LoginError, LoginResult},
-    enterprises::required,
 };
 use crate::{
     api_errors,
     audit::{Audit, Changes, Target},
     auth::{BearerAuth, ClientInfo, password, sign_in},
-    domain::{Email, FieldErrors, FieldIssue, Lang, Password},
+    domain::{Email, FieldErrors, FieldIssue, Lang, Password, text},
     error::{AppError, Problem},
     state::AppState,
     store::{self, account_tokens::Purpose},
@@ -182,7 +181,7 @@ impl AccountsApi {
         auth.0.require("updateMe")?;
         person_only(&auth)?;
         let mut errors = FieldErrors::new();
-        let full_name = body.full_name.as_deref().and_then(|n| errors.check("fullName", required(n)));
+        let full_name = body.full_name.as_deref().and_then(|n| errors.check("fullName", text::line(n, text::MAX_NAME)));
         errors.into_result()?;
         let n = body.notifications.as_ref();
         let mut tx = state.db.begin().await?;

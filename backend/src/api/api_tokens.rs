@@ -13,14 +13,14 @@ use uuid::Uuid;
 
 use super::{
     ApiTags,
-    enterprises::{Deleted, required},
+    enterprises::Deleted,
     types::{Page, paging},
 };
 use crate::{
     api_errors,
     audit::{Audit, Changes, Target},
     auth::{BearerAuth, Caller, api_token},
-    domain::{FieldErrors, FieldIssue, Role},
+    domain::{FieldErrors, FieldIssue, Role, text},
     error::{AppError, Conflict},
     state::AppState,
     store::{
@@ -124,7 +124,7 @@ api_errors!(TokenError {
 /// Checks a new token's fields: (name, scopes sorted without repeats, expiry).
 fn parse(body: &CreateApiToken) -> Result<(String, Vec<String>, DateTime<Utc>), AppError> {
     let mut errors = FieldErrors::new();
-    let name = errors.check("name", required(&body.name).and_then(|n| if n.chars().count() > 100 { Err(FieldIssue::TooLong) } else { Ok(n) }));
+    let name = errors.check("name", text::line(&body.name, 100));
     let mut scopes = body.scopes.clone();
     scopes.sort();
     scopes.dedup();

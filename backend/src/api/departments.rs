@@ -136,6 +136,9 @@ impl DepartmentsApi {
         body: Json<UpdateDepartment>,
     ) -> Result<Json<Department>, DepartmentError> {
         auth.0.require("updateDepartment")?;
+        let mut errors = FieldErrors::new();
+        let description = body.description.as_deref().and_then(|d| errors.check("description", crate::domain::text::paragraphs(d, 2000)));
+        errors.into_result().map_err(AppError::from)?;
         let enterprise = managed_tenant(&state, &auth, id.0).await?;
         let mut tx = tenancy::begin(&state.db, &enterprise.schema).await?;
         let Some(department) = store::departments::find(&mut tx, dept_id.0).await? else {
@@ -170,7 +173,6 @@ impl DepartmentsApi {
         {
             ended.extend(end_headship(&mut tx, dept_id.0, previous).await?);
         }
-        let description = body.description.as_deref().map(str::trim);
         store::departments::update(&mut tx, dept_id.0, description, head).await.map_err(AppError::gone_is_not_found)?;
         let after = load_departments(&mut tx, enterprise.id, Some(dept_id.0)).await?.pop().ok_or(AppError::NotFound)?;
         let audit = Audit::of(&state, &auth.0);

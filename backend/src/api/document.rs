@@ -209,7 +209,7 @@ fn complete_operations(spec: &mut Value) {
         "parameters".into(),
         json!({
             "Idempotency-Key": { "name": "Idempotency-Key", "in": "header", "required": false, "schema": { "type": "string", "minLength": 1, "maxLength": 255 },
-                "description": "Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again." },
+                "description": "Makes a retry safe: a repeat with the same key and request (method, path, query and body) within 24 hours replays the first answer instead of doing it again; an answer that held a secret (a token, a signing secret, recovery codes) is never kept, and its repeat is refused (409, reason `answer_withheld`)." },
             "If-None-Match": { "name": "If-None-Match", "in": "header", "required": false, "schema": { "type": "string" },
                 "description": "An `ETag` from an earlier answer: 304 without a body when it still matches." },
             "If-Match": { "name": "If-Match", "in": "header", "required": false, "schema": { "type": "string" },
@@ -286,7 +286,7 @@ fn complete_operations(spec: &mut Value) {
             }
             if method == "post" {
                 parameters.push(json!({ "$ref": "#/components/parameters/Idempotency-Key" }));
-                let running = "A request with the same `Idempotency-Key` is still running (`conflict`, reason `request_in_progress`).";
+                let running = "A request with the same `Idempotency-Key` is still running (`conflict`, reason `request_in_progress`), or was done and its answer held a secret, which is never replayed (reason `answer_withheld`).";
                 match responses.get_mut("409") {
                     Some(conflict) => {
                         let said = conflict["description"].as_str().unwrap_or_default().to_owned();

@@ -17,7 +17,7 @@ use crate::{
     api_errors,
     audit::Audit,
     auth::{BearerAuth, password},
-    domain::{Email, FieldErrors, FieldIssue, Password, Role},
+    domain::{Email, FieldErrors, Password, Role, text},
     error::AppError,
     state::AppState,
     store::{
@@ -188,14 +188,17 @@ impl EnterprisesApi {
     async fn create(&self, state: Data<&AppState>, auth: BearerAuth, body: Json<CreateEnterprise>) -> Result<CreatedEnterprise, CreateError> {
         auth.0.require("createEnterprise")?;
         let mut errors = FieldErrors::new();
-        let name = errors.check("name", required(&body.name));
-        let ceo_full_name = errors.check("ceoFullName", required(&body.ceo_full_name));
+        let name = errors.check("name", text::line(&body.name, text::MAX_NAME));
+        let ceo_full_name = errors.check("ceoFullName", text::line(&body.ceo_full_name, text::MAX_NAME));
+        let description = errors.check("description", text::paragraphs(body.description.as_deref().unwrap_or(""), 2000));
         let ceo_email = errors.check("ceoEmail", Email::parse(&body.ceo_email));
         let ceo_password = match body.ceo_password.as_deref() {
             Some(p) => errors.check("ceoPassword", Password::parse(p)).map(Some),
             None => Some(None),
         };
-        let (Some(name), Some(ceo_full_name), Some(ceo_email), Some(ceo_password)) = (name, ceo_full_name, ceo_email, ceo_password) else {
+        let (Some(name), Some(description), Some(ceo_full_name), Some(ceo_email), Some(ceo_password)) =
+            (name, description, ceo_full_name, ceo_email, ceo_password)
+        else {
             return Err(AppError::from(errors).into());
         };
         // Hash on the blocking pool while the transaction builds the schema.
@@ -209,7 +212,7 @@ impl EnterprisesApi {
         let inviter = store::users::find_by_id(&state.db, auth.0.user_id).await?.map(|u| u.full_name).unwrap_or_default();
         let new = NewEnterprise {
             name,
-            description: body.description.as_deref().unwrap_or("").trim(),
+            description,
             ceo_full_name,
             ceo_email: &ceo_email,
             ceo_locale: body.ceo_locale.unwrap_or_default(),
@@ -259,9 +262,10 @@ impl EnterprisesApi {
     ) -> Result<Json<Enterprise>, UpdateError> {
         auth.0.require("updateEnterprise")?;
         let mut errors = FieldErrors::new();
-        let name = body.name.as_deref().and_then(|n| errors.check("name", required(n)));
+        let name = body.name.as_deref().and_then(|n| errors.check("name", text::line(n, text::MAX_NAME)));
+        let description = body.description.as_deref().and_then(|d| errors.check("description", text::paragraphs(d, 2000)));
         errors.into_result()?;
-        let changes = EnterpriseChanges { name, description: body.description.as_deref().map(str::trim), is_active: body.is_active };
+        let changes = EnterpriseChanges { name, description, is_active: body.is_active };
         let ended = match store::enterprises::update(&state.db, id.0, changes, &Audit::of(&state, &auth.0).0).await {
             Ok(ended) => ended.ok_or(AppError::NotFound)?,
             Err(e) if store::enterprises::is_duplicate_name(&e) => return Err(AppError::EnterpriseNameTaken.into()),
@@ -322,9 +326,4 @@ impl EnterprisesApi {
         tx.commit().await?;
         Ok(Json(departments))
     }
-}
-
-pub fn required(s: &str) -> Result<&str, FieldIssue> {
-    let t = s.trim();
-    if t.is_empty() { Err(FieldIssue::Required) } else { Ok(t) }
 }

@@ -1,11 +1,20 @@
 //! Safe retries (IETF httpapi draft "The Idempotency-Key HTTP Header Field"). A POST carrying
-//! `Idempotency-Key` is done once per caller and key: a repeat with the same body within 24 hours
-//! gets the first answer again (status, body, `Location`; marked `Idempotent-Replayed: true`)
-//! without being done again; the same key with another body (or on another operation) is 422
-//! `idempotency_key_reused`; a repeat while the first is still running is 409 `conflict` (reason
-//! `request_in_progress`). Answers 5xx and 429 are not kept (nothing was done, or it is unknown):
-//! the key is free again. The records live in Redis, shared by every instance; without Redis such
-//! a POST is refused with 503 rather than risk doing it twice.
+//! `Idempotency-Key` is done once per caller and key: a repeat with the same request (method,
+//! path, query and body) within 24 hours gets the first answer again (status, body, `Location`;
+//! marked `Idempotent-Replayed: true`) without being done again; the same key with another request
+//! is 422 `idempotency_key_reused`; a repeat while the first is still running is 409 `conflict`
+//! (reason `request_in_progress`). Answers 5xx and 429 are not kept (nothing was done, or it is
+//! unknown): the key is free again. The records live in Redis, shared by every instance; without
+//! Redis such a POST is refused with 503 rather than risk doing it twice.
+//!
+//! The caller is the credential the bearer verifies as (its session or token), checked before
+//! anything is replayed: a bearer that no longer verifies replays nothing (the operation answers
+//! it). Without a bearer that verifies, the caller is the client's address.
+//!
+//! A secret is never kept: the answer of an operation in `WITHHELD` (a session, a program's token,
+//! a webhook's signing secret, an authenticator's seed, recovery codes) is not stored; its repeat
+//! is not done again either, but refused with 409 `conflict`, reason `answer_withheld` (look up
+//! what the first request made instead).
 
 use base64::{Engine, engine::general_purpose::STANDARD};
 use deadpool_redis::redis;
@@ -17,7 +26,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::{
-    auth::ClientInfo,
+    auth::{ClientInfo, security},
     domain::{FieldErrors, FieldIssue},
     error::{AppError, Conflict, ErrorBody, render_poem_error},
     state::AppState,
@@ -31,12 +40,33 @@ const RUNNING_SECS: u64 = 300;
 const MAX_KEPT_BYTES: usize = 4 * 1024 * 1024;
 const MAX_KEY_CHARS: usize = 255;
 
+/// The operations whose answers hold a secret: never kept for replay.
+pub const WITHHELD: &[&str] = &[
+    "login",
+    "verifyLogin",
+    "startLoginTotpEnrollment",
+    "acceptInvitation",
+    "startTotpEnrollment",
+    "confirmTotpEnrollment",
+    "regenerateRecoveryCodes",
+    "finishPasskeySignIn",
+    "startSsoSignIn",
+    "finishSsoSignIn",
+    "createApiToken",
+    "createServiceToken",
+    "createWebhook",
+    "rotateWebhookSecret",
+];
+
 #[derive(Serialize, Deserialize)]
 struct Record {
     /// The request's fingerprint: method, path and body.
     fingerprint: String,
-    /// `None` while running.
+    /// `None` while running, or when the answer held a secret (`withheld`).
     answer: Option<Answer>,
+    /// Done, but its answer held a secret and was not kept.
+    #[serde(default)]
+    withheld: bool,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -77,17 +107,18 @@ pub async fn once<E: Endpoint>(ep: E, mut req: Request) -> poem::Result<Response
         return Ok(refuse_key());
     };
     let state = req.data::<AppState>().expect("AppState is attached to every request").clone();
-    let caller = match req.headers().get(header::AUTHORIZATION) {
-        Some(credential) => digest(&[b"credential", credential.as_bytes()]),
+    let caller = match security::verified(&state, &mut req).await {
+        Some(caller) => digest(&[b"credential", caller.session_id.as_bytes()]),
         None => digest(&[b"address", req.data::<ClientInfo>().and_then(|c| c.ip).map(|ip| ip.to_string()).unwrap_or_default().as_bytes()]),
     };
     let redis_key = state.cache.key(&["idempotency", &caller, &digest(&[key.as_bytes()])]);
     // The body limit has already bounded the body (app::limit_body).
     let body = req.take_body().into_bytes().await?;
-    let fingerprint = digest(&[req.uri().path().as_bytes(), &body]);
+    let (method, path, query) = (req.method().as_str().to_owned(), req.uri().path().to_owned(), req.uri().query().unwrap_or_default().to_owned());
+    let fingerprint = digest(&[method.as_bytes(), path.as_bytes(), query.as_bytes(), &body]);
     req.set_body(body);
 
-    let running = serde_json::to_string(&Record { fingerprint: fingerprint.clone(), answer: None }).expect("serializes");
+    let running = serde_json::to_string(&Record { fingerprint: fingerprint.clone(), answer: None, withheld: false }).expect("serializes");
     let claimed = async {
         let mut conn = state.cache.conn().await?;
         let set: Option<String> =
@@ -114,6 +145,7 @@ pub async fn once<E: Endpoint>(ep: E, mut req: Request) -> poem::Result<Response
                 return Ok(reused());
             }
             return Ok(match record.answer {
+                None if record.withheld => poem::error::ResponseError::as_response(&AppError::Conflict(Conflict::AnswerWithheld)),
                 None => poem::error::ResponseError::as_response(&AppError::Conflict(Conflict::RequestInProgress)),
                 Some(answer) => replay(answer),
             });
@@ -126,6 +158,7 @@ pub async fn once<E: Endpoint>(ep: E, mut req: Request) -> poem::Result<Response
         Err(err) => render_poem_error(err),
     };
     let status = resp.status();
+    let withheld = resp.extensions().get::<poem_openapi::OperationId>().is_some_and(|op| WITHHELD.contains(&op.0));
     let (parts, body) = resp.into_parts();
     let bytes = body.into_bytes().await.unwrap_or_default();
     let keep = !status.is_server_error() && status != StatusCode::TOO_MANY_REQUESTS && bytes.len() <= MAX_KEPT_BYTES;
@@ -133,13 +166,15 @@ pub async fn once<E: Endpoint>(ep: E, mut req: Request) -> poem::Result<Response
     let stored = async {
         let mut conn = state.cache.conn().await?;
         if keep {
-            let answer = Answer {
+            // A refusal holds no secret and is replayed as any answer; a success is withheld.
+            let answer = (!withheld || !status.is_success()).then(|| Answer {
                 status: status.as_u16(),
                 content_type: header_text(header::CONTENT_TYPE),
                 location: header_text(header::LOCATION),
                 body: STANDARD.encode(&bytes),
-            };
-            let record = serde_json::to_string(&Record { fingerprint, answer: Some(answer) })?;
+            });
+            let withheld = answer.is_none();
+            let record = serde_json::to_string(&Record { fingerprint, answer, withheld })?;
             redis::cmd("SET").arg(&redis_key).arg(record).arg("EX").arg(KEEP_SECS).query_async::<()>(&mut *conn).await?;
         } else {
             redis::cmd("DEL").arg(&redis_key).query_async::<()>(&mut *conn).await?;

@@ -15,7 +15,7 @@ use crate::{
         passkeys::{self, Passkeys},
         sign_in,
     },
-    domain::{FieldErrors, FieldIssue},
+    domain::FieldErrors,
     error::{AppError, Conflict},
     state::AppState,
     store::{self, passkeys::PasskeyRecord, users::UserRecord},
@@ -144,13 +144,9 @@ async fn me(state: &AppState, caller: &Caller) -> Result<UserRecord, AppError> {
 }
 
 fn name(raw: &str) -> Result<String, AppError> {
-    let name = raw.trim();
-    if name.is_empty() || name.chars().count() > passkeys::MAX_NAME || name.chars().any(char::is_control) {
-        let mut errors = FieldErrors::new();
-        errors.check::<()>("name", Err(if name.is_empty() { FieldIssue::Required } else { FieldIssue::Invalid }));
-        return Err(errors.into());
-    }
-    Ok(name.to_owned())
+    let mut errors = FieldErrors::new();
+    let name = errors.check("name", crate::domain::text::line(raw, passkeys::MAX_NAME)).map(str::to_owned);
+    name.ok_or_else(|| errors.into())
 }
 
 fn own(user: &UserRecord) -> Option<Target<'_>> {

@@ -1,24 +1,25 @@
 //! Request limits a program can see (IETF httpapi draft "RateLimit header fields"): every API
 //! answer carries `RateLimit-Policy: "default";q=<requests>;w=<seconds>` and `RateLimit:
 //! "default";r=<remaining>;t=<seconds to reset>`; past the limit, 429 `rate_limited` with
-//! `Retry-After`. Counted per credential (a token or session: the bearer's hash) or, without one,
-//! per client address, in fixed windows held in Redis so every instance shares them. Without
+//! `Retry-After`. Counted per credential (a session or a program's token) when the bearer checks
+//! out, and otherwise per client address: a made-up bearer buys no budget of its own (and makes no
+//! counter of its own). Fixed windows are held in Redis so every instance shares them. Without
 //! Redis, requests are not limited (and carry no headers): sign-in has its own limits that hold
 //! then too.
 
-use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
-use poem::{
-    Endpoint, IntoResponse, Request, Response,
-    http::{HeaderValue, header},
+use poem::{Endpoint, IntoResponse, Request, Response, http::HeaderValue};
+
+use crate::{
+    auth::{ClientInfo, security},
+    error::AppError,
+    state::AppState,
 };
-use sha2::{Digest, Sha256};
 
-use crate::{auth::ClientInfo, error::AppError, state::AppState};
-
-/// Who a request counts against.
-fn counted_as(req: &Request) -> String {
-    match req.headers().get(header::AUTHORIZATION).map(|v| v.as_bytes()) {
-        Some(credential) => format!("c:{}", URL_SAFE_NO_PAD.encode(&Sha256::digest(credential)[..16])),
+/// Who a request counts against: its credential when the bearer verifies, else the client's
+/// address.
+async fn counted_as(state: &AppState, req: &mut Request) -> String {
+    match security::verified(state, req).await {
+        Some(caller) => format!("c:{}", caller.session_id),
         None => format!("ip:{}", req.data::<ClientInfo>().and_then(|c| c.ip).map(|ip| ip.to_string()).unwrap_or_default()),
     }
 }
@@ -43,13 +44,14 @@ async fn count(state: &AppState, who: &str) -> Option<(u64, u64)> {
     }
 }
 
-pub async fn limit<E: Endpoint>(ep: E, req: Request) -> poem::Result<Response> {
+pub async fn limit<E: Endpoint>(ep: E, mut req: Request) -> poem::Result<Response> {
     let state = req.data::<AppState>().expect("AppState is attached to every request").clone();
     let limits = state.config.api_limits;
     if limits.requests == 0 {
         return Ok(ep.call(req).await?.into_response());
     }
-    let Some((n, reset)) = count(&state, &counted_as(&req)).await else {
+    let who = counted_as(&state, &mut req).await;
+    let Some((n, reset)) = count(&state, &who).await else {
         return Ok(ep.call(req).await?.into_response());
     };
     let quota = u64::from(limits.requests);

@@ -12,7 +12,7 @@ use uuid::Uuid;
 
 use super::{
     ApiTags,
-    enterprises::{Deleted, required},
+    enterprises::Deleted,
     raw_json::RawJson,
     types::{Page, UserSummary, paging},
 };
@@ -22,7 +22,7 @@ use crate::{
     api_errors,
     audit::{Audit, Changes, Target},
     auth::{BearerAuth, Caller},
-    domain::{FieldErrors, FieldIssue, ReportStatus, Role},
+    domain::{FieldErrors, FieldIssue, ReportStatus, Role, text},
     error::AppError,
     state::AppState,
     store::{
@@ -558,7 +558,7 @@ impl ReportsApi {
             return Err(AppError::NotFound.into());
         }
         let mut errors = FieldErrors::new();
-        let title = errors.check("title", required(&body.title));
+        let title = errors.check("title", text::line(&body.title, text::MAX_NAME));
         check_period(&mut errors, body.period_start, body.period_end);
         let status = body.status.unwrap_or(ReportStatus::Draft);
         if !matches!(status, ReportStatus::Draft | ReportStatus::Submitted) {
@@ -683,7 +683,7 @@ impl ReportsApi {
         let current = report.status();
         let edited = current.edit()?;
         let mut errors = FieldErrors::new();
-        let title = body.title.as_deref().and_then(|t| errors.check("title", required(t)));
+        let title = body.title.as_deref().and_then(|t| errors.check("title", text::line(t, text::MAX_NAME)));
         check_period(&mut errors, body.period_start.unwrap_or(report.period_start), body.period_end.unwrap_or(report.period_end));
         if let MaybeUndefined::Value(data) = &body.data {
             check_data(&mut errors, data);

@@ -247,7 +247,9 @@ fn wanted(body: &Value) -> Result<Wanted, AppError> {
         .map(|l| if l.to_ascii_lowercase().starts_with("fr") { Lang::Fr } else { Lang::En });
     Ok(Wanted {
         email: email.to_owned(),
-        full_name: full_name.chars().take(200).collect(),
+        full_name: crate::domain::text::line(&full_name, crate::domain::text::MAX_NAME)
+            .map_err(|_| bad("invalidValue", "displayName (or name) must be one line of at most 200 characters, without control characters"))?
+            .to_owned(),
         active,
         external_id: text(&body, "externalid").map(str::to_owned),
         password: text(&body, "password").map(str::to_owned),

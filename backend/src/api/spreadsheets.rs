@@ -24,7 +24,7 @@ use super::{
 use crate::{
     api_errors,
     auth::{BearerAuth, Caller},
-    domain::{FieldErrors, FieldIssue, Role},
+    domain::{FieldErrors, FieldIssue, Role, text},
     error::AppError,
     spreadsheet::{
         self, SheetError,
@@ -240,13 +240,7 @@ impl Scope {
 }
 
 fn name(errors: &mut FieldErrors, field: &str, value: &str) -> String {
-    let value = value.trim();
-    let checked = match value.chars().count() {
-        0 => Err(FieldIssue::Required),
-        1..=200 => Ok(value.to_owned()),
-        _ => Err(FieldIssue::TooLong),
-    };
-    errors.check(field, checked).unwrap_or_default()
+    errors.check(field, text::line(value, text::MAX_NAME)).map(str::to_owned).unwrap_or_default()
 }
 
 fn sheet_error(field: &'static str, err: SheetError) -> AppError {

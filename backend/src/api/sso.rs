@@ -494,8 +494,10 @@ async fn accept_invitation(state: &AppState, user: UserRecord) -> Result<UserRec
 /// sent to webhooks as `user.created`.
 async fn provision(state: &AppState, config: &SsoRecord, identity: &Identity) -> Result<UserRecord, AppError> {
     let email = Email::parse(&identity.email).map_err(|_| SsoFailure::EmailNotAllowed)?;
-    let local = identity.email.split('@').next().unwrap_or_default().to_owned();
-    let full_name: String = identity.name.clone().unwrap_or(local).chars().filter(|c| !c.is_control()).take(200).collect();
+    // A name claim that is not one clean line (a line break, say) is not taken: the address's
+    // local part names the person instead.
+    let local = identity.email.split('@').next().unwrap_or_default();
+    let full_name = identity.name.as_deref().and_then(crate::domain::text::clean_name).unwrap_or(local).to_owned();
     let mut tx = state.db.begin().await?;
     // A department deleted since the settings were saved: the person has none.
     let department = match config.default_department_id {

@@ -9,7 +9,7 @@ use uuid::Uuid;
 
 use super::{
     ApiTags,
-    enterprises::{Deleted, required},
+    enterprises::Deleted,
     types::{Page, User, paging},
 };
 use serde_json::json;
@@ -18,7 +18,7 @@ use crate::{
     accounts, api_errors,
     audit::{Audit, Changes, Target},
     auth::{BearerAuth, Caller, password},
-    domain::{Email, FieldErrors, FieldIssue, Lang, Password, Role, UserStatus},
+    domain::{Email, FieldErrors, FieldIssue, Lang, Password, Role, UserStatus, text},
     error::{AppError, Conflict},
     state::AppState,
     store::{
@@ -219,7 +219,7 @@ impl UsersApi {
 /// audit entry and webhook event written, an invitation sent when there is no password.
 pub(super) async fn create_user(state: &AppState, caller: &Caller, body: &CreateUser) -> Result<UserRecord, AppError> {
     let mut errors = FieldErrors::new();
-    let full_name = errors.check("fullName", required(&body.full_name));
+    let full_name = errors.check("fullName", text::line(&body.full_name, text::MAX_NAME));
     let email = errors.check("email", Email::parse(&body.email));
     let password = match body.password.as_deref() {
         Some(p) => errors.check("password", Password::parse(p)).map(Some),
@@ -311,7 +311,7 @@ async fn sso_domain_allows(state: &AppState, email: &Email, enterprise: Option<U
 /// deactivated, demoted or given a new password; audited, with webhook events.
 pub(super) async fn update_user(state: &AppState, caller: &Caller, user: UserRecord, body: &UpdateUser) -> Result<UserRecord, AppError> {
     let mut errors = FieldErrors::new();
-    let full_name = body.full_name.as_deref().and_then(|n| errors.check("fullName", required(n)));
+    let full_name = body.full_name.as_deref().and_then(|n| errors.check("fullName", text::line(n, text::MAX_NAME)));
     let email = body.email.as_deref().and_then(|e| errors.check("email", Email::parse(e)));
     let password = body.password.as_deref().and_then(|p| errors.check("password", Password::parse(p)));
     if let Some(role) = body.role {

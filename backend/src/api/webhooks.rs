@@ -227,10 +227,7 @@ fn check_events(events: &[String]) -> Result<Vec<String>, FieldIssue> {
 }
 
 fn check_description(d: Option<&str>) -> Result<Option<String>, FieldIssue> {
-    match d.map(str::trim) {
-        Some(d) if d.chars().count() > 200 => Err(FieldIssue::TooLong),
-        other => Ok(other.map(str::to_owned)),
-    }
+    d.map(|d| crate::domain::text::paragraphs(d, 200).map(str::to_owned)).transpose()
 }
 
 /// Checks a URL; a refusal is a 400 naming `url` and saying why.
@@ -392,20 +389,27 @@ impl WebhooksApi {
 
     /// Rotate a webhook's secret
     ///
-    /// A new secret signs every delivery from now on; for 24 hours the previous one signs too
-    /// (two signatures in `webhook-signature`), so receivers can switch without missing one. The
-    /// new secret is in this answer only.
+    /// A new secret signs every delivery from now on; for 24 hours (or `previousSecretHours`, up
+    /// to 168) the previous one signs too (two signatures in `webhook-signature`), so receivers
+    /// can switch without missing one. `previousSecretHours=0` expires the previous secret at once
+    /// (it leaked). The new secret is in this answer only.
     #[oai(path = "/webhooks/:id/rotate-secret", method = "post", operation_id = "rotateWebhookSecret")]
-    async fn rotate(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>) -> Result<Json<WebhookWithSecret>, WebhookError> {
+    async fn rotate(
+        &self,
+        state: Data<&AppState>,
+        auth: BearerAuth,
+        id: Path<Uuid>,
+        #[oai(name = "previousSecretHours", validator(maximum(value = "168")))] previous_hours: Query<Option<u32>>,
+    ) -> Result<Json<WebhookWithSecret>, WebhookError> {
         auth.0.require("rotateWebhookSecret")?;
         let owner = owner_of(&state, &auth.0, id.0).await?;
         let secret = hooks::new_secret();
         let mut tx = state.db.begin().await.map_err(AppError::from)?;
-        let until = Utc::now() + Duration::hours(PREVIOUS_SECRET_HOURS);
+        let until = Utc::now() + Duration::hours(previous_hours.0.map_or(PREVIOUS_SECRET_HOURS, i64::from));
         let rotated =
             store::webhooks::rotate_secret(&mut tx, owner, id.0, &secret, until).await.map_err(AppError::from)?.ok_or(AppError::NotFound)?;
         Audit::of(&state, &auth.0)
-            .record(&mut tx, owner, "webhook.secret_rotated", Some(webhook_target(&rotated)), Changes::new())
+            .record(&mut tx, owner, "webhook.secret_rotated", Some(webhook_target(&rotated)), Changes::new().with("previousSecretUntil", until))
             .await
             .map_err(AppError::from)?;
         tx.commit().await.map_err(AppError::from)?;

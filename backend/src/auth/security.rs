@@ -51,18 +51,48 @@ pub struct BearerAuth(pub Caller);
 /// `last_used_at` is written at most this often per token.
 const TOUCH_SECS: i64 = 60;
 
+/// A bearer already verified for this request (by the request limit, which counts a request
+/// against its verified credential): the operation does not verify it twice.
+#[derive(Clone)]
+pub struct Verified(pub Caller);
+
 async fn check_bearer(req: &Request, bearer: Bearer) -> poem::Result<Caller> {
-    let state = req.data::<AppState>().expect("AppState is attached to every request");
-    if api_token::is_api_token(&bearer.token) {
-        return Ok(check_api_token(state, &bearer.token).await?);
+    if let Some(Verified(caller)) = req.data::<Verified>() {
+        return Ok(caller.clone());
     }
-    let Some(claims) = state.tokens.verify(&bearer.token) else {
+    let state = req.data::<AppState>().expect("AppState is attached to every request");
+    Ok(verify(state, &bearer.token).await?)
+}
+
+/// The caller the request's bearer stands for, when there is one and it checks out: verified
+/// once per request (the first asker keeps it on the request for the others).
+pub async fn verified(state: &AppState, req: &mut Request) -> Option<Caller> {
+    if let Some(Verified(caller)) = req.data::<Verified>() {
+        return Some(caller.clone());
+    }
+    let header = req.headers().get(poem::http::header::AUTHORIZATION)?.to_str().ok()?;
+    let (scheme, token) = header.split_once(' ')?;
+    if !scheme.eq_ignore_ascii_case("bearer") || token.trim().is_empty() {
+        return None;
+    }
+    let caller = verify(state, token.trim()).await.ok()?;
+    req.extensions_mut().insert(Verified(caller.clone()));
+    Some(caller)
+}
+
+/// The caller a bearer stands for, if it checks out: a live session's token or a live program's
+/// token.
+pub async fn verify(state: &AppState, token: &str) -> Result<Caller, AppError> {
+    if api_token::is_api_token(token) {
+        return check_api_token(state, token).await;
+    }
+    let Some(claims) = state.tokens.verify(token) else {
         // Ours but expired: the session is over. Anything else was never a token of ours.
-        return Err(if state.tokens.signed_here(&bearer.token) { AppError::SessionExpired } else { AppError::Unauthorized }.into());
+        return Err(if state.tokens.signed_here(token) { AppError::SessionExpired } else { AppError::Unauthorized });
     };
     // A session that cannot be checked (PostgreSQL away) is a 503, like any database error.
-    if !state.sessions.is_live(claims.sid).await.map_err(AppError::from)? {
-        return Err(AppError::SessionExpired.into());
+    if !state.sessions.is_live(claims.sid).await? {
+        return Err(AppError::SessionExpired);
     }
     Ok(Caller { user_id: claims.sub, role: claims.role, enterprise_id: claims.ent, session_id: claims.sid, credential: Credential::Session })
 }

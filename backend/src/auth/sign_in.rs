@@ -140,15 +140,52 @@ pub async fn sign_in(state: &AppState, creds: Credentials<'_>, client: &ClientIn
 
 /// Whether `user`'s enterprise requires single sign-on for their address, so that no password
 /// signs them in: all but the enterprise's break-glass CEO, and them only with a second factor
-/// (which the sign-in then asks for).
+/// (which the sign-in then asks for). Asked early, before a second factor is asked for; `admit`
+/// asks again, of every proof, before any session opens.
 pub async fn password_refused(state: &AppState, user: &UserRecord) -> Result<bool, AppError> {
+    sso_refuses(state, user, None).await
+}
+
+/// The rule behind "single sign-on required": whether the enterprise's provider is the only way
+/// in for `user`, for a proof made by `method` (`None`: a password whose second factor is still to
+/// come). The break-glass CEO gets in by a password with a second factor, or by a passkey.
+async fn sso_refuses(state: &AppState, user: &UserRecord, method: Option<Method>) -> Result<bool, AppError> {
+    if method == Some(Method::Sso) {
+        return Ok(false);
+    }
     let Some(enterprise_id) = user.enterprise_id else { return Ok(false) };
     let Some(sso) = store::sso::find(&state.db, enterprise_id).await? else { return Ok(false) };
     if !sso.required || !sso.covers(&user.email) {
         return Ok(false);
     }
     let break_glass = sso.break_glass_user_id == Some(user.id) && user.role() == crate::domain::Role::EnterpriseCeo;
-    Ok(!break_glass || second_factors(state, user.id).await?.is_empty())
+    if !break_glass {
+        return Ok(true);
+    }
+    Ok(match method {
+        None => second_factors(state, user.id).await?.is_empty(),
+        Some(Method::PasswordTotp | Method::PasswordRecoveryCode | Method::PasswordPasskey | Method::Passkey) => false,
+        Some(Method::Password | Method::Invitation | Method::Sso) => true,
+    })
+}
+
+/// The one policy every proof of identity passes before a session opens, whatever the proof (a
+/// password with or without its second factor, a passkey, an accepted invitation, the enterprise's
+/// provider): the account may sign in, and single sign-on, where its enterprise requires it, is
+/// not bypassed. A refusal is logged, counted and audited.
+async fn admit(state: &AppState, user: &UserRecord, method: Method, client: &ClientInfo) -> Result<(), AppError> {
+    let account = Email::parse(&user.email).map(|e| e.normalized()).unwrap_or_else(|_| user.email.to_lowercase());
+    let (reason, error) = if !user.may_sign_in() {
+        ("account_inactive", AppError::AccountInactive)
+    } else if sso_refuses(state, user, Some(method)).await? {
+        ("sso_required", AppError::SsoRequired)
+    } else {
+        return Ok(());
+    };
+    tracing::warn!(target: "audit", event = "sign_in_refused", account = %account, ip = ?client.ip, reason, method = method.as_str());
+    crate::metrics::sign_in_failure(if reason == "account_inactive" { "inactive" } else { reason });
+    audit_attempt(state, Some(user), "auth.sign_in_refused", &account, reason).await?;
+    Err(error)
 }
 
 /// The second factors a person can answer with now.
@@ -176,11 +213,11 @@ pub async fn after_password(
     let ttl = chrono::Duration::seconds(mfa::CHALLENGE_TTL_SECS);
     let methods = second_factors(state, user.id).await?;
     if !methods.is_empty() {
-        let challenge = state.tokens.sign_challenge(user.id, remember_me, false, device, ttl)?;
+        let challenge = state.tokens.sign_challenge(user.id, remember_me, false, device, client.user_agent.as_deref(), ttl)?;
         return Ok(Outcome::SecondFactor { challenge, methods, enrol: false });
     }
     if store::mfa::required(&state.db, user.enterprise_id, user.role()).await? {
-        let challenge = state.tokens.sign_challenge(user.id, remember_me, true, device, ttl)?;
+        let challenge = state.tokens.sign_challenge(user.id, remember_me, true, device, client.user_agent.as_deref(), ttl)?;
         return Ok(Outcome::SecondFactor { challenge, methods: Vec::new(), enrol: true });
     }
     open_session(state, user, remember_me, method, client).await.map(|s| Outcome::SignedIn(Box::new(s)))
@@ -226,6 +263,10 @@ pub async fn verify(state: &AppState, challenge: &str, answer: Answer, client: &
         Answer::Passkey(_) => "",
     };
     let (claims, user) = challenged(state, challenge).await?;
+    // Finished by the client that started it: a challenge taken elsewhere is no use.
+    if claims.cli != crate::auth::token::client_tag(client.user_agent.as_deref()) {
+        return Err(AppError::ChallengeExpired);
+    }
     let email = Email::parse(&user.email).map_err(|_| AppError::ChallengeExpired)?;
     let account = email.normalized();
     let attempt = match state.login_limiter.attempt(&email, client.ip, claims.did).await {
@@ -278,6 +319,10 @@ pub async fn verify(state: &AppState, challenge: &str, answer: Answer, client: &
         }
     };
     state.login_limiter.succeeded(attempt).await;
+    // One challenge, one session: a second answer to it (the next code, a replay) is refused.
+    if !store::mfa::spend_challenge(&state.db, claims.jti, claims.exp).await? {
+        return Err(AppError::ChallengeExpired);
+    }
     let signed_in = open_session(state, user, claims.rem, method, client).await?;
     Ok((signed_in, recovery_codes))
 }
@@ -323,11 +368,7 @@ pub async fn with_passkey(state: &AppState, credential: serde_json::Value, remem
         Err(AppError::PasskeyRejected) => return Err(refused_passkey(state, &user, &account, client).await),
         Err(err) => return Err(err),
     };
-    if !user.may_sign_in() {
-        crate::metrics::sign_in_failure("inactive");
-        audit_attempt(state, Some(&user), "auth.sign_in_refused", &account, "account_inactive").await?;
-        return Err(AppError::AccountInactive);
-    }
+    admit(state, &user, Method::Passkey, client).await?;
     record.passkey.0.update_credential(&result);
     store::passkeys::used(&state.db, record.id, &record.passkey.0).await?;
     open_session(state, user, remember_me, Method::Passkey, client).await
@@ -363,6 +404,7 @@ pub async fn open_session(
     method: Method,
     client: &ClientInfo,
 ) -> Result<SignedIn, AppError> {
+    admit(state, &user, method, client).await?;
     let account = Email::parse(&user.email).map(|e| e.normalized()).unwrap_or_else(|_| user.email.to_lowercase());
     let ttl = if remember_me { state.config.remember_me_ttl } else { state.config.session_ttl };
     let now = Utc::now();

@@ -49,6 +49,10 @@ pub struct ChallengeClaims {
     /// The device id of the sign-in's valid device token, if any (its attempts are limited apart).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub did: Option<Uuid>,
+    /// The challenge's id: it opens one session at most (`store::mfa::spend_challenge`).
+    pub jti: Uuid,
+    /// The client that started the sign-in (a hash of its user agent): only it may finish it.
+    pub cli: String,
     pub aud: String,
     pub iat: i64,
     pub exp: i64,
@@ -127,14 +131,24 @@ impl TokenKeys {
 }
 
 impl TokenKeys {
-    /// A sign-in challenge, valid for `ttl`.
-    pub fn sign_challenge(&self, user: Uuid, remember_me: bool, enrol: bool, device: Option<Uuid>, ttl: chrono::Duration) -> anyhow::Result<String> {
+    /// A sign-in challenge, valid for `ttl`, for the client whose user agent is `client`.
+    pub fn sign_challenge(
+        &self,
+        user: Uuid,
+        remember_me: bool,
+        enrol: bool,
+        device: Option<Uuid>,
+        client: Option<&str>,
+        ttl: chrono::Duration,
+    ) -> anyhow::Result<String> {
         let now = chrono::Utc::now();
         let claims = ChallengeClaims {
             sub: user,
             rem: remember_me,
             enrol,
             did: device,
+            jti: Uuid::new_v4(),
+            cli: client_tag(client),
             aud: CHALLENGE_AUDIENCE.into(),
             iat: now.timestamp(),
             exp: (now + ttl).timestamp(),
@@ -146,6 +160,13 @@ impl TokenKeys {
     pub fn verify_challenge(&self, token: &str) -> Option<ChallengeClaims> {
         jsonwebtoken::decode::<ChallengeClaims>(token, &self.decoding, &self.challenge_validation).ok().map(|d| d.claims)
     }
+}
+
+/// What a challenge records of its client: a short hash of its user agent.
+pub fn client_tag(user_agent: Option<&str>) -> String {
+    use base64::Engine as _;
+    use sha2::Digest as _;
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(&sha2::Sha256::digest(user_agent.unwrap_or_default().as_bytes())[..12])
 }
 
 #[cfg(test)]
@@ -190,14 +211,15 @@ mod tests {
     fn a_challenge_is_neither_a_bearer_nor_a_device_token_and_expires() {
         let keys = TokenKeys::new(&[7u8; 32]);
         let user = Uuid::now_v7();
-        let challenge = keys.sign_challenge(user, true, false, None, chrono::Duration::minutes(5)).unwrap();
+        let challenge = keys.sign_challenge(user, true, false, None, Some("Firefox"), chrono::Duration::minutes(5)).unwrap();
         let claims = keys.verify_challenge(&challenge).unwrap();
-        assert_eq!((claims.sub, claims.rem, claims.enrol), (user, true, false));
+        assert_eq!((claims.sub, claims.rem, claims.enrol, claims.cli.clone()), (user, true, false, client_tag(Some("Firefox"))));
+        assert_ne!(claims.cli, client_tag(Some("curl/8")));
         assert_eq!(keys.verify(&challenge), None);
         assert_eq!(keys.verify_device(&challenge, "ann@example.com", None), None);
         assert_eq!(keys.verify_challenge(&keys.sign(&claims_for(user)).unwrap()), None);
         assert_eq!(keys.verify_challenge(&keys.sign_device("ann@example.com", chrono::Duration::days(1)).unwrap()), None);
-        assert_eq!(keys.verify_challenge(&keys.sign_challenge(user, false, false, None, chrono::Duration::seconds(-5)).unwrap()), None);
+        assert_eq!(keys.verify_challenge(&keys.sign_challenge(user, false, false, None, None, chrono::Duration::seconds(-5)).unwrap()), None);
         assert_eq!(TokenKeys::new(&[8u8; 32]).verify_challenge(&challenge), None);
     }
 

@@ -7,6 +7,7 @@ mod password;
 mod report;
 mod role;
 pub mod session;
+pub mod text;
 mod validation;
 
 pub use department::DepartmentType;

@@ -3,12 +3,14 @@
 //! one that dies mid-send leaves it to be sent again when the lease ends. A message the server
 //! refuses for a while (or cannot be reached for) is retried with backoff; one it refuses for good
 //! (a 5xx answer: no such mailbox, say) is dropped and recorded where it matters: an invitation
-//! shows as bounced to whoever sent it.
+//! shows as bounced to whoever sent it. A message that can never be built, or that makes the code
+//! panic, is parked the same way (reason `invalid_message` or `unsendable`) and never holds up
+//! the others; the loop itself is supervised (`crate::supervise`) and starts again if it dies.
 
-use std::{collections::BTreeMap, time::Duration};
+use std::{collections::BTreeMap, panic::AssertUnwindSafe, time::Duration};
 
 use chrono::{DateTime, Utc};
-use futures_util::StreamExt as _;
+use futures_util::{FutureExt as _, StreamExt as _};
 use lettre::{
     AsyncSmtpTransport, AsyncTransport as _, Message, Tokio1Executor,
     message::{Mailbox, MultiPart},
@@ -51,14 +53,17 @@ pub fn spawn(state: &AppState) -> anyhow::Result<()> {
     };
     let transport = transport(url)?;
     let state = state.clone();
-    tokio::spawn(async move {
-        loop {
-            match pass(&state, &transport).await {
-                Ok(true) => {}
-                Ok(false) => tokio::time::sleep(state.config.events.outbox_poll).await,
-                Err(err) => {
-                    tracing::warn!(error = %err, "sending e-mail failed");
-                    tokio::time::sleep(state.config.events.outbox_poll.max(Duration::from_secs(1))).await;
+    crate::supervise::spawn("mail_sender", move || {
+        let (state, transport) = (state.clone(), transport.clone());
+        async move {
+            loop {
+                match pass(&state, &transport).await {
+                    Ok(true) => {}
+                    Ok(false) => tokio::time::sleep(state.config.events.outbox_poll).await,
+                    Err(err) => {
+                        tracing::warn!(error = %err, "sending e-mail failed");
+                        tokio::time::sleep(state.config.events.outbox_poll.max(Duration::from_secs(1))).await;
+                    }
                 }
             }
         }
@@ -84,11 +89,25 @@ pub async fn pass(state: &AppState, transport: &Transport) -> anyhow::Result<boo
     // A few conversations with the mail server at once (lettre pools its connections).
     futures_util::stream::iter(singles.into_iter().chain(digests.into_values()))
         .for_each_concurrent(IN_FLIGHT, |group| async move {
-            if let Err(err) = deliver(state, transport, &group).await {
-                tracing::warn!(error = %err, "could not send or record an e-mail");
-                let ids: Vec<i64> = group.iter().map(|r| r.id).collect();
-                if let Err(err) = store::outbox::emails_retry(&state.db, &ids, Duration::from_secs(60), "internal").await {
-                    tracing::warn!(error = %err, "could not reschedule an e-mail; its lease will end");
+            // A message that makes the code panic is parked as failed; the others go on.
+            let outcome = AssertUnwindSafe(deliver(state, transport, &group)).catch_unwind().await;
+            let ids: Vec<i64> = group.iter().map(|r| r.id).collect();
+            match outcome {
+                Ok(Ok(())) => {}
+                Ok(Err(err)) => {
+                    tracing::warn!(error = %err, "could not send or record an e-mail");
+                    if let Err(err) = store::outbox::emails_retry(&state.db, &ids, Duration::from_secs(60), "internal").await {
+                        tracing::warn!(error = %err, "could not reschedule an e-mail; its lease will end");
+                    }
+                }
+                Err(_) => {
+                    metrics::counter!("emails_total", "outcome" => "failed").increment(1);
+                    tracing::error!(event_type = group[0].event_type, "sending an e-mail panicked; it is parked as failed");
+                    if let Err(err) =
+                        park(state, &group[0], "unsendable").await.and(store::outbox::emails_done(&state.db, &ids).await.map_err(Into::into))
+                    {
+                        tracing::warn!(error = %err, "could not park an e-mail; its lease will end");
+                    }
                 }
             }
         })
@@ -122,13 +141,17 @@ async fn deliver(state: &AppState, transport: &Transport, group: &[PendingEmail]
             return Ok(());
         }
     };
-    let rendered = templates::render(kind, lang, &context)?;
-    let to = Mailbox::new(Some(recipient.full_name.clone()), recipient.email.parse()?);
-    let message = Message::builder()
-        .from(state.config.mail.from.parse()?)
-        .to(to)
-        .subject(rendered.subject)
-        .multipart(MultiPart::alternative_plain_html(rendered.text, rendered.html))?;
+    let message = match message(state, kind, lang, &context, &recipient) {
+        Ok(message) => message,
+        Err(err) => {
+            // Never sendable as it stands: parked as failed, with its reason, for the admin to see.
+            metrics::counter!("emails_total", "outcome" => "failed").increment(1);
+            tracing::warn!(kind = kind.as_str(), user_id = %recipient.id, error = %err, "an e-mail could not be built; it is parked as failed");
+            bounced(state, kind, &recipient, first, "invalid_message").await?;
+            store::outbox::emails_done(&state.db, &ids).await?;
+            return Ok(());
+        }
+    };
     match transport.send(message).await {
         Ok(_) => {
             metrics::counter!("emails_total", "outcome" => "sent").increment(1);
@@ -163,6 +186,29 @@ async fn deliver(state: &AppState, transport: &Transport, group: &[PendingEmail]
     Ok(())
 }
 
+/// The message for `recipient`. Their name goes in the `To:` header only when it is one clean line
+/// (a name stored before names were checked may not be): the address alone reaches them as well.
+fn message(state: &AppState, kind: Kind, lang: Lang, context: &Value, recipient: &UserRecord) -> anyhow::Result<Message> {
+    let rendered = templates::render(kind, lang, context)?;
+    let name = crate::domain::text::clean_name(&recipient.full_name).map(str::to_owned);
+    let to = Mailbox::new(name, recipient.email.parse()?);
+    Ok(Message::builder()
+        .from(state.config.mail.from.parse()?)
+        .to(to)
+        .subject(rendered.subject)
+        .multipart(MultiPart::alternative_plain_html(rendered.text, rendered.html))?)
+}
+
+/// A message the code could not handle at all (it panicked): recorded as bounced when its
+/// recipient is known.
+async fn park(state: &AppState, row: &PendingEmail, reason: &str) -> anyhow::Result<()> {
+    let (Some(kind), Some(id)) = (Kind::parse(&row.event_type), row.recipient_id) else { return Ok(()) };
+    match store::users::find_by_id(&state.db, id).await? {
+        Some(recipient) => bounced(state, kind, &recipient, row, reason).await,
+        None => Ok(()),
+    }
+}
+
 /// The delay before the attempt after the `failed`-th failure, if any is left.
 pub fn retry_delay(failed: i32, scale: f64) -> Option<Duration> {
     use rand::Rng as _;
@@ -194,7 +240,8 @@ async fn context(state: &AppState, kind: Kind, to: &UserRecord, group: &[Pending
             let Some(token) = data.get("tokenId").and_then(Value::as_str).and_then(|t| t.parse::<Uuid>().ok()) else {
                 return Ok(Err(Skip::Nothing));
             };
-            let Some(expires) = store::account_tokens::live_until(&state.db, token).await? else {
+            // The link's secret is made now, for this message only: the outbox never held it.
+            let Some((secret, expires)) = store::account_tokens::rekey(&state.db, token).await? else {
                 return Ok(Err(Skip::Nothing));
             };
             let page = if kind == Kind::Invitation { "accept-invitation" } else { "reset-password" };
@@ -202,7 +249,7 @@ async fn context(state: &AppState, kind: Kind, to: &UserRecord, group: &[Pending
                 "name": to.full_name,
                 "inviter": text("inviter"),
                 "enterprise": data.get("enterprise").cloned().unwrap_or(Value::Null),
-                "link": format!("{base}/{page}?token={}", text("token")),
+                "link": format!("{base}/{page}?token={secret}"),
                 "expires": crate::export::long_date(expires.date_naive(), lang),
             })
         }

@@ -24,10 +24,10 @@ impl Purpose {
     }
 }
 
-/// A link made: its id and the secret the e-mail carries (never stored).
+/// A link made: its id. Its secret is made when its e-mail is sent (`rekey`), so it is never
+/// written anywhere: not in this table (its hash only), not in the outbox.
 pub struct Issued {
     pub id: Uuid,
-    pub secret: String,
     pub expires_at: DateTime<Utc>,
 }
 
@@ -35,12 +35,18 @@ fn digest(secret: &str) -> Vec<u8> {
     Sha256::digest(secret.as_bytes()).to_vec()
 }
 
-/// Makes a link for `user`, valid for `ttl`; the person's earlier unused links of that purpose
-/// stop working (a resent invitation replaces the first).
-pub async fn issue(tx: &mut PgConnection, user: Uuid, purpose: Purpose, ttl: chrono::Duration, created_by: Option<Uuid>) -> sqlx::Result<Issued> {
+fn new_secret() -> String {
     let mut bytes = [0u8; 32];
     rand::rng().fill_bytes(&mut bytes);
-    let secret = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes);
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
+}
+
+/// Makes a link for `user`, valid for `ttl`; the person's earlier unused links of that purpose
+/// stop working (a resent invitation replaces the first). It opens nothing until `rekey` gives it
+/// the secret its e-mail carries.
+pub async fn issue(tx: &mut PgConnection, user: Uuid, purpose: Purpose, ttl: chrono::Duration, created_by: Option<Uuid>) -> sqlx::Result<Issued> {
+    // A secret nobody ever learns, until the e-mail is sent.
+    let secret = new_secret();
     sqlx::query("delete from public.account_tokens where user_id = $1 and purpose = $2 and used_at is null")
         .bind(user)
         .bind(purpose.as_str())
@@ -59,7 +65,22 @@ pub async fn issue(tx: &mut PgConnection, user: Uuid, purpose: Purpose, ttl: chr
     .bind(created_by)
     .fetch_one(&mut *tx)
     .await?;
-    Ok(Issued { id, secret, expires_at })
+    Ok(Issued { id, expires_at })
+}
+
+/// A new secret for the live link `id`, made as its e-mail is sent: (the secret, until when it
+/// works), or `None` when the link was used, replaced or expired. Only the secret's hash is
+/// written; a message sent again (a retry) carries a new secret, and the earlier one stops working.
+pub async fn rekey(pool: &PgPool, id: Uuid) -> sqlx::Result<Option<(String, DateTime<Utc>)>> {
+    let secret = new_secret();
+    let expires: Option<DateTime<Utc>> = sqlx::query_scalar(
+        "update public.account_tokens set token_hash = $2 where id = $1 and used_at is null and expires_at > now() returning expires_at",
+    )
+    .bind(id)
+    .bind(digest(&secret))
+    .fetch_optional(pool)
+    .await?;
+    Ok(expires.map(|expires| (secret, expires)))
 }
 
 /// The link's owner, if the secret is a live link of that purpose: it is used up in the same
@@ -74,14 +95,6 @@ pub async fn consume(tx: &mut PgConnection, secret: &str, purpose: Purpose) -> s
     .bind(purpose.as_str())
     .fetch_optional(&mut *tx)
     .await
-}
-
-/// Until when the link works, if it still does (not used, replaced or expired).
-pub async fn live_until(pool: &PgPool, id: Uuid) -> sqlx::Result<Option<DateTime<Utc>>> {
-    sqlx::query_scalar("select expires_at from public.account_tokens where id = $1 and used_at is null and expires_at > now()")
-        .bind(id)
-        .fetch_optional(pool)
-        .await
 }
 
 /// The mail server refused the link's message for good.

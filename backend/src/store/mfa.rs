@@ -139,3 +139,16 @@ pub async fn required(db: &sqlx::PgPool, enterprise: Option<Uuid>, role: Role) -
     };
     Ok(list.contains(&role))
 }
+
+/// Spends the sign-in challenge `id` (valid until the Unix time `expires`): `false` when it was
+/// spent already, so one challenge opens one session at most. Spent challenges past their expiry
+/// are deleted on the way (a handful at most: a challenge lives five minutes).
+pub async fn spend_challenge(pool: &sqlx::PgPool, id: Uuid, expires: i64) -> sqlx::Result<bool> {
+    sqlx::query("delete from public.spent_challenges where expires_at < now()").execute(pool).await?;
+    let spent = sqlx::query("insert into public.spent_challenges (id, expires_at) values ($1, to_timestamp($2)) on conflict (id) do nothing")
+        .bind(id)
+        .bind(expires as f64)
+        .execute(pool)
+        .await?;
+    Ok(spent.rows_affected() == 1)
+}

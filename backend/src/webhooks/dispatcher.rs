@@ -48,15 +48,18 @@ pub fn spawn(state: &AppState) {
         return;
     }
     let dispatcher = state.clone();
-    tokio::spawn(async move {
-        let client = guard::client(dispatcher.config.events.allow_private_networks);
-        loop {
-            match pass(&dispatcher, &client).await {
-                Ok(true) => {}
-                Ok(false) => tokio::time::sleep(dispatcher.config.events.outbox_poll).await,
-                Err(err) => {
-                    tracing::warn!(error = %err, "webhook dispatch failed");
-                    tokio::time::sleep(dispatcher.config.events.outbox_poll.max(Duration::from_secs(1))).await;
+    crate::supervise::spawn("webhook_dispatcher", move || {
+        let dispatcher = dispatcher.clone();
+        async move {
+            let client = guard::client(dispatcher.config.events.allow_private_networks);
+            loop {
+                match pass(&dispatcher, &client).await {
+                    Ok(true) => {}
+                    Ok(false) => tokio::time::sleep(dispatcher.config.events.outbox_poll).await,
+                    Err(err) => {
+                        tracing::warn!(error = %err, "webhook dispatch failed");
+                        tokio::time::sleep(dispatcher.config.events.outbox_poll.max(Duration::from_secs(1))).await;
+                    }
                 }
             }
         }

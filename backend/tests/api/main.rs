@@ -10,6 +10,7 @@ mod enterprises;
 mod errors;
 mod events;
 mod exports;
+mod hardening;
 mod helpers;
 mod layout;
 mod messaging;

@@ -38,7 +38,7 @@ pub struct Device {
 
 impl Device {
     /// Answers `options` (a sign-in's), as the browser on `origin` would.
-    fn assert(&mut self, options: &Value, origin: &str) -> Value {
+    pub fn assert(&mut self, options: &Value, origin: &str) -> Value {
         let answer = authenticator("get", origin, json!({ "publicKey": options, "key": self.key }));
         self.key = answer["key"].clone();
         answer["credential"].clone()

@@ -382,3 +382,42 @@ async fn the_sign_in_calls_refuse_bad_input_field_by_field() {
         assert!(refused["fields"][field].is_string(), "{field}: {refused}");
     }
 }
+
+/// A sign-in by passkey alone (the browser asks for options, the authenticator answers).
+async fn passkey_sign_in(app: &TestApp, key: &mut crate::passkeys::Device) -> (u16, Value) {
+    let post = |path: &str, body: Value| app.http.post(app.url(path)).json(&body).send();
+    let (status, options) = crate::helpers::parts(post("/api/v1/auth/webauthn/login/options", json!({})).await.unwrap()).await;
+    assert_eq!(status, 200, "{options}");
+    let answer = key.assert(&options["publicKey"], &app.config.mail.public_url);
+    crate::helpers::parts(post("/api/v1/auth/webauthn/login", json!({ "credential": answer })).await.unwrap()).await
+}
+
+/// Issue 41, finding 5: a passkey signed in a person whose enterprise requires single sign-on,
+/// because that sign-in never asked the policy the password asks. Every proof now passes one
+/// gate: the passkey is refused as the password is, except the break-glass CEO's.
+#[tokio::test]
+async fn a_passkey_does_not_bypass_required_single_sign_on() {
+    let (db, _dropped) = test_database().await;
+    let app = TestApp::spawn(db).await;
+    let admin = app.admin_token().await;
+    let (id, ceo) = with_sso(&app, &admin, "Sso Passkey", json!({})).await;
+    app.staff(&ceo, &id, "pat@sso-passkey.example", "DepartmentUser", None).await;
+    let pat = app.token("pat@sso-passkey.example", "staff-password").await;
+    let (mut pats_key, _) = crate::passkeys::register(&app, &pat, "Laptop").await;
+    let (mut ceos_key, _) = crate::passkeys::register(&app, &ceo, "Phone").await;
+    let (status, signed_in) = passkey_sign_in(&app, &mut pats_key).await;
+    assert_eq!(status, 200, "not required yet: {signed_in}");
+
+    let (_, me) = app.get(&ceo, "/api/v1/auth/me").await;
+    let body = json!({ "issuer": issuer(), "clientId": "platform", "domains": ["sso-passkey.example"], "provisioning": "just_in_time", "required": true, "breakGlassUserId": me["id"] });
+    let (status, saved) = app.put(&ceo, &format!("/api/v1/enterprises/{id}/sso"), body).await;
+    assert_eq!(status, 200, "{saved}");
+
+    let (status, refused) = passkey_sign_in(&app, &mut pats_key).await;
+    assert_eq!((status, refused["code"].as_str()), (403, Some("sso_required")), "{refused}");
+    let (_, audit) = app.get(&ceo, "/api/v1/audit-events?action=auth.sign_in_refused").await;
+    assert_eq!(audit["items"][0]["changes"]["reason"], "sso_required", "{audit}");
+    // The break-glass CEO's passkey (a possession and a verified person) still opens.
+    let (status, signed_in) = passkey_sign_in(&app, &mut ceos_key).await;
+    assert_eq!(status, 200, "{signed_in}");
+}

@@ -83,13 +83,7 @@ pub enum ConversationOpened {
 }
 
 fn group_name(errors: &mut FieldErrors, name: &str) -> String {
-    let name = name.trim();
-    let checked = match name.chars().count() {
-        0 => Err(FieldIssue::Required),
-        1..=100 => Ok(name.to_owned()),
-        _ => Err(FieldIssue::TooLong),
-    };
-    errors.check("name", checked).unwrap_or_default()
+    errors.check("name", crate::domain::text::line(name, 100)).map(str::to_owned).unwrap_or_default()
 }
 
 #[derive(Default)]
