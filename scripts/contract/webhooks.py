@@ -2,8 +2,9 @@
 webhook hears arrive, signed as the Standard Webhooks specification says (every delivery is
 verified with its reference library, `standardwebhooks`, as a receiver would), with the data
 they promise; a receiver that fails twice gets the event again until it acknowledges it; a
-rotated secret signs beside its successor; the test event and a redelivery arrive; and a server
-that guards against server-side request forgery refuses private and plain-http URLs.
+rotated secret signs beside its successor, or stops at once when the rotation says so; the test
+event and a redelivery arrive; and a server that guards against server-side request forgery
+refuses private and plain-http URLs.
 
 The receiver is an http.server on 127.0.0.1 (a free port) with one path per webhook:
 `/hooks/<name>` answers 204, `/hooks/<name>/flaky` answers 500 the first two times a given
@@ -466,6 +467,19 @@ def main() -> None:
     if verifies(f"whsec_{'A' * 43}=", signed.body, signed.headers) or verifies(new, signed.body + b" ", signed.headers):
         raise ContractError("a delivery verifies with a wrong secret or a changed body")
     step(f"  webhook-signature carries 2 signatures; the new secret and the previous one each verify one")
+
+    step("webhooks: a rotation that expires the previous secret at once (it leaked) signs with the new secret alone")
+    third, _ = call(
+        "rotateWebhookSecret (previousSecretHours=0)", rotate_webhook_secret, WebhookWithSecret, main_hook.id, client=ceo, previous_secret_hours=0
+    )
+    receiver.trust("/hooks/main", third.secret, new)
+    queued, _ = call("sendWebhookTestEvent (expired at once)", send_webhook_test_event, WebhookDelivery, main_hook.id, client=ceo, status=202)
+    receiver.wait("the test event after the second rotation", lambda r: any(a.msg_id == msg_id(queued.id) for a in r.at("/hooks/main")))
+    signed = next(a for a in receiver.at("/hooks/main") if a.msg_id == msg_id(queued.id))
+    signatures = signed.headers.get("webhook-signature", "").split(" ")
+    if len(signatures) != 1 or signed.verified_with != [third.secret]:
+        raise ContractError(f"the previous secret still signs after it was expired at once: {len(signatures)} signatures")
+    step("  webhook-signature carries 1 signature, which the newest secret verifies")
 
     receiver.stop()
     step(f"webhooks: {integration.calls} calls, every answer parsed into its model; "

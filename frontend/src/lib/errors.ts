@@ -63,6 +63,8 @@ export function fieldErrorKey(code: string): ParseKeys {
       return 'validation.minLength';
     case 'too_long':
       return 'validation.tooLong';
+    case 'invalid_character':
+      return 'validation.invalidCharacter';
     case 'too_weak':
       return 'validation.passwordWeak';
     case 'taken':

@@ -25,6 +25,10 @@ describe('serverFieldErrors', () => {
     expect(serverFieldErrors(error, FIELDS, { passwordFields: ['ceoPassword'] }).errors).toEqual({ ceoPassword: 'validation.passwordWeak' });
   });
 
+  it('asks for a name without line breaks or control characters (`invalid_character`)', () => {
+    expect(serverFieldErrors(validation({ name: 'invalid_character' }), FIELDS).errors).toEqual({ name: 'validation.invalidCharacter' });
+  });
+
   it('falls back to "Please check your input" for an unknown code', () => {
     expect(serverFieldErrors(validation({ name: 'invalid' }), FIELDS).errors).toEqual({ name: 'validation.general' });
   });

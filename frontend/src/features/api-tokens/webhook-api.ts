@@ -77,11 +77,14 @@ export function useDeleteWebhook() {
   });
 }
 
-/** A new signing secret (the previous one signs for 24 hours more), shown once. */
+/**
+ * A new signing secret, shown once; the previous one signs for 24 hours more, or stops at once
+ * with `expirePrevious` (it leaked).
+ */
 export function useRotateWebhookSecret() {
   const refresh = useRefreshWebhooks();
-  return useMutation<WebhookWithSecret, ErrorType<ApiError>, string>({
-    mutationFn: (id) => rotateWebhookSecret(id),
+  return useMutation<WebhookWithSecret, ErrorType<ApiError>, { id: string; expirePrevious: boolean }>({
+    mutationFn: ({ id, expirePrevious }) => rotateWebhookSecret(id, expirePrevious ? { previousSecretHours: 0 } : undefined),
     gcTime: 0,
     onSuccess: refresh,
   });

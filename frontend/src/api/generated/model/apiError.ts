@@ -32,7 +32,7 @@ export interface ApiError {
   code: string;
   /** A human-readable explanation in English. */
   message: string;
-  /** Each refused field and why: `required`, `invalid_email`, `too_short`, `too_long`, `too_weak` (a common or trivial password), `invalid_character` (text holding a NUL), `too_complex` (a spreadsheet whose formulas read too many cells or take too long to compute), `invalid`
+  /** Each refused field and why: `required`, `invalid_email`, `too_short`, `too_long`, `too_weak` (a common or trivial password), `invalid_character` (a control character: a NUL anywhere, a line break in a name or a title), `too_complex` (a spreadsheet whose formulas read too many cells or take too long to compute), `invalid`
 (with `validation_failed`), or `taken` (an e-mail in use, with `conflict`). */
   fields?: ApiErrorFields;
   /** With `conflict`: why, so clients can explain it in their own words (`own_account`: you
@@ -41,6 +41,7 @@ deleted, deactivate them instead; messenger: `rekey_required`, `stale_epoch`, `n
 `direct_conversation`, `stale_key_version`, `id_taken`, `too_many_keys` (more new
 key versions than 10 a day or 200 in all); `stale_version`: a save from a
 version someone saved over; `too_many_tokens`: 50 live tokens already; `request_in_progress`: a request with the same
-`Idempotency-Key` is still running). */
+`Idempotency-Key` is still running; `answer_withheld`: it was done, and its answer held a
+secret, which is never replayed). */
   reason?: string;
 }

@@ -9,7 +9,7 @@
  */
 
 /**
- * Each refused field and why: `required`, `invalid_email`, `too_short`, `too_long`, `too_weak` (a common or trivial password), `invalid_character` (text holding a NUL), `too_complex` (a spreadsheet whose formulas read too many cells or take too long to compute), `invalid`
+ * Each refused field and why: `required`, `invalid_email`, `too_short`, `too_long`, `too_weak` (a common or trivial password), `invalid_character` (a control character: a NUL anywhere, a line break in a name or a title), `too_complex` (a spreadsheet whose formulas read too many cells or take too long to compute), `invalid`
 (with `validation_failed`), or `taken` (an e-mail in use, with `conflict`).
  */
 export type ApiErrorFields = {[key: string]: string};

@@ -9,6 +9,6 @@
  */
 
 /**
- * Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.
+ * Makes a retry safe: a repeat with the same key and request (method, path, query and body) within 24 hours replays the first answer instead of doing it again; an answer that held a secret (a token, a signing secret, recovery codes) is never kept, and its repeat is refused (409, reason `answer_withheld`).
  */
 export type IdempotencyKeyParameter = string;

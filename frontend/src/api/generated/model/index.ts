@@ -211,6 +211,7 @@ export * from './reviewReport';
 export * from './reviewReportReviewNotes';
 export * from './role';
 export * from './roleCounts';
+export * from './rotateWebhookSecretParams';
 export * from './saveSpreadsheet';
 export * from './saveSpreadsheetName';
 export * from './saved';

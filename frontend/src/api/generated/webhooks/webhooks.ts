@@ -34,6 +34,7 @@ import type {
   ListWebhooksParams,
   PageWebhook,
   PageWebhookDelivery,
+  RotateWebhookSecretParams,
   UpdateWebhook,
   Webhook,
   WebhookDelivery,
@@ -483,22 +484,32 @@ export const useDeleteWebhook = <TError = ErrorType<ApiError | ApiError | ApiErr
       return useMutation(mutationOptions, queryClient);
     }
     /**
- * A new secret signs every delivery from now on; for 24 hours the previous one signs too
-(two signatures in `webhook-signature`), so receivers can switch without missing one. The
-new secret is in this answer only.
+ * A new secret signs every delivery from now on; for 24 hours (or `previousSecretHours`, up
+to 168) the previous one signs too (two signatures in `webhook-signature`), so receivers
+can switch without missing one. `previousSecretHours=0` expires the previous secret at once
+(it leaked). The new secret is in this answer only.
  * @summary Rotate a webhook's secret
  */
-export const getRotateWebhookSecretUrl = (id: string,) => {
+export const getRotateWebhookSecretUrl = (id: string,
+    params?: RotateWebhookSecretParams,) => {
+  const normalizedParams = new URLSearchParams();
 
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
 
-  
+  const stringifiedParams = normalizedParams.toString();
 
-  return `/api/v1/webhooks/${id}/rotate-secret`
+  return stringifiedParams.length > 0 ? `/api/v1/webhooks/${id}/rotate-secret?${stringifiedParams}` : `/api/v1/webhooks/${id}/rotate-secret`
 }
 
-export const rotateWebhookSecret = async (id: string, options?: RequestInit): Promise<WebhookWithSecret> => {
+export const rotateWebhookSecret = async (id: string,
+    params?: RotateWebhookSecretParams, options?: RequestInit): Promise<WebhookWithSecret> => {
   
-  return customFetch<WebhookWithSecret>(getRotateWebhookSecretUrl(id),
+  return customFetch<WebhookWithSecret>(getRotateWebhookSecretUrl(id,params),
   {      
     ...options,
     method: 'POST'
@@ -511,8 +522,8 @@ export const rotateWebhookSecret = async (id: string, options?: RequestInit): Pr
 
 
 export const getRotateWebhookSecretMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof rotateWebhookSecret>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
-): UseMutationOptions<Awaited<ReturnType<typeof rotateWebhookSecret>>, TError,{id: string}, TContext> => {
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof rotateWebhookSecret>>, TError,{id: string;params?: RotateWebhookSecretParams}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof rotateWebhookSecret>>, TError,{id: string;params?: RotateWebhookSecretParams}, TContext> => {
 
 const mutationKey = ['rotateWebhookSecret'];
 const {mutation: mutationOptions, request: requestOptions} = options ?
@@ -524,10 +535,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
       
 
 
-      const mutationFn: MutationFunction<Awaited<ReturnType<typeof rotateWebhookSecret>>, {id: string}> = (props) => {
-          const {id} = props ?? {};
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof rotateWebhookSecret>>, {id: string;params?: RotateWebhookSecretParams}> = (props) => {
+          const {id,params} = props ?? {};
 
-          return  rotateWebhookSecret(id,requestOptions)
+          return  rotateWebhookSecret(id,params,requestOptions)
         }
 
         
@@ -543,11 +554,11 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
  * @summary Rotate a webhook's secret
  */
 export const useRotateWebhookSecret = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
-    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof rotateWebhookSecret>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof rotateWebhookSecret>>, TError,{id: string;params?: RotateWebhookSecretParams}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof rotateWebhookSecret>>,
         TError,
-        {id: string},
+        {id: string;params?: RotateWebhookSecretParams},
         TContext
       > => {
 

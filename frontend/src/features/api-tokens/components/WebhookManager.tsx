@@ -84,7 +84,7 @@ function EventBadges({ events }: { events: readonly string[] }) {
 }
 
 type Editing = { webhook: Webhook | null; opened: boolean };
-type Secret = { webhook: WebhookWithSecret | null; rotated: boolean; opened: boolean };
+type Secret = { webhook: WebhookWithSecret | null; rotated: boolean; previousExpired: boolean; opened: boolean };
 type Deliveries = { webhook: Webhook | null; opened: boolean };
 
 /**
@@ -106,7 +106,7 @@ export function WebhookManager({ scope }: { scope: WebhookScope }) {
   const rotate = useRotateWebhookSecret();
   const test = useSendTestEvent();
   const [editing, setEditing] = useState<Editing>({ webhook: null, opened: false });
-  const [secret, setSecret] = useState<Secret>({ webhook: null, rotated: false, opened: false });
+  const [secret, setSecret] = useState<Secret>({ webhook: null, rotated: false, previousExpired: false, opened: false });
   const [deliveries, setDeliveries] = useState<Deliveries>({ webhook: null, opened: false });
   const { kind } = scope;
 
@@ -139,15 +139,18 @@ export function WebhookManager({ scope }: { scope: WebhookScope }) {
     );
 
   const askRotate = (webhook: Webhook) =>
-    confirmRotateWebhookSecret(webhook, t, () =>
-      rotate.mutate(webhook.id, {
-        onSuccess: (rotated) => {
-          // The secret stays with the dialog only, not in the mutation's cache.
-          rotate.reset();
-          setSecret({ webhook: rotated, rotated: true, opened: true });
+    confirmRotateWebhookSecret(webhook, t, (expirePrevious) =>
+      rotate.mutate(
+        { id: webhook.id, expirePrevious },
+        {
+          onSuccess: (rotated) => {
+            // The secret stays with the dialog only, not in the mutation's cache.
+            rotate.reset();
+            setSecret({ webhook: rotated, rotated: true, previousExpired: expirePrevious, opened: true });
+          },
+          onError: (error) => notify.failure(`webhook.rotate:${webhook.id}`, t('webhooks.rotate.failed'), errorMessage(error, t)),
         },
-        onError: (error) => notify.failure(`webhook.rotate:${webhook.id}`, t('webhooks.rotate.failed'), errorMessage(error, t)),
-      }),
+      ),
     );
 
   const sendTest = (webhook: Webhook) =>
@@ -320,15 +323,16 @@ export function WebhookManager({ scope }: { scope: WebhookScope }) {
         onClose={() => setEditing((current) => ({ ...current, opened: false }))}
         onCreated={(made) => {
           setEditing((current) => ({ ...current, opened: false }));
-          setSecret({ webhook: made, rotated: false, opened: true });
+          setSecret({ webhook: made, rotated: false, previousExpired: false, opened: true });
         }}
       />
       <WebhookSecretDialog
         webhook={secret.webhook}
         rotated={secret.rotated}
+        previousExpired={secret.previousExpired}
         opened={secret.opened}
         onClose={() => setSecret((current) => ({ ...current, opened: false }))}
-        onClosed={() => setSecret({ webhook: null, rotated: false, opened: false })}
+        onClosed={() => setSecret({ webhook: null, rotated: false, previousExpired: false, opened: false })}
       />
       <WebhookDeliveriesDialog
         webhook={shownDeliveries}

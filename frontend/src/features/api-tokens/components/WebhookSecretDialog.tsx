@@ -7,8 +7,10 @@ import { CopyableCode } from '@/components/CopyableCode';
 type WebhookSecretDialogProps = {
   /** The webhook just made, or whose secret was just rotated; its secret is shown here and nowhere else. */
   webhook: WebhookWithSecret | null;
-  /** A rotation: the previous secret still signs for a day, which the dialog says. */
+  /** A rotation: the previous secret still signs for a day (or stopped at once), which the dialog says. */
   rotated: boolean;
+  /** The rotation stopped the previous secret at once. */
+  previousExpired?: boolean;
   opened: boolean;
   onClose: () => void;
   /** Once the dialog has closed: the caller forgets the secret. */
@@ -19,7 +21,7 @@ type WebhookSecretDialogProps = {
  * A webhook's signing secret, shown this once, with a way to copy it (as a new token's is). A
  * click beside the dialog does not close it: only the button and Escape do.
  */
-export function WebhookSecretDialog({ webhook, rotated, opened, onClose, onClosed }: WebhookSecretDialogProps) {
+export function WebhookSecretDialog({ webhook, rotated, previousExpired = false, opened, onClose, onClosed }: WebhookSecretDialogProps) {
   const { t } = useTranslation();
   return (
     <Modal
@@ -47,7 +49,7 @@ export function WebhookSecretDialog({ webhook, rotated, opened, onClose, onClose
           <Text size="sm" c="dimmed">
             {t('webhooks.secret.verify')}
           </Text>
-          {rotated && <Text size="sm">{t('webhooks.secret.previous')}</Text>}
+          {rotated && <Text size="sm">{previousExpired ? t('webhooks.secret.previousExpired') : t('webhooks.secret.previous')}</Text>}
           <Group justify="flex-end">
             <Button onClick={onClose}>{t('webhooks.secret.done')}</Button>
           </Group>

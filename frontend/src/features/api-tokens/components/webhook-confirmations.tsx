@@ -1,4 +1,5 @@
-import { Stack, Text } from '@mantine/core';
+import { Checkbox, Stack, Text } from '@mantine/core';
+import { useState } from 'react';
 import { openConfirmModal } from '@mantine/modals';
 import type { TFunction } from 'i18next';
 import type { Webhook } from '@/api/generated/model';
@@ -23,18 +24,39 @@ export function confirmDeleteWebhook(webhook: Pick<Webhook, 'url'>, t: TFunction
   });
 }
 
-/** Asks before rotating a webhook's secret: the receiver has a day to take the new one. */
-export function confirmRotateWebhookSecret(webhook: Pick<Webhook, 'url'>, t: TFunction, onConfirm: () => void) {
+/**
+ * The rotation's question: the receiver has a day to take the new secret, unless the current one
+ * leaked, in which case it can stop signing at once.
+ */
+function RotateConfirmation({ url, t, onExpireChange }: { url: string; t: TFunction; onExpireChange: (expire: boolean) => void }) {
+  const [expire, setExpire] = useState(false);
+  return (
+    <Stack gap="sm" data-testid="rotate-webhook-confirmation">
+      <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+        {expire ? t('webhooks.rotate.bodyExpireNow', { url }) : t('webhooks.rotate.body', { url })}
+      </Text>
+      <Checkbox
+        checked={expire}
+        onChange={(event) => {
+          setExpire(event.currentTarget.checked);
+          onExpireChange(event.currentTarget.checked);
+        }}
+        label={t('webhooks.rotate.expireNow')}
+        description={t('webhooks.rotate.expireNowHint')}
+      />
+    </Stack>
+  );
+}
+
+/** Asks before rotating a webhook's secret, and whether the current one stops signing at once. */
+export function confirmRotateWebhookSecret(webhook: Pick<Webhook, 'url'>, t: TFunction, onConfirm: (expirePrevious: boolean) => void) {
+  let expirePrevious = false;
   openConfirmModal({
     title: t('webhooks.rotate.title'),
-    children: (
-      <Text size="sm" style={{ overflowWrap: 'anywhere' }} data-testid="rotate-webhook-confirmation">
-        {t('webhooks.rotate.body', { url: webhook.url })}
-      </Text>
-    ),
+    children: <RotateConfirmation url={webhook.url} t={t} onExpireChange={(expire) => (expirePrevious = expire)} />,
     labels: { confirm: t('webhooks.rotate.confirm'), cancel: t('common.cancel') },
     confirmProps: { color: 'orange' },
-    onConfirm,
+    onConfirm: () => onConfirm(expirePrevious),
   });
 }
 

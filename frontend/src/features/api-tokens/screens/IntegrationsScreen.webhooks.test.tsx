@@ -241,7 +241,22 @@ describe("the CEO's webhooks, on Integrations", () => {
     const shown = await screen.findByRole('dialog', { name: 'Copy the new signing secret' });
     expect(within(shown).getByTestId('webhook-secret')).toHaveTextContent(ROTATED);
     expect(shown).toHaveTextContent('The previous secret keeps signing deliveries for 24 hours');
+    expect(calls.filter((call) => call.path.includes('/rotate-secret')).map((call) => call.path)).toEqual([`/api/v1/webhooks/${books.id}/rotate-secret`]);
     await user.click(within(shown).getByRole('button', { name: 'Done' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+
+    // A leaked secret: the rotation stops it at once.
+    await rowAction(user, books.url, 'Rotate secret');
+    confirm = await screen.findByRole('dialog', { name: 'Rotate the signing secret?' });
+    await user.click(within(confirm).getByRole('checkbox', { name: 'Stop the current secret at once' }));
+    expect(confirm).toHaveTextContent('the current one stops at once');
+    await user.click(within(confirm).getByRole('button', { name: 'Rotate secret' }));
+    const expired = await screen.findByRole('dialog', { name: 'Copy the new signing secret' });
+    expect(expired).toHaveTextContent('The previous secret no longer signs anything');
+    expect(calls.filter((call) => call.path.includes('/rotate-secret')).map((call) => call.path)[1]).toBe(
+      `/api/v1/webhooks/${books.id}/rotate-secret?previousSecretHours=0`,
+    );
+    await user.click(within(expired).getByRole('button', { name: 'Done' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
 
     await rowAction(user, books.url, 'Delete');

@@ -21,7 +21,7 @@ account only per device (429 with Retry-After).
 export const loginHeaderIdempotencyKeyMax = 255;
 
 export const loginHeader = zod.object({
-  "Idempotency-Key": zod.string().min(1).max(loginHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
+  "Idempotency-Key": zod.string().min(1).max(loginHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and request (method, path, query and body) within 24 hours replays the first answer instead of doing it again; an answer that held a secret (a token, a signing secret, recovery codes) is never kept, and its repeat is refused (409, reason `answer_withheld`).')
 })
 
 export const loginBodyEmailMax = 320;export const loginBodyPasswordMax = 1024;export const loginBodyRememberMeDefault = false;export const loginBodyDeviceTokenMax = 2048;
@@ -76,7 +76,7 @@ with the password's.
 export const verifyLoginHeaderIdempotencyKeyMax = 255;
 
 export const verifyLoginHeader = zod.object({
-  "Idempotency-Key": zod.string().min(1).max(verifyLoginHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
+  "Idempotency-Key": zod.string().min(1).max(verifyLoginHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and request (method, path, query and body) within 24 hours replays the first answer instead of doing it again; an answer that held a secret (a token, a signing secret, recovery codes) is never kept, and its repeat is refused (409, reason `answer_withheld`).')
 })
 
 export const verifyLoginBodyChallengeMax = 2048;export const verifyLoginBodyCodeMax = 64;
@@ -125,7 +125,7 @@ code, sent to `POST /auth/login/verify`, turns it on and opens the session.
 export const startLoginTotpEnrollmentHeaderIdempotencyKeyMax = 255;
 
 export const startLoginTotpEnrollmentHeader = zod.object({
-  "Idempotency-Key": zod.string().min(1).max(startLoginTotpEnrollmentHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
+  "Idempotency-Key": zod.string().min(1).max(startLoginTotpEnrollmentHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and request (method, path, query and body) within 24 hours replays the first answer instead of doing it again; an answer that held a secret (a token, a signing secret, recovery codes) is never kept, and its repeat is refused (409, reason `answer_withheld`).')
 })
 
 export const startLoginTotpEnrollmentBodyChallengeMax = 2048;
@@ -146,7 +146,7 @@ export const startLoginTotpEnrollmentResponse = zod.object({
 export const logoutHeaderIdempotencyKeyMax = 255;
 
 export const logoutHeader = zod.object({
-  "Idempotency-Key": zod.string().min(1).max(logoutHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
+  "Idempotency-Key": zod.string().min(1).max(logoutHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and request (method, path, query and body) within 24 hours replays the first answer instead of doing it again; an answer that held a secret (a token, a signing secret, recovery codes) is never kept, and its repeat is refused (409, reason `answer_withheld`).')
 })
 
 /**
@@ -249,7 +249,7 @@ export const changeMyPasswordBody = zod.object({
 export const requestPasswordResetHeaderIdempotencyKeyMax = 255;
 
 export const requestPasswordResetHeader = zod.object({
-  "Idempotency-Key": zod.string().min(1).max(requestPasswordResetHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
+  "Idempotency-Key": zod.string().min(1).max(requestPasswordResetHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and request (method, path, query and body) within 24 hours replays the first answer instead of doing it again; an answer that held a secret (a token, a signing secret, recovery codes) is never kept, and its repeat is refused (409, reason `answer_withheld`).')
 })
 
 export const requestPasswordResetBodyEmailMax = 320;
@@ -265,7 +265,7 @@ export const requestPasswordResetBody = zod.object({
 export const confirmPasswordResetHeaderIdempotencyKeyMax = 255;
 
 export const confirmPasswordResetHeader = zod.object({
-  "Idempotency-Key": zod.string().min(1).max(confirmPasswordResetHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
+  "Idempotency-Key": zod.string().min(1).max(confirmPasswordResetHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and request (method, path, query and body) within 24 hours replays the first answer instead of doing it again; an answer that held a secret (a token, a signing secret, recovery codes) is never kept, and its repeat is refused (409, reason `answer_withheld`).')
 })
 
 export const confirmPasswordResetBodyTokenMax = 200;export const confirmPasswordResetBodyPasswordMax = 1024;
@@ -282,7 +282,7 @@ export const confirmPasswordResetBody = zod.object({
 export const acceptInvitationHeaderIdempotencyKeyMax = 255;
 
 export const acceptInvitationHeader = zod.object({
-  "Idempotency-Key": zod.string().min(1).max(acceptInvitationHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
+  "Idempotency-Key": zod.string().min(1).max(acceptInvitationHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and request (method, path, query and body) within 24 hours replays the first answer instead of doing it again; an answer that held a secret (a token, a signing secret, recovery codes) is never kept, and its repeat is refused (409, reason `answer_withheld`).')
 })
 
 export const acceptInvitationBodyTokenMax = 200;export const acceptInvitationBodyPasswordMax = 1024;
@@ -334,7 +334,7 @@ it says nothing of whether an account exists.
 export const discoverSsoHeaderIdempotencyKeyMax = 255;
 
 export const discoverSsoHeader = zod.object({
-  "Idempotency-Key": zod.string().min(1).max(discoverSsoHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
+  "Idempotency-Key": zod.string().min(1).max(discoverSsoHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and request (method, path, query and body) within 24 hours replays the first answer instead of doing it again; an answer that held a secret (a token, a signing secret, recovery codes) is never kept, and its repeat is refused (409, reason `answer_withheld`).')
 })
 
 export const discoverSsoBodyEmailMax = 320;
@@ -355,7 +355,7 @@ export const discoverSsoResponse = zod.object({
 export const startSsoSignInHeaderIdempotencyKeyMax = 255;
 
 export const startSsoSignInHeader = zod.object({
-  "Idempotency-Key": zod.string().min(1).max(startSsoSignInHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
+  "Idempotency-Key": zod.string().min(1).max(startSsoSignInHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and request (method, path, query and body) within 24 hours replays the first answer instead of doing it again; an answer that held a secret (a token, a signing secret, recovery codes) is never kept, and its repeat is refused (409, reason `answer_withheld`).')
 })
 
 export const startSsoSignInBodyEmailMax = 320;export const startSsoSignInBodyRememberMeDefault = false;
@@ -379,7 +379,7 @@ completed sign-in; the session's method is `sso`.
 export const finishSsoSignInHeaderIdempotencyKeyMax = 255;
 
 export const finishSsoSignInHeader = zod.object({
-  "Idempotency-Key": zod.string().min(1).max(finishSsoSignInHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
+  "Idempotency-Key": zod.string().min(1).max(finishSsoSignInHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and request (method, path, query and body) within 24 hours replays the first answer instead of doing it again; an answer that held a secret (a token, a signing secret, recovery codes) is never kept, and its repeat is refused (409, reason `answer_withheld`).')
 })
 
 export const finishSsoSignInBodyCodeMax = 4096;export const finishSsoSignInBodyStateMax = 512;
@@ -481,6 +481,6 @@ export const logoutMySessionParams = zod.object({
 export const logoutMySessionHeaderIdempotencyKeyMax = 255;
 
 export const logoutMySessionHeader = zod.object({
-  "Idempotency-Key": zod.string().min(1).max(logoutMySessionHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
+  "Idempotency-Key": zod.string().min(1).max(logoutMySessionHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and request (method, path, query and body) within 24 hours replays the first answer instead of doing it again; an answer that held a secret (a token, a signing secret, recovery codes) is never kept, and its repeat is refused (409, reason `answer_withheld`).')
 })
 

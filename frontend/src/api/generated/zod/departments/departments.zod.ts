@@ -93,7 +93,7 @@ export const assignDepartmentUserParams = zod.object({
 export const assignDepartmentUserHeaderIdempotencyKeyMax = 255;
 
 export const assignDepartmentUserHeader = zod.object({
-  "Idempotency-Key": zod.string().min(1).max(assignDepartmentUserHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
+  "Idempotency-Key": zod.string().min(1).max(assignDepartmentUserHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and request (method, path, query and body) within 24 hours replays the first answer instead of doing it again; an answer that held a secret (a token, a signing secret, recovery codes) is never kept, and its repeat is refused (409, reason `answer_withheld`).')
 })
 
 export const assignDepartmentUserBody = zod.object({

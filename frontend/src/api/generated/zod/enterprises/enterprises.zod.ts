@@ -139,7 +139,7 @@ one name).
 export const createEnterpriseHeaderIdempotencyKeyMax = 255;
 
 export const createEnterpriseHeader = zod.object({
-  "Idempotency-Key": zod.string().min(1).max(createEnterpriseHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
+  "Idempotency-Key": zod.string().min(1).max(createEnterpriseHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and request (method, path, query and body) within 24 hours replays the first answer instead of doing it again; an answer that held a secret (a token, a signing secret, recovery codes) is never kept, and its repeat is refused (409, reason `answer_withheld`).')
 })
 
 export const createEnterpriseBodyNameMax = 200;export const createEnterpriseBodyDescriptionMax = 2000;export const createEnterpriseBodyCeoFullNameMax = 200;export const createEnterpriseBodyCeoEmailMax = 320;export const createEnterpriseBodyCeoPasswordMax = 1024;

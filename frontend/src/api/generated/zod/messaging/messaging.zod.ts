@@ -18,7 +18,7 @@ keys makes new ones). Older versions stay readable for verifying older messages.
 export const registerMessagingKeysHeaderIdempotencyKeyMax = 255;
 
 export const registerMessagingKeysHeader = zod.object({
-  "Idempotency-Key": zod.string().min(1).max(registerMessagingKeysHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
+  "Idempotency-Key": zod.string().min(1).max(registerMessagingKeysHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and request (method, path, query and body) within 24 hours replays the first answer instead of doing it again; an answer that held a secret (a token, a signing secret, recovery codes) is never kept, and its repeat is refused (409, reason `answer_withheld`).')
 })
 
 export const registerMessagingKeysBody = zod.object({
@@ -158,7 +158,7 @@ export const listMessagingUsersResponse = zod.object({
 export const createConversationHeaderIdempotencyKeyMax = 255;
 
 export const createConversationHeader = zod.object({
-  "Idempotency-Key": zod.string().min(1).max(createConversationHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
+  "Idempotency-Key": zod.string().min(1).max(createConversationHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and request (method, path, query and body) within 24 hours replays the first answer instead of doing it again; an answer that held a secret (a token, a signing secret, recovery codes) is never kept, and its repeat is refused (409, reason `answer_withheld`).')
 })
 
 export const createConversationBody = zod.object({
@@ -243,7 +243,7 @@ export const listConversationsResponse = zod.object({
 export const createGroupChatHeaderIdempotencyKeyMax = 255;
 
 export const createGroupChatHeader = zod.object({
-  "Idempotency-Key": zod.string().min(1).max(createGroupChatHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
+  "Idempotency-Key": zod.string().min(1).max(createGroupChatHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and request (method, path, query and body) within 24 hours replays the first answer instead of doing it again; an answer that held a secret (a token, a signing secret, recovery codes) is never kept, and its repeat is refused (409, reason `answer_withheld`).')
 })
 
 export const createGroupChatBody = zod.object({
@@ -375,7 +375,7 @@ export const archiveConversationParams = zod.object({
 export const archiveConversationHeaderIdempotencyKeyMax = 255;
 
 export const archiveConversationHeader = zod.object({
-  "Idempotency-Key": zod.string().min(1).max(archiveConversationHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
+  "Idempotency-Key": zod.string().min(1).max(archiveConversationHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and request (method, path, query and body) within 24 hours replays the first answer instead of doing it again; an answer that held a secret (a token, a signing secret, recovery codes) is never kept, and its repeat is refused (409, reason `answer_withheld`).')
 })
 
 export const archiveConversationResponse = zod.object({
@@ -413,7 +413,7 @@ export const unarchiveConversationParams = zod.object({
 export const unarchiveConversationHeaderIdempotencyKeyMax = 255;
 
 export const unarchiveConversationHeader = zod.object({
-  "Idempotency-Key": zod.string().min(1).max(unarchiveConversationHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
+  "Idempotency-Key": zod.string().min(1).max(unarchiveConversationHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and request (method, path, query and body) within 24 hours replays the first answer instead of doing it again; an answer that held a secret (a token, a signing secret, recovery codes) is never kept, and its repeat is refused (409, reason `answer_withheld`).')
 })
 
 export const unarchiveConversationResponse = zod.object({
@@ -452,7 +452,7 @@ export const addConversationMembersParams = zod.object({
 export const addConversationMembersHeaderIdempotencyKeyMax = 255;
 
 export const addConversationMembersHeader = zod.object({
-  "Idempotency-Key": zod.string().min(1).max(addConversationMembersHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
+  "Idempotency-Key": zod.string().min(1).max(addConversationMembersHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and request (method, path, query and body) within 24 hours replays the first answer instead of doing it again; an answer that held a secret (a token, a signing secret, recovery codes) is never kept, and its repeat is refused (409, reason `answer_withheld`).')
 })
 
 export const addConversationMembersBody = zod.object({
@@ -529,7 +529,7 @@ export const createConversationEpochParams = zod.object({
 export const createConversationEpochHeaderIdempotencyKeyMax = 255;
 
 export const createConversationEpochHeader = zod.object({
-  "Idempotency-Key": zod.string().min(1).max(createConversationEpochHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
+  "Idempotency-Key": zod.string().min(1).max(createConversationEpochHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and request (method, path, query and body) within 24 hours replays the first answer instead of doing it again; an answer that held a secret (a token, a signing secret, recovery codes) is never kept, and its repeat is refused (409, reason `answer_withheld`).')
 })
 
 export const createConversationEpochBody = zod.object({
@@ -574,7 +574,7 @@ export const createConversationEpochResponse = zod.object({
 export const sendMessageHeaderIdempotencyKeyMax = 255;
 
 export const sendMessageHeader = zod.object({
-  "Idempotency-Key": zod.string().min(1).max(sendMessageHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
+  "Idempotency-Key": zod.string().min(1).max(sendMessageHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and request (method, path, query and body) within 24 hours replays the first answer instead of doing it again; an answer that held a secret (a token, a signing secret, recovery codes) is never kept, and its repeat is refused (409, reason `answer_withheld`).')
 })
 
 export const sendMessageBody = zod.object({
@@ -649,7 +649,7 @@ export const markMessageReadParams = zod.object({
 export const markMessageReadHeaderIdempotencyKeyMax = 255;
 
 export const markMessageReadHeader = zod.object({
-  "Idempotency-Key": zod.string().min(1).max(markMessageReadHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
+  "Idempotency-Key": zod.string().min(1).max(markMessageReadHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and request (method, path, query and body) within 24 hours replays the first answer instead of doing it again; an answer that held a secret (a token, a signing secret, recovery codes) is never kept, and its repeat is refused (409, reason `answer_withheld`).')
 })
 
 /**
@@ -663,6 +663,6 @@ export const sendTypingParams = zod.object({
 export const sendTypingHeaderIdempotencyKeyMax = 255;
 
 export const sendTypingHeader = zod.object({
-  "Idempotency-Key": zod.string().min(1).max(sendTypingHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
+  "Idempotency-Key": zod.string().min(1).max(sendTypingHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and request (method, path, query and body) within 24 hours replays the first answer instead of doing it again; an answer that held a secret (a token, a signing secret, recovery codes) is never kept, and its repeat is refused (409, reason `answer_withheld`).')
 })
 

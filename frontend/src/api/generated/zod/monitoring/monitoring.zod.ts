@@ -164,7 +164,7 @@ export const logoutSessionParams = zod.object({
 export const logoutSessionHeaderIdempotencyKeyMax = 255;
 
 export const logoutSessionHeader = zod.object({
-  "Idempotency-Key": zod.string().min(1).max(logoutSessionHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
+  "Idempotency-Key": zod.string().min(1).max(logoutSessionHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and request (method, path, query and body) within 24 hours replays the first answer instead of doing it again; an answer that held a secret (a token, a signing secret, recovery codes) is never kept, and its repeat is refused (409, reason `answer_withheld`).')
 })
 
 /**
@@ -178,7 +178,7 @@ export const logoutOtherSessionsParams = zod.object({
 export const logoutOtherSessionsHeaderIdempotencyKeyMax = 255;
 
 export const logoutOtherSessionsHeader = zod.object({
-  "Idempotency-Key": zod.string().min(1).max(logoutOtherSessionsHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
+  "Idempotency-Key": zod.string().min(1).max(logoutOtherSessionsHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and request (method, path, query and body) within 24 hours replays the first answer instead of doing it again; an answer that held a secret (a token, a signing secret, recovery codes) is never kept, and its repeat is refused (409, reason `answer_withheld`).')
 })
 
 /**
@@ -189,6 +189,6 @@ once a minute). A dead session answers 401.
 export const recordActivityHeaderIdempotencyKeyMax = 255;
 
 export const recordActivityHeader = zod.object({
-  "Idempotency-Key": zod.string().min(1).max(recordActivityHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
+  "Idempotency-Key": zod.string().min(1).max(recordActivityHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and request (method, path, query and body) within 24 hours replays the first answer instead of doing it again; an answer that held a secret (a token, a signing secret, recovery codes) is never kept, and its repeat is refused (409, reason `answer_withheld`).')
 })
 

@@ -31,7 +31,7 @@ export const listScimUsersQueryParams = zod.object({
 export const createScimUserHeaderIdempotencyKeyMax = 255;
 
 export const createScimUserHeader = zod.object({
-  "Idempotency-Key": zod.string().min(1).max(createScimUserHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
+  "Idempotency-Key": zod.string().min(1).max(createScimUserHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and request (method, path, query and body) within 24 hours replays the first answer instead of doing it again; an answer that held a secret (a token, a signing secret, recovery codes) is never kept, and its repeat is refused (409, reason `answer_withheld`).')
 })
 
 export const createScimUserBody = zod.any()

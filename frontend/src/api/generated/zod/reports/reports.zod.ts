@@ -21,7 +21,7 @@ export const createDepartmentReportParams = zod.object({
 export const createDepartmentReportHeaderIdempotencyKeyMax = 255;
 
 export const createDepartmentReportHeader = zod.object({
-  "Idempotency-Key": zod.string().min(1).max(createDepartmentReportHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
+  "Idempotency-Key": zod.string().min(1).max(createDepartmentReportHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and request (method, path, query and body) within 24 hours replays the first answer instead of doing it again; an answer that held a secret (a token, a signing secret, recovery codes) is never kept, and its repeat is refused (409, reason `answer_withheld`).')
 })
 
 export const createDepartmentReportBodyTitleMax = 200;export const createDepartmentReportBodyContentMax = 100000;export const createDepartmentReportBodyDataColumnsMax = 50;export const createDepartmentReportBodyDataRowsMax = 10000;
@@ -256,7 +256,7 @@ export const reviewReportParams = zod.object({
 export const reviewReportHeaderIdempotencyKeyMax = 255;
 
 export const reviewReportHeader = zod.object({
-  "Idempotency-Key": zod.string().min(1).max(reviewReportHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
+  "Idempotency-Key": zod.string().min(1).max(reviewReportHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and request (method, path, query and body) within 24 hours replays the first answer instead of doing it again; an answer that held a secret (a token, a signing secret, recovery codes) is never kept, and its repeat is refused (409, reason `answer_withheld`).')
 })
 
 export const reviewReportBodyReviewNotesMax = 10000;

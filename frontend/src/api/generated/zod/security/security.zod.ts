@@ -35,7 +35,7 @@ not yet confirmed; 409 `totp_enabled` when one is on.
 export const startTotpEnrollmentHeaderIdempotencyKeyMax = 255;
 
 export const startTotpEnrollmentHeader = zod.object({
-  "Idempotency-Key": zod.string().min(1).max(startTotpEnrollmentHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
+  "Idempotency-Key": zod.string().min(1).max(startTotpEnrollmentHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and request (method, path, query and body) within 24 hours replays the first answer instead of doing it again; an answer that held a secret (a token, a signing secret, recovery codes) is never kept, and its repeat is refused (409, reason `answer_withheld`).')
 })
 
 export const startTotpEnrollmentResponse = zod.object({
@@ -62,7 +62,7 @@ shown this once.
 export const confirmTotpEnrollmentHeaderIdempotencyKeyMax = 255;
 
 export const confirmTotpEnrollmentHeader = zod.object({
-  "Idempotency-Key": zod.string().min(1).max(confirmTotpEnrollmentHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
+  "Idempotency-Key": zod.string().min(1).max(confirmTotpEnrollmentHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and request (method, path, query and body) within 24 hours replays the first answer instead of doing it again; an answer that held a secret (a token, a signing secret, recovery codes) is never kept, and its repeat is refused (409, reason `answer_withheld`).')
 })
 
 export const confirmTotpEnrollmentBodyCodeMax = 64;
@@ -83,7 +83,7 @@ shown this once; the earlier ones stop working.
 export const regenerateRecoveryCodesHeaderIdempotencyKeyMax = 255;
 
 export const regenerateRecoveryCodesHeader = zod.object({
-  "Idempotency-Key": zod.string().min(1).max(regenerateRecoveryCodesHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
+  "Idempotency-Key": zod.string().min(1).max(regenerateRecoveryCodesHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and request (method, path, query and body) within 24 hours replays the first answer instead of doing it again; an answer that held a secret (a token, a signing secret, recovery codes) is never kept, and its repeat is refused (409, reason `answer_withheld`).')
 })
 
 export const regenerateRecoveryCodesBodyCodeMax = 64;export const regenerateRecoveryCodesBodyPasswordMax = 1024;
@@ -202,7 +202,7 @@ verification, not one the authenticator already holds for this account. Answer w
 export const startPasskeyRegistrationHeaderIdempotencyKeyMax = 255;
 
 export const startPasskeyRegistrationHeader = zod.object({
-  "Idempotency-Key": zod.string().min(1).max(startPasskeyRegistrationHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
+  "Idempotency-Key": zod.string().min(1).max(startPasskeyRegistrationHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and request (method, path, query and body) within 24 hours replays the first answer instead of doing it again; an answer that held a secret (a token, a signing secret, recovery codes) is never kept, and its repeat is refused (409, reason `answer_withheld`).')
 })
 
 export const startPasskeyRegistrationResponse = zod.object({
@@ -217,7 +217,7 @@ it signs in alone, and a password sign-in asks for it (or another second factor)
 export const finishPasskeyRegistrationHeaderIdempotencyKeyMax = 255;
 
 export const finishPasskeyRegistrationHeader = zod.object({
-  "Idempotency-Key": zod.string().min(1).max(finishPasskeyRegistrationHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
+  "Idempotency-Key": zod.string().min(1).max(finishPasskeyRegistrationHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and request (method, path, query and body) within 24 hours replays the first answer instead of doing it again; an answer that held a secret (a token, a signing secret, recovery codes) is never kept, and its repeat is refused (409, reason `answer_withheld`).')
 })
 
 export const finishPasskeyRegistrationBodyNameMax = 100;
@@ -269,7 +269,7 @@ answered at `POST /auth/login/verify` as `webauthn`.
 export const startPasskeySignInHeaderIdempotencyKeyMax = 255;
 
 export const startPasskeySignInHeader = zod.object({
-  "Idempotency-Key": zod.string().min(1).max(startPasskeySignInHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
+  "Idempotency-Key": zod.string().min(1).max(startPasskeySignInHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and request (method, path, query and body) within 24 hours replays the first answer instead of doing it again; an answer that held a secret (a token, a signing secret, recovery codes) is never kept, and its repeat is refused (409, reason `answer_withheld`).')
 })
 
 export const startPasskeySignInBodyChallengeMax = 2048;
@@ -291,7 +291,7 @@ like a completed sign-in.
 export const finishPasskeySignInHeaderIdempotencyKeyMax = 255;
 
 export const finishPasskeySignInHeader = zod.object({
-  "Idempotency-Key": zod.string().min(1).max(finishPasskeySignInHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
+  "Idempotency-Key": zod.string().min(1).max(finishPasskeySignInHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and request (method, path, query and body) within 24 hours replays the first answer instead of doing it again; an answer that held a secret (a token, a signing secret, recovery codes) is never kept, and its repeat is refused (409, reason `answer_withheld`).')
 })
 
 export const finishPasskeySignInBodyRememberMeDefault = false;

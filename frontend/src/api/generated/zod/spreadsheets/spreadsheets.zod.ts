@@ -62,7 +62,7 @@ export const createSpreadsheetParams = zod.object({
 export const createSpreadsheetHeaderIdempotencyKeyMax = 255;
 
 export const createSpreadsheetHeader = zod.object({
-  "Idempotency-Key": zod.string().min(1).max(createSpreadsheetHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
+  "Idempotency-Key": zod.string().min(1).max(createSpreadsheetHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and request (method, path, query and body) within 24 hours replays the first answer instead of doing it again; an answer that held a secret (a token, a signing secret, recovery codes) is never kept, and its repeat is refused (409, reason `answer_withheld`).')
 })
 
 export const createSpreadsheetBody = zod.object({
@@ -81,7 +81,7 @@ export const importSpreadsheetParams = zod.object({
 export const importSpreadsheetHeaderIdempotencyKeyMax = 255;
 
 export const importSpreadsheetHeader = zod.object({
-  "Idempotency-Key": zod.string().min(1).max(importSpreadsheetHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
+  "Idempotency-Key": zod.string().min(1).max(importSpreadsheetHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and request (method, path, query and body) within 24 hours replays the first answer instead of doing it again; an answer that held a secret (a token, a signing secret, recovery codes) is never kept, and its repeat is refused (409, reason `answer_withheld`).')
 })
 
 export const importSpreadsheetBody = zod.object({

@@ -20,7 +20,7 @@ monitoring and cannot use the messenger.
 export const createApiTokenHeaderIdempotencyKeyMax = 255;
 
 export const createApiTokenHeader = zod.object({
-  "Idempotency-Key": zod.string().min(1).max(createApiTokenHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
+  "Idempotency-Key": zod.string().min(1).max(createApiTokenHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and request (method, path, query and body) within 24 hours replays the first answer instead of doing it again; an answer that held a secret (a token, a signing secret, recovery codes) is never kept, and its repeat is refused (409, reason `answer_withheld`).')
 })
 
 export const createApiTokenBodyNameMax = 200;export const createApiTokenBodyScopesMax = 32;
@@ -87,7 +87,7 @@ export const createServiceTokenParams = zod.object({
 export const createServiceTokenHeaderIdempotencyKeyMax = 255;
 
 export const createServiceTokenHeader = zod.object({
-  "Idempotency-Key": zod.string().min(1).max(createServiceTokenHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
+  "Idempotency-Key": zod.string().min(1).max(createServiceTokenHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and request (method, path, query and body) within 24 hours replays the first answer instead of doing it again; an answer that held a secret (a token, a signing secret, recovery codes) is never kept, and its repeat is refused (409, reason `answer_withheld`).')
 })
 
 export const createServiceTokenBodyNameMax = 200;export const createServiceTokenBodyScopesMax = 32;

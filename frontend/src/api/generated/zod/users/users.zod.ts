@@ -17,7 +17,7 @@ import * as zod from 'zod';
 export const createUserHeaderIdempotencyKeyMax = 255;
 
 export const createUserHeader = zod.object({
-  "Idempotency-Key": zod.string().min(1).max(createUserHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
+  "Idempotency-Key": zod.string().min(1).max(createUserHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and request (method, path, query and body) within 24 hours replays the first answer instead of doing it again; an answer that held a secret (a token, a signing secret, recovery codes) is never kept, and its repeat is refused (409, reason `answer_withheld`).')
 })
 
 export const createUserBodyFullNameMax = 200;export const createUserBodyEmailMax = 320;export const createUserBodyPasswordMax = 1024;
@@ -189,6 +189,6 @@ export const resendInvitationParams = zod.object({
 export const resendInvitationHeaderIdempotencyKeyMax = 255;
 
 export const resendInvitationHeader = zod.object({
-  "Idempotency-Key": zod.string().min(1).max(resendInvitationHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
+  "Idempotency-Key": zod.string().min(1).max(resendInvitationHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and request (method, path, query and body) within 24 hours replays the first answer instead of doing it again; an answer that held a secret (a token, a signing secret, recovery codes) is never kept, and its repeat is refused (409, reason `answer_withheld`).')
 })
 

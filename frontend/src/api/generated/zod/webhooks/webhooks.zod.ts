@@ -23,7 +23,7 @@ export const createWebhookQueryParams = zod.object({
 export const createWebhookHeaderIdempotencyKeyMax = 255;
 
 export const createWebhookHeader = zod.object({
-  "Idempotency-Key": zod.string().min(1).max(createWebhookHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
+  "Idempotency-Key": zod.string().min(1).max(createWebhookHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and request (method, path, query and body) within 24 hours replays the first answer instead of doing it again; an answer that held a secret (a token, a signing secret, recovery codes) is never kept, and its repeat is refused (409, reason `answer_withheld`).')
 })
 
 export const createWebhookBodyUrlMax = 2000;export const createWebhookBodyEventsMax = 32;export const createWebhookBodyDescriptionMax = 400;
@@ -139,19 +139,27 @@ export const deleteWebhookParams = zod.object({
 })
 
 /**
- * A new secret signs every delivery from now on; for 24 hours the previous one signs too
-(two signatures in `webhook-signature`), so receivers can switch without missing one. The
-new secret is in this answer only.
+ * A new secret signs every delivery from now on; for 24 hours (or `previousSecretHours`, up
+to 168) the previous one signs too (two signatures in `webhook-signature`), so receivers
+can switch without missing one. `previousSecretHours=0` expires the previous secret at once
+(it leaked). The new secret is in this answer only.
  * @summary Rotate a webhook's secret
  */
 export const rotateWebhookSecretParams = zod.object({
   "id": zod.uuid()
 })
 
+export const rotateWebhookSecretQueryPreviousSecretHoursMin = 0;
+export const rotateWebhookSecretQueryPreviousSecretHoursMax = 168;
+
+export const rotateWebhookSecretQueryParams = zod.object({
+  "previousSecretHours": zod.number().min(rotateWebhookSecretQueryPreviousSecretHoursMin).max(rotateWebhookSecretQueryPreviousSecretHoursMax).optional()
+})
+
 export const rotateWebhookSecretHeaderIdempotencyKeyMax = 255;
 
 export const rotateWebhookSecretHeader = zod.object({
-  "Idempotency-Key": zod.string().min(1).max(rotateWebhookSecretHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
+  "Idempotency-Key": zod.string().min(1).max(rotateWebhookSecretHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and request (method, path, query and body) within 24 hours replays the first answer instead of doing it again; an answer that held a secret (a token, a signing secret, recovery codes) is never kept, and its repeat is refused (409, reason `answer_withheld`).')
 })
 
 export const rotateWebhookSecretResponse = zod.object({
@@ -180,7 +188,7 @@ export const sendWebhookTestEventParams = zod.object({
 export const sendWebhookTestEventHeaderIdempotencyKeyMax = 255;
 
 export const sendWebhookTestEventHeader = zod.object({
-  "Idempotency-Key": zod.string().min(1).max(sendWebhookTestEventHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
+  "Idempotency-Key": zod.string().min(1).max(sendWebhookTestEventHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and request (method, path, query and body) within 24 hours replays the first answer instead of doing it again; an answer that held a secret (a token, a signing secret, recovery codes) is never kept, and its repeat is refused (409, reason `answer_withheld`).')
 })
 
 /**
@@ -236,6 +244,6 @@ export const redeliverWebhookDeliveryParams = zod.object({
 export const redeliverWebhookDeliveryHeaderIdempotencyKeyMax = 255;
 
 export const redeliverWebhookDeliveryHeader = zod.object({
-  "Idempotency-Key": zod.string().min(1).max(redeliverWebhookDeliveryHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and body within 24 hours replays the first answer instead of doing it again.')
+  "Idempotency-Key": zod.string().min(1).max(redeliverWebhookDeliveryHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and request (method, path, query and body) within 24 hours replays the first answer instead of doing it again; an answer that held a secret (a token, a signing secret, recovery codes) is never kept, and its repeat is refused (409, reason `answer_withheld`).')
 })
 
