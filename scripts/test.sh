@@ -35,6 +35,10 @@ curl -fsS -X DELETE "$MAIL_CATCHER_URL/api/messages" >/dev/null
 # A real OpenID provider (scripts/oidc/provider.mjs, oidc-provider) for the tests of single
 # sign-on: exports OIDC_ISSUER, which the API tests and the end-to-end tests configure.
 OIDC_PORT=2590 OIDC_LOG="$(mktemp -d)/oidc.log" source scripts/oidc/start.sh
+# A real DNS server (scripts/dns/server.py, dnslib) for the proofs of single sign-on domains:
+# exports DNS_RESOLVER, which the API tests' servers and the end-to-end servers look TXT records
+# up at, and DNS_ZONE_DIR, where the tests publish them.
+source scripts/dns/start.sh
 
 # Each #[sqlx::test] makes (and drops) its own database through this server.
 export DATABASE_URL="$PG_BASE_URL/postgres"

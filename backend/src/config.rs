@@ -68,6 +68,9 @@ pub struct Config {
     /// (`localhost` when that is a loopback address); a parent domain lets sibling origins share
     /// passkeys.
     pub passkey_rp_id: Option<String>,
+    /// The DNS server that single sign-on domains' proofs are looked up at (`DNS_RESOLVER`, an
+    /// `ip:port`); none: the system's resolvers.
+    pub dns_resolver: Option<SocketAddr>,
 }
 
 /// Where e-mail goes (`SMTP_URL`, `MAIL_FROM`, `PUBLIC_URL`, `MAIL_RETRY_SCALE`,
@@ -262,6 +265,7 @@ impl Config {
             metrics_token: var("METRICS_TOKEN").filter(|t| !t.is_empty()),
             map_tiles: var("MAP_TILE_URL").map(|url| MapTiles::parse(&url, var("MAP_TILE_ATTRIBUTION"))).transpose()?,
             passkey_rp_id: var("PASSKEY_RP_ID").filter(|id| !id.is_empty()),
+            dns_resolver: parse_var("DNS_RESOLVER")?,
             events: EventsConfig {
                 allow_private_networks: parse_var::<bool>("WEBHOOK_ALLOW_PRIVATE_NETWORKS")?.unwrap_or(false),
                 audit_retention_days: parse_var::<u32>("AUDIT_RETENTION_DAYS")?.unwrap_or(400).clamp(1, 36_500),

@@ -347,6 +347,12 @@ pub enum AppError {
     EnterpriseNameTaken,
     #[error("A report cannot go from {} to {}", .0.from.as_str(), .0.to.as_str())]
     InvalidTransition(InvalidTransition),
+    /// A public mail provider's domain (gmail.com…) claimed for single sign-on: 400.
+    #[error("A public mail domain cannot be claimed: its addresses belong to people of every organisation")]
+    PublicMailDomain,
+    /// A domain's proof was asked for and its TXT record is not there (yet): 400.
+    #[error("The TXT record was not found: publish it at your DNS provider, wait for it to spread, and try again")]
+    DomainNotVerified,
     #[error("Too many attempts. Please try again later.")]
     RateLimited { retry_after_secs: u64 },
     /// Bounded work (exports, spreadsheets) is at capacity, or a dependency did not answer in
@@ -429,6 +435,8 @@ impl AppError {
             Self::NotFound => "not_found",
             Self::Conflict(_) | Self::EmailTaken { .. } | Self::EnterpriseNameTaken => "conflict",
             Self::InvalidTransition(_) => "invalid_transition",
+            Self::PublicMailDomain => "public_mail_domain",
+            Self::DomainNotVerified => "domain_not_verified",
             Self::RateLimited { .. } => "rate_limited",
             Self::Busy { .. } => "unavailable",
             Self::Unexpected(_) => "internal",
@@ -437,7 +445,7 @@ impl AppError {
 
     pub fn status(&self) -> StatusCode {
         match self {
-            Self::Validation(_) | Self::Explained(..) => StatusCode::BAD_REQUEST,
+            Self::Validation(_) | Self::Explained(..) | Self::PublicMailDomain | Self::DomainNotVerified => StatusCode::BAD_REQUEST,
             Self::InvalidCredentials
             | Self::SessionExpired
             | Self::Unauthorized

@@ -101,6 +101,9 @@ test.beforeAll(async ({ request }) => {
     },
   });
   expect(sso.status(), await sso.text()).toBe(200);
+  // The first domain approved by the admin (it routes its people); the subsidiary's still awaits its TXT record.
+  const approved = await request.post(`/api/v1/enterprises/${ids.enterprise}/sso/domains/${ssoDomain}/verify?approve=true`, { headers: adminHeaders });
+  expect(approved.status(), await approved.text()).toBe(200);
   const headId = await created(
     await request.post('/api/v1/users', {
       headers: ceoHeaders,
@@ -389,6 +392,8 @@ for (const locale of ['en', 'fr'] as const) {
       await page.goto(`/admin/enterprises/${ids.enterprise}`);
       await expect(card.getByRole('textbox', { name: new RegExp(`^${text(locale, 'ssoSettings.issuer')}`) })).toHaveValue(OIDC_ISSUER);
       await expect(card.getByTestId('sso-break-glass-warning')).toBeVisible();
+      // A verified domain and one awaiting its TXT record, with the admin's approval offered.
+      await expect(card.getByTestId('sso-domain')).toHaveCount(2);
       await expectNoSeriousViolations(page, 'the single sign-on card, set up and required');
       await frenchFits('the single sign-on card, set up and required');
       await card.getByRole('button', { name: text(locale, 'ssoSettings.remove') }).click();

@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { type APIRequestContext, type Browser, type Page, type Route, expect, test } from '@playwright/test';
 import { admin, apiToken, bearer, createEnterprise, createStaff, departmentId, expectSignedIn, signIn } from './support';
 
@@ -32,6 +34,29 @@ const expiringDomain = `sso-expiring-${runId}.example`;
 
 const ids = { ui: '', api: '', expiring: '' };
 
+/**
+ * Publishes a TXT record at the tests' DNS server (scripts/dns/start.sh, which the server under
+ * test looks domain proofs up at): a file of its zone folder, named after the record.
+ */
+function publishTxt(name: string, value: string) {
+  const zone = process.env.DNS_ZONE_DIR;
+  if (!zone) throw new Error('DNS_ZONE_DIR: start the tests\' DNS server (source scripts/dns/start.sh)');
+  writeFileSync(join(zone, name), `${value}\n`);
+}
+
+/** Proves a claimed domain through the API, as a CEO would: its TXT record published, then checked. */
+async function proveDomain(request: APIRequestContext, token: string, enterpriseId: string, domain: string) {
+  const claims = (await (await request.get(`/api/v1/enterprises/${enterpriseId}/sso/domains`, { headers: bearer(token) })).json()) as {
+    domain: string;
+    txtName: string;
+    txtValue: string;
+  }[];
+  const claim = claims.find((c) => c.domain === domain)!;
+  publishTxt(claim.txtName, claim.txtValue);
+  const proven = await request.post(`/api/v1/enterprises/${enterpriseId}/sso/domains/${domain}/verify`, { headers: bearer(token) });
+  expect(proven.status(), await proven.text()).toBe(200);
+}
+
 /** Sets up an enterprise's single sign-on through the API, as its CEO. */
 async function configureSso(request: APIRequestContext, ceo: Person, enterpriseId: string, domain: string, client: { id: string; secret: string }) {
   const ceoToken = await apiToken(request, ceo);
@@ -48,6 +73,7 @@ async function configureSso(request: APIRequestContext, ceo: Person, enterpriseI
     },
   });
   expect(response.status(), await response.text()).toBe(200);
+  await proveDomain(request, ceoToken, enterpriseId, domain);
 }
 
 test.beforeAll(async ({ request }) => {
@@ -129,6 +155,26 @@ test.describe('single sign-on', () => {
       await expect(page.getByText('Single sign-on settings saved')).toBeVisible();
       await expect(card.getByText('A secret is stored: leave empty to keep it.')).toBeVisible();
       await expect(card.getByText('On', { exact: true })).toBeVisible();
+    });
+
+    await test.step('the domain routes nobody until the CEO publishes its TXT record and the app finds it', async () => {
+      const card = page.getByRole('region', { name: 'Single sign-on' });
+      const proofs = card.getByRole('region', { name: 'Domain ownership' });
+      const row = proofs.getByTestId('sso-domain').filter({ hasText: uiDomain });
+      await expect(row.getByTestId('sso-domain-status')).toHaveText('Awaiting proof');
+      const visitor = await newBrowser(browser);
+      await visitor.goto('/login');
+      await visitor.getByLabel(/^Email/).fill(person.email);
+      await expect(visitor.getByLabel(/^Password/)).toBeVisible();
+      await expect(visitor.getByRole('button', { name: 'Continue with single sign-on' })).toHaveCount(0);
+      await visitor.context().close();
+      // Checked before the record exists: said so, still pending.
+      await row.getByRole('button', { name: `Check the record of ${uiDomain}` }).click();
+      await expect(page.getByText(`${uiDomain} is not verified yet`)).toBeVisible();
+      publishTxt((await row.getByTestId('sso-domain-txt-name').textContent())!, (await row.getByTestId('sso-domain-txt-value').textContent())!);
+      await row.getByRole('button', { name: `Check the record of ${uiDomain}` }).click();
+      await expect(page.getByText(`${uiDomain} is verified: its people now sign in through your provider.`)).toBeVisible();
+      await expect(row.getByTestId('sso-domain-status')).toHaveText('Verified');
     });
 
     await test.step('a person of the domain is offered single sign-on, signs in at the provider and comes back signed in', async () => {

@@ -100,6 +100,16 @@ hook = call("POST", "/webhooks", ceo, {"url": "http://127.0.0.1:9/fuzz", "events
 spare_hook = call("POST", "/webhooks", ceo, {"url": "http://127.0.0.1:9/spare", "events": ["user.created"]})["id"]
 delivery = call("POST", f"/webhooks/{hook}/test", ceo)["id"]
 
+# Single sign-on for Acme (the tests' OpenID provider, when run.sh's caller started one): a proven
+# domain to read and check again, and a pending one to give up.
+sso_ids = {}
+if os.environ.get("OIDC_ISSUER"):
+    call("PUT", f"/enterprises/{ent}/sso", ceo, {"issuer": os.environ["OIDC_ISSUER"], "clientId": "platform", "clientSecret": "platform-secret",
+                                                  "domains": ["acme.fuzz", "spare.acme.fuzz"], "provisioning": "just_in_time"})
+    call("POST", f"/enterprises/{ent}/sso/domains/acme.fuzz/verify?approve=true", admin)
+    sso_ids = {"getEnterpriseSso": {"id": ent}, "listSsoDomains": {"id": ent}, "addSsoDomain": {"id": ent},
+               "verifySsoDomain": {"id": ent, "domain": "acme.fuzz"}, "deleteSsoDomain": {"id": ent, "domain": "spare.acme.fuzz"}}
+
 # Someone invited who has not accepted: their invitation is resent (the server has no mail
 # server here: the e-mails wait in its outbox).
 invited = call("POST", "/users", ceo, {"fullName": "Invited", "email": "invited@fuzz.example", "role": "DepartmentUser", "departmentId": finance})["id"]
@@ -128,6 +138,7 @@ ids = {
     "rotateWebhookSecret": {"id": hook}, "sendWebhookTestEvent": {"id": hook}, "listWebhookDeliveries": {"id": hook},
     "redeliverWebhookDelivery": {"id": hook, "deliveryId": delivery},
     "logoutSession": {"id": spare_session}, "logoutOtherSessions": {"id": spare_session}, "logoutMySession": {"id": spare_session},
+    **sso_ids,
 }
 # When FUZZ_CHECKS asks for negative_data_rejection (run.sh does): invalid input must be refused, with
 # schemathesis' statuses for that, 413 (a body past the limit is refused before it is read) and 412

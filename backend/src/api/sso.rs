@@ -6,14 +6,18 @@
 
 use chrono::{DateTime, Utc};
 use poem::web::Data;
-use poem_openapi::{Enum, Object, OpenApi, param::Path, payload::Json};
+use poem_openapi::{
+    Enum, Object, OpenApi,
+    param::{Path, Query},
+    payload::Json,
+};
 use uuid::Uuid;
 
 use super::{ApiTags, accounts::Done, auth::LoginResponse, managed::find_managed, mfa::wrong};
 use crate::{
     api_errors,
     audit::{Audit, Changes, Target},
-    auth::{BearerAuth, ClientInfo, sign_in, sso::Identity},
+    auth::{BearerAuth, ClientInfo, domain_proof, sign_in, sso::Identity},
     domain::{Email, FieldErrors, FieldIssue, Role},
     error::{AppError, Conflict, SsoFailure},
     state::AppState,
@@ -27,6 +31,14 @@ use crate::{
 
 #[derive(Default)]
 pub struct SsoApi;
+
+/// A claimed domain.
+#[derive(poem_openapi::ApiResponse)]
+pub enum CreatedSsoDomain {
+    /// Claimed, pending its proof.
+    #[oai(status = 201)]
+    Created(Json<SsoDomain>),
+}
 
 /// The sign-in's side of single sign-on (public operations, under Auth).
 #[derive(Default)]
@@ -110,6 +122,53 @@ pub struct SsoSettingsChange {
     pub break_glass_user_id: Option<Uuid>,
 }
 
+/// A domain the enterprise claims for its single sign-on, and its proof.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct SsoDomain {
+    /// Lower case.
+    pub domain: String,
+    /// `verified`: it routes its people to the enterprise's provider; `pending`: it routes
+    /// nobody until its TXT record is found (or the platform admin approves it).
+    pub status: SsoDomainStatus,
+    /// Publish a TXT record at this name…
+    pub txt_name: String,
+    /// …holding this text.
+    pub txt_value: String,
+    pub verified_at: Option<DateTime<Utc>>,
+    /// `dns` (its TXT record was found) or `admin` (the platform admin approved it).
+    pub verified_by: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
+#[oai(rename_all = "lowercase")]
+pub enum SsoDomainStatus {
+    Pending,
+    Verified,
+}
+
+impl From<store::sso::DomainRecord> for SsoDomain {
+    fn from(r: store::sso::DomainRecord) -> Self {
+        Self {
+            status: if r.verified_at.is_some() { SsoDomainStatus::Verified } else { SsoDomainStatus::Pending },
+            txt_name: domain_proof::txt_name(&r.domain),
+            txt_value: domain_proof::txt_value(&r.token),
+            domain: r.domain,
+            verified_at: r.verified_at,
+            verified_by: r.verified_by,
+        }
+    }
+}
+
+/// A domain to claim.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct NewSsoDomain {
+    /// A host name (`example.com`); not a public mail provider's.
+    #[oai(validator(max_length = 253))]
+    pub domain: String,
+}
+
 /// An address typed on the sign-in page.
 #[derive(Debug, Object)]
 #[oai(rename_all = "camelCase")]
@@ -177,6 +236,20 @@ api_errors!(SsoSettingsError {
     409 Conflict,
 });
 
+api_errors!(SsoDomainError {
+    /// A malformed domain (`validation_failed`), a public mail provider's (`public_mail_domain`),
+    /// or, when its proof is asked for, a TXT record that is not there (`domain_not_verified`).
+    400 BadRequest,
+    /// No token, or its session has ended.
+    401 Unauthorized,
+    /// Not the admin or the enterprise's CEO; or `approve` asked by anyone but the admin.
+    403 Forbidden,
+    /// No such enterprise, no single sign-on set up, or no such claimed domain.
+    404 NotFound,
+    /// Another enterprise has proven this domain (`conflict`, reason `sso_domain_taken`).
+    409 Conflict,
+});
+
 api_errors!(SsoStartError {
     /// Not an e-mail address, or none whose domain has single sign-on (`validation_failed`).
     400 BadRequest,
@@ -238,6 +311,9 @@ impl SsoApi {
         let role = body.default_role.unwrap_or(Role::DepartmentUser);
         errors.check("defaultRole", if matches!(role, Role::DepartmentUser | Role::DepartmentHead) { Ok(()) } else { Err(FieldIssue::Invalid) });
         let Some(domains) = domains.filter(|_| errors.is_empty()) else { return Err(AppError::from(errors).into()) };
+        if domains.iter().any(|d| domain_proof::is_public_mail_domain(d)) {
+            return Err(AppError::PublicMailDomain.into());
+        }
         if let Some(department) = body.default_department_id {
             let mut tx = tenancy::begin(&state.db, &SchemaName::for_enterprise(enterprise.id)).await?;
             if !store::departments::exists(&mut tx, department).await? {
@@ -289,6 +365,125 @@ impl SsoApi {
         Audit::of(&state, &auth.0).record(&mut tx, Some(enterprise.id), "enterprise.sso_updated", target, facts).await?;
         tx.commit().await?;
         Ok(Json(settings(&state, store::sso::find(&state.db, enterprise.id).await?).await?))
+    }
+
+    /// An enterprise's single sign-on domains
+    ///
+    /// Every domain it claims, with its proof: the TXT record to publish, and whether it was
+    /// found. Only verified domains route anyone to the enterprise's provider.
+    #[oai(path = "/enterprises/:id/sso/domains", method = "get", operation_id = "listSsoDomains")]
+    async fn list_domains(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>) -> Result<Json<Vec<SsoDomain>>, SsoDomainError> {
+        auth.0.require("listSsoDomains")?;
+        let enterprise = find_managed(&state, &auth, id.0).await?;
+        let domains = store::sso::domains(&state.db, enterprise.id).await?;
+        Ok(Json(domains.into_iter().map(SsoDomain::from).collect()))
+    }
+
+    /// Claim a domain for single sign-on
+    ///
+    /// The domain is pending until its TXT record is found (`…/verify`); it routes nobody until
+    /// then. A public mail provider's domain is never claimable; a domain another enterprise has
+    /// proven is taken. Single sign-on must be set up first.
+    #[oai(path = "/enterprises/:id/sso/domains", method = "post", operation_id = "addSsoDomain")]
+    async fn add_domain(
+        &self,
+        state: Data<&AppState>,
+        auth: BearerAuth,
+        id: Path<Uuid>,
+        body: Json<NewSsoDomain>,
+    ) -> Result<CreatedSsoDomain, SsoDomainError> {
+        auth.0.require("addSsoDomain")?;
+        let enterprise = find_managed(&state, &auth, id.0).await?;
+        let mut errors = FieldErrors::new();
+        let domain = errors.check("domain", domains(std::slice::from_ref(&body.domain)).map(|mut d| d.remove(0)));
+        let Some(domain) = domain else { return Err(AppError::from(errors).into()) };
+        if domain_proof::is_public_mail_domain(&domain) {
+            return Err(AppError::PublicMailDomain.into());
+        }
+        let before = store::sso::find(&state.db, enterprise.id).await?.ok_or(AppError::NotFound)?;
+        if before.domains.len() >= MAX_DOMAINS && !before.domains.contains(&domain) {
+            let mut errors = FieldErrors::new();
+            errors.check::<()>("domain", Err(FieldIssue::TooLong));
+            return Err(AppError::Explained(errors, format!("An enterprise claims at most {MAX_DOMAINS} domains")).into());
+        }
+        let mut tx = state.db.begin().await?;
+        let claimed = store::sso::add_domain(&mut tx, enterprise.id, &domain).await?.map_err(|_| AppError::Conflict(Conflict::SsoDomainTaken))?;
+        let target = Some(Target::new("enterprise", enterprise.id, &enterprise.name));
+        Audit::of(&state, &auth.0)
+            .record(&mut tx, Some(enterprise.id), "enterprise.sso_domain_claimed", target, Changes::new().with("domain", &domain))
+            .await?;
+        tx.commit().await?;
+        Ok(CreatedSsoDomain::Created(Json(claimed.into())))
+    }
+
+    /// Prove a claimed domain
+    ///
+    /// Looks for the domain's TXT record (`txtName` holding `txtValue`) through the server's
+    /// resolver: found, the domain is verified and routes its people to the enterprise's
+    /// provider; not found, 400 `domain_not_verified`. The platform admin may approve a domain
+    /// without the record (`approve=true`), for an enterprise that cannot publish one.
+    #[oai(path = "/enterprises/:id/sso/domains/:domain/verify", method = "post", operation_id = "verifySsoDomain")]
+    async fn verify_domain(
+        &self,
+        state: Data<&AppState>,
+        auth: BearerAuth,
+        id: Path<Uuid>,
+        #[oai(validator(max_length = 253))] domain: Path<String>,
+        #[oai(default)] approve: Query<bool>,
+    ) -> Result<Json<SsoDomain>, SsoDomainError> {
+        auth.0.require("verifySsoDomain")?;
+        let enterprise = find_managed(&state, &auth, id.0).await?;
+        if approve.0 && auth.0.role != Role::PlatformAdmin {
+            return Err(AppError::Forbidden.into());
+        }
+        let name = domain.0.trim().to_lowercase();
+        let claimed = store::sso::domain(&state.db, enterprise.id, &name).await?.ok_or(AppError::NotFound)?;
+        if claimed.verified_at.is_some() {
+            return Ok(Json(claimed.into()));
+        }
+        let by = if approve.0 {
+            "admin"
+        } else if (domain_proof::Prover { resolver: state.config.dns_resolver }).proven(&claimed.domain, &claimed.token).await {
+            "dns"
+        } else {
+            return Err(AppError::DomainNotVerified.into());
+        };
+        let mut tx = state.db.begin().await?;
+        let proven = store::sso::prove_domain(&mut *tx, enterprise.id, &claimed.domain, by)
+            .await?
+            .ok_or(AppError::NotFound)?
+            .map_err(|_| AppError::Conflict(Conflict::SsoDomainTaken))?;
+        let target = Some(Target::new("enterprise", enterprise.id, &enterprise.name));
+        let facts = Changes::new().with("domain", &claimed.domain).with("by", by);
+        Audit::of(&state, &auth.0).record(&mut tx, Some(enterprise.id), "enterprise.sso_domain_verified", target, facts).await?;
+        tx.commit().await?;
+        Ok(Json(proven.into()))
+    }
+
+    /// Give up a claimed domain
+    ///
+    /// Its people no longer see single sign-on on the sign-in page.
+    #[oai(path = "/enterprises/:id/sso/domains/:domain", method = "delete", operation_id = "deleteSsoDomain")]
+    async fn delete_domain(
+        &self,
+        state: Data<&AppState>,
+        auth: BearerAuth,
+        id: Path<Uuid>,
+        #[oai(validator(max_length = 253))] domain: Path<String>,
+    ) -> Result<Done, SsoDomainError> {
+        auth.0.require("deleteSsoDomain")?;
+        let enterprise = find_managed(&state, &auth, id.0).await?;
+        let name = domain.0.trim().to_lowercase();
+        let mut tx = state.db.begin().await?;
+        if !store::sso::remove_domain(&mut *tx, enterprise.id, &name).await? {
+            return Err(AppError::NotFound.into());
+        }
+        let target = Some(Target::new("enterprise", enterprise.id, &enterprise.name));
+        Audit::of(&state, &auth.0)
+            .record(&mut tx, Some(enterprise.id), "enterprise.sso_domain_removed", target, Changes::new().with("domain", &name))
+            .await?;
+        tx.commit().await?;
+        Ok(Done::Done)
     }
 
     /// Remove an enterprise's single sign-on

@@ -2,6 +2,7 @@
 
 pub mod api_token;
 pub mod client;
+pub mod domain_proof;
 pub mod mfa;
 pub mod passkeys;
 pub mod password;

@@ -92,6 +92,10 @@ pub const PERMISSIONS: &[Permission] = &[
     row("getEnterpriseSso", A, OWN, NEVER, NEVER),
     row("updateEnterpriseSso", A, OWN, NEVER, NEVER),
     row("deleteEnterpriseSso", A, OWN, NEVER, NEVER),
+    row("listSsoDomains", A, OWN, NEVER, NEVER),
+    row("addSsoDomain", A, OWN, NEVER, NEVER),
+    row("verifySsoDomain", A, OWN, NEVER, NEVER),
+    row("deleteSsoDomain", A, OWN, NEVER, NEVER),
     row("logoutMySession", A, OWN, OWN, OWN),
     // Provisioning (SCIM): an enterprise's, so its CEO's (or their service credential's).
     row("getScimServiceProviderConfig", F, OWN, NEVER, NEVER),

@@ -261,3 +261,54 @@ async fn a_sign_in_challenge_opens_one_session_for_the_client_that_started_it() 
     let (status, again) = verify(challenge, recovery_codes[0].clone(), "Browser A").await;
     assert_eq!((status, again["code"].as_str()), (401, Some("challenge_expired")), "a spent challenge: {again}");
 }
+
+/// Finding 6: a reset link's secret sat in the outbox in clear until it was sent (forever
+/// without a mail server), and a database reader reset a CEO's password with it. Nothing in the
+/// database now opens an account: not the outbox row, not the link's row.
+#[tokio::test]
+async fn a_copy_of_the_database_opens_no_account() {
+    let (db, _dropped) = test_database().await;
+    // No mail server: the messages wait in the outbox, as they did in the probe.
+    let app = TestApp::spawn(db.clone()).await;
+    let admin = app.admin_token().await;
+    let d = domain();
+    let (enterprise, ceo) = app.enterprise(&admin, &format!("Copy {d}")).await;
+    let (_, me) = app.get(&ceo, "/api/v1/auth/me").await;
+    ask_reset(&app, me["email"].as_str().unwrap()).await;
+    let (status, _) = app
+        .post(
+            &ceo,
+            "/api/v1/users",
+            json!({ "fullName": "Ivy Invited", "email": format!("ivy@{d}"), "role": "DepartmentUser", "enterpriseId": enterprise }),
+        )
+        .await;
+    assert_eq!(status, 201);
+    // The reset is queued after the answer: wait for its row.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let rows: Vec<serde_json::Value> = loop {
+        let rows: Vec<serde_json::Value> =
+            sqlx::query_scalar("select payload from outbox where kind = 'email' and event_type in ('password_reset', 'invitation')")
+                .fetch_all(&db)
+                .await
+                .unwrap();
+        if rows.len() == 2 || std::time::Instant::now() > deadline {
+            break rows;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    };
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    // Every text the database holds about the links, tried as a link's secret.
+    let mut candidates: Vec<String> =
+        rows.iter().flat_map(|p| p.as_object().unwrap().values().filter_map(|v| v.as_str().map(str::to_owned)).collect::<Vec<_>>()).collect();
+    let hashes: Vec<Vec<u8>> = sqlx::query_scalar("select token_hash from account_tokens").fetch_all(&db).await.unwrap();
+    assert_eq!(hashes.len(), 2);
+    candidates.extend(hashes.iter().map(|h| base64::Engine::encode(&base64::engine::general_purpose::URL_SAFE_NO_PAD, h)));
+    assert!(!candidates.is_empty());
+    for candidate in candidates {
+        let (status, _) =
+            app.post("", "/api/v1/auth/password-reset/confirm", json!({ "token": candidate, "password": "taken-over-by-a-reader" })).await;
+        assert_eq!(status, 400, "{candidate} reset a password");
+        let (status, _) = app.post("", "/api/v1/auth/invitations/accept", json!({ "token": candidate, "password": "taken-over-by-a-reader" })).await;
+        assert_eq!(status, 400, "{candidate} accepted an invitation");
+    }
+}

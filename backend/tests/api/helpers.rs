@@ -54,6 +54,8 @@ pub fn test_config() -> Config {
             max_memory_bytes: 512 * 1024 * 1024,
         },
         map_tiles: None,
+        // The tests' DNS server (scripts/dns/start.sh), where the tests publish domain proofs.
+        dns_resolver: std::env::var("DNS_RESOLVER").ok().map(|a| a.parse().expect("DNS_RESOLVER is ip:port")),
         metrics_token: None,
         events: backend::config::EventsConfig {
             allow_private_networks: true,

@@ -158,6 +158,10 @@ const TABLE: &[(&str, [Cell; 11])] = &[
     ("getEnterpriseSso",          [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
     ("updateEnterpriseSso",       [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
     ("deleteEnterpriseSso",       [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
+    ("listSsoDomains",            [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
+    ("addSsoDomain",              [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
+    ("verifySsoDomain",           [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
+    ("deleteSsoDomain",           [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
     // Enterprises: the admin's; a CEO reads their own and its users, reports and departments.
     ("listEnterprises",           [A,     F,  F,   F,    U,   U,    F,     F,   F,     F,    F]),
     ("createEnterprise",          [A,     F,  F,   F,    U,   U,    F,     F,   F,     F,    F]),
@@ -654,6 +658,32 @@ impl World {
                 assert_eq!(status, 200, "{body}");
                 delete(format!("/api/v1/enterprises/{ent}/sso"))
             }
+            // Alpha's single sign-on domains (its single sign-on set up by the admin for each call).
+            "listSsoDomains" | "addSsoDomain" | "verifySsoDomain" | "deleteSsoDomain" => {
+                let (status, body) = self.app.put(&self.admin.token, &format!("/api/v1/enterprises/{ent}/sso"), sso_settings()).await;
+                assert_eq!(status, 200, "{body}");
+                let domains = format!("/api/v1/enterprises/{ent}/sso/domains");
+                match operation {
+                    "listSsoDomains" => get(domains),
+                    "addSsoDomain" => {
+                        let domain = format!("d{}.alpha-sso.example", self.unique());
+                        post(domains).json(json!({ "domain": domain })).target(domain)
+                    }
+                    "verifySsoDomain" => {
+                        // Its TXT record published at the tests' DNS server: the proof any caller may ask for.
+                        let (_, list) = self.app.get(&self.admin.token, &domains).await;
+                        let claim = list.as_array().unwrap().iter().find(|d| d["domain"] == "alpha-sso.example").unwrap().clone();
+                        crate::sso::publish(claim["txtName"].as_str().unwrap(), claim["txtValue"].as_str().unwrap());
+                        post(format!("{domains}/alpha-sso.example/verify"))
+                    }
+                    _ => {
+                        let domain = format!("d{}.alpha-sso.example", self.unique());
+                        let (status, body) = self.app.post(&self.admin.token, &domains, json!({ "domain": domain })).await;
+                        assert_eq!(status, 201, "{body}");
+                        delete(format!("{domains}/{domain}")).target(domain)
+                    }
+                }
+            }
             "logoutMySession" => {
                 // Another session of their own, or (anyone outside finance's people) Alpha's member's.
                 let token = if insider || who == Admin { self.app.token(&me.email, me.password).await } else { self.member_session().await };
@@ -1017,6 +1047,13 @@ impl World {
             "deleteEnterpriseSso" => {
                 let (_, after) = self.get(&self.admin.token, &format!("/api/v1/enterprises/{}/sso", self.a.id)).await;
                 ensure!(after["configured"] == false, "still there: {after}");
+            }
+            "listSsoDomains" => ensure!(body.as_array().is_some_and(|d| d.iter().any(|d| d["domain"] == "alpha-sso.example")), "{body}"),
+            "addSsoDomain" => ensure!(body["domain"] == call.target.as_str() && body["status"] == "pending", "{body}"),
+            "verifySsoDomain" => ensure!(body["domain"] == "alpha-sso.example" && body["status"] == "verified", "{body}"),
+            "deleteSsoDomain" => {
+                let (_, list) = self.get(&self.admin.token, &format!("/api/v1/enterprises/{}/sso/domains", self.a.id)).await;
+                ensure!(!list.as_array().unwrap().iter().any(|d| d["domain"] == call.target.as_str()), "still there: {list}");
             }
             "getEnterpriseSecurityPolicy" | "updateEnterpriseSecurityPolicy" => {
                 ensure!(body["mfaRequiredRoles"].is_null() && body["platformDefault"] == json!([]), "{body}")

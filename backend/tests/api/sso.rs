@@ -64,7 +64,24 @@ async fn with_sso(app: &TestApp, admin: &str, name: &str, extra: Value) -> (Stri
     body.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
     let (status, saved) = app.put(&ceo, &format!("/api/v1/enterprises/{id}/sso"), body).await;
     assert_eq!(status, 200, "{saved}");
+    prove(app, &ceo, &id, &domain).await;
     (id, ceo)
+}
+
+/// Publishes a TXT record at the tests' DNS server (scripts/dns/start.sh): a file of its zone
+/// folder, named after the record.
+pub fn publish(name: &str, value: &str) {
+    let zone = std::env::var("DNS_ZONE_DIR").expect("DNS_ZONE_DIR: start the tests' DNS server (source scripts/dns/start.sh)");
+    std::fs::write(std::path::Path::new(&zone).join(name), format!("{value}\n")).unwrap();
+}
+
+/// Proves an enterprise's claimed domain as its CEO would: its TXT record published, then checked.
+async fn prove(app: &TestApp, token: &str, enterprise: &str, domain: &str) {
+    let (_, claims) = app.get(token, &format!("/api/v1/enterprises/{enterprise}/sso/domains")).await;
+    let claim = claims.as_array().unwrap().iter().find(|d| d["domain"] == domain).unwrap_or_else(|| panic!("{domain} unclaimed: {claims}")).clone();
+    publish(claim["txtName"].as_str().unwrap(), claim["txtValue"].as_str().unwrap());
+    let (status, proven) = app.post(token, &format!("/api/v1/enterprises/{enterprise}/sso/domains/{domain}/verify"), json!({})).await;
+    assert_eq!((status, proven["status"].as_str()), (200, Some("verified")), "{proven}");
 }
 
 /// The first leg: the authorization URL and its state.
@@ -108,6 +125,10 @@ async fn a_ceo_sets_up_sso_and_a_new_person_of_the_domain_signs_in_through_the_p
     assert_eq!(saved["domains"], json!(["sso-one.example"]));
     assert_eq!(saved["clientSecretSet"], true);
     assert!(!saved.to_string().contains("platform-secret"), "the secret never comes back: {saved}");
+    // Claimed, not yet proven: nobody is routed to the provider.
+    let (_, found) = app.post("", "/api/v1/auth/sso/discover", json!({ "email": "ada@sso-one.example" })).await;
+    assert_eq!(found, json!({ "sso": false, "required": false }));
+    prove(&app, &ceo, &id, "sso-one.example").await;
 
     // The sign-in page's question, by domain only.
     let (_, found) = app.post("", "/api/v1/auth/sso/discover", json!({ "email": "Ada.Lovelace@SSO-one.example" })).await;
@@ -199,6 +220,7 @@ async fn the_provider_s_answer_is_checked_a_wrong_nonce_an_expired_code_and_an_a
     let (id, ceo) = app.enterprise(&admin, "Sso Slow").await;
     let body = json!({ "issuer": issuer(), "clientId": "platform-expiring", "clientSecret": "expiring-secret", "domains": ["sso-slow.example"], "provisioning": "just_in_time" });
     assert_eq!(app.put(&ceo, &format!("/api/v1/enterprises/{id}/sso"), body).await.0, 200);
+    prove(&app, &ceo, &id, "sso-slow.example").await;
     let (url, state) = start(&app, "late@sso-slow.example").await;
     let back = Browser::new().sign_in(&url, "late@sso-slow.example").await;
     tokio::time::sleep(std::time::Duration::from_millis(2500)).await;
@@ -328,6 +350,7 @@ async fn settings_are_checked_before_they_are_saved() {
     assert_eq!(app.get(&ceo, &path).await.1["configured"], false, "nothing was saved");
 
     assert_eq!(app.put(&ceo, &path, good.clone()).await.0, 200);
+    prove(&app, &ceo, &id, "sso-five.example").await;
     let (other, other_ceo) = app.enterprise(&admin, "Sso Six").await;
     let (status, refused) =
         app.put(&other_ceo, &format!("/api/v1/enterprises/{other}/sso"), with(json!({ "domains": ["sso-six.example", "sso-five.example"] }))).await;
@@ -420,4 +443,102 @@ async fn a_passkey_does_not_bypass_required_single_sign_on() {
     // The break-glass CEO's passkey (a possession and a verified person) still opens.
     let (status, signed_in) = passkey_sign_in(&app, &mut ceos_key).await;
     assert_eq!(status, 200, "{signed_in}");
+}
+
+/// Issue 41, finding 3: a CEO claimed another company's domain (and gmail.com) and captured its
+/// sign-ins. A domain now routes nobody until its TXT record is found (or the platform admin
+/// approves it); public mail domains are never claimable; a proven domain is one enterprise's,
+/// and nobody is onboarded at it elsewhere.
+#[tokio::test]
+async fn a_domain_routes_no_one_until_it_is_proven_and_then_belongs_to_one_enterprise() {
+    let (db, _dropped) = test_database().await;
+    let app = TestApp::spawn(db).await;
+    let admin = app.admin_token().await;
+    let suffix = &uuid::Uuid::now_v7().simple().to_string()[20..];
+    let company_c = format!("companyc-{suffix}.test");
+    let (a, ceo_a) = app.enterprise(&admin, "Proof A").await;
+    let settings = |domains: Value, required: bool| json!({ "issuer": issuer(), "clientId": "platform", "clientSecret": "platform-secret", "domains": domains, "provisioning": "just_in_time", "required": required });
+
+    // Public mail domains: never.
+    let (status, refused) = app.put(&ceo_a, &format!("/api/v1/enterprises/{a}/sso"), settings(json!(["gmail.com"]), true)).await;
+    assert_eq!((status, refused["code"].as_str()), (400, Some("public_mail_domain")), "{refused}");
+    // Another company's domain may be claimed, but it routes nobody while unproven.
+    let (status, saved) = app.put(&ceo_a, &format!("/api/v1/enterprises/{a}/sso"), settings(json!([company_c]), true)).await;
+    assert_eq!(status, 200, "{saved}");
+    let domains = format!("/api/v1/enterprises/{a}/sso/domains");
+    let (status, listed) = app.get(&ceo_a, &domains).await;
+    assert_eq!(status, 200, "{listed}");
+    assert_eq!(listed[0]["domain"], company_c.as_str());
+    assert_eq!(listed[0]["status"], "pending");
+    assert_eq!(listed[0]["txtName"], format!("_enterprise-platform-challenge.{company_c}"));
+    assert!(listed[0]["txtValue"].as_str().unwrap().starts_with("enterprise-platform-verification="), "{listed}");
+    let (status, refused) = app.post(&ceo_a, &domains, json!({ "domain": "Outlook.com" })).await;
+    assert_eq!((status, refused["code"].as_str()), (400, Some("public_mail_domain")), "{refused}");
+
+    // The admin onboards Company C: its CEO's sign-in is not sent to A's provider.
+    let carol = format!("carol@{company_c}");
+    let (status, c) = app
+        .post(&admin, "/api/v1/enterprises", json!({ "name": "Company C", "ceoFullName": "Carol", "ceoEmail": carol, "ceoPassword": "ceo-password" }))
+        .await;
+    assert_eq!(status, 201, "{c}");
+    let c_id = c["id"].as_str().unwrap().to_owned();
+    let (_, found) = app.post("", "/api/v1/auth/sso/discover", json!({ "email": carol })).await;
+    assert_eq!(found, json!({ "sso": false, "required": false }), "an unproven claim routes nobody");
+    assert_eq!(app.login(&carol, "ceo-password").await.status(), 200, "nor refuses anyone's password");
+
+    // A's proof cannot be made up: the record is not there, then not right.
+    let verify = |enterprise: &str, domain: &str| format!("/api/v1/enterprises/{enterprise}/sso/domains/{domain}/verify");
+    let (status, refused) = app.post(&ceo_a, &verify(&a, &company_c), json!({})).await;
+    assert_eq!((status, refused["code"].as_str()), (400, Some("domain_not_verified")), "{refused}");
+    publish(&format!("_enterprise-platform-challenge.{company_c}"), "enterprise-platform-verification=guessed");
+    let (status, _) = app.post(&ceo_a, &verify(&a, &company_c), json!({})).await;
+    assert_eq!(status, 400);
+    // The CEO may not approve their own claim; the approval is the platform admin's.
+    let (status, _) = app.post(&ceo_a, &format!("{}?approve=true", verify(&a, &company_c)), json!({})).await;
+    assert_eq!(status, 403);
+
+    // Company C, which holds the domain, proves it by DNS: from now on it is C's alone.
+    let ceo_c = app.token(&carol, "ceo-password").await;
+    let (status, saved) = app.put(&ceo_c, &format!("/api/v1/enterprises/{c_id}/sso"), settings(json!([company_c]), false)).await;
+    assert_eq!(status, 200, "{saved}");
+    prove(&app, &ceo_c, &c_id, &company_c).await;
+    let (_, found) = app.post("", "/api/v1/auth/sso/discover", json!({ "email": carol })).await;
+    assert_eq!(found, json!({ "sso": true, "required": false }));
+    let (_, listed) = app.get(&ceo_c, &format!("/api/v1/enterprises/{c_id}/sso/domains")).await;
+    assert_eq!((listed[0]["status"].as_str(), listed[0]["verifiedBy"].as_str()), (Some("verified"), Some("dns")), "{listed}");
+    // A's pending claim can never be proven now, nor claimed again.
+    let (status, taken) = app.post(&admin, &format!("{}?approve=true", verify(&a, &company_c)), json!({})).await;
+    assert_eq!((status, taken["reason"].as_str()), (409, Some("sso_domain_taken")), "{taken}");
+    let (status, taken) = app.post(&ceo_a, &domains, json!({ "domain": format!("{company_c}") })).await;
+    assert_eq!((status, taken["reason"].as_str()), (409, Some("sso_domain_taken")), "{taken}");
+    // Nobody is onboarded at C's domain elsewhere: not A's staff, not a new enterprise's CEO.
+    let (status, refused) = app
+        .post(
+            &ceo_a,
+            "/api/v1/users",
+            json!({ "fullName": "Spy", "email": format!("spy@{company_c}"), "password": "staff-password", "role": "DepartmentUser" }),
+        )
+        .await;
+    assert_eq!((status, refused["fields"]["email"].as_str()), (400, Some("invalid")), "{refused}");
+    let (status, refused) = app
+        .post(
+            &admin,
+            "/api/v1/enterprises",
+            json!({ "name": "Company D", "ceoFullName": "Dan", "ceoEmail": format!("dan@{company_c}"), "ceoPassword": "ceo-password" }),
+        )
+        .await;
+    assert_eq!((status, refused["fields"]["ceoEmail"].as_str()), (400, Some("invalid")), "{refused}");
+
+    // The platform admin may approve a domain that cannot publish a record; removing it stops the routing.
+    let other = format!("a-{suffix}.test");
+    let (status, claimed) = app.post(&ceo_a, &domains, json!({ "domain": other })).await;
+    assert_eq!((status, claimed["status"].as_str()), (201, Some("pending")), "{claimed}");
+    let (status, approved) = app.post(&admin, &format!("{}?approve=true", verify(&a, &other)), json!({})).await;
+    assert_eq!((status, approved["status"].as_str(), approved["verifiedBy"].as_str()), (200, Some("verified"), Some("admin")), "{approved}");
+    let (_, found) = app.post("", "/api/v1/auth/sso/discover", json!({ "email": format!("x@{other}") })).await;
+    assert_eq!(found, json!({ "sso": true, "required": true }));
+    assert_eq!(app.delete(&ceo_a, &format!("{domains}/{other}")).await.0, 204);
+    assert_eq!(app.delete(&ceo_a, &format!("{domains}/{other}")).await.0, 404);
+    let (_, found) = app.post("", "/api/v1/auth/sso/discover", json!({ "email": format!("x@{other}") })).await;
+    assert_eq!(found, json!({ "sso": false, "required": false }));
 }

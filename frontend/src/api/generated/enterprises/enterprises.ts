@@ -5,7 +5,7 @@
  * Multi-tenant enterprise management platform. Errors are RFC 9457 problem details (`application/problem+json`) that also carry a stable `code`, a `message`, `fields` for invalid input and the `requestId`. Lists are pages `{ items, total, page, pageSize }`. Authenticate with `Authorization: Bearer <token>`: a person's session token from `POST /auth/login`, or a program's token from `POST /api-tokens` (scoped; see each operation's `ApiToken` scope). Every answer carries `RateLimit-Policy` and `RateLimit`; a POST with `Idempotency-Key` is safe to retry; GETs carry an `ETag`. Read [the guide for programs](/api/guide.md) first: tokens, scopes, errors, limits, retries, pages, versions.
 
 **Real time.** `GET /api/v1/ws` upgrades to a WebSocket (one per tab). Its first message, within 5 s, is `{"type":"auth","token":"<token>"}` (never put the token in the URL); the server answers `{"type":"ready"}`, then sends events as JSON objects with a `type`: `session.ended` (`sessionId`, `reason`; the socket then closes with code 4401, as it does for a missing, bad or dead token), `monitoring.session_started` (`sessionId`, `userId`, `enterpriseId`), `monitoring.session_updated` (`sessionId`, `enterpriseId`, `lastSeenAt`) and `monitoring.session_ended` (`sessionId`, `enterpriseId`, `reason`) to the monitors whose scope includes the session, once a second at most: past 20 in a second, one `monitoring.sessions_changed` (`enterpriseId`, null for the admins' summary of the whole platform; `started`, `updated`, `ended`: counts) instead, so a mass expiry is one message; and `report.status_changed` (`reportId`, `departmentId`, `title`, `fromStatus`, `status`, `actorId`: who moved it) to the report's author, department head and CEO. The messenger's events go to a conversation's members: `message.created` (`conversationId`, `messageId`, `senderId`), `message.read` (`conversationId`, `userId`, `messageId`), `conversation.changed` (`conversationId`: members, name, keys or the listener's archive flag) and `conversation.typing` (`conversationId`, `userId`; never stored). `own_sessions.changed` (`userId`) tells a person's sockets that one of their own sessions started or ended (their "Your sessions" list changed; refetch it). `webhook.disabled` (`webhookId`, `url`) tells a webhook's owner (the CEO, or the platform admins) that it was turned off after failing for days. A client too slow to read its events is closed with 4408; reconnect and refetch.
- * OpenAPI spec version: 1.6.0
+ * OpenAPI spec version: 1.7.0
  */
 import {
   useMutation,
@@ -34,11 +34,14 @@ import type {
   EnterpriseDetail,
   ListEnterpriseUsersParams,
   ListEnterprisesParams,
+  NewSsoDomain,
   PageEnterprise,
   PageUser,
+  SsoDomain,
   SsoSettings,
   SsoSettingsChange,
-  UpdateEnterprise
+  UpdateEnterprise,
+  VerifySsoDomainParams
 } from '.././model';
 
 import { customFetch } from '../../mutator';
@@ -293,6 +296,340 @@ export const useDeleteEnterpriseSso = <TError = ErrorType<ApiError | ApiError | 
       > => {
 
       const mutationOptions = getDeleteEnterpriseSsoMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * Every domain it claims, with its proof: the TXT record to publish, and whether it was
+found. Only verified domains route anyone to the enterprise's provider.
+ * @summary An enterprise's single sign-on domains
+ */
+export const getListSsoDomainsUrl = (id: string,) => {
+
+
+  
+
+  return `/api/v1/enterprises/${id}/sso/domains`
+}
+
+export const listSsoDomains = async (id: string, options?: RequestInit): Promise<SsoDomain[]> => {
+  
+  return customFetch<SsoDomain[]>(getListSsoDomainsUrl(id),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListSsoDomainsQueryKey = (id?: string,) => {
+    return [
+    `/api/v1/enterprises/${id}/sso/domains`
+    ] as const;
+    }
+
+    
+export const getListSsoDomainsQueryOptions = <TData = Awaited<ReturnType<typeof listSsoDomains>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSsoDomains>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListSsoDomainsQueryKey(id);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listSsoDomains>>> = ({ signal }) => listSsoDomains(id, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(id), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listSsoDomains>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListSsoDomainsQueryResult = NonNullable<Awaited<ReturnType<typeof listSsoDomains>>>
+export type ListSsoDomainsQueryError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+
+
+export function useListSsoDomains<TData = Awaited<ReturnType<typeof listSsoDomains>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+ id: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSsoDomains>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listSsoDomains>>,
+          TError,
+          Awaited<ReturnType<typeof listSsoDomains>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListSsoDomains<TData = Awaited<ReturnType<typeof listSsoDomains>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSsoDomains>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listSsoDomains>>,
+          TError,
+          Awaited<ReturnType<typeof listSsoDomains>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListSsoDomains<TData = Awaited<ReturnType<typeof listSsoDomains>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSsoDomains>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary An enterprise's single sign-on domains
+ */
+
+export function useListSsoDomains<TData = Awaited<ReturnType<typeof listSsoDomains>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listSsoDomains>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getListSsoDomainsQueryOptions(id,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
+ * The domain is pending until its TXT record is found (`…/verify`); it routes nobody until
+then. A public mail provider's domain is never claimable; a domain another enterprise has
+proven is taken. Single sign-on must be set up first.
+ * @summary Claim a domain for single sign-on
+ */
+export const getAddSsoDomainUrl = (id: string,) => {
+
+
+  
+
+  return `/api/v1/enterprises/${id}/sso/domains`
+}
+
+export const addSsoDomain = async (id: string,
+    newSsoDomain: NewSsoDomain, options?: RequestInit): Promise<SsoDomain> => {
+  
+  return customFetch<SsoDomain>(getAddSsoDomainUrl(id),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      newSsoDomain,)
+  }
+);}
+
+
+
+
+export const getAddSsoDomainMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof addSsoDomain>>, TError,{id: string;data: BodyType<NewSsoDomain>}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof addSsoDomain>>, TError,{id: string;data: BodyType<NewSsoDomain>}, TContext> => {
+
+const mutationKey = ['addSsoDomain'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof addSsoDomain>>, {id: string;data: BodyType<NewSsoDomain>}> = (props) => {
+          const {id,data} = props ?? {};
+
+          return  addSsoDomain(id,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type AddSsoDomainMutationResult = NonNullable<Awaited<ReturnType<typeof addSsoDomain>>>
+    export type AddSsoDomainMutationBody = BodyType<NewSsoDomain>
+    export type AddSsoDomainMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+
+    /**
+ * @summary Claim a domain for single sign-on
+ */
+export const useAddSsoDomain = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof addSsoDomain>>, TError,{id: string;data: BodyType<NewSsoDomain>}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof addSsoDomain>>,
+        TError,
+        {id: string;data: BodyType<NewSsoDomain>},
+        TContext
+      > => {
+
+      const mutationOptions = getAddSsoDomainMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * Looks for the domain's TXT record (`txtName` holding `txtValue`) through the server's
+resolver: found, the domain is verified and routes its people to the enterprise's
+provider; not found, 400 `domain_not_verified`. The platform admin may approve a domain
+without the record (`approve=true`), for an enterprise that cannot publish one.
+ * @summary Prove a claimed domain
+ */
+export const getVerifySsoDomainUrl = (id: string,
+    domain: string,
+    params?: VerifySsoDomainParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/api/v1/enterprises/${id}/sso/domains/${domain}/verify?${stringifiedParams}` : `/api/v1/enterprises/${id}/sso/domains/${domain}/verify`
+}
+
+export const verifySsoDomain = async (id: string,
+    domain: string,
+    params?: VerifySsoDomainParams, options?: RequestInit): Promise<SsoDomain> => {
+  
+  return customFetch<SsoDomain>(getVerifySsoDomainUrl(id,domain,params),
+  {      
+    ...options,
+    method: 'POST'
+    
+    
+  }
+);}
+
+
+
+
+export const getVerifySsoDomainMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof verifySsoDomain>>, TError,{id: string;domain: string;params?: VerifySsoDomainParams}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof verifySsoDomain>>, TError,{id: string;domain: string;params?: VerifySsoDomainParams}, TContext> => {
+
+const mutationKey = ['verifySsoDomain'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof verifySsoDomain>>, {id: string;domain: string;params?: VerifySsoDomainParams}> = (props) => {
+          const {id,domain,params} = props ?? {};
+
+          return  verifySsoDomain(id,domain,params,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type VerifySsoDomainMutationResult = NonNullable<Awaited<ReturnType<typeof verifySsoDomain>>>
+    
+    export type VerifySsoDomainMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+
+    /**
+ * @summary Prove a claimed domain
+ */
+export const useVerifySsoDomain = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof verifySsoDomain>>, TError,{id: string;domain: string;params?: VerifySsoDomainParams}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof verifySsoDomain>>,
+        TError,
+        {id: string;domain: string;params?: VerifySsoDomainParams},
+        TContext
+      > => {
+
+      const mutationOptions = getVerifySsoDomainMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * Its people no longer see single sign-on on the sign-in page.
+ * @summary Give up a claimed domain
+ */
+export const getDeleteSsoDomainUrl = (id: string,
+    domain: string,) => {
+
+
+  
+
+  return `/api/v1/enterprises/${id}/sso/domains/${domain}`
+}
+
+export const deleteSsoDomain = async (id: string,
+    domain: string, options?: RequestInit): Promise<void> => {
+  
+  return customFetch<void>(getDeleteSsoDomainUrl(id,domain),
+  {      
+    ...options,
+    method: 'DELETE'
+    
+    
+  }
+);}
+
+
+
+
+export const getDeleteSsoDomainMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteSsoDomain>>, TError,{id: string;domain: string}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof deleteSsoDomain>>, TError,{id: string;domain: string}, TContext> => {
+
+const mutationKey = ['deleteSsoDomain'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof deleteSsoDomain>>, {id: string;domain: string}> = (props) => {
+          const {id,domain} = props ?? {};
+
+          return  deleteSsoDomain(id,domain,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type DeleteSsoDomainMutationResult = NonNullable<Awaited<ReturnType<typeof deleteSsoDomain>>>
+    
+    export type DeleteSsoDomainMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+
+    /**
+ * @summary Give up a claimed domain
+ */
+export const useDeleteSsoDomain = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteSsoDomain>>, TError,{id: string;domain: string}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof deleteSsoDomain>>,
+        TError,
+        {id: string;domain: string},
+        TContext
+      > => {
+
+      const mutationOptions = getDeleteSsoDomainMutationOptions(options);
 
       return useMutation(mutationOptions, queryClient);
     }

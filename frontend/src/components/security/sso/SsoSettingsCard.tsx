@@ -33,6 +33,7 @@ import { notify } from '@/lib/notify';
 import { rules } from '@/lib/validation';
 import { useDeleteEnterpriseSsoMutation, useEnterpriseSso, useUpdateEnterpriseSsoMutation } from './sso-api';
 import { confirmRemoveSso } from './sso-confirmations';
+import { SsoDomainProofs } from './SsoDomainProofs';
 
 /** The roles a person single sign-on creates may get (the server refuses the others). */
 const DEFAULT_ROLES = ['DepartmentUser', 'DepartmentHead'] as const;
@@ -106,6 +107,7 @@ function refusalOf(error: unknown): { errors: Partial<Record<Field, ParseKeys>>;
     }
     if (error.code === 'conflict' && error.reason === 'sso_domain_taken') mapped.errors.domains = 'ssoSettings.errors.domainTaken';
     if (error.code === 'conflict' && error.reason === 'sso_domain_in_use') mapped.errors.domains = 'ssoSettings.errors.domainInUse';
+    if (error.code === 'public_mail_domain') mapped.errors.domains = 'ssoSettings.errors.publicMailDomain';
   }
   return { errors: mapped.errors, issuer };
 }
@@ -179,7 +181,8 @@ function SsoForm({ enterpriseId, settings, onCancel }: SsoFormProps) {
           const refusal = refusalOf(error);
           // A domain another enterprise has: said in our words (the app's wording of API errors has no such conflict).
           const domains = refusal.errors.domains;
-          const conflict = domains === 'ssoSettings.errors.domainTaken' || domains === 'ssoSettings.errors.domainInUse';
+          const conflict =
+            domains === 'ssoSettings.errors.domainTaken' || domains === 'ssoSettings.errors.domainInUse' || domains === 'ssoSettings.errors.publicMailDomain';
           notify.failure(`sso.save:${enterpriseId}`, t('ssoSettings.saveFailed'), conflict ? t(domains) : errorMessage(error, t));
           setIssuerRefusal(refusal.issuer);
           form.setErrors(refusal.errors as Record<string, ParseKeys>);
@@ -369,12 +372,15 @@ export function SsoSettingsCard({ enterpriseId }: { enterpriseId: string }) {
     }
     // Keyed by what is saved: a save (or another's) shows as the form's new start.
     return (
-      <SsoForm
-        key={JSON.stringify(sso.data)}
-        enterpriseId={enterpriseId}
-        settings={sso.data}
-        onCancel={sso.data.configured ? undefined : () => setSettingUp(false)}
-      />
+      <Stack gap="lg">
+        <SsoForm
+          key={JSON.stringify(sso.data)}
+          enterpriseId={enterpriseId}
+          settings={sso.data}
+          onCancel={sso.data.configured ? undefined : () => setSettingUp(false)}
+        />
+        {sso.data.configured && <SsoDomainProofs enterpriseId={enterpriseId} />}
+      </Stack>
     );
   };
 

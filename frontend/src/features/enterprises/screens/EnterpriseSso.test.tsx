@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { SsoSettings, SsoSettingsChange } from '@/api/generated/model';
+import type { SsoDomain, SsoSettings, SsoSettingsChange } from '@/api/generated/model';
 import { changeLocale } from '@/i18n';
 import { session } from '@/lib/session';
 import { type MockRequest, mockApi } from '@/testing/api-mock';
@@ -33,9 +33,38 @@ function savedFrom(change: SsoSettingsChange, before: SsoSettings): SsoSettings 
   };
 }
 
-function mockEnterprise(settings: SsoSettings, put?: (request: MockRequest) => Response) {
+/** A claimed domain as the server lists it: pending (its TXT record not found yet) or verified. */
+function claim(domain: string, status: 'pending' | 'verified' = 'pending'): SsoDomain {
+  return {
+    domain,
+    status,
+    txtName: `_enterprise-platform-challenge.${domain}`,
+    txtValue: `enterprise-platform-verification=token-of-${domain}`,
+    verifiedAt: status === 'verified' ? '2026-05-02T09:00:00Z' : undefined,
+    verifiedBy: status === 'verified' ? 'dns' : undefined,
+  };
+}
+
+function mockEnterprise(settings: SsoSettings, put?: (request: MockRequest) => Response, verify?: (request: MockRequest) => Response) {
   let saved = settings;
+  let domains = settings.domains.map((domain) => claim(domain));
   return mockApi({
+    [`GET ${base}/sso/domains`]: () => jsonResponse(200, domains),
+    ...Object.fromEntries(
+      settings.domains.map((domain) => [
+        `POST ${base}/sso/domains/${domain}/verify`,
+        (request: MockRequest) => {
+          if (verify) return verify(request);
+          domains = domains.map((d) =>
+            d.domain === domain ? { ...claim(domain, 'verified'), verifiedBy: request.url.search.includes('approve=true') ? 'admin' : 'dns' } : d,
+          );
+          return jsonResponse(
+            200,
+            domains.find((d) => d.domain === domain),
+          );
+        },
+      ]),
+    ),
     [`GET ${base}`]: jsonResponse(200, detail),
     [`GET ${base}/departments`]: jsonResponse(200, detail.departments),
     [`GET ${base}/users`]: jsonResponse(200, page([])),
@@ -176,6 +205,60 @@ describe("an enterprise's single sign-on", () => {
     expect(await screen.findByText('Single sign-on removed')).toBeInTheDocument();
     expect(calls.filter((call) => call.method === 'DELETE').map((call) => call.path)).toEqual([`${base}/sso`]);
     expect(await within(region).findByText('Single sign-on is not set up.')).toBeInTheDocument();
+  });
+
+  it('shows each domain pending until its TXT record is found, and the admin may approve one without it', async () => {
+    let found = false;
+    const { calls } = mockEnterprise(configured, undefined, (request) => {
+      if (!found && !request.url.search.includes('approve=true')) {
+        return apiError(400, { code: 'domain_not_verified', message: 'The TXT record was not found' });
+      }
+      const domain = request.url.pathname.includes('acme-corp') ? 'acme-corp.example' : 'acme.example';
+      return jsonResponse(200, { ...claim(domain, 'verified'), verifiedBy: request.url.search.includes('approve=true') ? 'admin' : 'dns' });
+    });
+    renderApp(`/admin/enterprises/${detail.id}`);
+    const region = await card();
+    const proofs = await within(region).findByRole('region', { name: 'Domain ownership' });
+    const rows = await within(proofs).findAllByTestId('sso-domain');
+    expect(rows.map((row) => within(row).getByTestId('sso-domain-status').textContent)).toEqual(['Awaiting proof', 'Awaiting proof']);
+    expect(within(rows[0]).getByTestId('sso-domain-txt-name')).toHaveTextContent('_enterprise-platform-challenge.acme.example');
+    expect(within(rows[0]).getByTestId('sso-domain-txt-value')).toHaveTextContent('enterprise-platform-verification=token-of-acme.example');
+
+    const user = userEvent.setup();
+    await user.click(within(rows[0]).getByRole('button', { name: 'Check the record of acme.example' }));
+    expect(await screen.findByText('acme.example is not verified yet')).toBeInTheDocument();
+    expect(screen.getByText(/No TXT record with the expected value was found at _enterprise-platform-challenge.acme.example/)).toBeInTheDocument();
+
+    found = true;
+    await user.click(within(rows[0]).getByRole('button', { name: 'Check the record of acme.example' }));
+    expect(await screen.findByText('acme.example is verified: its people now sign in through your provider.')).toBeInTheDocument();
+
+    // The admin's approval, asked for first.
+    await user.click(within(rows[1]).getByRole('button', { name: 'Approve without a record' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Approve this domain?' });
+    expect(dialog).toHaveTextContent('acme-corp.example will send its people to this enterprise');
+    await user.click(within(dialog).getByRole('button', { name: 'Approve without a record' }));
+    await waitFor(() =>
+      expect(calls.filter((call) => call.method === 'POST').map((call) => call.path)).toEqual([
+        `${base}/sso/domains/acme.example/verify`,
+        `${base}/sso/domains/acme.example/verify`,
+        `${base}/sso/domains/acme-corp.example/verify?approve=true`,
+      ]),
+    );
+  });
+
+  it('offers the CEO no approval of their own domains, and says it in French', async () => {
+    await changeLocale('fr');
+    session.start('token', makeUser('EnterpriseCeo', { enterpriseId: detail.id }));
+    mockEnterprise(configured);
+    renderApp('/ceo');
+    const region = await screen.findByRole('region', { name: 'Authentification unique' });
+    const proofs = await within(region).findByRole('region', { name: 'Propriété des domaines' });
+    const rows = await within(proofs).findAllByTestId('sso-domain');
+    expect(within(rows[0]).getByTestId('sso-domain-status')).toHaveTextContent('En attente de preuve');
+    expect(within(proofs).getAllByRole('button', { name: /^Vérifier l'enregistrement de/ })).toHaveLength(2);
+    expect(within(proofs).queryByRole('button', { name: 'Approuver sans enregistrement' })).not.toBeInTheDocument();
+    await changeLocale('en');
   });
 
   it("is on the CEO's home, in French too", async () => {

@@ -5,7 +5,7 @@
  * Multi-tenant enterprise management platform. Errors are RFC 9457 problem details (`application/problem+json`) that also carry a stable `code`, a `message`, `fields` for invalid input and the `requestId`. Lists are pages `{ items, total, page, pageSize }`. Authenticate with `Authorization: Bearer <token>`: a person's session token from `POST /auth/login`, or a program's token from `POST /api-tokens` (scoped; see each operation's `ApiToken` scope). Every answer carries `RateLimit-Policy` and `RateLimit`; a POST with `Idempotency-Key` is safe to retry; GETs carry an `ETag`. Read [the guide for programs](/api/guide.md) first: tokens, scopes, errors, limits, retries, pages, versions.
 
 **Real time.** `GET /api/v1/ws` upgrades to a WebSocket (one per tab). Its first message, within 5 s, is `{"type":"auth","token":"<token>"}` (never put the token in the URL); the server answers `{"type":"ready"}`, then sends events as JSON objects with a `type`: `session.ended` (`sessionId`, `reason`; the socket then closes with code 4401, as it does for a missing, bad or dead token), `monitoring.session_started` (`sessionId`, `userId`, `enterpriseId`), `monitoring.session_updated` (`sessionId`, `enterpriseId`, `lastSeenAt`) and `monitoring.session_ended` (`sessionId`, `enterpriseId`, `reason`) to the monitors whose scope includes the session, once a second at most: past 20 in a second, one `monitoring.sessions_changed` (`enterpriseId`, null for the admins' summary of the whole platform; `started`, `updated`, `ended`: counts) instead, so a mass expiry is one message; and `report.status_changed` (`reportId`, `departmentId`, `title`, `fromStatus`, `status`, `actorId`: who moved it) to the report's author, department head and CEO. The messenger's events go to a conversation's members: `message.created` (`conversationId`, `messageId`, `senderId`), `message.read` (`conversationId`, `userId`, `messageId`), `conversation.changed` (`conversationId`: members, name, keys or the listener's archive flag) and `conversation.typing` (`conversationId`, `userId`; never stored). `own_sessions.changed` (`userId`) tells a person's sockets that one of their own sessions started or ended (their "Your sessions" list changed; refetch it). `webhook.disabled` (`webhookId`, `url`) tells a webhook's owner (the CEO, or the platform admins) that it was turned off after failing for days. A client too slow to read its events is closed with 4408; reconnect and refetch.
- * OpenAPI spec version: 1.6.0
+ * OpenAPI spec version: 1.7.0
  */
 import * as zod from 'zod';
 
@@ -89,6 +89,97 @@ they use "Forgot password").
  */
 export const deleteEnterpriseSsoParams = zod.object({
   "id": zod.uuid()
+})
+
+/**
+ * Every domain it claims, with its proof: the TXT record to publish, and whether it was
+found. Only verified domains route anyone to the enterprise's provider.
+ * @summary An enterprise's single sign-on domains
+ */
+export const listSsoDomainsParams = zod.object({
+  "id": zod.uuid()
+})
+
+export const listSsoDomainsHeader = zod.object({
+  "If-None-Match": zod.string().optional().describe('An `ETag` from an earlier answer: 304 without a body when it still matches.')
+})
+
+export const listSsoDomainsResponseItem = zod.object({
+  "domain": zod.string().describe('Lower case.'),
+  "status": zod.enum(['pending', 'verified']),
+  "txtName": zod.string().describe('Publish a TXT record at this name…'),
+  "txtValue": zod.string().describe('…holding this text.'),
+  "verifiedAt": zod.iso.datetime({}).optional(),
+  "verifiedBy": zod.string().optional().describe('`dns` (its TXT record was found) or `admin` (the platform admin approved it).')
+}).describe('A domain the enterprise claims for its single sign-on, and its proof.')
+export const listSsoDomainsResponse = zod.array(listSsoDomainsResponseItem)
+
+/**
+ * The domain is pending until its TXT record is found (`…/verify`); it routes nobody until
+then. A public mail provider's domain is never claimable; a domain another enterprise has
+proven is taken. Single sign-on must be set up first.
+ * @summary Claim a domain for single sign-on
+ */
+export const addSsoDomainParams = zod.object({
+  "id": zod.uuid()
+})
+
+export const addSsoDomainHeaderIdempotencyKeyMax = 255;
+
+export const addSsoDomainHeader = zod.object({
+  "Idempotency-Key": zod.string().min(1).max(addSsoDomainHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and request (method, path, query and body) within 24 hours replays the first answer instead of doing it again; an answer that held a secret (a token, a signing secret, recovery codes) is never kept, and its repeat is refused (409, reason `answer_withheld`).')
+})
+
+export const addSsoDomainBodyDomainMax = 253;
+
+export const addSsoDomainBody = zod.object({
+  "domain": zod.string().max(addSsoDomainBodyDomainMax).describe('A host name (`example.com`); not a public mail provider\'s.')
+}).describe('A domain to claim.')
+
+/**
+ * Looks for the domain's TXT record (`txtName` holding `txtValue`) through the server's
+resolver: found, the domain is verified and routes its people to the enterprise's
+provider; not found, 400 `domain_not_verified`. The platform admin may approve a domain
+without the record (`approve=true`), for an enterprise that cannot publish one.
+ * @summary Prove a claimed domain
+ */
+export const verifySsoDomainPathDomainMax = 253;
+
+export const verifySsoDomainParams = zod.object({
+  "id": zod.uuid(),
+  "domain": zod.string().max(verifySsoDomainPathDomainMax)
+})
+
+export const verifySsoDomainQueryApproveDefault = false;
+
+export const verifySsoDomainQueryParams = zod.object({
+  "approve": zod.boolean().optional()
+})
+
+export const verifySsoDomainHeaderIdempotencyKeyMax = 255;
+
+export const verifySsoDomainHeader = zod.object({
+  "Idempotency-Key": zod.string().min(1).max(verifySsoDomainHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and request (method, path, query and body) within 24 hours replays the first answer instead of doing it again; an answer that held a secret (a token, a signing secret, recovery codes) is never kept, and its repeat is refused (409, reason `answer_withheld`).')
+})
+
+export const verifySsoDomainResponse = zod.object({
+  "domain": zod.string().describe('Lower case.'),
+  "status": zod.enum(['pending', 'verified']),
+  "txtName": zod.string().describe('Publish a TXT record at this name…'),
+  "txtValue": zod.string().describe('…holding this text.'),
+  "verifiedAt": zod.iso.datetime({}).optional(),
+  "verifiedBy": zod.string().optional().describe('`dns` (its TXT record was found) or `admin` (the platform admin approved it).')
+}).describe('A domain the enterprise claims for its single sign-on, and its proof.')
+
+/**
+ * Its people no longer see single sign-on on the sign-in page.
+ * @summary Give up a claimed domain
+ */
+export const deleteSsoDomainPathDomainMax = 253;
+
+export const deleteSsoDomainParams = zod.object({
+  "id": zod.uuid(),
+  "domain": zod.string().max(deleteSsoDomainPathDomainMax)
 })
 
 /**
