@@ -40,7 +40,7 @@ const ids = { ui: '', api: '', expiring: '' };
  */
 function publishTxt(name: string, value: string) {
   const zone = process.env.DNS_ZONE_DIR;
-  if (!zone) throw new Error('DNS_ZONE_DIR: start the tests\' DNS server (source scripts/dns/start.sh)');
+  if (!zone) throw new Error("DNS_ZONE_DIR: start the tests' DNS server (source scripts/dns/start.sh)");
   writeFileSync(join(zone, name), `${value}\n`);
 }
 
