@@ -5,8 +5,14 @@ use serde_json::json;
 use uuid::Uuid;
 
 use crate::{
+    domain::{Email, FieldErrors, FieldIssue},
+    error::AppError,
     mail::{self, Kind},
-    store::account_tokens::{self, Purpose},
+    state::AppState,
+    store::{
+        self,
+        account_tokens::{self, Purpose},
+    },
 };
 
 /// How long an invitation link works.
@@ -38,4 +44,16 @@ pub async fn invite(tx: &mut sqlx::PgConnection, user: Uuid, enterprise: Option<
 pub async fn send_reset(tx: &mut sqlx::PgConnection, user: Uuid, enterprise: Option<Uuid>) -> sqlx::Result<()> {
     let link = account_tokens::issue(tx, user, Purpose::PasswordReset, RESET_TTL, None).await?;
     mail::enqueue(tx, enterprise, user, Kind::PasswordReset, json!({ "tokenId": link.id })).await
+}
+
+/// An address at a domain another enterprise has proven for its single sign-on is not for
+/// `enterprise`'s people (nor the platform's, nor a new enterprise's CEO: `None`): its sign-in
+/// page would send them to that enterprise's provider. A 400 naming `field`.
+pub async fn sso_domain_allows(state: &AppState, email: &Email, enterprise: Option<Uuid>, field: &str) -> Result<(), crate::error::AppError> {
+    if store::sso::claimed_elsewhere(&state.db, enterprise, &email.normalized()).await? {
+        let mut errors = FieldErrors::new();
+        errors.check::<()>(field, Err(FieldIssue::Invalid));
+        return Err(AppError::Explained(errors, "This address's domain signs in through another organisation's single sign-on".into()));
+    }
+    Ok(())
 }

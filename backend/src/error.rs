@@ -575,6 +575,10 @@ macro_rules! api_errors {
                 #[oai(status = $status)]
                 $variant($crate::error::Problem),
             )+
+            /// Past a limit (`rate_limited`): the request limit, or this operation's own; retry
+            /// after `Retry-After` seconds.
+            #[oai(status = 429)]
+            TooManyRequests($crate::error::Problem, #[oai(header = "Retry-After")] u64),
             /// Busy, or a dependency did not answer in time (`unavailable`); retry after
             /// `Retry-After` seconds.
             #[oai(status = 503)]
@@ -589,6 +593,7 @@ macro_rules! api_errors {
                 let body = $crate::error::Problem(err.body());
                 match err.status().as_u16() {
                     $( $status => Self::$variant(body), )+
+                    429 => Self::TooManyRequests(body, if let $crate::error::AppError::RateLimited { retry_after_secs } = err { retry_after_secs } else { 60 }),
                     503 => Self::Unavailable(body, if let $crate::error::AppError::Busy { retry_after_secs } = err { retry_after_secs } else { 1 }),
                     500 => Self::Internal(body),
                     other => {

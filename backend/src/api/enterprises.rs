@@ -202,7 +202,7 @@ impl EnterprisesApi {
             return Err(AppError::from(errors).into());
         };
         // A CEO at another enterprise's proven single sign-on domain would be sent to its provider.
-        super::users::sso_domain_allows(&state, &ceo_email, None, "ceoEmail").await?;
+        crate::accounts::sso_domain_allows(&state, &ceo_email, None, "ceoEmail").await?;
         // Hash on the blocking pool while the transaction builds the schema.
         let hashing = tokio::spawn(async move {
             match ceo_password {

@@ -248,7 +248,7 @@ pub(super) async fn create_user(state: &AppState, caller: &Caller, body: &Create
         return Err(AppError::from(errors));
     };
     errors.into_result()?;
-    sso_domain_allows(state, &email, enterprise_id, "email").await?;
+    crate::accounts::sso_domain_allows(state, &email, enterprise_id, "email").await?;
 
     let hash = match &password {
         Some(p) => Some(password::hash(p).await?),
@@ -294,18 +294,6 @@ pub(super) async fn create_user(state: &AppState, caller: &Caller, body: &Create
     Ok(user)
 }
 
-/// An address at a domain another enterprise has proven for its single sign-on is not for
-/// `enterprise`'s people (nor the platform's, nor a new enterprise's CEO: `None`): its sign-in
-/// page would send them to that enterprise's provider. A 400 naming `field`.
-pub(super) async fn sso_domain_allows(state: &AppState, email: &Email, enterprise: Option<Uuid>, field: &str) -> Result<(), AppError> {
-    if store::sso::claimed_elsewhere(&state.db, enterprise, &email.normalized()).await? {
-        let mut errors = FieldErrors::new();
-        errors.check::<()>(field, Err(FieldIssue::Invalid));
-        return Err(AppError::Explained(errors, "This address's domain signs in through another organisation's single sign-on".into()));
-    }
-    Ok(())
-}
-
 /// Changes a user the caller may manage (`updateUser`, and SCIM's): ends their sessions when
 /// deactivated, demoted or given a new password; audited, with webhook events.
 pub(super) async fn update_user(state: &AppState, caller: &Caller, user: UserRecord, body: &UpdateUser) -> Result<UserRecord, AppError> {
@@ -333,7 +321,7 @@ pub(super) async fn update_user(state: &AppState, caller: &Caller, user: UserRec
         return Err(AppError::Conflict(Conflict::OwnAccount));
     }
     if let Some(email) = &email {
-        sso_domain_allows(state, email, user.enterprise_id, "email").await?;
+        crate::accounts::sso_domain_allows(state, email, user.enterprise_id, "email").await?;
     }
 
     let hash = match &password {

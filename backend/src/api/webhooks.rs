@@ -37,6 +37,9 @@ pub struct WebhooksApi;
 
 /// How long a rotated-out secret keeps signing beside the new one.
 const PREVIOUS_SECRET_HOURS: i64 = 24;
+/// Test events one webhook may be sent in a minute: a button, not a way to load a receiver (or
+/// the dispatcher).
+pub const TESTS_PER_MINUTE: i64 = 10;
 
 /// A new webhook.
 #[derive(Debug, Object)]
@@ -419,7 +422,8 @@ impl WebhooksApi {
     /// Send a test event
     ///
     /// Queues a `webhook.test` event to this webhook alone (whatever events it hears), to check
-    /// the receiver and its signature verification.
+    /// the receiver and its signature verification. At most 10 a minute per webhook (then 429
+    /// `rate_limited` with `Retry-After`).
     #[oai(path = "/webhooks/:id/test", method = "post", operation_id = "sendWebhookTestEvent")]
     async fn test(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>) -> Result<DeliveryQueued, WebhookError> {
         auth.0.require("sendWebhookTestEvent")?;
@@ -430,6 +434,9 @@ impl WebhooksApi {
             "data": { "webhookId": webhook.id, "enterpriseId": webhook.enterprise_id },
         });
         let mut tx = state.db.begin().await.map_err(AppError::from)?;
+        if store::webhooks::recent_tests(&mut tx, webhook.id, hooks::TEST_EVENT).await.map_err(AppError::from)? >= TESTS_PER_MINUTE {
+            return Err(AppError::RateLimited { retry_after_secs: 60 }.into());
+        }
         let delivery = store::webhooks::insert_delivery(&mut tx, webhook.id, hooks::TEST_EVENT, &body.to_string()).await.map_err(AppError::from)?;
         tx.commit().await.map_err(AppError::from)?;
         Ok(DeliveryQueued::Accepted(Json(delivery.into())))

@@ -193,6 +193,17 @@ pub async fn insert_delivery(tx: &mut PgConnection, webhook: Uuid, event_type: &
     .await
 }
 
+/// Test events queued to a webhook in the last minute.
+pub async fn recent_tests(tx: &mut PgConnection, webhook: Uuid, event_type: &str) -> sqlx::Result<i64> {
+    sqlx::query_scalar(
+        "select count(*) from public.webhook_deliveries where webhook_id = $1 and event_type = $2 and created_at > now() - interval '1 minute'",
+    )
+    .bind(webhook)
+    .bind(event_type)
+    .fetch_one(&mut *tx)
+    .await
+}
+
 /// What asking for a delivery again came to.
 pub enum Redelivery {
     Queued(DeliveryRecord),
@@ -241,13 +252,24 @@ pub struct DueDelivery {
 
 /// Takes up to `limit` due deliveries for `lease_secs`: until then no other instance takes them
 /// (each row is taken by one statement, rows others are taking are skipped). A process that dies
-/// holding one leaves it to be taken again when the lease ends: at least once, never lost.
-pub async fn take_due(pool: &PgPool, limit: i64, lease_secs: f64) -> sqlx::Result<Vec<DueDelivery>> {
+/// holding one leaves it to be taken again when the lease ends: at least once, never lost. No
+/// webhook gets more than `per_webhook` deliveries in flight (leased) across every instance, so
+/// one receiver that hangs never takes every slot.
+pub async fn take_due(pool: &PgPool, limit: i64, lease_secs: f64, per_webhook: i64) -> sqlx::Result<Vec<DueDelivery>> {
     sqlx::query_as(
-        "with due as (
-             select id from public.webhook_deliveries
+        "with in_flight as (
+             select webhook_id, count(*) as n from public.webhook_deliveries
+             where status = 'pending' and lease_until >= now() group by webhook_id
+         ), ranked as (
+             select id, next_attempt_at, webhook_id, row_number() over (partition by webhook_id order by next_attempt_at, id) as turn
+             from public.webhook_deliveries
              where status = 'pending' and next_attempt_at <= now() and (lease_until is null or lease_until < now())
-             order by next_attempt_at limit $1 for update skip locked
+         ), due as (
+             select d.id from public.webhook_deliveries d
+             join ranked r on r.id = d.id
+             left join in_flight f on f.webhook_id = r.webhook_id
+             where r.turn <= $3 - coalesce(f.n, 0)
+             order by r.next_attempt_at limit $1 for update of d skip locked
          )
          update public.webhook_deliveries d
          set lease_until = now() + make_interval(secs => $2), attempts = d.attempts + 1
@@ -258,6 +280,7 @@ pub async fn take_due(pool: &PgPool, limit: i64, lease_secs: f64) -> sqlx::Resul
     )
     .bind(limit)
     .bind(lease_secs)
+    .bind(per_webhook)
     .fetch_all(pool)
     .await
 }

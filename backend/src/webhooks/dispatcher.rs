@@ -3,11 +3,11 @@
 //! two instances never send one at once, and one that dies mid-send leaves it to be sent again),
 //! sends them signed, and schedules the retries of those that failed.
 
-use std::time::Duration;
+use std::{sync::Arc, time::Duration};
 
 use chrono::Utc;
-use futures_util::StreamExt as _;
 use rand::Rng as _;
+use tokio::sync::Semaphore;
 
 use super::guard;
 use crate::{
@@ -35,9 +35,14 @@ pub const DISABLE_AFTER: Duration = Duration::from_secs(5 * 24 * 3600);
 const LEASE_SECS: f64 = 60.0;
 /// Outbox rows fanned out per statement.
 const FAN_OUT_BATCH: i64 = 200;
-/// Deliveries taken per pass, and how many are in flight at once.
-const DELIVERY_BATCH: i64 = 32;
+/// Deliveries in flight at once on an instance.
 const IN_FLIGHT: usize = 16;
+/// Deliveries in flight at once to one webhook, across every instance: a receiver that hangs
+/// holds this many of the slots, never the others' (its other deliveries wait their turn).
+pub const PER_WEBHOOK_IN_FLIGHT: i64 = 2;
+/// Attempts recorded at once: a burst of failures takes few of the pool's connections from
+/// requests.
+const RECORDING: usize = 2;
 /// The most of a receiver's answer ever read.
 const MAX_RESPONSE_BYTES: usize = 1024;
 
@@ -52,8 +57,10 @@ pub fn spawn(state: &AppState) {
         let dispatcher = dispatcher.clone();
         async move {
             let client = guard::client(dispatcher.config.events.allow_private_networks);
+            let slots = Arc::new(Semaphore::new(IN_FLIGHT));
+            let recording = Arc::new(Semaphore::new(RECORDING));
             loop {
-                match pass(&dispatcher, &client).await {
+                match pass(&dispatcher, &client, &slots, &recording).await {
                     Ok(true) => {}
                     Ok(false) => tokio::time::sleep(dispatcher.config.events.outbox_poll).await,
                     Err(err) => {
@@ -83,25 +90,28 @@ pub fn spawn(state: &AppState) {
     });
 }
 
-/// One pass: fan out new events, send what is due. True when there was work (look again at once).
-pub async fn pass(state: &AppState, client: &reqwest::Client) -> anyhow::Result<bool> {
+/// One pass: fan out new events, and start sending what is due, as many as there are free
+/// slots. Each delivery runs on its own and records its outcome when it ends: nothing waits for
+/// the slowest of a batch. True when there was work (look again at once).
+pub async fn pass(state: &AppState, client: &reqwest::Client, slots: &Arc<Semaphore>, recording: &Arc<Semaphore>) -> anyhow::Result<bool> {
+    // Every slot busy: wait for one (a delivery ends within its 10 s deadline).
+    let first = slots.clone().acquire_owned().await?;
     let fanned = store::outbox::fan_out_webhooks(&state.db, FAN_OUT_BATCH).await?;
-    let due = store::webhooks::take_due(&state.db, DELIVERY_BATCH, LEASE_SECS).await?;
+    let free = 1 + slots.available_permits();
+    let due = store::webhooks::take_due(&state.db, i64::try_from(free).unwrap_or(1), LEASE_SECS, PER_WEBHOOK_IN_FLIGHT).await?;
     let busy = fanned > 0 || !due.is_empty();
-    // Sent concurrently; recorded one after the other, so that a batch of failures never takes
-    // more than one of the pool's connections away from requests.
-    let sent: Vec<(DueDelivery, Sent)> = futures_util::stream::iter(due)
-        .map(|d| async move {
-            let outcome = attempt(state, client, &d).await;
-            (d, outcome)
-        })
-        .buffer_unordered(IN_FLIGHT)
-        .collect()
-        .await;
-    for (d, outcome) in sent {
-        if let Err(err) = settle(state, &d, outcome).await {
-            tracing::warn!(error = %err, delivery = %d.id, "could not record a webhook attempt");
-        }
+    let mut first = Some(first);
+    for d in due {
+        let Some(permit) = first.take().or_else(|| slots.clone().try_acquire_owned().ok()) else { break };
+        let (state, client, recording) = (state.clone(), client.clone(), recording.clone());
+        tokio::spawn(async move {
+            let outcome = attempt(&state, &client, &d).await;
+            drop(permit);
+            let _recording = recording.acquire_owned().await;
+            if let Err(err) = settle(&state, &d, outcome).await {
+                tracing::warn!(error = %err, delivery = %d.id, "could not record a webhook attempt; its lease will end");
+            }
+        });
     }
     Ok(busy)
 }

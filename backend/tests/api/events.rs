@@ -138,7 +138,7 @@ async fn the_audit_log_cannot_be_rewritten_and_only_retention_deletes() {
 
 /// A receiver on 127.0.0.1 that answers 500 to the first `failures` deliveries of each message,
 /// then 204; it keeps (headers, body) of every request.
-async fn receiver(failures: usize) -> (String, Arc<Mutex<Vec<(poem::http::HeaderMap, String)>>>) {
+pub(crate) async fn receiver(failures: usize) -> (String, Arc<Mutex<Vec<(poem::http::HeaderMap, String)>>>) {
     use poem::{EndpointExt, Route, handler, http::StatusCode, listener::TcpListener, web::Data};
     type Seen = Arc<Mutex<Vec<(poem::http::HeaderMap, String)>>>;
     #[handler]

@@ -312,3 +312,75 @@ async fn a_copy_of_the_database_opens_no_account() {
         assert_eq!(status, 400, "{candidate} accepted an invitation");
     }
 }
+
+/// A receiver that takes each delivery and answers none until `release` is set (then 204); it
+/// counts the deliveries that reached it.
+async fn hanging_receiver() -> (String, std::sync::Arc<std::sync::atomic::AtomicBool>, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+    use poem::{EndpointExt, Route, handler, http::StatusCode, listener::TcpListener, web::Data};
+    use std::sync::{
+        Arc,
+        atomic::{AtomicBool, AtomicUsize, Ordering},
+    };
+    #[handler]
+    async fn hook(release: Data<&Arc<AtomicBool>>, reached: Data<&Arc<AtomicUsize>>) -> StatusCode {
+        reached.fetch_add(1, Ordering::SeqCst);
+        while !release.load(Ordering::SeqCst) {
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+        StatusCode::NO_CONTENT
+    }
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    drop(listener);
+    let (release, reached) = (Arc::new(AtomicBool::new(false)), Arc::new(AtomicUsize::new(0)));
+    let app = Route::new().at("/hook", poem::post(hook)).data(release.clone()).data(reached.clone());
+    tokio::spawn(poem::Server::new(TcpListener::bind(format!("127.0.0.1:{port}"))).run(app));
+    (format!("http://127.0.0.1:{port}/hook"), release, reached)
+}
+
+/// Finding 4: one tenant's receiver that hangs delayed every tenant's webhooks (the dispatcher
+/// waited for its whole batch, slowest call included), and test events were unlimited. A webhook
+/// now has at most two deliveries in flight, each delivery ends on its own, and test events are
+/// limited to ten a minute per webhook.
+#[tokio::test]
+async fn a_receiver_that_hangs_holds_up_no_other_tenant_s_webhook() {
+    use std::sync::atomic::Ordering;
+    let (db, _dropped) = test_database().await;
+    let app = TestApp::spawn_with(db, |c| c.events.dispatch = true).await;
+    let admin = app.admin_token().await;
+    let d = domain();
+    let (_, slow_ceo) = app.enterprise(&admin, &format!("Slow {d}")).await;
+    let (_, fast_ceo) = app.enterprise(&admin, &format!("Fast {d}")).await;
+    let (hang_url, release, reached) = hanging_receiver().await;
+    let (ok_url, seen) = crate::events::receiver(0).await;
+    let (status, slow) = app.post(&slow_ceo, "/api/v1/webhooks", json!({ "url": hang_url, "events": ["user.created"] })).await;
+    assert_eq!(status, 201, "{slow}");
+    let (status, fast) = app.post(&fast_ceo, "/api/v1/webhooks", json!({ "url": ok_url, "events": ["user.created"] })).await;
+    assert_eq!(status, 201, "{fast}");
+
+    // Ten test events to the receiver that hangs (the eleventh in a minute is refused).
+    let slow_test = format!("/api/v1/webhooks/{}/test", slow["id"].as_str().unwrap());
+    for _ in 0..10 {
+        assert_eq!(app.post(&slow_ceo, &slow_test, json!({})).await.0, 202);
+    }
+    let resp = app.http.post(app.url(&slow_test)).bearer_auth(&slow_ceo).send().await.unwrap();
+    assert_eq!(resp.status(), 429);
+    assert!(resp.headers().get("retry-after").is_some());
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while reached.load(Ordering::SeqCst) < 2 {
+        assert!(std::time::Instant::now() < deadline, "the dispatcher never reached the receiver that hangs");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+
+    // While it hangs, another tenant's event is delivered (long before the hung calls' 10 s deadline).
+    let (status, _) = app.post(&fast_ceo, &format!("/api/v1/webhooks/{}/test", fast["id"].as_str().unwrap()), json!({})).await;
+    assert_eq!(status, 202);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(8);
+    while seen.lock().unwrap().is_empty() {
+        assert!(std::time::Instant::now() < deadline, "another tenant's delivery waited for the receiver that hangs");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert!(!release.load(Ordering::SeqCst));
+    assert_eq!(reached.load(Ordering::SeqCst), 2, "two deliveries in flight to the webhook that hangs, no more");
+    release.store(true, Ordering::SeqCst);
+}

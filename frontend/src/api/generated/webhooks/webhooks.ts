@@ -568,7 +568,8 @@ export const useRotateWebhookSecret = <TError = ErrorType<ApiError | ApiError | 
     }
     /**
  * Queues a `webhook.test` event to this webhook alone (whatever events it hears), to check
-the receiver and its signature verification.
+the receiver and its signature verification. At most 10 a minute per webhook (then 429
+`rate_limited` with `Retry-After`).
  * @summary Send a test event
  */
 export const getSendWebhookTestEventUrl = (id: string,) => {
