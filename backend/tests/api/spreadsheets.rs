@@ -153,7 +153,10 @@ async fn staff_work_in_their_department_the_ceo_reads_and_others_see_nothing() {
 async fn hostile_files_and_bytes_are_refused_in_bounded_time() {
     let (db, _dropped) = test_database().await;
     use std::io::Write;
-    let o = office(db).await;
+    // The bounds proven here are of bytes and cells: the engine's deadline (its own tests) is set
+    // past what a debug build needs on two busy cores, so a slow machine never answers
+    // `too_complex` for a file refused by its size.
+    let o = office_with(db, |c| c.spreadsheet_engine.deadline = Duration::from_secs(60)).await;
     let (app, user) = (&o.app, &o.user);
     let started = Instant::now();
     let (status, body) = import(app, user, &o.finance, b"not a spreadsheet".to_vec(), Some("Junk")).await;
@@ -187,7 +190,7 @@ async fn hostile_files_and_bytes_are_refused_in_bounded_time() {
     assert_eq!((status, &body["fields"]["content"]), (400, &json!("invalid")));
     let (status, body) = app.get(user, &format!("/api/v1/spreadsheets/{id}/range?range=A1")).await;
     assert_eq!((status, &body["fields"]["range"]), (400, &json!("invalid")));
-    assert!(started.elapsed() < Duration::from_secs(60), "bounded: {:?}", started.elapsed());
+    assert!(started.elapsed() < Duration::from_secs(120), "bounded: {:?}", started.elapsed());
     let (_, sheet) = app.get(user, &format!("/api/v1/spreadsheets/{id}")).await;
     assert_eq!(sheet["version"], 1, "nothing refused was saved");
 }
