@@ -73,7 +73,9 @@ pub struct SsoSettings {
     /// False: none yet (the other fields are the defaults of a new one).
     pub configured: bool,
     /// The provider's issuer URL.
+    #[oai(nullable)]
     pub issuer: Option<String>,
+    #[oai(nullable)]
     pub client_id: Option<String>,
     /// The client secret is never sent back: only whether one is stored.
     pub client_secret_set: bool,
@@ -86,15 +88,18 @@ pub struct SsoSettings {
     /// The role of a person made at their first sign-in: `DepartmentUser` or `DepartmentHead`.
     pub default_role: Role,
     /// Their department; null: none.
+    #[oai(nullable)]
     pub default_department_id: Option<Uuid>,
     /// The CEO who may still sign in with a password (and a second factor) while SSO is
     /// required: the way in when the provider fails.
+    #[oai(nullable)]
     pub break_glass_user_id: Option<Uuid>,
     /// Whether the break-glass CEO has a second factor (without one, their password is refused
     /// too).
     pub break_glass_ready: bool,
     /// Register this redirect URI with the provider for the client.
     pub redirect_uri: String,
+    #[oai(nullable)]
     pub updated_at: Option<DateTime<Utc>>,
 }
 
@@ -135,8 +140,10 @@ pub struct SsoDomain {
     pub txt_name: String,
     /// …holding this text.
     pub txt_value: String,
+    #[oai(nullable)]
     pub verified_at: Option<DateTime<Utc>>,
     /// `dns` (its TXT record was found) or `admin` (the platform admin approved it).
+    #[oai(nullable)]
     pub verified_by: Option<String>,
 }
 

@@ -8,6 +8,8 @@
  * OpenAPI spec version: 1.7.0
  */
 import type { SsoDomainStatus } from './ssoDomainStatus';
+import type { SsoDomainVerifiedAt } from './ssoDomainVerifiedAt';
+import type { SsoDomainVerifiedBy } from './ssoDomainVerifiedBy';
 
 /**
  * A domain the enterprise claims for its single sign-on, and its proof.
@@ -22,7 +24,7 @@ nobody until its TXT record is found (or the platform admin approves it). */
   txtName: string;
   /** …holding this text. */
   txtValue: string;
-  verifiedAt?: string;
+  verifiedAt?: SsoDomainVerifiedAt;
   /** `dns` (its TXT record was found) or `admin` (the platform admin approved it). */
-  verifiedBy?: string;
+  verifiedBy?: SsoDomainVerifiedBy;
 }

@@ -7,8 +7,13 @@
 **Real time.** `GET /api/v1/ws` upgrades to a WebSocket (one per tab). Its first message, within 5 s, is `{"type":"auth","token":"<token>"}` (never put the token in the URL); the server answers `{"type":"ready"}`, then sends events as JSON objects with a `type`: `session.ended` (`sessionId`, `reason`; the socket then closes with code 4401, as it does for a missing, bad or dead token), `monitoring.session_started` (`sessionId`, `userId`, `enterpriseId`), `monitoring.session_updated` (`sessionId`, `enterpriseId`, `lastSeenAt`) and `monitoring.session_ended` (`sessionId`, `enterpriseId`, `reason`) to the monitors whose scope includes the session, once a second at most: past 20 in a second, one `monitoring.sessions_changed` (`enterpriseId`, null for the admins' summary of the whole platform; `started`, `updated`, `ended`: counts) instead, so a mass expiry is one message; and `report.status_changed` (`reportId`, `departmentId`, `title`, `fromStatus`, `status`, `actorId`: who moved it) to the report's author, department head and CEO. The messenger's events go to a conversation's members: `message.created` (`conversationId`, `messageId`, `senderId`), `message.read` (`conversationId`, `userId`, `messageId`), `conversation.changed` (`conversationId`: members, name, keys or the listener's archive flag) and `conversation.typing` (`conversationId`, `userId`; never stored). `own_sessions.changed` (`userId`) tells a person's sockets that one of their own sessions started or ended (their "Your sessions" list changed; refetch it). `webhook.disabled` (`webhookId`, `url`) tells a webhook's owner (the CEO, or the platform admins) that it was turned off after failing for days. A client too slow to read its events is closed with 4408; reconnect and refetch.
  * OpenAPI spec version: 1.7.0
  */
+import type { SsoSettingsIssuer } from './ssoSettingsIssuer';
+import type { SsoSettingsClientId } from './ssoSettingsClientId';
 import type { SsoProvisioning } from './ssoProvisioning';
 import type { Role } from './role';
+import type { SsoSettingsDefaultDepartmentId } from './ssoSettingsDefaultDepartmentId';
+import type { SsoSettingsBreakGlassUserId } from './ssoSettingsBreakGlassUserId';
+import type { SsoSettingsUpdatedAt } from './ssoSettingsUpdatedAt';
 
 /**
  * An enterprise's single sign-on.
@@ -17,8 +22,8 @@ export interface SsoSettings {
   /** False: none yet (the other fields are the defaults of a new one). */
   configured: boolean;
   /** The provider's issuer URL. */
-  issuer?: string;
-  clientId?: string;
+  issuer?: SsoSettingsIssuer;
+  clientId?: SsoSettingsClientId;
   /** The client secret is never sent back: only whether one is stored. */
   clientSecretSet: boolean;
   /** The e-mail domains the provider signs in, lower case. */
@@ -30,14 +35,14 @@ export interface SsoSettings {
   /** The role of a person made at their first sign-in: `DepartmentUser` or `DepartmentHead`. */
   defaultRole: Role;
   /** Their department; null: none. */
-  defaultDepartmentId?: string;
+  defaultDepartmentId?: SsoSettingsDefaultDepartmentId;
   /** The CEO who may still sign in with a password (and a second factor) while SSO is
 required: the way in when the provider fails. */
-  breakGlassUserId?: string;
+  breakGlassUserId?: SsoSettingsBreakGlassUserId;
   /** Whether the break-glass CEO has a second factor (without one, their password is refused
 too). */
   breakGlassReady: boolean;
   /** Register this redirect URI with the provider for the client. */
   redirectUri: string;
-  updatedAt?: string;
+  updatedAt?: SsoSettingsUpdatedAt;
 }

@@ -24,18 +24,18 @@ export const getEnterpriseSsoHeader = zod.object({
 
 export const getEnterpriseSsoResponse = zod.object({
   "configured": zod.boolean().describe('False: none yet (the other fields are the defaults of a new one).'),
-  "issuer": zod.string().optional().describe('The provider\'s issuer URL.'),
-  "clientId": zod.string().optional(),
+  "issuer": zod.string().nullish().describe('The provider\'s issuer URL.'),
+  "clientId": zod.string().nullish(),
   "clientSecretSet": zod.boolean().describe('The client secret is never sent back: only whether one is stored.'),
   "domains": zod.array(zod.string()).describe('The e-mail domains the provider signs in, lower case.'),
   "required": zod.boolean().describe('People of these domains must sign in through the provider: their password is refused\n(`sso_required`), except the break-glass CEO\'s, who must then pass a second factor.'),
   "provisioning": zod.enum(['just_in_time', 'invitation_only']).describe('What happens to a person the provider names who has no account yet.'),
   "defaultRole": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.'),
-  "defaultDepartmentId": zod.uuid().optional().describe('Their department; null: none.'),
-  "breakGlassUserId": zod.uuid().optional().describe('The CEO who may still sign in with a password (and a second factor) while SSO is\nrequired: the way in when the provider fails.'),
+  "defaultDepartmentId": zod.uuid().nullish().describe('Their department; null: none.'),
+  "breakGlassUserId": zod.uuid().nullish().describe('The CEO who may still sign in with a password (and a second factor) while SSO is\nrequired: the way in when the provider fails.'),
   "breakGlassReady": zod.boolean().describe('Whether the break-glass CEO has a second factor (without one, their password is refused\ntoo).'),
   "redirectUri": zod.string().describe('Register this redirect URI with the provider for the client.'),
-  "updatedAt": zod.iso.datetime({}).optional()
+  "updatedAt": zod.iso.datetime({}).nullish()
 }).describe('An enterprise\'s single sign-on.')
 
 /**
@@ -68,18 +68,18 @@ export const updateEnterpriseSsoBody = zod.object({
 
 export const updateEnterpriseSsoResponse = zod.object({
   "configured": zod.boolean().describe('False: none yet (the other fields are the defaults of a new one).'),
-  "issuer": zod.string().optional().describe('The provider\'s issuer URL.'),
-  "clientId": zod.string().optional(),
+  "issuer": zod.string().nullish().describe('The provider\'s issuer URL.'),
+  "clientId": zod.string().nullish(),
   "clientSecretSet": zod.boolean().describe('The client secret is never sent back: only whether one is stored.'),
   "domains": zod.array(zod.string()).describe('The e-mail domains the provider signs in, lower case.'),
   "required": zod.boolean().describe('People of these domains must sign in through the provider: their password is refused\n(`sso_required`), except the break-glass CEO\'s, who must then pass a second factor.'),
   "provisioning": zod.enum(['just_in_time', 'invitation_only']).describe('What happens to a person the provider names who has no account yet.'),
   "defaultRole": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.'),
-  "defaultDepartmentId": zod.uuid().optional().describe('Their department; null: none.'),
-  "breakGlassUserId": zod.uuid().optional().describe('The CEO who may still sign in with a password (and a second factor) while SSO is\nrequired: the way in when the provider fails.'),
+  "defaultDepartmentId": zod.uuid().nullish().describe('Their department; null: none.'),
+  "breakGlassUserId": zod.uuid().nullish().describe('The CEO who may still sign in with a password (and a second factor) while SSO is\nrequired: the way in when the provider fails.'),
   "breakGlassReady": zod.boolean().describe('Whether the break-glass CEO has a second factor (without one, their password is refused\ntoo).'),
   "redirectUri": zod.string().describe('Register this redirect URI with the provider for the client.'),
-  "updatedAt": zod.iso.datetime({}).optional()
+  "updatedAt": zod.iso.datetime({}).nullish()
 }).describe('An enterprise\'s single sign-on.')
 
 /**
@@ -109,8 +109,8 @@ export const listSsoDomainsResponseItem = zod.object({
   "status": zod.enum(['pending', 'verified']),
   "txtName": zod.string().describe('Publish a TXT record at this name…'),
   "txtValue": zod.string().describe('…holding this text.'),
-  "verifiedAt": zod.iso.datetime({}).optional(),
-  "verifiedBy": zod.string().optional().describe('`dns` (its TXT record was found) or `admin` (the platform admin approved it).')
+  "verifiedAt": zod.iso.datetime({}).nullish(),
+  "verifiedBy": zod.string().nullish().describe('`dns` (its TXT record was found) or `admin` (the platform admin approved it).')
 }).describe('A domain the enterprise claims for its single sign-on, and its proof.')
 export const listSsoDomainsResponse = zod.array(listSsoDomainsResponseItem)
 
@@ -167,8 +167,8 @@ export const verifySsoDomainResponse = zod.object({
   "status": zod.enum(['pending', 'verified']),
   "txtName": zod.string().describe('Publish a TXT record at this name…'),
   "txtValue": zod.string().describe('…holding this text.'),
-  "verifiedAt": zod.iso.datetime({}).optional(),
-  "verifiedBy": zod.string().optional().describe('`dns` (its TXT record was found) or `admin` (the platform admin approved it).')
+  "verifiedAt": zod.iso.datetime({}).nullish(),
+  "verifiedBy": zod.string().nullish().describe('`dns` (its TXT record was found) or `admin` (the platform admin approved it).')
 }).describe('A domain the enterprise claims for its single sign-on, and its proof.')
 
 /**
