@@ -542,3 +542,38 @@ async fn a_domain_routes_no_one_until_it_is_proven_and_then_belongs_to_one_enter
     let (_, found) = app.post("", "/api/v1/auth/sso/discover", json!({ "email": format!("x@{other}") })).await;
     assert_eq!(found, json!({ "sso": false, "required": false }));
 }
+
+/// The domain operations refuse bad input field by field and name nothing of other tenants.
+#[tokio::test]
+async fn the_domain_operations_refuse_bad_input_and_unknown_ids() {
+    let (db, _dropped) = test_database().await;
+    let app = TestApp::spawn(db).await;
+    let admin = app.admin_token().await;
+    let (id, ceo) = with_sso(&app, &admin, "Sso Bad Input", json!({})).await;
+    let (_, other_ceo) = app.enterprise(&admin, "Sso Other Tenant").await;
+    let domains = format!("/api/v1/enterprises/{id}/sso/domains");
+    for bad in ["", "not a domain", "-lead.example", "no-dot", &format!("{}.example", "a".repeat(64))] {
+        let (status, refused) = app.post(&ceo, &domains, json!({ "domain": bad })).await;
+        assert_eq!((status, refused["code"].as_str()), (400, Some("validation_failed")), "{bad:?}: {refused}");
+    }
+    let (status, _) = app.post(&ceo, &domains, json!({ "domain": 5 })).await;
+    assert_eq!(status, 400, "a number is not a domain");
+    let (status, _) = app.post(&ceo, &domains, json!({})).await;
+    assert_eq!(status, 400, "the domain is required");
+    let (status, _) = app.post(&ceo, "/api/v1/enterprises/not-a-uuid/sso/domains", json!({ "domain": "x.example" })).await;
+    assert_eq!(status, 400);
+    // Unknown claims and enterprises are 404; another tenant's are 404 too.
+    assert_eq!(app.post(&ceo, &format!("{domains}/unclaimed.example/verify"), json!({})).await.0, 404);
+    assert_eq!(app.delete(&ceo, &format!("{domains}/unclaimed.example")).await.0, 404);
+    let (status, _) = app.get(&ceo, &format!("/api/v1/enterprises/{}/sso/domains", uuid::Uuid::now_v7())).await;
+    assert_eq!(status, 404);
+    assert_eq!(app.get(&other_ceo, &domains).await.0, 404);
+    assert_eq!(app.post(&other_ceo, &domains, json!({ "domain": "x.example" })).await.0, 404);
+    assert_eq!(app.post(&other_ceo, &format!("{domains}/sso-bad-input.example/verify"), json!({})).await.0, 404);
+    assert_eq!(app.delete(&other_ceo, &format!("{domains}/sso-bad-input.example")).await.0, 404);
+    // `approve` must be a boolean.
+    assert_eq!(app.post(&admin, &format!("{domains}/sso-bad-input.example/verify?approve=maybe"), json!({})).await.0, 400);
+    // An enterprise without single sign-on has no domains to claim.
+    let (plain, plain_ceo) = app.enterprise(&admin, "Sso None").await;
+    assert_eq!(app.post(&plain_ceo, &format!("/api/v1/enterprises/{plain}/sso/domains"), json!({ "domain": "none.example" })).await.0, 404);
+}
