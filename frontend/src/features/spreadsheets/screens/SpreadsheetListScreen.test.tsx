@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Spreadsheet, SpreadsheetSummary } from '@/api/generated/model';
 import { renderApp } from '@/app/testing';
 import { session } from '@/lib/session';
@@ -10,6 +10,12 @@ import { jsonResponse, makeDepartments, makeUser, page, serverErrors } from '@/t
 // The editor a created or imported spreadsheet opens in stays at "loading": its engine (WebAssembly)
 // and grid (canvas) are the end-to-end tests' business.
 vi.mock('@/features/spreadsheets/engine/load', () => ({ ENGINE_VERSION: 'ironcalc-0.8.3', loadEngine: () => new Promise(() => {}) }));
+
+// Both screens' modules, imported before the first test: beside the API tests on two busy cores,
+// the editor a created spreadsheet opens in took the toast's test past its deadline in CI.
+beforeAll(async () => {
+  await Promise.all([import('./SpreadsheetListScreen'), import('./SpreadsheetEditorScreen')]);
+}, 120_000);
 
 const user = makeUser('DepartmentUser', { id: 'hal', fullName: 'Hal Jordan' });
 const ceo = makeUser('EnterpriseCeo', { id: 'ceo', fullName: 'Cora Ceo' });
