@@ -259,6 +259,11 @@ pub enum SsoFailure {
     TokenInvalid,
     /// The provider named no confirmed address of the enterprise's domains.
     EmailNotAllowed,
+    /// The provider did not say the address is verified (`email_verified` false, or left out
+    /// where the enterprise has not said its provider omits it).
+    EmailUnverified,
+    /// The account is bound to another person at this provider (another `sub` for the address).
+    IdentityMismatch,
     /// Invitation-only: no account has this address in the enterprise.
     NotInvited,
     /// The provider cannot be reached, or its discovery document is unusable.
@@ -273,6 +278,8 @@ impl SsoFailure {
             Self::NonceMismatch => "nonce_mismatch",
             Self::TokenInvalid => "token_invalid",
             Self::EmailNotAllowed => "email_not_allowed",
+            Self::EmailUnverified => "email_unverified",
+            Self::IdentityMismatch => "identity_mismatch",
             Self::NotInvited => "not_invited",
             Self::ProviderUnavailable => "provider_unavailable",
         }
@@ -285,6 +292,8 @@ impl SsoFailure {
             Self::NonceMismatch => "This answer from your identity provider belongs to another sign-in. Please sign in again.",
             Self::TokenInvalid => "Your identity provider's answer could not be verified",
             Self::EmailNotAllowed => "Your identity provider did not confirm an e-mail address of your organisation",
+            Self::EmailUnverified => "Your identity provider did not confirm that this e-mail address is yours",
+            Self::IdentityMismatch => "This account is linked to another person at your identity provider",
             Self::NotInvited => "You have not been invited to this organisation yet. Ask your CEO for an invitation.",
             Self::ProviderUnavailable => "Your identity provider cannot be reached. Please try again later.",
         }
@@ -452,7 +461,7 @@ impl AppError {
             | Self::InvalidCode
             | Self::ChallengeExpired
             | Self::PasskeyRejected => StatusCode::UNAUTHORIZED,
-            Self::SsoFailed(SsoFailure::NotInvited) => StatusCode::FORBIDDEN,
+            Self::SsoFailed(SsoFailure::NotInvited | SsoFailure::IdentityMismatch) => StatusCode::FORBIDDEN,
             Self::SsoFailed(SsoFailure::ProviderUnavailable) => StatusCode::BAD_GATEWAY,
             Self::SsoFailed(_) => StatusCode::UNAUTHORIZED,
             Self::AccountInactive | Self::SsoRequired | Self::Forbidden | Self::InsufficientScope => StatusCode::FORBIDDEN,

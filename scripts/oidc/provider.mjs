@@ -17,10 +17,14 @@
 // runtime" on startup) and the machines run Node.js 20; 8.x supports Node.js 18 and later.
 
 import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 
 import Provider from 'oidc-provider';
 
 const port = Number(process.env.OIDC_PORT || 2590);
+// What /health answers: the hash of this file, so that start.sh replaces a provider an earlier
+// run left answering with older code.
+const version = createHash('sha256').update(readFileSync(new URL(import.meta.url))).digest('hex');
 const issuer = `http://localhost:${port}`;
 
 function fail(message) {
@@ -76,9 +80,23 @@ function isLocalSsoCallback(value) {
 }
 
 // Every e-mail address is an account. The subject is derived from the address so that the same
-// person gets the same sub across restarts, as a real provider's would.
-function account(email) {
-  const sub = createHash('sha256').update(email).digest('hex').slice(0, 32);
+// person gets the same sub across restarts, as a real provider's would. A test may post two more
+// fields with the address to get what another provider might send (the page does not show them):
+// `subject`, another sub for the same address, and `email_verified`, "false" or "omit" (the claim
+// left out). They travel in the account's id, after a space (which no address holds).
+function accountId(email, form) {
+  const extra = new URLSearchParams();
+  const subject = (form.get('subject') || '').trim();
+  if (subject) extra.set('sub', subject.slice(0, 255));
+  const verified = form.get('email_verified');
+  if (verified === 'false' || verified === 'omit') extra.set('verified', verified);
+  return extra.size ? `${email} ${extra}` : email;
+}
+
+function account(id) {
+  const [email, extra = ''] = id.split(' ');
+  const options = new URLSearchParams(extra);
+  const sub = options.get('sub') || createHash('sha256').update(email).digest('hex').slice(0, 32);
   const words = email.split('@')[0].split(/[._+-]+/).filter(Boolean)
     .map((word) => word[0].toUpperCase() + word.slice(1));
   const claims = {
@@ -86,7 +104,9 @@ function account(email) {
   };
   // "ada@…" has no family name; a real provider leaves the claim out rather than send "".
   if (words.length > 1) claims.family_name = words.slice(1).join(' ');
-  return { accountId: email, claims: async () => claims };
+  if (options.get('verified') === 'false') claims.email_verified = false;
+  if (options.get('verified') === 'omit') delete claims.email_verified;
+  return { accountId: id, claims: async () => claims };
 }
 
 // The ID token's key: generated at every start, so nothing secret sits in the repository.
@@ -238,7 +258,7 @@ const noCache = (ctx) => ctx.set('Cache-Control', 'no-store');
 // person is, and that the client may have openid email profile), so no consent screen follows.
 provider.use(async (ctx, next) => {
   if (ctx.method === 'GET' && ctx.path === '/health') {
-    ctx.body = 'ok';
+    ctx.body = version;
     return;
   }
   const match = /^\/interaction\/([^/]+)(?:\/(login|cancel))?$/.exec(ctx.path);
@@ -267,7 +287,8 @@ provider.use(async (ctx, next) => {
   if (action === 'cancel') {
     result = { error: 'access_denied', error_description: 'The person cancelled' };
   } else {
-    const email = (((await formBody(ctx.req)).get('email')) || '').trim().toLowerCase();
+    const form = await formBody(ctx.req);
+    const email = (form.get('email') || '').trim().toLowerCase();
     if (!/^[^\s@]+@[^\s@]+$/.test(email)) {
       ctx.status = 400;
       ctx.type = 'html';
@@ -277,16 +298,17 @@ provider.use(async (ctx, next) => {
     // The earlier grant is kept only when the same person signs in again: a grant belongs to one
     // account, and someone else typing their address here starts afresh.
     const { details } = interaction.prompt;
-    const grant = interaction.grantId && interaction.session?.accountId === email
+    const id = accountId(email, form);
+    const grant = interaction.grantId && interaction.session?.accountId === id
       ? await provider.Grant.find(interaction.grantId)
-      : new provider.Grant({ accountId: email, clientId });
+      : new provider.Grant({ accountId: id, clientId });
     grant.addOIDCScope('openid email profile');
     if (details.missingOIDCScope) grant.addOIDCScope(details.missingOIDCScope.join(' '));
     if (details.missingOIDCClaims) grant.addOIDCClaims(details.missingOIDCClaims);
     for (const [indicator, scopes] of Object.entries(details.missingResourceScopes || {})) {
       grant.addResourceScope(indicator, scopes.join(' '));
     }
-    result = { login: { accountId: email }, consent: { grantId: await grant.save() } };
+    result = { login: { accountId: id }, consent: { grantId: await grant.save() } };
   }
   // interactionFinished would write the response itself, behind Koa's back: the same result,
   // with the redirect left to Koa.

@@ -19,9 +19,19 @@ if [ "$(cat "$oidc_here/node_modules/.lock-sha256" 2>/dev/null)" != "$oidc_lock_
     && echo "$oidc_lock_sum" >"$oidc_here/node_modules/.lock-sha256" \
     || { echo "oidc: npm ci failed" >&2; return 1 2>/dev/null || exit 1; }
 fi
+# A provider an earlier run left answering is kept only if it runs this provider.mjs (its /health
+# answers the file's hash); an older one is stopped (its pid file) and started again.
+oidc_pid_file="/tmp/enterprise-platform-oidc-$OIDC_PORT.pid"
+if curl -fs "$OIDC_ISSUER/.well-known/openid-configuration" >/dev/null 2>&1 \
+  && [ "$(curl -fs "$OIDC_ISSUER/health" 2>/dev/null)" != "$(sha256sum "$oidc_here/provider.mjs" | cut -d' ' -f1)" ]; then
+  printf '\033[1m==> %s\033[0m\n' "oidc: the provider at $OIDC_ISSUER runs older code: restarting it" >&2
+  kill "$(cat "$oidc_pid_file" 2>/dev/null)" 2>/dev/null || pkill -f "node $oidc_here/provider.mjs" || true
+  for _ in $(seq 1 50); do curl -fs "$OIDC_ISSUER/health" >/dev/null 2>&1 || break; sleep 0.1; done
+fi
 if ! curl -fs "$OIDC_ISSUER/.well-known/openid-configuration" >/dev/null 2>&1; then
   OIDC_PORT="$OIDC_PORT" nohup node "$oidc_here/provider.mjs" >"$OIDC_LOG" 2>&1 &
   oidc_pid=$!
+  echo "$oidc_pid" >"$oidc_pid_file"
   for _ in $(seq 1 50); do
     curl -fs "$OIDC_ISSUER/.well-known/openid-configuration" >/dev/null 2>&1 && break
     # A bad OIDC_CLIENTS or a taken port ends it at once: no point waiting out the 10 s.

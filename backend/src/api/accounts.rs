@@ -298,6 +298,12 @@ impl AccountsApi {
         let ended = store::users::set_password(&mut tx, user_id, &hash, None).await?;
         store::account_tokens::revoke_all(&mut tx, user_id).await?;
         let user = store::users::find_for_update(&mut tx, user_id).await?.ok_or_else(dead_link)?;
+        // A reset after "forgot password" is the case of a stolen account: the person is told, and
+        // shown the API tokens that still act for them (made by them, or by whoever was in), to
+        // revoke what they do not know. Tokens are not revoked by the reset itself: an integration
+        // its owner runs would stop without a word (docs/architecture.md, Accounts).
+        let tokens = store::api_tokens::live_of_user(&mut tx, user.id).await?;
+        crate::auth::mfa::notify_reset(&mut tx, &user, &tokens).await?;
         Audit::person(&state, Some(user.id))
             .record(
                 &mut tx,

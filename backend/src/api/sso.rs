@@ -97,6 +97,9 @@ pub struct SsoSettings {
     /// Whether the break-glass CEO has a second factor (without one, their password is refused
     /// too).
     pub break_glass_ready: bool,
+    /// The provider leaves `email_verified` out of its ID tokens: an address it does not call
+    /// verified is taken (one it calls unverified never is). Off, `email_verified` must be true.
+    pub accept_unverified_email: bool,
     /// Register this redirect URI with the provider for the client.
     pub redirect_uri: String,
     #[oai(nullable)]
@@ -125,6 +128,9 @@ pub struct SsoSettingsChange {
     pub default_role: Option<Role>,
     pub default_department_id: Option<Uuid>,
     pub break_glass_user_id: Option<Uuid>,
+    /// The provider leaves `email_verified` out of its ID tokens (default false).
+    #[oai(default)]
+    pub accept_unverified_email: bool,
 }
 
 /// A domain the enterprise claims for its single sign-on, and its proof.
@@ -269,11 +275,13 @@ api_errors!(SsoFinishError {
     400 BadRequest,
     /// `sso_failed` with a `reason`: `state_invalid` (unknown, expired or used), `code_rejected`
     /// (the provider refused the code: expired or used), `nonce_mismatch`, `token_invalid`,
-    /// `email_not_allowed` (no confirmed address of the enterprise's domains, or one whose
-    /// account is another enterprise's).
+    /// `email_not_allowed` (no address of the enterprise's domains, or one whose account is
+    /// another enterprise's), `email_unverified` (the provider did not say the address is
+    /// verified).
     401 Unauthorized,
-    /// The account or its enterprise is inactive (`account_inactive`), or invitation-only and
-    /// no account has this address (`sso_failed`, reason `not_invited`).
+    /// The account or its enterprise is inactive (`account_inactive`), invitation-only and no
+    /// account has this address (`sso_failed`, reason `not_invited`), or the account is bound to
+    /// another person at the provider (`identity_mismatch`).
     403 Forbidden,
     /// The provider cannot be reached (`sso_failed`, reason `provider_unavailable`).
     502 BadGateway,
@@ -346,6 +354,7 @@ impl SsoApi {
             default_role: role,
             default_department_id: body.default_department_id,
             break_glass_user_id: body.break_glass_user_id,
+            accept_unverified_email: body.accept_unverified_email,
         };
         let mut tx = state.db.begin().await?;
         if store::sso::save(&mut tx, enterprise.id, &change).await?.is_err() {
@@ -364,7 +373,8 @@ impl SsoApi {
             .changed("provisioning", &before.as_ref().map(|b| b.provisioning.as_str()), &Some(body.provisioning.as_str()))
             .changed("defaultRole", &before.as_ref().map(|b| b.default_role.0.as_str()), &Some(role.as_str()))
             .changed("defaultDepartmentId", &before.as_ref().and_then(|b| b.default_department_id), &body.default_department_id)
-            .changed("breakGlassUserId", &before.as_ref().and_then(|b| b.break_glass_user_id), &body.break_glass_user_id);
+            .changed("breakGlassUserId", &before.as_ref().and_then(|b| b.break_glass_user_id), &body.break_glass_user_id)
+            .changed("acceptUnverifiedEmail", &before.as_ref().map(|b| b.accept_unverified_email), &Some(body.accept_unverified_email));
         if secret.is_some() {
             facts = facts.with("clientSecret", "changed");
         }
@@ -568,7 +578,19 @@ impl SsoSignInApi {
         let Ok(email) = Email::parse(&identity.email) else {
             return Err(refused(&state, &client, at, None, SsoFailure::EmailNotAllowed).await.into());
         };
-        let mut user = match store::users::find_by_email(&state.db, &email).await? {
+        // The person bound to this identity at the provider, else the account of the address
+        // unless it is bound to someone else there.
+        let found = match store::users::find_by_sso(&state.db, &config.issuer, &identity.subject).await? {
+            Some(user) => Some(user),
+            None => store::users::find_by_email(&state.db, &email).await?,
+        };
+        if let Some(user) = &found
+            && user.enterprise_id == Some(config.enterprise_id)
+            && bound_elsewhere(user, &config.issuer, &identity.subject)
+        {
+            return Err(refused(&state, &client, at, Some(&identity.email), SsoFailure::IdentityMismatch).await.into());
+        }
+        let mut user = match found {
             Some(user) if user.enterprise_id == Some(config.enterprise_id) => accept_invitation(&state, user).await?,
             // A provider signs in its own enterprise's people only.
             Some(_) => return Err(refused(&state, &client, at, Some(&identity.email), SsoFailure::EmailNotAllowed).await.into()),
@@ -581,11 +603,21 @@ impl SsoSignInApi {
             Audit::person(&state, Some(user.id)).record_alone(&state, at, "auth.sign_in_refused", target, facts).await?;
             return Err(AppError::AccountInactive.into());
         }
-        store::users::link_sso(&state.db, user.id, &identity.subject).await?;
+        if !store::users::link_sso(&state.db, user.id, &config.issuer, &identity.subject).await? {
+            return Err(refused(&state, &client, at, Some(&identity.email), SsoFailure::IdentityMismatch).await.into());
+        }
         user.sso_subject = Some(identity.subject);
+        user.sso_issuer = Some(config.issuer.clone());
         let signed_in = sign_in::open_session(&state, user, pending.remember_me, sign_in::Method::Sso, &client).await?;
         Ok(Json(LoginResponse::from_signed_in(signed_in)))
     }
+}
+
+/// Whether the account is bound to another subject at this issuer (a binding without an issuer was
+/// made at the enterprise's issuer of the time, taken as this one). A binding at another issuer
+/// (the enterprise changed providers) is replaced at the first sign-in through the new one.
+fn bound_elsewhere(user: &UserRecord, issuer: &str, subject: &str) -> bool {
+    user.sso_subject.as_deref().is_some_and(|bound| bound != subject) && user.sso_issuer.as_deref().is_none_or(|at| at == issuer)
 }
 
 /// A single sign-on that signs no one in: logged and counted; audited in the enterprise's log
@@ -620,6 +652,7 @@ async fn settings(state: &AppState, record: Option<SsoRecord>) -> Result<SsoSett
             default_department_id: None,
             break_glass_user_id: None,
             break_glass_ready: false,
+            accept_unverified_email: false,
             redirect_uri,
             updated_at: None,
         });
@@ -640,6 +673,7 @@ async fn settings(state: &AppState, record: Option<SsoRecord>) -> Result<SsoSett
         default_department_id: r.default_department_id,
         break_glass_user_id: r.break_glass_user_id,
         break_glass_ready,
+        accept_unverified_email: r.accept_unverified_email,
         redirect_uri,
         updated_at: Some(r.updated_at),
     })

@@ -138,7 +138,7 @@ pub struct WebhookDelivery {
     #[oai(nullable)]
     pub last_status: Option<i32>,
     /// Why the last attempt failed: `http_status`, `timeout`, `connection_failed`,
-    /// `request_failed`, `private_address`, `webhook_disabled`.
+    /// `request_failed`, `private_address`, `port_not_allowed`, `webhook_disabled`.
     #[oai(nullable)]
     pub last_error: Option<String>,
     #[oai(nullable)]
@@ -243,6 +243,7 @@ async fn check_url(state: &AppState, url: &str) -> Result<String, AppError> {
             guard::Refusal::NotHttps => "Webhook URLs must use https",
             guard::Refusal::Unresolvable => "This URL's host name does not resolve",
             guard::Refusal::PrivateAddress => "This URL points into a private network, which webhooks may not reach",
+            guard::Refusal::Port => "Webhook URLs must use port 443 or 8443",
         };
         AppError::Explained(errors, message.to_owned())
     })

@@ -109,7 +109,8 @@ pub async fn verify(db: &sqlx::PgPool, user_id: Uuid, code: &str) -> Result<Opti
 }
 
 /// Tells the person by e-mail that their second factor changed (`change`: `totp_enabled`,
-/// `totp_disabled`, `recovery_codes_regenerated`, `mfa_reset`), in the change's transaction;
+/// `totp_disabled`, `recovery_codes_regenerated`, `mfa_reset`; `password_reset` is
+/// `notify_reset`'s), in the change's transaction;
 /// `actor` names who did it when it was not them.
 pub async fn notify(tx: &mut sqlx::PgConnection, user: &UserRecord, change: &str, actor: Option<&str>) -> Result<(), AppError> {
     notify_of(tx, user, change, actor, None).await
@@ -124,6 +125,18 @@ pub async fn notify_of(
     passkey: Option<&str>,
 ) -> Result<(), AppError> {
     let data = serde_json::json!({ "change": change, "actor": actor, "passkey": passkey, "at": chrono::Utc::now().to_rfc3339() });
+    crate::mail::enqueue(tx, user.enterprise_id, user.id, crate::mail::Kind::SecurityNotice, data).await?;
+    Ok(())
+}
+
+/// Tells the person their password was reset from a reset link, naming the API tokens that still
+/// act for them (`tokens`: name, prefix, when made and last used), in the reset's transaction.
+pub async fn notify_reset(tx: &mut sqlx::PgConnection, user: &UserRecord, tokens: &[crate::store::api_tokens::TokenRecord]) -> Result<(), AppError> {
+    let tokens: Vec<_> = tokens
+        .iter()
+        .map(|t| serde_json::json!({ "name": t.name, "prefix": t.prefix, "createdAt": t.created_at.to_rfc3339(), "lastUsedAt": t.last_used_at.map(|at| at.to_rfc3339()) }))
+        .collect();
+    let data = serde_json::json!({ "change": "password_reset", "tokens": tokens, "at": chrono::Utc::now().to_rfc3339() });
     crate::mail::enqueue(tx, user.enterprise_id, user.id, crate::mail::Kind::SecurityNotice, data).await?;
     Ok(())
 }

@@ -52,7 +52,8 @@ pub struct Pending {
 #[derive(Debug)]
 pub struct Identity {
     pub subject: String,
-    /// Lower case; the provider confirmed it (`email_verified` not false).
+    /// Lower case; the provider confirmed it (`email_verified` true, or left out where the
+    /// enterprise accepts that).
     pub email: String,
     pub name: Option<String>,
 }
@@ -86,6 +87,7 @@ impl SingleSignOn {
             guard::Refusal::NotHttps => "The issuer URL must use https",
             guard::Refusal::Unresolvable => "This URL's host name does not resolve",
             guard::Refusal::PrivateAddress => "This URL points into a private network, which the server may not reach",
+            guard::Refusal::Port => "The issuer URL must use port 443 or 8443",
         })?;
         self.discover(issuer, true).await.map_err(|_| "No OpenID provider answers at this issuer URL (its discovery document could not be read)")?;
         Ok(issuer.to_owned())
@@ -180,7 +182,13 @@ impl SingleSignOn {
                 _ => SsoFailure::TokenInvalid,
             }
         })?;
-        let email = claims.email().filter(|_| claims.email_verified() != Some(false)).ok_or(SsoFailure::EmailNotAllowed)?;
+        let email = claims.email().ok_or(SsoFailure::EmailNotAllowed)?;
+        // Verified, or left out by a provider the enterprise says omits the claim.
+        match claims.email_verified() {
+            Some(true) => {}
+            None if config.accept_unverified_email => {}
+            _ => return Err(SsoFailure::EmailUnverified.into()),
+        }
         let email = email.as_str().trim().to_lowercase();
         if !config.covers(&email) {
             return Err(SsoFailure::EmailNotAllowed.into());

@@ -279,6 +279,17 @@ async fn context(state: &AppState, kind: Kind, to: &UserRecord, group: &[Pending
                 "passkey": text("passkey"),
                 "when": crate::export::long_time(at, lang),
                 "link": format!("{base}/settings/profile"),
+                // A password reset's notice: the API tokens that still act for the person.
+                "tokens": data.get("tokens").and_then(Value::as_array).map(|tokens| tokens.iter().map(|t| {
+                    let time = |key: &str| t.get(key).and_then(Value::as_str).and_then(|v| v.parse::<DateTime<Utc>>().ok()).map(|v| crate::export::long_time(v, lang));
+                    json!({
+                        "name": t.get("name").and_then(Value::as_str).unwrap_or_default(),
+                        "prefix": t.get("prefix").and_then(Value::as_str).unwrap_or_default(),
+                        "made": time("createdAt"),
+                        "used": time("lastUsedAt"),
+                    })
+                }).collect::<Vec<_>>()).unwrap_or_default(),
+                "tokens_link": format!("{base}/settings/api-tokens"),
             })
         }
         Kind::Activity => {

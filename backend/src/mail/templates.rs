@@ -75,7 +75,7 @@ pub fn render(kind: Kind, lang: Lang, context: impl Serialize) -> anyhow::Result
 
 #[cfg(test)]
 mod tests {
-    use serde_json::json;
+    use serde_json::{Value, json};
 
     use super::*;
 
@@ -129,6 +129,27 @@ mod tests {
         assert!(reset.html.contains("Cleo &lt;b&gt;CEO&lt;&#x2f;b&gt; reset"), "{}", reset.html);
         let codes = render(Kind::SecurityNotice, Lang::Fr, at("recovery_codes_regenerated")).unwrap();
         assert_eq!(codes.subject, "Nouveaux codes de secours pour votre compte Enterprise Platform");
+    }
+
+    #[test]
+    fn a_password_reset_notice_lists_the_api_tokens_that_still_act_in_each_language() {
+        let tokens = json!([
+            { "name": "CI <deploy>", "prefix": "ep_ab12", "made": "1 November 2026", "used": "27 November 2026" },
+            { "name": "Backup", "prefix": "ep_cd34", "made": "2 November 2026", "used": null },
+        ]);
+        let at = |tokens: Value| json!({ "name": "Ann", "change": "password_reset", "when": "28 November 2026", "link": "http://x/p", "tokens": tokens, "tokens_link": "http://x/settings/api-tokens" });
+        let en = render(Kind::SecurityNotice, Lang::En, at(tokens.clone())).unwrap();
+        assert_eq!(en.subject, "The password of your Enterprise Platform account was reset");
+        assert!(en.text.contains("revoke any you do not know (http://x/settings/api-tokens)"), "{}", en.text);
+        assert!(en.text.contains("- CI <deploy> (ep_ab12…), made 1 November 2026, last used 27 November 2026"), "{}", en.text);
+        assert!(en.text.contains("- Backup (ep_cd34…), made 2 November 2026, never used"), "{}", en.text);
+        assert!(en.html.contains("<strong>CI &lt;deploy&gt;</strong> (ep_ab12…)"), "{}", en.html);
+        assert!(en.text.contains("someone can read your e-mail"), "{}", en.text);
+        let fr = render(Kind::SecurityNotice, Lang::Fr, at(tokens)).unwrap();
+        assert_eq!(fr.subject, "Le mot de passe de votre compte Enterprise Platform a été réinitialisé");
+        assert!(fr.text.contains("- Backup (ep_cd34…), créé le 2 November 2026, jamais utilisé"), "{}", fr.text);
+        let none = render(Kind::SecurityNotice, Lang::En, at(json!([]))).unwrap();
+        assert!(none.text.contains("No API token acts for you."), "{}", none.text);
     }
 
     #[test]

@@ -131,6 +131,18 @@ pub async fn list(pool: &PgPool, owner: Owner, paging: Paging) -> sqlx::Result<(
     Ok((items, total))
 }
 
+/// A person's live tokens, newest first, at most 50 (`MAX_LIVE_TOKENS`): named in the notice of a
+/// password reset, in its transaction.
+pub async fn live_of_user(tx: &mut sqlx::PgConnection, user_id: Uuid) -> sqlx::Result<Vec<TokenRecord>> {
+    sqlx::query_as(
+        "select id, user_id, enterprise_id, created_by, name, scopes, prefix, created_at, expires_at, last_used_at \
+         from public.api_tokens where user_id = $1 and revoked_at is null and expires_at > now() order by created_at desc, id limit 50",
+    )
+    .bind(user_id)
+    .fetch_all(tx)
+    .await
+}
+
 /// Revokes one of the owner's live tokens; false when there is none by that id.
 pub async fn revoke(pool: &PgPool, owner: Owner, id: Uuid) -> sqlx::Result<bool> {
     let (user, enterprise) = owner.binds();

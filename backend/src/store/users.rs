@@ -42,6 +42,9 @@ pub struct UserRecord {
     /// Who their enterprise's identity provider says they are (`sub`), once they signed in
     /// through it.
     pub sso_subject: Option<String>,
+    /// The issuer of `sso_subject` (none: bound before issuers were kept, at the enterprise's
+    /// issuer of the time).
+    pub sso_issuer: Option<String>,
     pub updated_at: DateTime<Utc>,
 }
 
@@ -90,7 +93,7 @@ impl UserRecord {
 const SELECT_USER: &str = "select u.id, u.enterprise_id, u.department_id, u.role, u.full_name, u.email, \
      u.password_hash, u.status, u.locale, u.notify_reports, u.notify_sign_ins, u.notify_invitations, \
      i.created_at as invitation_sent_at, i.expires_at as invitation_expires_at, i.bounced_at as invitation_bounced_at, \
-     u.last_login_at, u.created_at, u.scim_external_id, u.sso_subject, u.updated_at, e.is_active as enterprise_active, e.name as enterprise_name, \
+     u.last_login_at, u.created_at, u.scim_external_id, u.sso_subject, u.sso_issuer, u.updated_at, e.is_active as enterprise_active, e.name as enterprise_name, \
      (exists (select 1 from public.user_totp m where m.user_id = u.id and m.confirmed_at is not null) \
          or exists (select 1 from public.user_passkeys k where k.user_id = u.id)) as mfa_enabled \
      from public.users u left join public.enterprises e on e.id = u.enterprise_id \
@@ -154,14 +157,33 @@ pub struct NewUser<'a> {
     pub locale: crate::domain::Lang,
 }
 
-/// Records who the identity provider says the person is, at a single sign-on.
-pub async fn link_sso(db: impl PgExecutor<'_>, id: Uuid, subject: &str) -> sqlx::Result<()> {
-    sqlx::query("update public.users set sso_subject = $2 where id = $1 and sso_subject is distinct from $2")
-        .bind(id)
+/// Binds a person to who the identity provider says they are (`issuer`, `subject`), at a single
+/// sign-on. False when another person is bound to that identity already.
+pub async fn link_sso(db: impl PgExecutor<'_>, id: Uuid, issuer: &str, subject: &str) -> sqlx::Result<bool> {
+    let done = sqlx::query(
+        "update public.users set sso_issuer = $2, sso_subject = $3 where id = $1 \
+         and (sso_issuer, sso_subject) is distinct from ($2, $3)",
+    )
+    .bind(id)
+    .bind(issuer)
+    .bind(subject)
+    .execute(db)
+    .await;
+    match done {
+        Ok(_) => Ok(true),
+        // Another person is bound to it (users_sso_identity).
+        Err(sqlx::Error::Database(e)) if e.is_unique_violation() => Ok(false),
+        Err(e) => Err(e),
+    }
+}
+
+/// The person bound to this identity at the provider, if any.
+pub async fn find_by_sso(db: impl PgExecutor<'_>, issuer: &str, subject: &str) -> sqlx::Result<Option<UserRecord>> {
+    sqlx::query_as(sqlx::AssertSqlSafe(format!("{SELECT_USER} where u.sso_issuer = $1 and u.sso_subject = $2")))
+        .bind(issuer)
         .bind(subject)
-        .execute(db)
+        .fetch_optional(db)
         .await
-        .map(drop)
 }
 
 /// Inserts a user; a taken e-mail address surfaces as the unique violation of `users_email_key`.

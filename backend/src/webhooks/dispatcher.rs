@@ -133,6 +133,9 @@ async fn attempt(state: &AppState, client: &reqwest::Client, d: &DueDelivery) ->
     if !guard::literal_allowed(&url, allow_private) {
         return Sent::Failed(None, "private_address");
     }
+    if !guard::port_allowed(&url, allow_private) {
+        return Sent::Failed(None, "port_not_allowed");
+    }
     let msg_id = super::message_id(d.id);
     let timestamp = Utc::now().timestamp();
     let mut secrets = vec![d.secret.as_str()];

@@ -1,7 +1,8 @@
 //! Server-side request forgery: a webhook is a URL anyone with the CEO's role chooses, and the
 //! server fetches it. Unless `WEBHOOK_ALLOW_PRIVATE_NETWORKS` is set (tests, development), a URL
-//! must be `https` and every address its host resolves to must be public (`geoip::is_public`: not
-//! loopback, private, link-local, metadata, shared or reserved). It is checked when the webhook is
+//! must be `https` on port 443 or 8443 (`HTTPS_PORTS`: no public address's SMTP, SSH or database
+//! port is a webhook) and every address its host resolves to must be public (`geoip::is_public`:
+//! not loopback, private, link-local, metadata, shared or reserved). It is checked when the webhook is
 //! made or changed, and again at every delivery, by the resolver the sender connects through (a
 //! name that resolved to a public address yesterday may resolve to 127.0.0.1 today: DNS
 //! rebinding). The sender follows no redirects.
@@ -24,7 +25,13 @@ pub enum Refusal {
     Unresolvable,
     /// The host is, or resolves to, a loopback, private, link-local or reserved address.
     PrivateAddress,
+    /// A port other than the HTTPS ones (`HTTPS_PORTS`).
+    Port,
 }
+
+/// The ports a URL may name unless private networks are allowed: HTTPS's own and its common
+/// alternate.
+pub const HTTPS_PORTS: [u16; 2] = [443, 8443];
 
 impl Refusal {
     pub fn reason(self) -> &'static str {
@@ -33,6 +40,7 @@ impl Refusal {
             Self::NotHttps => "https_required",
             Self::Unresolvable => "unresolvable_host",
             Self::PrivateAddress => "private_address",
+            Self::Port => "port_not_allowed",
         }
     }
 }
@@ -52,6 +60,9 @@ pub async fn check_url(raw: &str, allow_private: bool) -> Result<String, Refusal
     let host = url.host_str().ok_or(Refusal::Invalid)?.trim_start_matches('[').trim_end_matches(']').to_owned();
     if !allow_private {
         let port = url.port_or_known_default().unwrap_or(443);
+        if !port_allowed(&url, false) {
+            return Err(Refusal::Port);
+        }
         let addrs: Vec<SocketAddr> = match host.parse::<std::net::IpAddr>() {
             Ok(ip) => vec![SocketAddr::new(ip, port)],
             Err(_) => tokio::time::timeout(std::time::Duration::from_secs(5), tokio::net::lookup_host((host.as_str(), port)))
@@ -101,6 +112,12 @@ pub fn literal_allowed(url: &Url, allow_private: bool) -> bool {
     }
 }
 
+/// Whether a URL's port may be fetched: checked again at each delivery (a webhook saved before
+/// the rule keeps its URL).
+pub fn port_allowed(url: &Url, allow_private: bool) -> bool {
+    allow_private || url.port_or_known_default().is_some_and(|port| HTTPS_PORTS.contains(&port))
+}
+
 /// The HTTP client of deliveries: our resolver, no redirects, 10 s for the whole exchange.
 pub fn client(allow_private: bool) -> reqwest::Client {
     outbound_client(allow_private, concat!("enterprise-platform-webhooks/", env!("CARGO_PKG_VERSION")))
@@ -135,10 +152,16 @@ mod tests {
             ("ftp://example.com/", Refusal::Invalid),
             ("https://user:pw@example.com/", Refusal::Invalid),
             ("not a url", Refusal::Invalid),
+            // Public addresses, on a port no webhook listens on.
+            ("https://93.184.215.14:25/hook", Refusal::Port),
+            ("https://93.184.215.14:6379/hook", Refusal::Port),
+            ("https://[2606:2800:21f:cb07:6820:80da:af6b:8b2c]:22/", Refusal::Port),
         ] {
             assert_eq!(check_url(url, false).await, Err(refusal), "{url}");
         }
         assert_eq!(check_url("http://127.0.0.1:9/hook", true).await.as_deref(), Ok("http://127.0.0.1:9/hook"));
+        assert_eq!(check_url("https://93.184.215.14:8443/hook", false).await.as_deref(), Ok("https://93.184.215.14:8443/hook"));
+        assert_eq!(check_url("https://93.184.215.14/hook", false).await.as_deref(), Ok("https://93.184.215.14/hook"));
     }
 
     #[test]
@@ -147,5 +170,14 @@ mod tests {
         assert!(!literal_allowed(&url, false));
         assert!(literal_allowed(&url, true));
         assert!(literal_allowed(&Url::parse("https://203.0.114.5/").unwrap(), false));
+    }
+
+    #[test]
+    fn only_https_ports_are_delivered_to_in_production() {
+        let smtp = Url::parse("https://hooks.example.com:25/x").unwrap();
+        assert!(!port_allowed(&smtp, false));
+        assert!(port_allowed(&smtp, true));
+        assert!(port_allowed(&Url::parse("https://hooks.example.com/x").unwrap(), false));
+        assert!(port_allowed(&Url::parse("https://hooks.example.com:8443/x").unwrap(), false));
     }
 }

@@ -156,6 +156,10 @@ async fn a_forgotten_password_is_reset_from_an_emailed_link_that_ends_every_sess
     let (_, me) = app.get(&ceo, "/api/v1/auth/me").await;
     let address = me["email"].as_str().unwrap().to_owned();
     let second = app.token(&address, "ceo-password").await;
+    // An API token made while the account was in someone else's hands, perhaps.
+    let (status, made) = app.post(&ceo, "/api/v1/api-tokens", json!({ "name": "Nightly export", "scopes": ["reports:read"] })).await;
+    assert_eq!(status, 201, "{made}");
+    let api_token = made["token"].as_str().unwrap().to_owned();
     let ask = |email: String| {
         let app = &app;
         async move {
@@ -197,6 +201,14 @@ async fn a_forgotten_password_is_reset_from_an_emailed_link_that_ends_every_sess
     assert_eq!(app.me(&second).await.status(), 401);
     assert_eq!(app.login(&address, "ceo-password").await.status(), 401);
     assert_eq!(app.login(&address, "a-brand-new-secret").await.status(), 200);
+    // The person is told, and shown the API tokens that still act for them (a reset keeps them).
+    let got = mail.wait_for(&address, 2).await;
+    let notice = got.iter().find(|m| m["subject"] == "The password of your Enterprise Platform account was reset").expect("a reset notice");
+    let text = notice["text"].as_str().unwrap();
+    assert!(text.contains("These API tokens still act for you"), "{text}");
+    assert!(text.contains(&format!("- Nightly export ({}…), made ", made["prefix"].as_str().unwrap())), "{text}");
+    assert!(text.contains("never used"), "{text}");
+    assert_eq!(app.me(&api_token).await.status(), 200, "the reset keeps API tokens");
     let (status, reused) = confirm(token, "yet-another-secret-9").await;
     assert_eq!((status, reused["fields"]["token"].as_str()), (400, Some("invalid")), "{reused}");
     let (status, forged) = confirm("not-a-token".into(), "yet-another-secret-9").await;

@@ -28,6 +28,14 @@ impl Browser {
     /// the provider sends the browser back to the app: that URL (`/sign-in/sso?code&state&iss`,
     /// or `?error`).
     async fn sign_in(&self, authorization_url: &str, email: &str) -> Url {
+        self.sign_in_with(authorization_url, email, &[]).await
+    }
+
+    /// As `sign_in`, with more fields for the test provider (`subject`, `email_verified`: what
+    /// another provider might send, scripts/oidc/provider.mjs).
+    async fn sign_in_with(&self, authorization_url: &str, email: &str, extra: &[(&str, &str)]) -> Url {
+        let mut form = vec![("email", email)];
+        form.extend_from_slice(extra);
         let mut url = Url::parse(authorization_url).unwrap();
         for _ in 0..10 {
             if url.path() == "/sign-in/sso" {
@@ -41,7 +49,7 @@ impl Browser {
             assert_eq!(resp.status(), 200, "at {url}");
             assert!(url.path().starts_with("/interaction/"), "the provider's page is its sign-in page: {url}");
             let login = url.join(&format!("{}/login", url.path())).unwrap();
-            let resp = self.0.post(login).form(&[("email", email)]).send().await.unwrap();
+            let resp = self.0.post(login).form(&form).send().await.unwrap();
             assert!(resp.status().is_redirection(), "the provider took the address: {}", resp.status());
             url = url.join(resp.headers()["location"].to_str().unwrap()).unwrap();
         }
@@ -97,8 +105,13 @@ async fn finish(app: &TestApp, code: &str, state: &str) -> (u16, Value) {
 
 /// A whole sign-in as `email` (typed on our page and at the provider): the finish's answer.
 async fn sign_in(app: &TestApp, email: &str) -> (u16, Value) {
+    sign_in_with(app, email, &[]).await
+}
+
+/// As `sign_in`, the provider told to answer otherwise (`Browser::sign_in_with`).
+async fn sign_in_with(app: &TestApp, email: &str, extra: &[(&str, &str)]) -> (u16, Value) {
     let (url, state) = start(app, email).await;
-    let back = Browser::new().sign_in(&url, email).await;
+    let back = Browser::new().sign_in_with(&url, email, extra).await;
     assert_eq!(query(&back, "state"), state);
     finish(app, &query(&back, "code"), &state).await
 }
@@ -576,4 +589,49 @@ async fn the_domain_operations_refuse_bad_input_and_unknown_ids() {
     // An enterprise without single sign-on has no domains to claim.
     let (plain, plain_ceo) = app.enterprise(&admin, "Sso None").await;
     assert_eq!(app.post(&plain_ceo, &format!("/api/v1/enterprises/{plain}/sso/domains"), json!({ "domain": "none.example" })).await.0, 404);
+}
+
+#[tokio::test]
+async fn a_person_is_bound_to_one_subject_at_the_provider_and_an_unverified_address_is_refused_unless_the_enterprise_says_so() {
+    let (db, _dropped) = test_database().await;
+    let app = TestApp::spawn(db).await;
+    let admin = app.admin_token().await;
+    let (id, ceo) = with_sso(&app, &admin, "Sso Bind", json!({})).await;
+    let fail = |answer: &Value| (answer["code"].as_str().map(str::to_owned), answer["reason"].as_str().map(str::to_owned));
+    let sso_failed = |reason: &str| (Some("sso_failed".to_owned()), Some(reason.to_owned()));
+
+    // The first sign-in binds the person to the provider's subject.
+    let (status, first) = sign_in(&app, "bea@sso-bind.example").await;
+    assert_eq!(status, 200, "{first}");
+    // Another subject for the same address (a second account at the provider, or a provider
+    // that reassigned the address) is someone else: refused, and the binding is kept.
+    let (status, other) = sign_in_with(&app, "bea@sso-bind.example", &[("subject", "somebody-else")]).await;
+    assert_eq!((status, fail(&other)), (403, sso_failed("identity_mismatch")), "{other}");
+    let (status, again) = sign_in(&app, "bea@sso-bind.example").await;
+    assert_eq!(status, 200, "{again}");
+    assert_eq!(again["user"]["id"], first["user"]["id"]);
+    let (_, refusals) = app.get(&ceo, "/api/v1/audit-events?action=auth.sign_in_refused").await;
+    assert!(refusals["items"].as_array().unwrap().iter().any(|e| e["details"]["reason"] == "identity_mismatch"), "{refusals}");
+
+    // The provider must say the address is verified: false, or the claim left out, is refused.
+    let (status, unverified) = sign_in_with(&app, "cal@sso-bind.example", &[("email_verified", "false")]).await;
+    assert_eq!((status, fail(&unverified)), (401, sso_failed("email_unverified")), "{unverified}");
+    let (status, omitted) = sign_in_with(&app, "cal@sso-bind.example", &[("email_verified", "omit")]).await;
+    assert_eq!((status, fail(&omitted)), (401, sso_failed("email_unverified")), "{omitted}");
+    let (_, people) = app.get(&ceo, "/api/v1/users?q=cal@").await;
+    assert_eq!(people["total"], 0, "nobody was made: {people}");
+
+    // An enterprise whose provider leaves the claim out says so; an explicit false stays refused.
+    let (_, current) = app.get(&ceo, &format!("/api/v1/enterprises/{id}/sso")).await;
+    assert_eq!(current["acceptUnverifiedEmail"], false, "{current}");
+    let body = json!({
+        "issuer": issuer(), "clientId": "platform", "domains": current["domains"], "provisioning": "just_in_time",
+        "acceptUnverifiedEmail": true,
+    });
+    let (status, saved) = app.put(&ceo, &format!("/api/v1/enterprises/{id}/sso"), body).await;
+    assert_eq!((status, &saved["acceptUnverifiedEmail"]), (200, &json!(true)), "{saved}");
+    let (status, omitted) = sign_in_with(&app, "cal@sso-bind.example", &[("email_verified", "omit")]).await;
+    assert_eq!(status, 200, "{omitted}");
+    let (status, unverified) = sign_in_with(&app, "dee@sso-bind.example", &[("email_verified", "false")]).await;
+    assert_eq!((status, fail(&unverified)), (401, sso_failed("email_unverified")), "{unverified}");
 }

@@ -333,6 +333,7 @@ export function makeSsoSettings(overrides: Partial<SsoSettings> = {}): SsoSettin
     provisioning: 'invitation_only',
     defaultRole: 'DepartmentUser',
     breakGlassReady: false,
+    acceptUnverifiedEmail: false,
     redirectUri: 'https://platform.example/sign-in/sso',
     ...overrides,
   };

@@ -172,6 +172,7 @@ const FIELDS = [
   'defaultRole',
   'defaultDepartmentId',
   'breakGlassUserId',
+  'acceptUnverifiedEmail',
   'provisionedBy',
   'subject',
   'via',

@@ -9,6 +9,8 @@ export const SSO_FAILURE_REASONS = [
   'nonce_mismatch',
   'token_invalid',
   'email_not_allowed',
+  'email_unverified',
+  'identity_mismatch',
   'not_invited',
   'provider_unavailable',
 ] as const;

@@ -50,6 +50,7 @@ type Values = {
   defaultRole: DefaultRole;
   defaultDepartmentId: string | null;
   breakGlassUserId: string | null;
+  acceptUnverifiedEmail: boolean;
 };
 type Field = keyof Values;
 /** The fields in the form's order: the first one refused gets the keyboard. */
@@ -85,6 +86,7 @@ function initialValues(settings: SsoSettings): Values {
     defaultRole: isDefaultRole(settings.defaultRole) ? settings.defaultRole : 'DepartmentUser',
     defaultDepartmentId: settings.defaultDepartmentId ?? null,
     breakGlassUserId: settings.breakGlassUserId ?? null,
+    acceptUnverifiedEmail: settings.acceptUnverifiedEmail,
   };
 }
 
@@ -173,6 +175,7 @@ function SsoForm({ enterpriseId, settings, onCancel }: SsoFormProps) {
         defaultRole: submitted.defaultRole,
         defaultDepartmentId: submitted.defaultDepartmentId ?? undefined,
         breakGlassUserId: submitted.breakGlassUserId ?? undefined,
+        acceptUnverifiedEmail: submitted.acceptUnverifiedEmail,
       };
       setIssuerRefusal(null);
       save.mutate(change, {
@@ -286,6 +289,13 @@ function SsoForm({ enterpriseId, settings, onCancel }: SsoFormProps) {
             {t(breakGlassWarning)}
           </Alert>
         )}
+        <Switch
+          {...form.getInputProps('acceptUnverifiedEmail', { type: 'checkbox' })}
+          label={t('ssoSettings.acceptUnverifiedEmail')}
+          description={t('ssoSettings.acceptUnverifiedEmailHint')}
+          aria-label={t('ssoSettings.acceptUnverifiedEmail')}
+          styles={{ trackLabel: { display: 'none' } }}
+        />
         <Stack gap={4}>
           <Text size="sm" fw={500}>
             {t('ssoSettings.redirectUri')}

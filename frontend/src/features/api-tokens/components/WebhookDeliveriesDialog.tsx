@@ -25,7 +25,7 @@ const STATUS_COLORS: Record<DeliveryStatus, string> = { pending: 'blue', deliver
 const isDeliveryStatus = (value: string): value is DeliveryStatus => (DELIVERY_STATUSES as readonly string[]).includes(value);
 
 /** Why an attempt failed (the API's `WebhookDelivery.lastError`). */
-const DELIVERY_ERRORS = ['http_status', 'timeout', 'connection_failed', 'request_failed', 'private_address', 'webhook_disabled'] as const;
+const DELIVERY_ERRORS = ['http_status', 'timeout', 'connection_failed', 'request_failed', 'private_address', 'port_not_allowed', 'webhook_disabled'] as const;
 type DeliveryError = (typeof DELIVERY_ERRORS)[number];
 const isDeliveryError = (value: string): value is DeliveryError => (DELIVERY_ERRORS as readonly string[]).includes(value);
 

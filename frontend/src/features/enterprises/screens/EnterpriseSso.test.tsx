@@ -29,6 +29,7 @@ function savedFrom(change: SsoSettingsChange, before: SsoSettings): SsoSettings 
     defaultDepartmentId: change.defaultDepartmentId ?? undefined,
     breakGlassUserId: change.breakGlassUserId ?? undefined,
     breakGlassReady: false,
+    acceptUnverifiedEmail: change.acceptUnverifiedEmail ?? false,
     updatedAt: '2026-05-01T10:00:00Z',
   };
 }
@@ -133,6 +134,10 @@ describe("an enterprise's single sign-on", () => {
     await user.click((await selectOptions(department)).find((option) => option.textContent === 'Finance')!);
     expect(within(region).getByTestId('sso-redirect-uri')).toHaveTextContent('https://platform.example/sign-in/sso');
     expect(within(region).getByText('Register this redirect URI for the client at your identity provider.')).toBeInTheDocument();
+    // Addresses must be verified by the provider unless the enterprise says its provider never says.
+    const unverified = within(region).getByRole('switch', { name: 'The provider does not say whether addresses are verified' });
+    expect(unverified).not.toBeChecked();
+    await user.click(unverified);
     await user.click(within(region).getByRole('button', { name: 'Save' }));
 
     expect(await screen.findByText('Single sign-on settings saved')).toBeInTheDocument();
@@ -145,6 +150,7 @@ describe("an enterprise's single sign-on", () => {
       provisioning: 'just_in_time',
       defaultRole: 'DepartmentUser',
       defaultDepartmentId: finance.id,
+      acceptUnverifiedEmail: true,
     });
     // Saved: the secret is kept and never shown; leaving it empty keeps it.
     expect(await within(region).findByText('A secret is stored: leave empty to keep it.')).toBeInTheDocument();

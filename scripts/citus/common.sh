@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# What build.sh, cluster.sh and stop.sh share: the version, where things go, and the helpers
+# scripts/services.sh has (these run as scripts of their own, which do not see its functions).
+#
+#   CITUS_VERSION     13.2.2 (what the project is tested with; docs/scaling.md)
+#   CITUS_SOURCE_DIR  default ../shared/citus beside the clone: citus-$CITUS_VERSION.tar.gz and
+#                     pg15-20-compat.patch (else the tarball is downloaded from GitHub)
+#   CITUS_CACHE_DIR   default /var/cache/enterprise-platform/citus (the build, once per machine)
+#   CITUS_DATA_DIR    default /var/cache/enterprise-platform/citus-data (the nodes' clusters)
+#   CITUS_PORT        default 9700: the coordinator; the workers on the next two ports
+#   CITUS_WORKER_PORTS default "$((CITUS_PORT + 1)) $((CITUS_PORT + 2))"
+
+set -euo pipefail
+
+say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+is_root() { [ "$(id -u)" = 0 ]; }
+apt_install() {
+  is_root || die "$* is missing; install it (apt-get install $*) or run this as root"
+  say "installing $* from Debian's packages"
+  if [ -z "${_APT_UPDATED:-}" ]; then apt-get update -qq; _APT_UPDATED=1; export _APT_UPDATED; fi
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+}
+
+citus_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+CITUS_VERSION=13.2.2
+CITUS_SOURCE_DIR="${CITUS_SOURCE_DIR:-$citus_root/../shared/citus}"
+CITUS_CACHE_DIR="${CITUS_CACHE_DIR:-/var/cache/enterprise-platform/citus}"
+CITUS_DATA_DIR="${CITUS_DATA_DIR:-/var/cache/enterprise-platform/citus-data}"
+CITUS_PORT="${CITUS_PORT:-9700}"
+CITUS_WORKER_PORTS="${CITUS_WORKER_PORTS:-$((CITUS_PORT + 1)) $((CITUS_PORT + 2))}"
+
+# The PostgreSQL the extension is built for and the nodes run: Debian's, the major version
+# pg_config reports (PostgreSQL 15 on this project's machines), its own binaries.
+pg_major() {
+  local version
+  if command -v pg_config >/dev/null; then
+    version="$(pg_config --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')"
+  else
+    version="$(ls /usr/lib/postgresql 2>/dev/null | sort -V | tail -n 1)"
+  fi
+  [ -n "$version" ] || die "no PostgreSQL here (pg_config is missing and /usr/lib/postgresql empty)"
+  echo "$version"
+}
+PG_MAJOR="${CITUS_PG_MAJOR:-$(pg_major)}"
+PG_BIN="/usr/lib/postgresql/$PG_MAJOR/bin"
+
+# Runs a command as the postgres OS user when we are root (pg_ctl and initdb refuse root).
+as_pg() {
+  if is_root; then runuser -u postgres -- "$@"; else "$@"; fi
+}
