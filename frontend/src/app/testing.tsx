@@ -4,6 +4,10 @@ import { useLayoutEffect } from 'react';
 import { type Location, MemoryRouter, type NavigateFunction, useLocation, useNavigate } from 'react-router-dom';
 import { AppProvider } from './provider';
 import { AppRoutes } from './routes';
+// The toasts load lazily in the app (provider.tsx); a test of the app imports them with it, so that
+// a toast shown while a busy machine transforms the next screen is on the page at once (a created
+// spreadsheet's toast missed its 15 s in CI while the editor's modules loaded beside it).
+import './Toasts';
 
 type Seen = { location: Location; navigate: NavigateFunction };
 

@@ -6,10 +6,6 @@ import { afterEach } from 'vitest';
 import { i18n } from '@/i18n';
 import { setNavigator } from '@/lib/navigation';
 import { session } from '@/lib/session';
-// The toasts load lazily in the app (app/provider.tsx); here they are imported once per file, so
-// that a toast shown while a busy machine transforms the next screen is on the page at once (a
-// created spreadsheet's toast missed its 15 s in CI while the editor's modules loaded beside it).
-import '@/app/Toasts';
 
 // Screens load lazily and answer after mocked requests. A file's first test also waits for its
 // screen's modules to be transformed and imported: beside the API tests and clippy on 2 cores,
