@@ -165,6 +165,7 @@ async fn seed_sso(pool: &PgPool) -> anyhow::Result<()> {
         default_department_id: it,
         break_glass_user_id: None,
         accept_unverified_email: false,
+        require_mfa: false,
     };
     store::sso::save(&mut tx, enterprise_id, &change).await?.map_err(|domain| anyhow::anyhow!("{domain} has single sign-on elsewhere"))?;
     // globex.example as the platform admin approved it; globex-labs.example still waits for its

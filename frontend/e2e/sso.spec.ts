@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type APIRequestContext, type Browser, type Page, type Route, expect, test } from '@playwright/test';
+import { generateSync } from 'otplib';
 import { admin, apiToken, bearer, createEnterprise, createStaff, departmentId, expectSignedIn, signIn } from './support';
 
 /**
@@ -32,7 +33,11 @@ const apiDomain = `sso-api-${runId}.example`;
 const expiringCeo: Person = { fullName: `Eve Expiring CEO ${runId}`, email: `sso-exp-ceo-${runId}@e2e.test`, password: 'sso-exp-ceo-password-1' };
 const expiringDomain = `sso-expiring-${runId}.example`;
 
-const ids = { ui: '', api: '', expiring: '' };
+/** An enterprise that requires a second factor of every single sign-on. */
+const mfaCeo: Person = { fullName: `Mia Mfa CEO ${runId}`, email: `sso-mfa-ceo-${runId}@e2e.test`, password: 'sso-mfa-ceo-password-1' };
+const mfaDomain = `sso-mfa-${runId}.example`;
+
+const ids = { ui: '', api: '', expiring: '', mfa: '' };
 
 /**
  * Publishes a TXT record at the tests' DNS server (scripts/dns/start.sh, which the server under
@@ -58,7 +63,14 @@ async function proveDomain(request: APIRequestContext, token: string, enterprise
 }
 
 /** Sets up an enterprise's single sign-on through the API, as its CEO. */
-async function configureSso(request: APIRequestContext, ceo: Person, enterpriseId: string, domain: string, client: { id: string; secret: string }) {
+async function configureSso(
+  request: APIRequestContext,
+  ceo: Person,
+  enterpriseId: string,
+  domain: string,
+  client: { id: string; secret: string },
+  extra: Record<string, unknown> = {},
+) {
   const ceoToken = await apiToken(request, ceo);
   const response = await request.put(`/api/v1/enterprises/${enterpriseId}/sso`, {
     headers: bearer(ceoToken),
@@ -70,6 +82,7 @@ async function configureSso(request: APIRequestContext, ceo: Person, enterpriseI
       required: false,
       provisioning: 'just_in_time',
       defaultDepartmentId: await departmentId(request, ceoToken, enterpriseId, 'finance'),
+      ...extra,
     },
   });
   expect(response.status(), await response.text()).toBe(200);
@@ -84,6 +97,8 @@ test.beforeAll(async ({ request }) => {
   await configureSso(request, apiCeo, ids.api, apiDomain, { id: 'platform', secret: 'platform-secret' });
   ids.expiring = await createEnterprise(request, adminToken, `SSO Expiring ${runId}`, expiringCeo);
   await configureSso(request, expiringCeo, ids.expiring, expiringDomain, { id: 'platform-expiring', secret: 'expiring-secret' });
+  ids.mfa = await createEnterprise(request, adminToken, `SSO Mfa ${runId}`, mfaCeo);
+  await configureSso(request, mfaCeo, ids.mfa, mfaDomain, { id: 'platform', secret: 'platform-secret' }, { requireMfa: true });
 });
 
 /** A browser of the person's own (storage and the provider's session apart), in French when asked. */
@@ -301,6 +316,32 @@ test.describe('single sign-on', () => {
     await expect(page.getByRole('alert')).toHaveText('You cancelled at your identity provider. Sign in again when you are ready.');
     await expectNoSession(page);
     await page.context().close();
+  });
+
+  test('where the enterprise requires a second factor the provider did not assert, a newcomer sets up ours before any session', async ({ browser, page }) => {
+    const person = { fullName: 'Tess Two', email: `tess.two@${mfaDomain}` };
+    const newcomer = await newBrowser(browser);
+    await goToProvider(newcomer, person.email);
+    await signInAtProvider(newcomer, person.email);
+    await expect(newcomer).toHaveURL((url) => isCallback(url));
+    await expect(newcomer.getByRole('heading', { name: 'Set up two-step sign-in' })).toBeVisible();
+    await expectNoSession(newcomer);
+    const secret = ((await newcomer.getByTestId('totp-secret').textContent()) ?? '').replace(/\s+/g, '');
+    expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
+    await newcomer.getByRole('textbox', { name: /^Authentication code/ }).fill(generateSync({ secret, epoch: Math.floor(Date.now() / 1000) }));
+    await newcomer.getByRole('button', { name: 'Turn on and sign in' }).click();
+    await expect(newcomer.getByRole('heading', { name: 'Save your recovery codes' })).toBeVisible();
+    await newcomer.getByRole('checkbox', { name: 'I have saved these recovery codes' }).check();
+    await newcomer.getByRole('button', { name: 'Continue' }).click();
+    await expect(newcomer).toHaveURL(/\/dashboard$/);
+    await expectSignedIn(newcomer, person);
+    await newcomer.context().close();
+
+    // The CEO's monitoring says how: the provider, then our second factor.
+    await signIn(page, mfaCeo);
+    await page.goto('/ceo/monitoring');
+    const row = page.getByTestId('session-row').filter({ hasText: person.fullName });
+    await expect(row.getByTestId('sign-in-method')).toHaveText('Single sign-on + app code');
   });
 
   test('in French: the sign-in button, a refusal, and the settings card', async ({ browser }) => {

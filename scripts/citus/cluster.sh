@@ -177,19 +177,33 @@ cmd_status() {
   fi
 }
 
-# The tests' databases outlive a run (a failed test keeps its own, and Citus's maintenance daemon
-# may still be connected): dropped with (force) on the coordinator, which drops them on the
-# workers too, then whatever a worker still has.
+# The tests' databases outlive a run (a failed test keeps its own, and a drop can fail: see
+# below): dropped with (force) on the coordinator, which drops them on the workers too, then
+# whatever a worker still has. A test's database dropped while one of its transactions was
+# between Citus's PREPARE and COMMIT PREPARED leaves that transaction prepared on the workers,
+# which refuse to drop the database while it lives (and Citus's recovery of it runs in the
+# database's maintenance daemon, which may not have a worker slot): it is rolled back first.
 cmd_drop_databases() {
-  local pattern="${1:-api\\_test\\_%}" port db
+  local pattern="${1:-api\\_test\\_%}" port db gid dropped=0
+  for port in "${ports[@]}"; do
+    answers "$port" || continue
+    while read -r db gid; do
+      [ -n "$gid" ] || continue
+      psql_node "$port" "$db" -c "rollback prepared '$gid'" || say "citus: could not roll back $gid in $db on port $port"
+    done < <(psql_node "$port" postgres -F ' ' -c "select database, gid from pg_prepared_xacts where database like '$pattern'")
+  done
   for port in "${ports[@]}"; do
     answers "$port" || continue
     while read -r db; do
       [ -n "$db" ] || continue
-      psql_node "$port" postgres -c "drop database if exists \"$db\" with (force)" \
-        || say "citus: could not drop $db on port $port"
+      if psql_node "$port" postgres -c "drop database if exists \"$db\" with (force)"; then
+        dropped=$((dropped + 1))
+      else
+        say "citus: could not drop $db on port $port"
+      fi
     done < <(psql_node "$port" postgres -c "select datname from pg_database where datname like '$pattern'")
   done
+  [ "$dropped" = 0 ] || say "citus: dropped $dropped database(s) like '$pattern' left by earlier runs"
 }
 
 cmd_env() {

@@ -80,10 +80,12 @@ function isLocalSsoCallback(value) {
 }
 
 // Every e-mail address is an account. The subject is derived from the address so that the same
-// person gets the same sub across restarts, as a real provider's would. A test may post two more
+// person gets the same sub across restarts, as a real provider's would. A test may post more
 // fields with the address to get what another provider might send (the page does not show them):
 // `subject`, another sub for the same address, and `email_verified`, "false" or "omit" (the claim
-// left out). They travel in the account's id, after a space (which no address holds).
+// left out), which travel in the account's id after a space (which no address holds); `amr`
+// (comma-separated methods, RFC 8176) and `acr`, which the ID token carries as the login's.
+const MULTI_FACTOR_ACR = 'http://schemas.openid.net/pape/policies/2007/06/multi-factor';
 function accountId(email, form) {
   const extra = new URLSearchParams();
   const subject = (form.get('subject') || '').trim();
@@ -161,8 +163,13 @@ const provider = new Provider(issuer, {
   responseTypes: ['code'],
   pkce: { methods: ['S256'], required: () => true },
   scopes: ['openid', 'email', 'profile'],
+  // The ID token's acr is one of these; a relying party asks for the multi-factor one with
+  // acr_values (without a list, oidc-provider leaves acr out of every token).
+  acrValues: ['urn:enterprise-platform:test:password', MULTI_FACTOR_ACR],
   claims: {
-    openid: ['sub'],
+    // The login's methods, in every ID token that has any (a claim outside the scopes would be
+    // left out unless a client asked for it by name).
+    openid: ['sub', 'amr'],
     email: ['email', 'email_verified'],
     profile: ['name', 'given_name', 'family_name'],
   },
@@ -308,7 +315,11 @@ provider.use(async (ctx, next) => {
     for (const [indicator, scopes] of Object.entries(details.missingResourceScopes || {})) {
       grant.addResourceScope(indicator, scopes.join(' '));
     }
-    result = { login: { accountId: id }, consent: { grantId: await grant.save() } };
+    const login = { accountId: id };
+    const amr = (form.get('amr') || '').split(',').map((method) => method.trim()).filter(Boolean);
+    if (amr.length) login.amr = amr;
+    if (form.get('acr')) login.acr = form.get('acr');
+    result = { login, consent: { grantId: await grant.save() } };
   }
   // interactionFinished would write the response itself, behind Koa's back: the same result,
   // with the redirect left to Koa.

@@ -13,7 +13,7 @@ use poem_openapi::{
 };
 use uuid::Uuid;
 
-use super::{ApiTags, accounts::Done, auth::LoginResponse, managed::find_managed, mfa::wrong};
+use super::{ApiTags, accounts::Done, auth::LoginResult, managed::find_managed, mfa::wrong};
 use crate::{
     api_errors,
     audit::{Audit, Changes, Target},
@@ -100,6 +100,10 @@ pub struct SsoSettings {
     /// The provider leaves `email_verified` out of its ID tokens: an address it does not call
     /// verified is taken (one it calls unverified never is). Off, `email_verified` must be true.
     pub accept_unverified_email: bool,
+    /// A sign-in needs a second factor: the provider's (asked for with `acr_values`, read from
+    /// the ID token's `amr`/`acr`), or else the platform's own. Whatever this says, a person who
+    /// has a second factor here is asked for it when the provider asserted none.
+    pub require_mfa: bool,
     /// Register this redirect URI with the provider for the client.
     pub redirect_uri: String,
     #[oai(nullable)]
@@ -131,6 +135,9 @@ pub struct SsoSettingsChange {
     /// The provider leaves `email_verified` out of its ID tokens (default false).
     #[oai(default)]
     pub accept_unverified_email: bool,
+    /// A sign-in needs a second factor, the provider's or ours (default false).
+    #[oai(default)]
+    pub require_mfa: bool,
 }
 
 /// A domain the enterprise claims for its single sign-on, and its proof.
@@ -355,6 +362,7 @@ impl SsoApi {
             default_department_id: body.default_department_id,
             break_glass_user_id: body.break_glass_user_id,
             accept_unverified_email: body.accept_unverified_email,
+            require_mfa: body.require_mfa,
         };
         let mut tx = state.db.begin().await?;
         if store::sso::save(&mut tx, enterprise.id, &change).await?.is_err() {
@@ -374,7 +382,8 @@ impl SsoApi {
             .changed("defaultRole", &before.as_ref().map(|b| b.default_role.0.as_str()), &Some(role.as_str()))
             .changed("defaultDepartmentId", &before.as_ref().and_then(|b| b.default_department_id), &body.default_department_id)
             .changed("breakGlassUserId", &before.as_ref().and_then(|b| b.break_glass_user_id), &body.break_glass_user_id)
-            .changed("acceptUnverifiedEmail", &before.as_ref().map(|b| b.accept_unverified_email), &Some(body.accept_unverified_email));
+            .changed("acceptUnverifiedEmail", &before.as_ref().map(|b| b.accept_unverified_email), &Some(body.accept_unverified_email))
+            .changed("requireMfa", &before.as_ref().map(|b| b.require_mfa), &Some(body.require_mfa));
         if secret.is_some() {
             facts = facts.with("clientSecret", "changed");
         }
@@ -559,9 +568,12 @@ impl SsoSignInApi {
     ///
     /// The `code` and `state` the provider sent back: the code is exchanged at the provider and
     /// its ID token checked (signature, issuer, audience, expiry, nonce). Answers like a
-    /// completed sign-in; the session's method is `sso`.
+    /// password sign-in: the session (method `sso`), or the second step (`mfaRequired`, then
+    /// `POST /auth/login/verify`) when the provider asserted no second factor (`amr`/`acr`) and
+    /// the person has one of ours, or the enterprise requires one (`requireMfa`; a person
+    /// without one sets up an authenticator then).
     #[oai(path = "/auth/sso/finish", method = "post", operation_id = "finishSsoSignIn")]
-    async fn finish(&self, state: Data<&AppState>, client: Data<&ClientInfo>, body: Json<SsoFinish>) -> Result<Json<LoginResponse>, SsoFinishError> {
+    async fn finish(&self, state: Data<&AppState>, client: Data<&ClientInfo>, body: Json<SsoFinish>) -> Result<Json<LoginResult>, SsoFinishError> {
         let sso = state.sso.as_ref().ok_or(SsoFailure::StateInvalid).map_err(AppError::from)?;
         let Some(pending) = sso.take(&body.state).await? else {
             return Err(refused(&state, &client, None, None, SsoFailure::StateInvalid).await.into());
@@ -608,8 +620,8 @@ impl SsoSignInApi {
         }
         user.sso_subject = Some(identity.subject);
         user.sso_issuer = Some(config.issuer.clone());
-        let signed_in = sign_in::open_session(&state, user, pending.remember_me, sign_in::Method::Sso, &client).await?;
-        Ok(Json(LoginResponse::from_signed_in(signed_in)))
+        let outcome = sign_in::after_sso(&state, user, pending.remember_me, identity.mfa, config.require_mfa, &client).await?;
+        Ok(Json(outcome.into()))
     }
 }
 
@@ -653,6 +665,7 @@ async fn settings(state: &AppState, record: Option<SsoRecord>) -> Result<SsoSett
             break_glass_user_id: None,
             break_glass_ready: false,
             accept_unverified_email: false,
+            require_mfa: false,
             redirect_uri,
             updated_at: None,
         });
@@ -674,6 +687,7 @@ async fn settings(state: &AppState, record: Option<SsoRecord>) -> Result<SsoSett
         break_glass_user_id: r.break_glass_user_id,
         break_glass_ready,
         accept_unverified_email: r.accept_unverified_email,
+        require_mfa: r.require_mfa,
         redirect_uri,
         updated_at: Some(r.updated_at),
     })

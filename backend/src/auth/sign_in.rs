@@ -6,7 +6,7 @@ use crate::{
     audit::{Audit, Changes, Target},
     auth::{
         Caller, ClientInfo, mfa, password,
-        token::{ChallengeClaims, Claims},
+        token::{Challenge, ChallengeClaims, Claims},
     },
     domain::{
         Email, FieldErrors, FieldIssue,
@@ -56,6 +56,11 @@ pub enum Method {
     Invitation,
     /// Through the enterprise's identity provider (OpenID Connect).
     Sso,
+    /// The provider, then our second factor (it asserted none): an authenticator's code, a
+    /// recovery code, a passkey.
+    SsoTotp,
+    SsoRecoveryCode,
+    SsoPasskey,
 }
 
 impl Method {
@@ -68,7 +73,15 @@ impl Method {
             Self::Passkey => "passkey",
             Self::Invitation => "invitation",
             Self::Sso => "sso",
+            Self::SsoTotp => "sso_totp",
+            Self::SsoRecoveryCode => "sso_recovery_code",
+            Self::SsoPasskey => "sso_passkey",
         }
+    }
+
+    /// Whether the enterprise's provider was the first factor.
+    pub fn via_sso(self) -> bool {
+        matches!(self, Self::Sso | Self::SsoTotp | Self::SsoRecoveryCode | Self::SsoPasskey)
     }
 }
 
@@ -150,7 +163,7 @@ pub async fn password_refused(state: &AppState, user: &UserRecord) -> Result<boo
 /// in for `user`, for a proof made by `method` (`None`: a password whose second factor is still to
 /// come). The break-glass CEO gets in by a password with a second factor, or by a passkey.
 async fn sso_refuses(state: &AppState, user: &UserRecord, method: Option<Method>) -> Result<bool, AppError> {
-    if method == Some(Method::Sso) {
+    if method.is_some_and(Method::via_sso) {
         return Ok(false);
     }
     let Some(enterprise_id) = user.enterprise_id else { return Ok(false) };
@@ -165,7 +178,8 @@ async fn sso_refuses(state: &AppState, user: &UserRecord, method: Option<Method>
     Ok(match method {
         None => second_factors(state, user.id).await?.is_empty(),
         Some(Method::PasswordTotp | Method::PasswordRecoveryCode | Method::PasswordPasskey | Method::Passkey) => false,
-        Some(Method::Password | Method::Invitation | Method::Sso) => true,
+        Some(Method::Password | Method::Invitation) => true,
+        Some(Method::Sso | Method::SsoTotp | Method::SsoRecoveryCode | Method::SsoPasskey) => false,
     })
 }
 
@@ -213,14 +227,46 @@ pub async fn after_password(
     let ttl = chrono::Duration::seconds(mfa::CHALLENGE_TTL_SECS);
     let methods = second_factors(state, user.id).await?;
     if !methods.is_empty() {
-        let challenge = state.tokens.sign_challenge(user.id, remember_me, false, device, client.user_agent.as_deref(), ttl)?;
+        let challenge = state
+            .tokens
+            .sign_challenge(&Challenge { user: user.id, remember_me, enrol: false, device, client: client.user_agent.as_deref(), sso: false }, ttl)?;
         return Ok(Outcome::SecondFactor { challenge, methods, enrol: false });
     }
     if store::mfa::required(&state.db, user.enterprise_id, user.role()).await? {
-        let challenge = state.tokens.sign_challenge(user.id, remember_me, true, device, client.user_agent.as_deref(), ttl)?;
+        let challenge = state
+            .tokens
+            .sign_challenge(&Challenge { user: user.id, remember_me, enrol: true, device, client: client.user_agent.as_deref(), sso: false }, ttl)?;
         return Ok(Outcome::SecondFactor { challenge, methods: Vec::new(), enrol: true });
     }
     open_session(state, user, remember_me, method, client).await.map(|s| Outcome::SignedIn(Box::new(s)))
+}
+
+/// The step after the enterprise's provider named the person: the session when the provider
+/// asserted a second factor (`provider_mfa`); otherwise ours when the person has one, or one to
+/// set up now when the enterprise requires a second factor (`require_mfa`); else the session.
+pub async fn after_sso(
+    state: &AppState,
+    user: UserRecord,
+    remember_me: bool,
+    provider_mfa: bool,
+    require_mfa: bool,
+    client: &ClientInfo,
+) -> Result<Outcome, AppError> {
+    if !provider_mfa {
+        let ttl = chrono::Duration::seconds(mfa::CHALLENGE_TTL_SECS);
+        let methods = second_factors(state, user.id).await?;
+        if !methods.is_empty() || require_mfa {
+            // Refused before the second step, not after it: the provider's answer is spent.
+            admit(state, &user, Method::Sso, client).await?;
+            let enrol = methods.is_empty();
+            let challenge = state.tokens.sign_challenge(
+                &Challenge { user: user.id, remember_me, enrol, device: None, client: client.user_agent.as_deref(), sso: true },
+                ttl,
+            )?;
+            return Ok(Outcome::SecondFactor { challenge, methods, enrol });
+        }
+    }
+    open_session(state, user, remember_me, Method::Sso, client).await.map(|s| Outcome::SignedIn(Box::new(s)))
 }
 
 /// The user a challenge names, if it is live and they may still sign in.
@@ -282,7 +328,7 @@ pub async fn verify(state: &AppState, challenge: &str, answer: Answer, client: &
             return Err(AppError::ChallengeExpired);
         }
         match second_factor_passkey(state, user.id, credential).await {
-            Ok(()) => (Method::PasswordPasskey, None),
+            Ok(()) => (if claims.sso { Method::SsoPasskey } else { Method::PasswordPasskey }, None),
             Err(AppError::PasskeyRejected) => return Err(refused_passkey(state, &user, &account, client).await),
             Err(err) => return Err(err),
         }
@@ -303,17 +349,17 @@ pub async fn verify(state: &AppState, challenge: &str, answer: Answer, client: &
                     .await?;
                 mfa::notify(&mut tx, &user, "totp_enabled", None).await?;
                 tx.commit().await?;
-                (Method::PasswordTotp, Some(codes))
+                (if claims.sso { Method::SsoTotp } else { Method::PasswordTotp }, Some(codes))
             }
             _ => return Err(wrong_code(state, &user, &account, client).await),
         }
     } else {
         match mfa::verify(&state.db, user.id, code).await? {
-            Some(mfa::Proof::OneTimeCode) => (Method::PasswordTotp, None),
+            Some(mfa::Proof::OneTimeCode) => (if claims.sso { Method::SsoTotp } else { Method::PasswordTotp }, None),
             Some(mfa::Proof::RecoveryCode) => {
                 let left = store::mfa::recovery_codes_left(&state.db, user.id).await?;
                 audit_attempt(state, Some(&user), "auth.recovery_code_used", &account, &format!("{left} left")).await?;
-                (Method::PasswordRecoveryCode, None)
+                (if claims.sso { Method::SsoRecoveryCode } else { Method::PasswordRecoveryCode }, None)
             }
             None => return Err(wrong_code(state, &user, &account, client).await),
         }

@@ -20,8 +20,8 @@ use std::{
 };
 
 use openidconnect::{
-    AuthorizationCode, ClientId, ClientSecret, CsrfToken, EndpointMaybeSet, EndpointNotSet, EndpointSet, IssuerUrl, Nonce, PkceCodeChallenge,
-    PkceCodeVerifier, RedirectUrl, Scope, TokenResponse,
+    AuthenticationContextClass, AuthorizationCode, ClientId, ClientSecret, CsrfToken, EndpointMaybeSet, EndpointNotSet, EndpointSet, IssuerUrl,
+    Nonce, PkceCodeChallenge, PkceCodeVerifier, RedirectUrl, Scope, TokenResponse,
     core::{CoreAuthenticationFlow, CoreClient, CoreProviderMetadata},
 };
 use serde::{Deserialize, Serialize};
@@ -33,6 +33,20 @@ use crate::{
     store::sso::SsoRecord,
     webhooks::guard,
 };
+
+/// The authentication context asked for (`acr_values`) when the enterprise requires a second
+/// factor, and one of the answers that says it was met: OpenID's multi-factor policy (PAPE).
+pub const MULTI_FACTOR_ACR: &str = "http://schemas.openid.net/pape/policies/2007/06/multi-factor";
+
+/// Whether an ID token's `amr` and `acr` say the provider checked more than one factor: `amr`
+/// holds `mfa`, or a knowledge method beside a possession or inherence one (RFC 8176: `pwd` and
+/// `otp`, say), or `acr` is the multi-factor policy or a phishing-resistant one (`phr`, `phrh`).
+pub fn asserts_mfa(amr: &[&str], acr: Option<&str>) -> bool {
+    const KNOWLEDGE: [&str; 3] = ["pwd", "pin", "kba"];
+    const OTHER: [&str; 12] = ["otp", "hwk", "swk", "sms", "tel", "sc", "fpt", "face", "iris", "retina", "vbm", "pop"];
+    let two = amr.iter().any(|m| KNOWLEDGE.contains(m)) && amr.iter().any(|m| OTHER.contains(m));
+    amr.contains(&"mfa") || two || acr.is_some_and(|acr| matches!(acr, MULTI_FACTOR_ACR | "phr" | "phrh"))
+}
 
 /// How long a person may take at their provider, from the start to the return.
 pub const STATE_TTL_SECS: u64 = 600;
@@ -56,6 +70,8 @@ pub struct Identity {
     /// enterprise accepts that).
     pub email: String,
     pub name: Option<String>,
+    /// The provider says it checked a second factor (`asserts_mfa`).
+    pub mfa: bool,
 }
 
 pub struct SingleSignOn {
@@ -137,13 +153,16 @@ impl SingleSignOn {
     pub async fn start(&self, config: &SsoRecord, email: &str, remember_me: bool) -> Result<(String, String), AppError> {
         let client = self.client(config).await?;
         let (challenge, verifier) = PkceCodeChallenge::new_random_sha256();
-        let (url, state, nonce) = client
+        let mut request = client
             .authorize_url(CoreAuthenticationFlow::AuthorizationCode, CsrfToken::new_random, Nonce::new_random)
             .add_scope(Scope::new("email".into()))
             .add_scope(Scope::new("profile".into()))
             .add_extra_param("login_hint", email)
-            .set_pkce_challenge(challenge)
-            .url();
+            .set_pkce_challenge(challenge);
+        if config.require_mfa {
+            request = request.add_auth_context_value(AuthenticationContextClass::new(MULTI_FACTOR_ACR.to_owned()));
+        }
+        let (url, state, nonce) = request.url();
         let pending =
             Pending { enterprise_id: config.enterprise_id, verifier: verifier.secret().clone(), nonce: nonce.secret().clone(), remember_me };
         self.cache.put_json(&self.key(state.secret()), &pending, STATE_TTL_SECS).await?;
@@ -194,7 +213,9 @@ impl SingleSignOn {
             return Err(SsoFailure::EmailNotAllowed.into());
         }
         let name = claims.name().and_then(|n| n.get(None)).map(|n| n.as_str().trim().to_owned()).filter(|n| !n.is_empty());
-        Ok(Identity { subject: claims.subject().as_str().to_owned(), email, name })
+        let amr: Vec<&str> = claims.auth_method_refs().map(|refs| refs.iter().map(|r| r.as_str()).collect()).unwrap_or_default();
+        let mfa = asserts_mfa(&amr, claims.auth_context_ref().map(|acr| acr.as_str()));
+        Ok(Identity { subject: claims.subject().as_str().to_owned(), email, name, mfa })
     }
 
     fn key(&self, state: &str) -> String {
@@ -205,3 +226,21 @@ impl SingleSignOn {
 /// The client `CoreClient::from_provider_metadata` builds: its authorization endpoint set, its
 /// token and user-info endpoints maybe set (as the discovery document says).
 type OidcClient = CoreClient<EndpointSet, EndpointNotSet, EndpointNotSet, EndpointNotSet, EndpointMaybeSet, EndpointMaybeSet>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_multi_factor_amr_or_acr_counts_as_the_provider_s_second_factor() {
+        assert!(asserts_mfa(&["mfa"], None));
+        assert!(asserts_mfa(&["pwd", "otp"], None));
+        assert!(asserts_mfa(&["hwk", "pin"], None));
+        assert!(asserts_mfa(&[], Some(MULTI_FACTOR_ACR)));
+        assert!(asserts_mfa(&["pwd"], Some("phrh")));
+        assert!(!asserts_mfa(&["pwd"], None));
+        assert!(!asserts_mfa(&["pwd", "kba"], None), "two things known are one factor");
+        assert!(!asserts_mfa(&["otp"], Some("urn:example:loa:1")), "one factor named is one factor");
+        assert!(!asserts_mfa(&[], Some("1")));
+    }
+}

@@ -53,12 +53,27 @@ pub struct ChallengeClaims {
     pub jti: Uuid,
     /// The client that started the sign-in (a hash of its user agent): only it may finish it.
     pub cli: String,
+    /// The first factor was the enterprise's identity provider (the session's method says so).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub sso: bool,
     pub aud: String,
     pub iat: i64,
     pub exp: i64,
 }
 
 const CHALLENGE_AUDIENCE: &str = "sign-in-challenge";
+
+/// What a sign-in challenge says (`ChallengeClaims`, less its id and times).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Challenge<'a> {
+    pub user: Uuid,
+    pub remember_me: bool,
+    pub enrol: bool,
+    pub device: Option<Uuid>,
+    /// The user agent of the client that started the sign-in.
+    pub client: Option<&'a str>,
+    pub sso: bool,
+}
 
 pub struct TokenKeys {
     encoding: EncodingKey,
@@ -132,23 +147,16 @@ impl TokenKeys {
 
 impl TokenKeys {
     /// A sign-in challenge, valid for `ttl`, for the client whose user agent is `client`.
-    pub fn sign_challenge(
-        &self,
-        user: Uuid,
-        remember_me: bool,
-        enrol: bool,
-        device: Option<Uuid>,
-        client: Option<&str>,
-        ttl: chrono::Duration,
-    ) -> anyhow::Result<String> {
+    pub fn sign_challenge(&self, c: &Challenge<'_>, ttl: chrono::Duration) -> anyhow::Result<String> {
         let now = chrono::Utc::now();
         let claims = ChallengeClaims {
-            sub: user,
-            rem: remember_me,
-            enrol,
-            did: device,
+            sub: c.user,
+            rem: c.remember_me,
+            enrol: c.enrol,
+            did: c.device,
             jti: Uuid::new_v4(),
-            cli: client_tag(client),
+            cli: client_tag(c.client),
+            sso: c.sso,
             aud: CHALLENGE_AUDIENCE.into(),
             iat: now.timestamp(),
             exp: (now + ttl).timestamp(),
@@ -211,7 +219,9 @@ mod tests {
     fn a_challenge_is_neither_a_bearer_nor_a_device_token_and_expires() {
         let keys = TokenKeys::new(&[7u8; 32]);
         let user = Uuid::now_v7();
-        let challenge = keys.sign_challenge(user, true, false, None, Some("Firefox"), chrono::Duration::minutes(5)).unwrap();
+        let challenge = keys
+            .sign_challenge(&Challenge { user, remember_me: true, client: Some("Firefox"), ..Challenge::default() }, chrono::Duration::minutes(5))
+            .unwrap();
         let claims = keys.verify_challenge(&challenge).unwrap();
         assert_eq!((claims.sub, claims.rem, claims.enrol, claims.cli.clone()), (user, true, false, client_tag(Some("Firefox"))));
         assert_ne!(claims.cli, client_tag(Some("curl/8")));
@@ -219,7 +229,10 @@ mod tests {
         assert_eq!(keys.verify_device(&challenge, "ann@example.com", None), None);
         assert_eq!(keys.verify_challenge(&keys.sign(&claims_for(user)).unwrap()), None);
         assert_eq!(keys.verify_challenge(&keys.sign_device("ann@example.com", chrono::Duration::days(1)).unwrap()), None);
-        assert_eq!(keys.verify_challenge(&keys.sign_challenge(user, false, false, None, None, chrono::Duration::seconds(-5)).unwrap()), None);
+        assert_eq!(
+            keys.verify_challenge(&keys.sign_challenge(&Challenge { user, ..Challenge::default() }, chrono::Duration::seconds(-5)).unwrap()),
+            None
+        );
         assert_eq!(TokenKeys::new(&[8u8; 32]).verify_challenge(&challenge), None);
     }
 

@@ -22,6 +22,8 @@ pub struct SsoRecord {
     pub break_glass_user_id: Option<Uuid>,
     /// The provider leaves `email_verified` out: an address it does not call verified is taken.
     pub accept_unverified_email: bool,
+    /// A sign-in needs the provider's word that it checked a second factor, or ours.
+    pub require_mfa: bool,
     /// Every domain the enterprise claims, proven or not: lower case, sorted.
     pub domains: Vec<String>,
     /// The proven ones: the only domains that route anyone.
@@ -57,7 +59,7 @@ pub fn domain_of(email: &str) -> Option<String> {
 }
 
 const SELECT: &str = "select s.enterprise_id, s.issuer, s.client_id, s.client_secret, s.required, s.provisioning, s.default_role, \
-     s.default_department_id, s.break_glass_user_id, s.accept_unverified_email, s.updated_at, \
+     s.default_department_id, s.break_glass_user_id, s.accept_unverified_email, s.require_mfa, s.updated_at, \
      coalesce((select array_agg(d.domain order by d.domain) from public.sso_domains d where d.enterprise_id = s.enterprise_id), '{}') as domains, \
      coalesce((select array_agg(d.domain order by d.domain) from public.sso_domains d \
                where d.enterprise_id = s.enterprise_id and d.verified_at is not null), '{}') as verified_domains \
@@ -92,6 +94,7 @@ pub struct SsoChange<'a> {
     pub default_department_id: Option<Uuid>,
     pub break_glass_user_id: Option<Uuid>,
     pub accept_unverified_email: bool,
+    pub require_mfa: bool,
 }
 
 /// Writes an enterprise's settings and domains: domains no longer listed are dropped, new ones
@@ -100,11 +103,12 @@ pub struct SsoChange<'a> {
 pub async fn save(tx: &mut PgConnection, enterprise_id: Uuid, change: &SsoChange<'_>) -> sqlx::Result<Result<(), String>> {
     sqlx::query(
         "insert into public.enterprise_sso (enterprise_id, issuer, client_id, client_secret, required, provisioning, default_role, \
-         default_department_id, break_glass_user_id, accept_unverified_email) values ($1, $2, $3, coalesce($4, ''), $5, $6, $7, $8, $9, $10) \
+         default_department_id, break_glass_user_id, accept_unverified_email, require_mfa) values ($1, $2, $3, coalesce($4, ''), $5, $6, $7, $8, $9, $10, $11) \
          on conflict (enterprise_id) do update set issuer = excluded.issuer, client_id = excluded.client_id, \
          client_secret = coalesce($4, enterprise_sso.client_secret), required = excluded.required, provisioning = excluded.provisioning, \
          default_role = excluded.default_role, default_department_id = excluded.default_department_id, \
-         break_glass_user_id = excluded.break_glass_user_id, accept_unverified_email = excluded.accept_unverified_email, updated_at = now()",
+         break_glass_user_id = excluded.break_glass_user_id, accept_unverified_email = excluded.accept_unverified_email, \
+         require_mfa = excluded.require_mfa, updated_at = now()",
     )
     .bind(enterprise_id)
     .bind(change.issuer)
@@ -116,6 +120,7 @@ pub async fn save(tx: &mut PgConnection, enterprise_id: Uuid, change: &SsoChange
     .bind(change.default_department_id)
     .bind(change.break_glass_user_id)
     .bind(change.accept_unverified_email)
+    .bind(change.require_mfa)
     .execute(&mut *tx)
     .await?;
     sqlx::query("delete from public.sso_domains where enterprise_id = $1 and not (domain = any($2))")

@@ -9,7 +9,7 @@ use url::Url;
 use crate::database::test_database;
 use crate::{
     helpers::{Mailbox, TestApp, link_token},
-    mfa::{enrol, own_method},
+    mfa::{code_at, enrol, own_method},
 };
 
 fn issuer() -> String {
@@ -634,4 +634,67 @@ async fn a_person_is_bound_to_one_subject_at_the_provider_and_an_unverified_addr
     assert_eq!(status, 200, "{omitted}");
     let (status, unverified) = sign_in_with(&app, "dee@sso-bind.example", &[("email_verified", "false")]).await;
     assert_eq!((status, fail(&unverified)), (401, sso_failed("email_unverified")), "{unverified}");
+}
+
+/// A sign-in's second step, answered with an authenticator's code.
+async fn verify_code(app: &TestApp, challenge: &str, code: &str) -> (u16, Value) {
+    crate::helpers::parts(
+        app.http.post(app.url("/api/v1/auth/login/verify")).json(&json!({ "challenge": challenge, "code": code })).send().await.unwrap(),
+    )
+    .await
+}
+
+#[tokio::test]
+async fn a_provider_that_asserts_no_second_factor_leads_to_ours_for_a_person_who_has_one_or_where_the_enterprise_requires_it() {
+    let (db, _dropped) = test_database().await;
+    let app = TestApp::spawn(db).await;
+    let admin = app.admin_token().await;
+    let (id, ceo) = with_sso(&app, &admin, "Sso Mfa", json!({})).await;
+    let multi_factor = "http://schemas.openid.net/pape/policies/2007/06/multi-factor";
+
+    // A person with an authenticator of ours is asked for it when the provider says nothing of
+    // a second factor, even though the enterprise does not require one.
+    let (status, first) = sign_in(&app, "eve@sso-mfa.example").await;
+    assert_eq!(status, 200, "{first}");
+    let (secret, _) = enrol(&app, first["token"].as_str().unwrap()).await;
+    let (status, step) = sign_in(&app, "eve@sso-mfa.example").await;
+    assert_eq!((status, &step["mfaRequired"], &step["enrollmentRequired"]), (200, &json!(true), &json!(false)), "{step}");
+    assert_eq!(step["methods"], json!(["totp", "recovery_code"]), "{step}");
+    assert!(step.get("token").is_none(), "no session before the second step: {step}");
+    let (status, signed_in) = verify_code(&app, step["challenge"].as_str().unwrap(), &code_at(&secret, 30)).await;
+    assert_eq!(status, 200, "{signed_in}");
+    assert_eq!(own_method(&app, signed_in["token"].as_str().unwrap()).await, "sso_totp");
+    // The provider's own word for a second factor is enough: amr with a password and a one-time
+    // code, or the multi-factor acr.
+    let (status, direct) = sign_in_with(&app, "eve@sso-mfa.example", &[("amr", "pwd,otp")]).await;
+    assert_eq!(status, 200, "{direct}");
+    assert_eq!(own_method(&app, direct["token"].as_str().unwrap()).await, "sso");
+    let (status, one_factor) = sign_in_with(&app, "eve@sso-mfa.example", &[("amr", "pwd")]).await;
+    assert_eq!((status, &one_factor["mfaRequired"]), (200, &json!(true)), "a password alone is one factor: {one_factor}");
+
+    // Someone without one signs in on the provider's word alone, until the enterprise requires a
+    // second factor: then the provider is asked for one (acr_values), and without its word the
+    // person sets up an authenticator of ours before any session.
+    let (status, plain) = sign_in(&app, "fay@sso-mfa.example").await;
+    assert_eq!(status, 200, "{plain}");
+    let (_, current) = app.get(&ceo, &format!("/api/v1/enterprises/{id}/sso")).await;
+    assert_eq!(current["requireMfa"], false, "{current}");
+    let body =
+        json!({ "issuer": issuer(), "clientId": "platform", "domains": current["domains"], "provisioning": "just_in_time", "requireMfa": true });
+    let (status, saved) = app.put(&ceo, &format!("/api/v1/enterprises/{id}/sso"), body).await;
+    assert_eq!((status, &saved["requireMfa"]), (200, &json!(true)), "{saved}");
+    let (url, _) = start(&app, "fay@sso-mfa.example").await;
+    assert_eq!(query(&Url::parse(&url).unwrap(), "acr_values"), multi_factor);
+    let (status, enrol_step) = sign_in(&app, "fay@sso-mfa.example").await;
+    assert_eq!((status, &enrol_step["mfaRequired"], &enrol_step["enrollmentRequired"]), (200, &json!(true), &json!(true)), "{enrol_step}");
+    let challenge = enrol_step["challenge"].as_str().unwrap();
+    let (status, setup) = app.post("", "/api/v1/auth/login/totp", json!({ "challenge": challenge })).await;
+    assert_eq!(status, 200, "{setup}");
+    let (status, enrolled) = verify_code(&app, challenge, &code_at(setup["secret"].as_str().unwrap(), 0)).await;
+    assert_eq!(status, 200, "{enrolled}");
+    assert_eq!(enrolled["recoveryCodes"].as_array().map(Vec::len), Some(10), "{enrolled}");
+    assert_eq!(own_method(&app, enrolled["token"].as_str().unwrap()).await, "sso_totp");
+    let (status, asserted) = sign_in_with(&app, "gus@sso-mfa.example", &[("acr", multi_factor)]).await;
+    assert_eq!(status, 200, "{asserted}");
+    assert!(asserted["token"].is_string(), "the provider's multi-factor acr is enough: {asserted}");
 }

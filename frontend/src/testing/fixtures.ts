@@ -334,6 +334,7 @@ export function makeSsoSettings(overrides: Partial<SsoSettings> = {}): SsoSettin
     defaultRole: 'DepartmentUser',
     breakGlassReady: false,
     acceptUnverifiedEmail: false,
+    requireMfa: false,
     redirectUri: 'https://platform.example/sign-in/sso',
     ...overrides,
   };

@@ -173,6 +173,7 @@ const FIELDS = [
   'defaultDepartmentId',
   'breakGlassUserId',
   'acceptUnverifiedEmail',
+  'requireMfa',
   'provisionedBy',
   'subject',
   'via',

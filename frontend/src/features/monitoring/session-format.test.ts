@@ -45,6 +45,9 @@ describe('session texts', () => {
     ['passkey', 'Passkey', "Clé d'accès"],
     ['invitation', 'Invitation', 'Invitation'],
     ['sso', 'Single sign-on', 'Authentification unique'],
+    ['sso_totp', 'Single sign-on + app code', "Authentification unique + code d'application"],
+    ['sso_recovery_code', 'Single sign-on + recovery code', 'Authentification unique + code de secours'],
+    ['sso_passkey', 'Single sign-on + passkey', "Authentification unique + clé d'accès"],
   ])('names the sign-in method %s', async (method, en, fr) => {
     expect(signInMethodName(method, i18n.getFixedT('en'))).toBe(en);
     await changeLocale('fr');

@@ -124,7 +124,18 @@ export function countText(key: 'sessionCount' | 'placeCount' | 'flaggedCount', c
 }
 
 /** How a session was opened (openapi.json, `Session.signInMethod`). */
-export const SIGN_IN_METHODS = ['password', 'password_totp', 'password_recovery_code', 'password_passkey', 'passkey', 'invitation', 'sso'] as const;
+export const SIGN_IN_METHODS = [
+  'password',
+  'password_totp',
+  'password_recovery_code',
+  'password_passkey',
+  'passkey',
+  'invitation',
+  'sso',
+  'sso_totp',
+  'sso_recovery_code',
+  'sso_passkey',
+] as const;
 type SignInMethod = (typeof SIGN_IN_METHODS)[number];
 const isSignInMethod = (value: string): value is SignInMethod => (SIGN_IN_METHODS as readonly string[]).includes(value);
 

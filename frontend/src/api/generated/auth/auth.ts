@@ -32,7 +32,6 @@ import type {
   ChangePassword,
   ListMySessionsParams,
   LoginRequest,
-  LoginResponse,
   LoginResult,
   PageSession,
   PasswordResetRequest,
@@ -959,7 +958,10 @@ export const useStartSsoSignIn = <TError = ErrorType<ApiError | ApiError | ApiEr
     /**
  * The `code` and `state` the provider sent back: the code is exchanged at the provider and
 its ID token checked (signature, issuer, audience, expiry, nonce). Answers like a
-completed sign-in; the session's method is `sso`.
+password sign-in: the session (method `sso`), or the second step (`mfaRequired`, then
+`POST /auth/login/verify`) when the provider asserted no second factor (`amr`/`acr`) and
+the person has one of ours, or the enterprise requires one (`requireMfa`; a person
+without one sets up an authenticator then).
  * @summary Finish a sign-in with single sign-on
  */
 export const getFinishSsoSignInUrl = () => {
@@ -970,9 +972,9 @@ export const getFinishSsoSignInUrl = () => {
   return `/api/v1/auth/sso/finish`
 }
 
-export const finishSsoSignIn = async (ssoFinish: SsoFinish, options?: RequestInit): Promise<LoginResponse> => {
+export const finishSsoSignIn = async (ssoFinish: SsoFinish, options?: RequestInit): Promise<LoginResult> => {
   
-  return customFetch<LoginResponse>(getFinishSsoSignInUrl(),
+  return customFetch<LoginResult>(getFinishSsoSignInUrl(),
   {      
     ...options,
     method: 'POST',

@@ -258,6 +258,7 @@ export * from './ssoSettingsChangeBreakGlassUserId';
 export * from './ssoSettingsChangeClientSecret';
 export * from './ssoSettingsChangeDefaultDepartmentId';
 export * from './ssoSettingsChangeDefaultRole';
+export * from './ssoSettingsChangeRequireMfa';
 export * from './ssoSettingsChangeRequired';
 export * from './ssoSettingsClientId';
 export * from './ssoSettingsDefaultDepartmentId';

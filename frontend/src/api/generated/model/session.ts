@@ -57,6 +57,8 @@ export interface Session {
 `impossible_travel`: farther from the previous session's place than 900 km/h allows. */
   flags: string[];
   /** How the session was opened: `password`, `password_totp` (password and an authenticator's
-code), `password_recovery_code` or `invitation` (an accepted invitation). */
+code), `password_recovery_code`, `password_passkey`, `passkey`, `invitation` (an accepted
+invitation), `sso` (the enterprise's identity provider, its second factor included when it
+asserted one), or `sso_totp`, `sso_recovery_code`, `sso_passkey` (the provider, then ours). */
   signInMethod: string;
 }

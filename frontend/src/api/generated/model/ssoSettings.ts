@@ -45,6 +45,10 @@ too). */
   /** The provider leaves `email_verified` out of its ID tokens: an address it does not call
 verified is taken (one it calls unverified never is). Off, `email_verified` must be true. */
   acceptUnverifiedEmail: boolean;
+  /** A sign-in needs a second factor: the provider's (asked for with `acr_values`, read from
+the ID token's `amr`/`acr`), or else the platform's own. Whatever this says, a person who
+has a second factor here is asked for it when the provider asserted none. */
+  requireMfa: boolean;
   /** Register this redirect URI with the provider for the client. */
   redirectUri: string;
   updatedAt?: SsoSettingsUpdatedAt;

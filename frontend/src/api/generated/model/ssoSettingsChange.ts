@@ -14,6 +14,7 @@ import type { SsoSettingsChangeDefaultRole } from './ssoSettingsChangeDefaultRol
 import type { SsoSettingsChangeDefaultDepartmentId } from './ssoSettingsChangeDefaultDepartmentId';
 import type { SsoSettingsChangeBreakGlassUserId } from './ssoSettingsChangeBreakGlassUserId';
 import type { SsoSettingsChangeAcceptUnverifiedEmail } from './ssoSettingsChangeAcceptUnverifiedEmail';
+import type { SsoSettingsChangeRequireMfa } from './ssoSettingsChangeRequireMfa';
 
 /**
  * New single sign-on settings (all of them: this replaces what is stored).
@@ -44,4 +45,6 @@ export interface SsoSettingsChange {
   breakGlassUserId?: SsoSettingsChangeBreakGlassUserId;
   /** The provider leaves `email_verified` out of its ID tokens (default false). */
   acceptUnverifiedEmail?: SsoSettingsChangeAcceptUnverifiedEmail;
+  /** A sign-in needs a second factor, the provider's or ours (default false). */
+  requireMfa?: SsoSettingsChangeRequireMfa;
 }

@@ -51,6 +51,7 @@ type Values = {
   defaultDepartmentId: string | null;
   breakGlassUserId: string | null;
   acceptUnverifiedEmail: boolean;
+  requireMfa: boolean;
 };
 type Field = keyof Values;
 /** The fields in the form's order: the first one refused gets the keyboard. */
@@ -87,6 +88,7 @@ function initialValues(settings: SsoSettings): Values {
     defaultDepartmentId: settings.defaultDepartmentId ?? null,
     breakGlassUserId: settings.breakGlassUserId ?? null,
     acceptUnverifiedEmail: settings.acceptUnverifiedEmail,
+    requireMfa: settings.requireMfa,
   };
 }
 
@@ -176,6 +178,7 @@ function SsoForm({ enterpriseId, settings, onCancel }: SsoFormProps) {
         defaultDepartmentId: submitted.defaultDepartmentId ?? undefined,
         breakGlassUserId: submitted.breakGlassUserId ?? undefined,
         acceptUnverifiedEmail: submitted.acceptUnverifiedEmail,
+        requireMfa: submitted.requireMfa,
       };
       setIssuerRefusal(null);
       save.mutate(change, {
@@ -289,6 +292,13 @@ function SsoForm({ enterpriseId, settings, onCancel }: SsoFormProps) {
             {t(breakGlassWarning)}
           </Alert>
         )}
+        <Switch
+          {...form.getInputProps('requireMfa', { type: 'checkbox' })}
+          label={t('ssoSettings.requireMfa')}
+          description={t('ssoSettings.requireMfaHint')}
+          aria-label={t('ssoSettings.requireMfa')}
+          styles={{ trackLabel: { display: 'none' } }}
+        />
         <Switch
           {...form.getInputProps('acceptUnverifiedEmail', { type: 'checkbox' })}
           label={t('ssoSettings.acceptUnverifiedEmail')}

@@ -80,6 +80,8 @@ describe('the return from the identity provider (/sign-in/sso)', () => {
     [401, 'nonce_mismatch', "Your identity provider's answer does not belong to this sign-in."],
     [401, 'token_invalid', "Your identity provider's answer could not be verified."],
     [401, 'email_not_allowed', 'Your identity provider signed you in with an address your organisation does not accept here.'],
+    [401, 'email_unverified', 'Your identity provider did not confirm that this e-mail address is yours.'],
+    [403, 'identity_mismatch', 'Your account here is linked to another person at your identity provider.'],
     [403, 'not_invited', 'You do not have an account yet: ask your organisation to invite you.'],
     [502, 'provider_unavailable', 'Your identity provider cannot be reached right now.'],
   ])('explains a refusal by the server (%i %s), and stays signed out', async (status, reason, text) => {
@@ -90,6 +92,44 @@ describe('the return from the identity provider (/sign-in/sso)', () => {
     expect(location().pathname).toBe('/sign-in/sso');
     expect(session.get().status).toBe('signed_out');
     expect(screen.getByRole('link', { name: 'Back to sign in' })).toHaveAttribute('href', '/login');
+  });
+
+  it('asks for the second step when the provider asserted none, then opens the session remembered as asked', async () => {
+    started('st-1', true);
+    const second = { mfaRequired: true, challenge: 'chal-sso', methods: ['totp', 'recovery_code'], enrollmentRequired: false };
+    const { calls } = mockApi({
+      'POST /api/v1/auth/sso/finish': jsonResponse(200, second),
+      'POST /api/v1/auth/login/verify': jsonResponse(200, makeLoginResponse(admin, { deviceToken: 'dev-sso' })),
+      ...DASHBOARD,
+    });
+    const { location } = renderApp('/sign-in/sso?code=the-code&state=st-1');
+
+    expect(await screen.findByRole('heading', { name: 'Two-step sign-in' })).toBeInTheDocument();
+    expect(session.get().status).toBe('signed_out');
+    const user = userEvent.setup();
+    await user.type(screen.getByRole('textbox', { name: /^Authentication code/ }), '123456');
+    await user.click(screen.getByRole('button', { name: 'Verify' }));
+
+    expect(await screen.findByRole('heading', { name: 'Welcome, Root Admin' })).toBeInTheDocument();
+    expect(location().pathname).toBe('/dashboard');
+    expect(calls.find((call) => call.path === '/api/v1/auth/login/verify')?.body).toEqual({ challenge: 'chal-sso', code: '123456' });
+    expect(localStorage.getItem('token')).toBe('tok');
+  });
+
+  it('says so when the second step took too long, and the way back is a new sign-in', async () => {
+    started('st-1');
+    mockApi({
+      'POST /api/v1/auth/sso/finish': jsonResponse(200, { mfaRequired: true, challenge: 'chal-sso', methods: ['totp'], enrollmentRequired: false }),
+      'POST /api/v1/auth/login/verify': apiError(401, { code: 'challenge_expired', message: 'Sign in again' }),
+    });
+    renderApp('/sign-in/sso?code=the-code&state=st-1');
+    const user = userEvent.setup();
+    await user.type(await screen.findByRole('textbox', { name: /^Authentication code/ }), '123456');
+    await user.click(screen.getByRole('button', { name: 'Verify' }));
+
+    expect(await screen.findByRole('alert')).toHaveTextContent('Your two-step sign-in took more than 5 minutes. Please sign in again.');
+    expect(screen.getByRole('link', { name: 'Back to sign in' })).toHaveAttribute('href', '/login');
+    expect(session.get().status).toBe('signed_out');
   });
 
   it('explains an inactive account as a password sign-in does', async () => {

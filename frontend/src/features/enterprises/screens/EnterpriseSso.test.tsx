@@ -30,6 +30,7 @@ function savedFrom(change: SsoSettingsChange, before: SsoSettings): SsoSettings 
     breakGlassUserId: change.breakGlassUserId ?? undefined,
     breakGlassReady: false,
     acceptUnverifiedEmail: change.acceptUnverifiedEmail ?? false,
+    requireMfa: change.requireMfa ?? false,
     updatedAt: '2026-05-01T10:00:00Z',
   };
 }
@@ -138,6 +139,9 @@ describe("an enterprise's single sign-on", () => {
     const unverified = within(region).getByRole('switch', { name: 'The provider does not say whether addresses are verified' });
     expect(unverified).not.toBeChecked();
     await user.click(unverified);
+    const twoStep = within(region).getByRole('switch', { name: 'Require two-step sign-in' });
+    expect(twoStep).not.toBeChecked();
+    await user.click(twoStep);
     await user.click(within(region).getByRole('button', { name: 'Save' }));
 
     expect(await screen.findByText('Single sign-on settings saved')).toBeInTheDocument();
@@ -151,6 +155,7 @@ describe("an enterprise's single sign-on", () => {
       defaultRole: 'DepartmentUser',
       defaultDepartmentId: finance.id,
       acceptUnverifiedEmail: true,
+      requireMfa: true,
     });
     // Saved: the secret is kept and never shown; leaving it empty keeps it.
     expect(await within(region).findByText('A secret is stored: leave empty to keep it.')).toBeInTheDocument();

@@ -373,7 +373,10 @@ export const startSsoSignInResponse = zod.object({
 /**
  * The `code` and `state` the provider sent back: the code is exchanged at the provider and
 its ID token checked (signature, issuer, audience, expiry, nonce). Answers like a
-completed sign-in; the session's method is `sso`.
+password sign-in: the session (method `sso`), or the second step (`mfaRequired`, then
+`POST /auth/login/verify`) when the provider asserted no second factor (`amr`/`acr`) and
+the person has one of ours, or the enterprise requires one (`requireMfa`; a person
+without one sets up an authenticator then).
  * @summary Finish a sign-in with single sign-on
  */
 export const finishSsoSignInHeaderIdempotencyKeyMax = 255;
@@ -389,7 +392,7 @@ export const finishSsoSignInBody = zod.object({
   "state": zod.string().max(finishSsoSignInBodyStateMax)
 }).describe('What the provider sent back to `/sign-in/sso`.')
 
-export const finishSsoSignInResponse = zod.object({
+export const finishSsoSignInResponse = zod.union([zod.object({
   "token": zod.string().describe('Send as `Authorization: Bearer <token>`; it stops working at logout.'),
   "user": zod.object({
   "id": zod.uuid(),
@@ -416,7 +419,12 @@ export const finishSsoSignInResponse = zod.object({
   "mfaEnabled": zod.boolean().describe('A second factor (an authenticator app) is set up.')
 }).describe('A person with an account on the platform.'),
   "deviceToken": zod.string().describe('Keep it in the browser (long-lived, bound to this account) and send it with later\nsign-ins to this account as `deviceToken`.')
-}).describe('A bearer token and the signed-in user.')
+}).describe('A bearer token and the signed-in user.'),zod.object({
+  "mfaRequired": zod.boolean().describe('Always true: tells this answer from a session.'),
+  "challenge": zod.string().describe('Send it to `POST /auth/login/verify` within 5 minutes.'),
+  "methods": zod.array(zod.string()).describe('What the account can answer with: `totp` (an authenticator app\'s code), `recovery_code`,\n`webauthn` (one of its passkeys). Empty when `enrollmentRequired`.'),
+  "enrollmentRequired": zod.boolean().describe('The account\'s policy requires a second factor it does not have yet: set up an\nauthenticator now (`POST /auth/login/totp`), then verify its first code.')
+}).describe('The password was right and a second factor is due: no token yet.')]).describe('A session, or the second step of the sign-in.')
 
 /**
  * The caller's sessions, live first, then the most recently active; `current` marks this one.
@@ -463,7 +471,7 @@ export const listMySessionsResponse = zod.object({
   "active": zod.boolean().describe('Neither ended nor expired.'),
   "current": zod.boolean().describe('The caller\'s own session.'),
   "flags": zod.array(zod.string()).describe('`new_country`: the user\'s first sign-in from this country (not their first ever);\n`impossible_travel`: farther from the previous session\'s place than 900 km/h allows.'),
-  "signInMethod": zod.string().describe('How the session was opened: `password`, `password_totp` (password and an authenticator\'s\ncode), `password_recovery_code` or `invitation` (an accepted invitation).')
+  "signInMethod": zod.string().describe('How the session was opened: `password`, `password_totp` (password and an authenticator\'s\ncode), `password_recovery_code`, `password_passkey`, `passkey`, `invitation` (an accepted\ninvitation), `sso` (the enterprise\'s identity provider, its second factor included when it\nasserted one), or `sso_totp`, `sso_recovery_code`, `sso_passkey` (the provider, then ours).')
 }).describe('A signed-in session: who, from where, on what, and since when.')),
   "total": zod.number().describe('How many items match the filters, over all pages.'),
   "page": zod.number().min(listMySessionsResponsePageMin),

@@ -35,6 +35,7 @@ export const getEnterpriseSsoResponse = zod.object({
   "breakGlassUserId": zod.uuid().nullish().describe('The CEO who may still sign in with a password (and a second factor) while SSO is\nrequired: the way in when the provider fails.'),
   "breakGlassReady": zod.boolean().describe('Whether the break-glass CEO has a second factor (without one, their password is refused\ntoo).'),
   "acceptUnverifiedEmail": zod.boolean().describe('The provider leaves `email_verified` out of its ID tokens: an address it does not call\nverified is taken (one it calls unverified never is). Off, `email_verified` must be true.'),
+  "requireMfa": zod.boolean().describe('A sign-in needs a second factor: the provider\'s (asked for with `acr_values`, read from\nthe ID token\'s `amr`/`acr`), or else the platform\'s own. Whatever this says, a person who\nhas a second factor here is asked for it when the provider asserted none.'),
   "redirectUri": zod.string().describe('Register this redirect URI with the provider for the client.'),
   "updatedAt": zod.iso.datetime({}).nullish()
 }).describe('An enterprise\'s single sign-on.')
@@ -53,7 +54,7 @@ export const updateEnterpriseSsoHeader = zod.object({
   "If-Match": zod.string().optional().describe('The `ETag` read before changing: 412 when the resource changed since.')
 })
 
-export const updateEnterpriseSsoBodyIssuerMax = 2000;export const updateEnterpriseSsoBodyClientIdMax = 500;export const updateEnterpriseSsoBodyClientSecretMax = 2000;export const updateEnterpriseSsoBodyDomainsItemMax = 253;export const updateEnterpriseSsoBodyDomainsMax = 20;export const updateEnterpriseSsoBodyRequiredDefault = false;export const updateEnterpriseSsoBodyAcceptUnverifiedEmailDefault = false;
+export const updateEnterpriseSsoBodyIssuerMax = 2000;export const updateEnterpriseSsoBodyClientIdMax = 500;export const updateEnterpriseSsoBodyClientSecretMax = 2000;export const updateEnterpriseSsoBodyDomainsItemMax = 253;export const updateEnterpriseSsoBodyDomainsMax = 20;export const updateEnterpriseSsoBodyRequiredDefault = false;export const updateEnterpriseSsoBodyAcceptUnverifiedEmailDefault = false;export const updateEnterpriseSsoBodyRequireMfaDefault = false;
 
 export const updateEnterpriseSsoBody = zod.object({
   "issuer": zod.string().max(updateEnterpriseSsoBodyIssuerMax).describe('The provider\'s issuer URL; its discovery document must answer.'),
@@ -65,7 +66,8 @@ export const updateEnterpriseSsoBody = zod.object({
   "defaultRole": zod.union([zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.'),zod.null()]).optional().describe('`DepartmentUser` (the default) or `DepartmentHead`.'),
   "defaultDepartmentId": zod.uuid().nullish(),
   "breakGlassUserId": zod.uuid().nullish(),
-  "acceptUnverifiedEmail": zod.boolean().nullish().describe('The provider leaves `email_verified` out of its ID tokens (default false).')
+  "acceptUnverifiedEmail": zod.boolean().nullish().describe('The provider leaves `email_verified` out of its ID tokens (default false).'),
+  "requireMfa": zod.boolean().nullish().describe('A sign-in needs a second factor, the provider\'s or ours (default false).')
 }).describe('New single sign-on settings (all of them: this replaces what is stored).')
 
 export const updateEnterpriseSsoResponse = zod.object({
@@ -81,6 +83,7 @@ export const updateEnterpriseSsoResponse = zod.object({
   "breakGlassUserId": zod.uuid().nullish().describe('The CEO who may still sign in with a password (and a second factor) while SSO is\nrequired: the way in when the provider fails.'),
   "breakGlassReady": zod.boolean().describe('Whether the break-glass CEO has a second factor (without one, their password is refused\ntoo).'),
   "acceptUnverifiedEmail": zod.boolean().describe('The provider leaves `email_verified` out of its ID tokens: an address it does not call\nverified is taken (one it calls unverified never is). Off, `email_verified` must be true.'),
+  "requireMfa": zod.boolean().describe('A sign-in needs a second factor: the provider\'s (asked for with `acr_values`, read from\nthe ID token\'s `amr`/`acr`), or else the platform\'s own. Whatever this says, a person who\nhas a second factor here is asked for it when the provider asserted none.'),
   "redirectUri": zod.string().describe('Register this redirect URI with the provider for the client.'),
   "updatedAt": zod.iso.datetime({}).nullish()
 }).describe('An enterprise\'s single sign-on.')

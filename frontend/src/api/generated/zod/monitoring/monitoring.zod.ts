@@ -66,7 +66,7 @@ export const listSessionsResponse = zod.object({
   "active": zod.boolean().describe('Neither ended nor expired.'),
   "current": zod.boolean().describe('The caller\'s own session.'),
   "flags": zod.array(zod.string()).describe('`new_country`: the user\'s first sign-in from this country (not their first ever);\n`impossible_travel`: farther from the previous session\'s place than 900 km/h allows.'),
-  "signInMethod": zod.string().describe('How the session was opened: `password`, `password_totp` (password and an authenticator\'s\ncode), `password_recovery_code` or `invitation` (an accepted invitation).')
+  "signInMethod": zod.string().describe('How the session was opened: `password`, `password_totp` (password and an authenticator\'s\ncode), `password_recovery_code`, `password_passkey`, `passkey`, `invitation` (an accepted\ninvitation), `sso` (the enterprise\'s identity provider, its second factor included when it\nasserted one), or `sso_totp`, `sso_recovery_code`, `sso_passkey` (the provider, then ours).')
 }).describe('A signed-in session: who, from where, on what, and since when.')),
   "total": zod.number().describe('How many items match the filters, over all pages.'),
   "page": zod.number().min(listSessionsResponsePageMin),
