@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 
 if docker compose version >/dev/null 2>&1; then compose=(docker compose); else compose=(docker-compose); fi
 # Placeholder secrets: the file requires them.
-export JWT_SECRET=check POSTGRES_PASSWORD=check APP_DB_PASSWORD=check REDIS_PASSWORD=check
+export JWT_SECRET=check POSTGRES_PASSWORD=check APP_DB_PASSWORD=check OWNER_DB_PASSWORD=check REDIS_PASSWORD=check
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "${compose[@]}" -f docker/compose.yaml config >"$work/default.yaml"
@@ -25,13 +25,13 @@ nginx = open(sys.argv[3]).read()
 services = config["services"]
 problems = []
 
-for name in ("app", "app2", "balancer", "postgres", "redis"):
+for name in ("app", "app2", "balancer", "postgres", "redis", "migrate"):
     if name not in services:
         problems.append(f"no service {name}")
 for name in ("app2", "balancer"):
     if services.get(name, {}).get("profiles") != ["balanced"]:
         problems.append(f"{name} is not in the balanced profile only")
-for name in ("app", "postgres", "redis"):
+for name in ("app", "postgres", "redis", "migrate"):
     if services.get(name, {}).get("profiles"):
         problems.append(f"{name} must run without a profile")
 
@@ -52,7 +52,19 @@ documented = set()
 for line in readme.splitlines():
     if line.startswith("| `"):
         documented.update(re.findall(r"`([A-Z][A-Z0-9_]+)", line.split("|")[1]))
-not_passed = {"BIND_ADDR", "PORT", "STATIC_DIR", "LOG_FORMAT", "ADMIN_EMAIL", "ADMIN_PASSWORD", "SEED_DEMO"}
+# MIGRATION_DATABASE_URL goes to the one-shot `migrate` service only: the owner's password stays
+# out of the instances, whose role cannot rewrite the audit log.
+not_passed = {"BIND_ADDR", "PORT", "STATIC_DIR", "LOG_FORMAT", "ADMIN_EMAIL", "ADMIN_PASSWORD", "SEED_DEMO", "MIGRATION_DATABASE_URL"}
+migrate = services.get("migrate", {})
+if migrate.get("command") != ["migrate"] or "MIGRATION_DATABASE_URL" not in migrate.get("environment", {}):
+    problems.append("no migrate service that migrates as the owner (MIGRATION_DATABASE_URL)")
+if migrate.get("environment", {}).get("DATABASE_URL") != app["environment"].get("DATABASE_URL"):
+    problems.append("the migrate service grants another role than the instances connect as")
+for name in ("app", "app2"):
+    if "MIGRATION_DATABASE_URL" in services[name]["environment"]:
+        problems.append(f"{name} holds the owner's MIGRATION_DATABASE_URL")
+    if services[name].get("depends_on", {}).get("migrate", {}).get("condition") != "service_completed_successfully":
+        problems.append(f"{name} may start before the migration finished")
 if len(documented) < 20:
     problems.append(f"found only {len(documented)} settings in the README's table")
 missing = sorted(documented - not_passed - set(app["environment"]))

@@ -114,21 +114,31 @@ cargo build -p backend --locked
 e2e_db="enterprise_platform_e2e"
 psql "$PG_BASE_URL/postgres" -qc "drop database if exists $e2e_db with (force)"
 export DATABASE_URL="$PG_BASE_URL/$e2e_db"
-# The server runs as it does in production (docker/compose.yaml): a role that owns its database,
-# and so the schemas it creates, and holds no other privilege. Where we may not create roles,
-# the connecting role is not a superuser either.
+# The server runs as it does in production (docker/compose.yaml): the database and its audit log
+# belong to an owner role that migrates it (MIGRATION_DATABASE_URL) and grants the server's role
+# what it needs; the server connects as that role, which owns nothing but the tenant schemas it
+# creates and cannot rewrite the audit log. Neither is a superuser. Where we may not create roles,
+# the connecting role serves and owns everything.
+migration_url=""
 if [ "$(psql "$PG_BASE_URL/postgres" -Atc "select rolsuper or rolcreaterole from pg_roles where rolname = current_user")" = t ]; then
   psql "$PG_BASE_URL/postgres" -qc "do \$\$ begin
       if not exists (select from pg_roles where rolname = 'emp_app') then
         create role emp_app login nosuperuser nocreatedb nocreaterole password 'emp_app';
-      end if; end \$\$;" -c "create database $e2e_db owner emp_app"
+      end if;
+      if not exists (select from pg_roles where rolname = 'emp_owner') then
+        create role emp_owner login nosuperuser nocreatedb nocreaterole password 'emp_owner';
+      end if; end \$\$;" -c "grant emp_app to emp_owner" -c "create database $e2e_db owner emp_owner" \
+    -c "revoke all on database $e2e_db from public"
   DATABASE_URL="postgres://emp_app:emp_app@${PG_BASE_URL#*@}/$e2e_db"
+  migration_url="postgres://emp_owner:emp_owner@${PG_BASE_URL#*@}/$e2e_db"
 fi
 export REDIS_PREFIX="e2e:$(date +%s%N):"
 export JWT_SECRET="$(openssl rand -hex 32)"
 export E2E_BACKEND_BIN="${CARGO_TARGET_DIR:-$PWD/target}/debug/backend"
 export E2E_ADMIN_EMAIL="admin@e2e.test" E2E_ADMIN_PASSWORD="e2e-admin-password"
-"$E2E_BACKEND_BIN" create-admin --email "$E2E_ADMIN_EMAIL" --password "$E2E_ADMIN_PASSWORD" --full-name "E2E Admin"
+# Migrated as the owner; the server started by Playwright gets no MIGRATION_DATABASE_URL.
+MIGRATION_DATABASE_URL="$migration_url" "$E2E_BACKEND_BIN" migrate
+MIGRATION_DATABASE_URL="$migration_url" "$E2E_BACKEND_BIN" create-admin --email "$E2E_ADMIN_EMAIL" --password "$E2E_ADMIN_PASSWORD" --full-name "E2E Admin"
 (cd frontend && npm run e2e)
 stage "end-to-end, balanced: sign-in and the messenger through nginx over two server instances; a session ended on one is dead on the other; an event published on one reaches a socket on the other"
 (cd frontend && npm run e2e:balanced)

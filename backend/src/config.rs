@@ -110,7 +110,8 @@ pub struct EventsConfig {
     /// Webhooks may be plain `http` and reach loopback and private addresses: for tests and
     /// development only. Off, every URL must be `https` and resolve to public addresses only.
     pub allow_private_networks: bool,
-    /// Audit entries older than this many days are deleted by the retention job (default 400).
+    /// Audit entries older than this many days are deleted by the retention job (default 400, at
+    /// least 30: the database keeps 30 days whatever it is asked).
     pub audit_retention_days: u32,
     /// How often each instance looks for new events and due deliveries when it has none.
     pub outbox_poll: Duration,
@@ -268,7 +269,7 @@ impl Config {
             dns_resolver: parse_var("DNS_RESOLVER")?,
             events: EventsConfig {
                 allow_private_networks: parse_var::<bool>("WEBHOOK_ALLOW_PRIVATE_NETWORKS")?.unwrap_or(false),
-                audit_retention_days: parse_var::<u32>("AUDIT_RETENTION_DAYS")?.unwrap_or(400).clamp(1, 36_500),
+                audit_retention_days: parse_var::<u32>("AUDIT_RETENTION_DAYS")?.unwrap_or(400).clamp(30, 36_500),
                 outbox_poll: Duration::from_millis(parse_var::<u64>("OUTBOX_POLL_MS")?.unwrap_or(200).clamp(10, 60_000)),
                 dispatch: parse_var::<bool>("WEBHOOK_DISPATCHER")?.unwrap_or(true),
                 retry_scale: parse_var::<f64>("WEBHOOK_RETRY_SCALE")?.unwrap_or(1.0).clamp(0.000_001, 1.0),

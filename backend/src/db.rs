@@ -49,19 +49,75 @@ pub fn pool_with(options: PgConnectOptions, max_connections: u32) -> PgPool {
 /// Creates the database when it does not exist yet, then applies pending public-schema
 /// migrations and makes sure the platform realm's schema exists. Tenant schemas are brought up to
 /// date by `tenancy::migrate` (`backend migrate`).
+///
+/// With `MIGRATION_DATABASE_URL` (the database's owner; `url` is then the server's own role), the
+/// migrations run as the owner, who then grants the server's role what it needs and no more
+/// (`grant_server_role`): it cannot rewrite the audit log. Without it, the server's role owns its
+/// database; a server started without the owner's URL migrates only when something is pending
+/// (which a role that owns nothing cannot do: run `backend migrate` as the owner first).
 pub async fn migrate(url: &str) -> anyhow::Result<PgPool> {
-    if !sqlx::Postgres::database_exists(url).await.context("cannot reach PostgreSQL")? {
+    let owner = std::env::var("MIGRATION_DATABASE_URL").ok().filter(|u| !u.trim().is_empty());
+    let migrating = owner.as_deref().unwrap_or(url);
+    if !sqlx::Postgres::database_exists(migrating).await.context("cannot reach PostgreSQL")? {
         tracing::info!("creating the database");
-        sqlx::Postgres::create_database(url).await.context("cannot create the database")?;
+        sqlx::Postgres::create_database(migrating).await.context("cannot create the database")?;
     }
     // Migrations may run long: their connection has no statement timeout (and is closed after).
-    let options: PgConnectOptions = url.parse().context("invalid DATABASE_URL")?;
+    let options: PgConnectOptions = migrating.parse().context("invalid MIGRATION_DATABASE_URL or DATABASE_URL")?;
     let migrations = pool_with(options, 1);
-    MIGRATOR.run(&migrations).await.context("migration failed")?;
+    if owner.is_some() || !up_to_date(&migrations).await? {
+        MIGRATOR
+            .run(&migrations)
+            .await
+            .context("migration failed (a server role that owns nothing cannot migrate: run `backend migrate` with MIGRATION_DATABASE_URL)")?;
+    }
+    if owner.is_some() {
+        let server: PgConnectOptions = url.parse().context("invalid DATABASE_URL")?;
+        grant_server_role(&migrations, server.get_username()).await.context("cannot grant the server's role its rights")?;
+    }
+    crate::tenancy::citus::prepare_shared_tables(&migrations).await.context("cannot prepare the shared tables for Citus")?;
     migrations.close().await;
     let pool = pool(url)?;
-    prepare(&pool).await?;
+    ensure_platform_realm(&pool).await.context("cannot create the platform schema")?;
     Ok(pool)
+}
+
+/// Whether every public-schema migration is applied (a server whose role owns nothing starts on a
+/// database its owner migrated without asking for more).
+async fn up_to_date(pool: &PgPool) -> sqlx::Result<bool> {
+    let table: Option<String> = sqlx::query_scalar("select to_regclass('public._sqlx_migrations')::text").fetch_one(pool).await?;
+    if table.is_none() {
+        return Ok(false);
+    }
+    let versions: Vec<i64> = MIGRATOR.iter().map(|m| m.version).collect();
+    let applied: i64 = sqlx::query_scalar("select count(*) from public._sqlx_migrations where success and version = any($1)")
+        .bind(&versions)
+        .fetch_one(pool)
+        .await?;
+    Ok(applied == versions.len() as i64)
+}
+
+/// What the server's role may do when it does not own the database (`MIGRATION_DATABASE_URL`),
+/// granted by the owner after every migration: read and write the shared tables, make tenant
+/// schemas (which it then owns) and call the functions; on the audit log only read and append.
+/// Expired audit entries go through `audit_retention`, which runs as the owner and keeps 30 days
+/// whatever it is asked. The owner must be a member of the server's role (`grant <server> to
+/// <owner>`), to migrate the tenant schemas the server made.
+pub async fn grant_server_role(owner: &PgPool, role: &str) -> sqlx::Result<()> {
+    let role = format!("\"{}\"", role.replace('"', "\"\""));
+    let mut tx = owner.begin().await?;
+    let database: String = sqlx::query_scalar("select quote_ident(current_database())").fetch_one(&mut *tx).await?;
+    for statement in [
+        format!("grant connect, create, temporary on database {database} to {role}"),
+        format!("grant usage on schema public to {role}"),
+        format!("grant select, insert, update, delete on all tables in schema public to {role}"),
+        format!("revoke update, delete, truncate, references, trigger on public.audit_events from {role}"),
+        format!("grant usage, select on all sequences in schema public to {role}"),
+        format!("grant execute on function public.audit_retention(integer) to {role}"),
+    ] {
+        sqlx::query(sqlx::AssertSqlSafe(statement)).execute(&mut *tx).await?;
+    }
+    tx.commit().await
 }
 
 /// What the public-schema migrations cannot do: on Citus, the shared tables tenants join become

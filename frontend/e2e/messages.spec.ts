@@ -231,22 +231,24 @@ test('messages are end to end encrypted: live between two people, in a group, no
 
       // The search finds what is there: a planted string in a text, a jsonb and a bytea column, and the group's name (not encrypted).
       const canary = `planted-canary-${runId}`;
-      await client.query('create table if not exists public.e2e_messages_canary (t text, j jsonb, b bytea)');
+      // In a schema of its own: the server's role (the test's too) may create schemas, not tables in public.
+      await client.query('create schema if not exists e2e_canary');
+      await client.query('create table if not exists e2e_canary.messages_canary (t text, j jsonb, b bytea)');
       try {
-        await client.query(`insert into public.e2e_messages_canary values ($1, jsonb_build_object('k', $1::text), convert_to($1, 'UTF8'))`, [canary]);
+        await client.query(`insert into e2e_canary.messages_canary values ($1, jsonb_build_object('k', $1::text), convert_to($1, 'UTF8'))`, [canary]);
         columns.push(
-          { schema: 'public', table: 'e2e_messages_canary', column: 't', type: 'text' },
-          { schema: 'public', table: 'e2e_messages_canary', column: 'j', type: 'jsonb' },
-          { schema: 'public', table: 'e2e_messages_canary', column: 'b', type: 'bytea' },
+          { schema: 'e2e_canary', table: 'messages_canary', column: 't', type: 'text' },
+          { schema: 'e2e_canary', table: 'messages_canary', column: 'j', type: 'jsonb' },
+          { schema: 'e2e_canary', table: 'messages_canary', column: 'b', type: 'bytea' },
         );
-        expect((await search(canary)).sort()).toEqual(['public.e2e_messages_canary.b', 'public.e2e_messages_canary.j', 'public.e2e_messages_canary.t']);
+        expect((await search(canary)).sort()).toEqual(['e2e_canary.messages_canary.b', 'e2e_canary.messages_canary.j', 'e2e_canary.messages_canary.t']);
         expect((await search(groupName)).some((where) => where.endsWith('.conversations.name'))).toBe(true);
 
         for (const text of Object.values(plaintexts)) expect(await search(text), text).toEqual([]);
         // Nor any distinctive part of one (the secret markers alone).
         for (const text of Object.values(plaintexts)) expect(await search(text.split(' ').at(-1)!), text).toEqual([]);
       } finally {
-        await client.query('drop table if exists public.e2e_messages_canary');
+        await client.query('drop schema if exists e2e_canary cascade');
       }
 
       // The group's newest epoch key was wrapped for Ana and Ben only.

@@ -170,22 +170,10 @@ pub async fn list(pool: &PgPool, f: &EntryFilter, limit: i64) -> sqlx::Result<Ve
     q.build_query_as().fetch_all(pool).await
 }
 
-/// Deletes the entries older than `days`, through the one path that may (the migration explains
-/// the grant taken and given back inside this transaction). One instance at a time.
+/// Deletes the entries older than `days` (at least 30), through the one path that may: the
+/// database function `audit_retention`, which runs as the audit log's owner (migration
+/// 20261209000003). One instance at a time.
 pub async fn delete_older_than(pool: &PgPool, days: u32) -> sqlx::Result<u64> {
-    let mut tx = pool.begin().await?;
-    let locked: bool = sqlx::query_scalar("select pg_try_advisory_xact_lock(hashtextextended('audit-retention', 24))").fetch_one(&mut *tx).await?;
-    if !locked {
-        return Ok(0);
-    }
-    sqlx::query("select set_config('audit.retention', 'on', true)").execute(&mut *tx).await?;
-    sqlx::query("grant delete on public.audit_events to current_user").execute(&mut *tx).await?;
-    let deleted = sqlx::query("delete from public.audit_events where at < now() - make_interval(days => $1)")
-        .bind(i32::try_from(days).unwrap_or(i32::MAX))
-        .execute(&mut *tx)
-        .await?
-        .rows_affected();
-    sqlx::query("revoke delete on public.audit_events from current_user").execute(&mut *tx).await?;
-    tx.commit().await?;
-    Ok(deleted)
+    let deleted: i64 = sqlx::query_scalar("select public.audit_retention($1)").bind(i32::try_from(days).unwrap_or(i32::MAX)).fetch_one(pool).await?;
+    Ok(u64::try_from(deleted).unwrap_or(0))
 }

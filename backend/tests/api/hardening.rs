@@ -384,3 +384,78 @@ async fn a_receiver_that_hangs_holds_up_no_other_tenant_s_webhook() {
     assert_eq!(reached.load(Ordering::SeqCst), 2, "two deliveries in flight to the webhook that hangs, no more");
     release.store(true, Ordering::SeqCst);
 }
+
+/// Finding 8: the application's own role could rewrite the audit log (it owned the table: it
+/// granted itself DELETE after setting `audit.retention`, or turned the triggers off). Run as a
+/// role that does not own the database, as `MIGRATION_DATABASE_URL` deploys it, every way around
+/// is refused; retention still works, through the owner's function, and keeps 30 days; and the
+/// server does its work as that role.
+#[tokio::test]
+async fn the_server_s_role_cannot_rewrite_the_audit_log() {
+    use sqlx::{Executor, postgres::PgConnectOptions};
+    let (owner, _dropped) = test_database().await;
+    // A login role of its own (cluster-wide, so made once and kept), granted as `backend migrate`
+    // grants the server's role.
+    owner
+        .execute(
+            "do $$ begin if not exists (select from pg_roles where rolname = 'emp_test_server') then \
+             create role emp_test_server login nosuperuser nocreatedb nocreaterole password 'emp_test_server'; end if; end $$",
+        )
+        .await
+        .unwrap();
+    backend::db::grant_server_role(&owner, "emp_test_server").await.unwrap();
+    let options: PgConnectOptions = (*owner.connect_options()).clone().username("emp_test_server").password("emp_test_server");
+    let server = sqlx::postgres::PgPoolOptions::new().max_connections(2).connect_with(options).await.expect("connect as the server's role");
+
+    let entry = |days: i32| {
+        format!(
+            "insert into audit_events (id, at, actor_type, action) values (gen_random_uuid(), now() - make_interval(days => {days}), 'system', 'aged.{days}')"
+        )
+    };
+    for days in [400, 40, 10] {
+        owner.execute(sqlx::AssertSqlSafe(entry(days))).await.unwrap();
+    }
+    // It reads and appends.
+    server.execute(sqlx::AssertSqlSafe(entry(1))).await.expect("the server appends to the log");
+    let count = |pool: &sqlx::PgPool| {
+        let pool = pool.clone();
+        async move { sqlx::query_scalar::<_, i64>("select count(*) from audit_events where action like 'aged.%'").fetch_one(&pool).await.unwrap() }
+    };
+    assert_eq!(count(&server).await, 4);
+    // Every way around, refused.
+    for attack in [
+        "update audit_events set action = 'nothing.happened'",
+        "delete from audit_events",
+        "truncate audit_events",
+        "begin; select set_config('audit.retention', 'on', true); delete from audit_events; commit",
+        "begin; grant delete on audit_events to current_user; delete from audit_events; commit",
+        "alter table audit_events disable trigger user",
+        "alter table audit_events owner to emp_test_server",
+        "drop table audit_events",
+        "create or replace function audit_events_insert_only() returns trigger language plpgsql as $$ begin return null; end $$",
+        "create or replace function audit_retention(days integer) returns bigint language sql as $$ select 0::bigint $$",
+    ] {
+        let mut conn = server.acquire().await.unwrap();
+        let refused = conn.execute(attack).await.expect_err(attack);
+        let code = refused.as_database_error().and_then(|e| e.code()).map(|c| c.into_owned());
+        assert!(matches!(code.as_deref(), Some("42501") | Some("42809")), "{attack}: {refused}");
+        conn.execute("rollback").await.ok();
+    }
+    assert_eq!(count(&owner).await, 4, "nothing was changed");
+    // Retention, asked for 0 days by the server's role: only what is past 30 days goes.
+    let deleted: i64 = sqlx::query_scalar("select audit_retention(0)").fetch_one(&server).await.unwrap();
+    assert_eq!(deleted, 2);
+    let left: Vec<String> =
+        sqlx::query_scalar("select action from audit_events where action like 'aged.%' order by at").fetch_all(&owner).await.unwrap();
+    assert_eq!(left, ["aged.10", "aged.1"]);
+
+    // The server, as that role: an enterprise (a tenant schema it creates and owns), a sign-in,
+    // and the audit log they wrote.
+    let app = TestApp::spawn(server.clone()).await;
+    let admin = app.admin_token().await;
+    let (_, ceo) = app.enterprise(&admin, &format!("Roles {}", domain())).await;
+    let (status, audit) = app.get(&ceo, "/api/v1/audit-events").await;
+    assert_eq!(status, 200, "{audit}");
+    assert!(audit["items"].as_array().is_some_and(|items| !items.is_empty()), "{audit}");
+    server.close().await;
+}
