@@ -3,7 +3,9 @@ WEBHOOK_ALLOW_PRIVATE_NETWORKS=true (deliveries to 127.0.0.1 over http).
 
 all:        1 to 3 below, on one server.
 delivery:   1a only (bench/events.sh runs it again on a server with OUTBOX_POLL_MS=50).
-receive P:  the webhook receiver alone (a child process of the two above).
+fairness:   4 below (bench/events.sh runs it on a server of its own).
+receive P [DELAY]: the webhook receiver alone (a child process of the others), answering after
+            DELAY seconds (a receiver that hangs: past the sender's 10 s, never in time).
 
 1. Webhook delivery latency, commit to receiver: a receiver (threaded http.server on 127.0.0.1,
    its own process, answering 204) notes when each delivery arrived; the CEO's webhook hears
@@ -19,6 +21,10 @@ receive P:  the webhook receiver alone (a child process of the two above).
    requests each; EXPLAIN ANALYZE of each one's SQL as a prepared statement with its custom and
    its generic plan (a server connection's cached statement may run either), printed in full
    when the p99 misses 50 ms.
+4. Fairness (issue 41): tenant B's delivery latency, one writer posting FAIR_REPORTS reports in
+   sequence (FAIR_GAP s apart), first alone, then while tenant A's webhook points at a receiver that
+   hangs (answers after 12 s, past the sender's 10 s) and A's writer posts HUNG_REPORTS reports at
+   once (two events each, every one of them timing out and retried).
 3. The audit insert's share of two write paths, in one window (ROUNDS rounds, interleaved):
    PUT /reports/{id} {status: submitted} on drafts, PUT /users/{id} {fullName}, and the INSERT of
    store/audit.rs alone through psycopg (prepared, inside a transaction; commit untimed).
@@ -65,7 +71,7 @@ def f2(seconds):
 # The receiver: its own process, so the writers' threads never hold the GIL when a delivery
 # arrives. Keeps (arrival, webhook-id, type, reportId) in memory; GET /arrivals?since=N reads them.
 
-def receive(port):
+def receive(port, delay=0.0):
     from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
     arrivals, lock = [], threading.Lock()
@@ -76,6 +82,8 @@ def receive(port):
         def do_POST(self):
             body = self.rfile.read(int(self.headers.get("content-length", "0")))
             t = time.monotonic()
+            if delay:
+                time.sleep(delay)
             self.send_response(204)
             self.send_header("content-length", "0")
             self.end_headers()
@@ -108,10 +116,10 @@ def receive(port):
 
 
 class Receiver:
-    def __init__(self, port):
+    def __init__(self, port, delay=0.0):
         self.port = port
         self.url = f"http://127.0.0.1:{port}"
-        self.proc = subprocess.Popen([sys.executable, __file__, "receive", str(port)])
+        self.proc = subprocess.Popen([sys.executable, __file__, "receive", str(port), str(delay)])
         self.seen = []
         for _ in range(50):
             try:
@@ -282,6 +290,55 @@ def delivery_only(label):
         print(sequential(t, receiver, label))
     finally:
         receiver.stop()
+
+
+def fairness():
+    """4. Tenant B's deliveries alone, then beside tenant A's hanging receiver."""
+    import psycopg
+    reports, gap, hung = int(os.environ.get("FAIR_REPORTS", "40")), float(os.environ.get("FAIR_GAP", "0.25")), int(os.environ.get("HUNG_REPORTS", "64"))
+    a, b = setup_tenant("fair-a", 1), setup_tenant("fair-b", 1)
+    good, hanging = Receiver(RECEIVER_PORT), Receiver(RECEIVER_PORT + 10, delay=12.0)
+    try:
+        make_webhook(a, hanging)
+        make_webhook(b, good)
+
+        def b_writes(label, offset):
+            writes = Writes()
+            for i in range(reports):
+                writes.one(b.writer, b.finance, offset + i)
+                time.sleep(gap)
+            missing = good.wait_for(writes.expected(), 120)
+            ours = set(writes.acks)
+            lat, negative, dups, _ = latencies(writes, [x for x in good.seen if x[3] in ours])
+            return delivery_row(label, writes, lat, negative, dups, missing)
+
+        warm = Writes()
+        for i in range(5):
+            warm.one(b.writer, b.finance, -1 - i)
+        good.wait_for(warm.expected(), 30)
+        print(f"## 4. Fairness: tenant B's webhook deliveries ({reports} reports, {gap:.2f} s apart, two events each), "
+              f"alone and while tenant A's receiver hangs (12 s; the sender gives up at 10 s)")
+        print()
+        print(DELIVERY_HEADER)
+        print(b_writes("B alone", 1000))
+        flood = Writes()
+        threads = [threading.Thread(target=lambda k=k: [flood.one(a.writer, a.finance, 5000 + k * 1000 + i) for i in range(hung // 4)]) for k in range(4)]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join()
+        print(b_writes(f"B, just after A queued {len(flood.acks) * len(EVENTS)} events for its hanging receiver", 2000))
+        print()
+        with psycopg.connect(os.environ["DATABASE_URL"]) as conn:
+            cur = conn.cursor()
+            cur.execute("select d.status, count(*) from public.webhook_deliveries d join public.webhooks w on w.id = d.webhook_id "
+                        "where w.url like %s group by 1 order by 1", (f"{hanging.url}%",))
+            print("   A's deliveries meanwhile (status, count): " + ", ".join(str(r) for r in cur.fetchall()))
+        print(f"   load average at the end: {os.getloadavg()[0]:.1f}")
+        print()
+    finally:
+        good.stop()
+        hanging.stop()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -656,7 +713,9 @@ def main():
 if __name__ == "__main__":
     cmd = sys.argv[1] if len(sys.argv) > 1 else "all"
     if cmd == "receive":
-        receive(int(sys.argv[2]))
+        receive(int(sys.argv[2]), float(sys.argv[3]) if len(sys.argv) > 3 else 0.0)
+    elif cmd == "fairness":
+        fairness()
     elif cmd == "delivery":
         delivery_only(sys.argv[2] if len(sys.argv) > 2 else "one writer, sequential")
     else:
