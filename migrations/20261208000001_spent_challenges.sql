@@ -5,4 +5,3 @@ create table spent_challenges (
     id uuid primary key,
     expires_at timestamptz not null
 );
-create index spent_challenges_expiry on spent_challenges (expires_at);

@@ -109,6 +109,21 @@ side_by_side backend_checks frontend_checks
 stage "docker: the compose file (with and without the balanced profile) and the balancer's nginx.conf"
 bash docker/check.sh
 
+stage "Citus: a coordinator and two workers (scripts/citus, built once per machine); backend migrate, then every API test on the cluster"
+source scripts/citus/start.sh
+if [ -n "${CITUS_DATABASE_URL:-}" ]; then
+  citus_db="enterprise_platform_citus_migrate"
+  psql "$CITUS_BASE_URL/postgres?sslmode=disable" -qc "drop database if exists $citus_db with (force)"
+  DATABASE_URL="$CITUS_BASE_URL/$citus_db?sslmode=disable" "${CARGO_TARGET_DIR:-$PWD/target}/debug/backend" migrate
+  psql "$CITUS_BASE_URL/postgres?sslmode=disable" -qc "drop database if exists $citus_db with (force)"
+  # The API tests' fixed addresses read this stage's mail only.
+  curl -fsS -X DELETE "$MAIL_CATCHER_URL/api/messages" >/dev/null
+  # Each test database is made from template1 and migrated (a copy would not carry Citus's tables
+  # to the workers); four at a time, within the workers' background-worker slots.
+  API_TESTS_MIGRATE_EACH=1 DATABASE_URL="$CITUS_DATABASE_URL" cargo test -p backend --test api --locked -- --test-threads=4
+  bash scripts/citus/cluster.sh drop-databases >/dev/null
+fi
+
 stage "end-to-end: a fresh database, a seeded admin, the real server, headless Chromium"
 cargo build -p backend --locked
 e2e_db="enterprise_platform_e2e"

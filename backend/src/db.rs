@@ -117,6 +117,12 @@ pub async fn grant_server_role(owner: &PgPool, role: &str) -> sqlx::Result<()> {
     ] {
         sqlx::query(sqlx::AssertSqlSafe(statement)).execute(&mut *tx).await?;
     }
+    // On Citus a tenant schema is made on a worker, whose copy of the database needs the grant too
+    // (Citus passes table grants on, not a database's).
+    if crate::tenancy::citus::enabled(&mut tx).await? {
+        let grant = format!("grant connect, create, temporary on database {database} to {role}");
+        sqlx::query("select run_command_on_workers($1)").bind(grant).execute(&mut *tx).await?;
+    }
     tx.commit().await
 }
 
@@ -140,4 +146,24 @@ pub async fn ensure_platform_realm(pool: &PgPool) -> sqlx::Result<()> {
         crate::tenancy::create_schema(&mut tx, &schema, None).await?;
     }
     tx.commit().await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// On a database whose shared tables are Citus tables already, Citus forwards a DDL statement
+    /// to the workers with the query's whole text, which must then hold that one statement ("cannot
+    /// insert multiple commands into a prepared statement"). sqlx sends a migration file as one
+    /// query: each file since the first that could run on such a database holds one statement.
+    #[test]
+    fn each_public_migration_since_citus_ran_the_platform_holds_one_statement() {
+        let mut checked = 0;
+        for migration in MIGRATOR.iter().filter(|m| m.version >= 20261208000001) {
+            let statements = crate::tenancy::citus::statements(migration.sql.as_ref()).unwrap();
+            assert_eq!(statements.len(), 1, "{} {}: {statements:#?}", migration.version, migration.description);
+            checked += 1;
+        }
+        assert!(checked >= 11, "the migrations since 20261208000001 are embedded ({checked})");
+    }
 }

@@ -78,6 +78,12 @@ if [ ! -e "$build/.built" ]; then
     else
       say "citus: $(basename "$patch_file") does not apply; building without it"
     fi
+  elif grep -qs 'have_createdb_privilege' "$("$pg_config" --includedir-server)/commands/dbcommands.h" \
+    && grep -qs '^have_createdb_privilege(void)' src/include/pg_version_compat.h; then
+    # No patch at hand (a download): the same change, made here.
+    say "citus: PostgreSQL declares have_createdb_privilege(): using its declaration"
+    perl -0pi -e 's/static inline bool\s*\nhave_createdb_privilege\(void\)\s*\n\{.*?\n\}\n/#include "commands\/dbcommands.h"\n/s' \
+      src/include/pg_version_compat.h
   fi
   started=$SECONDS
   if ! { ./configure --without-libcurl PG_CONFIG="$pg_config" && make -j"${CITUS_BUILD_JOBS:-2}"; } >"$log" 2>&1; then

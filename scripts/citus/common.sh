@@ -3,8 +3,8 @@
 # scripts/services.sh has (these run as scripts of their own, which do not see its functions).
 #
 #   CITUS_VERSION     13.2.2 (what the project is tested with; docs/scaling.md)
-#   CITUS_SOURCE_DIR  default ../shared/citus beside the clone: citus-$CITUS_VERSION.tar.gz and
-#                     pg15-20-compat.patch (else the tarball is downloaded from GitHub)
+#   CITUS_SOURCE_DIR  a folder with citus-$CITUS_VERSION.tar.gz and pg15-20-compat.patch (CI hands
+#                     one over); else the tarball is downloaded from GitHub
 #   CITUS_CACHE_DIR   default /var/cache/enterprise-platform/citus (the build, once per machine)
 #   CITUS_DATA_DIR    default /var/cache/enterprise-platform/citus-data (the nodes' clusters)
 #   CITUS_PORT        default 9700: the coordinator; the workers on the next two ports
@@ -24,7 +24,7 @@ apt_install() {
 
 citus_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 CITUS_VERSION=13.2.2
-CITUS_SOURCE_DIR="${CITUS_SOURCE_DIR:-$citus_root/../shared/citus}"
+CITUS_SOURCE_DIR="${CITUS_SOURCE_DIR:-}"
 CITUS_CACHE_DIR="${CITUS_CACHE_DIR:-/var/cache/enterprise-platform/citus}"
 CITUS_DATA_DIR="${CITUS_DATA_DIR:-/var/cache/enterprise-platform/citus-data}"
 CITUS_PORT="${CITUS_PORT:-9700}"

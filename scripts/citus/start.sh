@@ -8,8 +8,8 @@
 #   CITUS_DATABASE_URL  the coordinator's postgres database (sslmode=disable): the tests' DATABASE_URL
 #   CITUS_BASE_URL      the coordinator, without a database
 #
-# and returns 0; or, when there is no Citus source to build from (neither $CITUS_SOURCE_DIR,
-# default ../shared/citus beside the clone, nor GitHub), prints "CITUS STAGE SKIPPED", exports
+# and returns 0; or, when there is no Citus source to build from (neither $CITUS_SOURCE_DIR nor
+# GitHub), prints "CITUS STAGE SKIPPED", exports
 # nothing and returns 0: test `[ -n "${CITUS_DATABASE_URL:-}" ]` before the stage. A failed build or
 # start returns 1. `bash scripts/citus/stop.sh` stops the nodes.
 #

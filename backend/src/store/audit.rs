@@ -86,10 +86,10 @@ pub async fn insert_at(
     sqlx::query(
         "insert into public.audit_events
              (id, enterprise_id, actor_type, actor_id, actor_name, action, target_type, target_id, target_name, ip, place, user_agent, changes, at)
-         values ($1, $2, $3, $4,
-                 coalesce((select full_name from public.users where id = $4),
-                          (select name from public.api_tokens where id = $4 and user_id is null)),
-                 $5, $6, $7, $8, $9::inet, $10, $11, $12, coalesce($13, now()))",
+         select $1, $2, $3, $4,
+                coalesce((select full_name from public.users where id = $4),
+                         (select name from public.api_tokens where id = $4 and user_id is null)),
+                $5, $6, $7, $8, $9::inet, $10, $11, $12, $13",
     )
     .bind(id)
     .bind(enterprise)
@@ -103,7 +103,9 @@ pub async fn insert_at(
     .bind(actor.place.as_deref())
     .bind(actor.user_agent.as_deref())
     .bind(changes)
-    .bind(at)
+    // The time from here, not `now()` in the statement: Citus refuses a non-immutable function
+    // inside COALESCE, and a subquery in an INSERT's VALUES (hence the SELECT above).
+    .bind(at.unwrap_or_else(Utc::now))
     .execute(&mut *tx)
     .await?;
     Ok(())
@@ -172,7 +174,7 @@ pub async fn list(pool: &PgPool, f: &EntryFilter, limit: i64) -> sqlx::Result<Ve
 
 /// Deletes the entries older than `days` (at least 30), through the one path that may: the
 /// database function `audit_retention`, which runs as the audit log's owner (migration
-/// 20261209000003). One instance at a time.
+/// 20261209000005). One instance at a time.
 pub async fn delete_older_than(pool: &PgPool, days: u32) -> sqlx::Result<u64> {
     let deleted: i64 = sqlx::query_scalar("select public.audit_retention($1)").bind(i32::try_from(days).unwrap_or(i32::MAX)).fetch_one(pool).await?;
     Ok(u64::try_from(deleted).unwrap_or(0))

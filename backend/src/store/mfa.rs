@@ -26,7 +26,7 @@ pub async fn totp(db: impl PgExecutor<'_>, user_id: Uuid) -> sqlx::Result<Option
 pub async fn start_totp(db: impl PgExecutor<'_>, user_id: Uuid, secret: &str) -> sqlx::Result<bool> {
     let rows = sqlx::query(
         "insert into public.user_totp (user_id, secret) values ($1, $2) \
-         on conflict (user_id) do update set secret = excluded.secret, created_at = now(), last_step = null \
+         on conflict (user_id) do update set secret = excluded.secret, created_at = excluded.created_at, last_step = null \
          where user_totp.confirmed_at is null",
     )
     .bind(user_id)
@@ -41,12 +41,14 @@ pub async fn start_totp(db: impl PgExecutor<'_>, user_id: Uuid, secret: &str) ->
 pub async fn use_step(db: impl PgExecutor<'_>, user_id: Uuid, step: i64, confirm: bool) -> sqlx::Result<bool> {
     let rows = sqlx::query(
         "update public.user_totp set last_step = $2, \
-             confirmed_at = case when $3 and confirmed_at is null then now() else confirmed_at end \
+             confirmed_at = case when $3 and confirmed_at is null then $4 else confirmed_at end \
          where user_id = $1 and (last_step is null or last_step < $2) and (confirmed_at is not null or $3)",
     )
     .bind(user_id)
     .bind(step)
     .bind(confirm)
+    // The time bound, not `now()` inside the CASE: Citus refuses a non-immutable function there.
+    .bind(chrono::Utc::now())
     .execute(db)
     .await?;
     Ok(rows.rows_affected() == 1)

@@ -22,13 +22,12 @@ pub mod webhooks;
 /// (`users_email_key_102009`), and both are taken off here.
 pub fn violated_constraint(err: &sqlx::Error) -> Option<String> {
     let e = err.as_database_error()?;
-    if let Some(name) = e.constraint() {
-        return Some(name.to_owned());
-    }
-    if !matches!(e.code().as_deref(), Some("23505" | "23514")) {
-        return None;
-    }
-    let name = e.message().split('"').nth(1)?;
+    let name = match e.constraint() {
+        Some(name) => name,
+        None if matches!(e.code().as_deref(), Some("23505" | "23514")) => e.message().split('"').nth(1)?,
+        None => return None,
+    };
+    // On Citus a shard's constraint: `<name>_<shard id>`.
     let base =
         name.rsplit_once('_').filter(|(_, shard)| !shard.is_empty() && shard.bytes().all(|b| b.is_ascii_digit())).map_or(name, |(base, _)| base);
     Some(base.to_owned())

@@ -108,7 +108,7 @@ pub async fn save(tx: &mut PgConnection, enterprise_id: Uuid, change: &SsoChange
          client_secret = coalesce($4, enterprise_sso.client_secret), required = excluded.required, provisioning = excluded.provisioning, \
          default_role = excluded.default_role, default_department_id = excluded.default_department_id, \
          break_glass_user_id = excluded.break_glass_user_id, accept_unverified_email = excluded.accept_unverified_email, \
-         require_mfa = excluded.require_mfa, updated_at = now()",
+         require_mfa = excluded.require_mfa, updated_at = excluded.updated_at",
     )
     .bind(enterprise_id)
     .bind(change.issuer)
@@ -193,17 +193,19 @@ pub async fn prove_domain(
     by: &str,
 ) -> sqlx::Result<Option<Result<DomainRecord, String>>> {
     let proven = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "update public.sso_domains set verified_at = coalesce(verified_at, now()), verified_by = coalesce(verified_by, $3) \
+        "update public.sso_domains set verified_at = coalesce(verified_at, $4), verified_by = coalesce(verified_by, $3) \
          where enterprise_id = $1 and domain = $2 returning {DOMAIN_COLUMNS}"
     )))
     .bind(enterprise_id)
     .bind(domain)
     .bind(by)
+    // The time bound, not `now()` inside the COALESCE: Citus refuses a non-immutable function there.
+    .bind(chrono::Utc::now())
     .fetch_optional(db)
     .await;
     match proven {
         Ok(record) => Ok(record.map(Ok)),
-        Err(sqlx::Error::Database(e)) if e.constraint() == Some("sso_domains_proven") => Ok(Some(Err(domain.to_owned()))),
+        Err(e) if super::violated_constraint(&e).as_deref() == Some("sso_domains_proven") => Ok(Some(Err(domain.to_owned()))),
         Err(e) => Err(e),
     }
 }

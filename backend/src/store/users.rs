@@ -172,7 +172,7 @@ pub async fn link_sso(db: impl PgExecutor<'_>, id: Uuid, issuer: &str, subject: 
     match done {
         Ok(_) => Ok(true),
         // Another person is bound to it (users_sso_identity).
-        Err(sqlx::Error::Database(e)) if e.is_unique_violation() => Ok(false),
+        Err(e) if super::violated_constraint(&e).as_deref() == Some("users_sso_identity") => Ok(false),
         Err(e) => Err(e),
     }
 }
@@ -441,7 +441,7 @@ pub async fn set_external_id(tx: &mut sqlx::PgConnection, id: Uuid, external_id:
         .await;
     match done {
         Ok(_) => Ok(true),
-        Err(sqlx::Error::Database(e)) if e.constraint() == Some("users_scim_external_id_idx") => Ok(false),
+        Err(e) if super::violated_constraint(&e).as_deref() == Some("users_scim_external_id_idx") => Ok(false),
         Err(e) => Err(e),
     }
 }

@@ -247,6 +247,7 @@ pub struct DueDelivery {
     pub url: String,
     pub secret: String,
     pub previous_secret: Option<String>,
+    pub previous_secret_expires_at: Option<DateTime<Utc>>,
     pub enabled: bool,
 }
 
@@ -275,14 +276,27 @@ pub async fn take_due(pool: &PgPool, limit: i64, lease_secs: f64, per_webhook: i
          set lease_until = now() + make_interval(secs => $2), attempts = d.attempts + 1
          from due, public.webhooks w
          where d.id = due.id and w.id = d.webhook_id
-         returning d.id, d.webhook_id, d.body, d.attempts, d.created_at, w.url, w.secret,
-                   case when w.previous_secret_expires_at > now() then w.previous_secret end as previous_secret, w.enabled",
+         returning d.id, d.webhook_id, d.body, d.attempts, d.created_at, w.url, w.secret, w.previous_secret,
+                   w.previous_secret_expires_at, w.enabled",
     )
     .bind(limit)
     .bind(lease_secs)
     .bind(per_webhook)
     .fetch_all(pool)
     .await
+    .map(|due: Vec<DueDelivery>| {
+        // A previous secret signs until it expires (decided here: Citus refuses `now()` in a
+        // RETURNING clause).
+        let now = Utc::now();
+        due.into_iter()
+            .map(|mut d| {
+                if d.previous_secret_expires_at.is_none_or(|at| at <= now) {
+                    d.previous_secret = None;
+                }
+                d
+            })
+            .collect()
+    })
 }
 
 /// What one attempt came to.
@@ -336,7 +350,7 @@ pub async fn record_attempt(pool: &PgPool, d: &DueDelivery, outcome: Outcome<'_>
                      select id, enabled, coalesce(failing_since < now() - make_interval(secs => $2), false) as expired
                      from public.webhooks where id = $1 for update
                  )
-                 update public.webhooks set failing_since = coalesce(webhooks.failing_since, now()),
+                 update public.webhooks set failing_since = coalesce(webhooks.failing_since, $3),
                      enabled = webhooks.enabled and not w.expired,
                      disabled_reason = case when webhooks.enabled and w.expired then 'failing' else webhooks.disabled_reason end
                  from w where webhooks.id = w.id
@@ -344,6 +358,8 @@ pub async fn record_attempt(pool: &PgPool, d: &DueDelivery, outcome: Outcome<'_>
             )
             .bind(d.webhook_id)
             .bind(disable_after_secs)
+            // Not `now()` inside the COALESCE: Citus refuses a non-immutable function there.
+            .bind(Utc::now())
             .fetch_optional(&mut *tx)
             .await?;
             let disabled = disabled.unwrap_or(false);

@@ -32,6 +32,12 @@ pub async fn enabled(conn: &mut PgConnection) -> sqlx::Result<bool> {
 /// keys may only point at reference tables).
 const REFERENCE_TABLES: [&str; 2] = ["public.enterprises", "public.users"];
 
+/// Shared tables that no foreign key ties to a reference table, which Citus would otherwise leave
+/// out of its metadata: a statement that joins them with one it manages (the outbox's fan-out to
+/// `webhooks` and `webhook_deliveries`) is refused ("relation outbox is not distributed") unless
+/// they are Citus local tables too. They stay on the coordinator.
+const LOCAL_TABLES: [&str; 1] = ["public.outbox"];
+
 /// Makes the shared tables that tenant queries join reference tables, once. Runs after the
 /// public-schema migrations, before any tenant schema is made.
 pub async fn prepare_shared_tables(pool: &PgPool) -> sqlx::Result<()> {
@@ -49,6 +55,16 @@ pub async fn prepare_shared_tables(pool: &PgPool) -> sqlx::Result<()> {
         if !reference {
             tracing::info!(table, "making a Citus reference table");
             sqlx::query("select create_reference_table($1::regclass)").bind(table).execute(&mut *conn).await?;
+        }
+    }
+    for table in LOCAL_TABLES {
+        let managed: bool = sqlx::query_scalar("select exists (select 1 from pg_dist_partition where logicalrelid = $1::regclass)")
+            .bind(table)
+            .fetch_one(&mut *conn)
+            .await?;
+        if !managed {
+            tracing::info!(table, "adding a Citus local table to the metadata");
+            sqlx::query("select citus_add_local_table_to_metadata($1::regclass)").bind(table).execute(&mut *conn).await?;
         }
     }
     Ok(())

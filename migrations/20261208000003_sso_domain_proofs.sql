@@ -3,8 +3,8 @@
 -- `enterprise-platform-verification=<token>`), or by the platform admin's approval. A claim not
 -- yet proven blocks nobody else's claim (so a squatter cannot hold a domain hostage); a proven
 -- domain belongs to one enterprise. Claims made before this migration start unproven.
-alter table sso_domains drop constraint sso_domains_pkey;
 alter table sso_domains
+    drop constraint sso_domains_pkey,
     add column token text not null default replace(gen_random_uuid()::text, '-', ''),
     add column verified_at timestamptz,
     -- `dns` or `admin`.
@@ -12,5 +12,3 @@ alter table sso_domains
     add column created_at timestamptz not null default now(),
     add primary key (enterprise_id, domain),
     add constraint sso_domains_proof check ((verified_at is null) = (verified_by is null));
-create unique index sso_domains_proven on sso_domains (domain) where verified_at is not null;
-create index sso_domains_domain_idx on sso_domains (domain);

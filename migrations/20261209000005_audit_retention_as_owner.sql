@@ -24,4 +24,3 @@ begin
     return deleted;
 end
 $$;
-revoke all on function audit_retention(integer) from public;

@@ -3,8 +3,3 @@
 -- binds them; another subject from the same issuer for the same address is refused. A row bound
 -- before this migration (no issuer) counts as bound at its enterprise's current issuer.
 alter table users add column sso_issuer text;
-create unique index users_sso_identity on users (sso_issuer, sso_subject) where sso_issuer is not null;
-
--- A provider must say the address is verified (`email_verified: true`); an enterprise whose
--- provider leaves the claim out says so here (an explicit `false` is refused all the same).
-alter table enterprise_sso add column accept_unverified_email boolean not null default false;
