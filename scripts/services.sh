@@ -8,16 +8,7 @@
 
 set -euo pipefail
 
-say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
-die() { printf 'error: %s\n' "$*" >&2; exit 1; }
-is_root() { [ "$(id -u)" = 0 ]; }
-
-apt_install() {
-  is_root || die "$* is missing; install it (apt-get install $*) or run this as root"
-  say "installing $* from Debian's packages"
-  if [ -z "${_APT_UPDATED:-}" ]; then apt-get update -qq; _APT_UPDATED=1; fi
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
-}
+source "$(dirname "${BASH_SOURCE[0]}")/helpers.sh"
 
 export PG_BASE_URL="${PG_BASE_URL:-postgres://postgres@127.0.0.1:5432}"
 export REDIS_URL="${REDIS_URL:-redis://127.0.0.1:6379}"

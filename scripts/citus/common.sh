@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# What build.sh, cluster.sh and stop.sh share: the version, where things go, and the helpers
-# scripts/services.sh has (these run as scripts of their own, which do not see its functions).
+# What build.sh, cluster.sh and stop.sh share: the version, where things go, and the project's
+# shell helpers (scripts/helpers.sh: these run as scripts of their own, which do not see the
+# caller's functions).
 #
 #   CITUS_VERSION     13.2.2 (what the project is tested with; docs/scaling.md)
 #   CITUS_SOURCE_DIR  a folder with citus-$CITUS_VERSION.tar.gz and pg15-20-compat.patch (CI hands
@@ -12,15 +13,7 @@
 
 set -euo pipefail
 
-say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
-die() { printf 'error: %s\n' "$*" >&2; exit 1; }
-is_root() { [ "$(id -u)" = 0 ]; }
-apt_install() {
-  is_root || die "$* is missing; install it (apt-get install $*) or run this as root"
-  say "installing $* from Debian's packages"
-  if [ -z "${_APT_UPDATED:-}" ]; then apt-get update -qq; _APT_UPDATED=1; export _APT_UPDATED; fi
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
-}
+source "$(dirname "${BASH_SOURCE[0]}")/../helpers.sh"
 
 citus_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 CITUS_VERSION=13.2.2
