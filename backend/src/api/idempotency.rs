@@ -108,8 +108,10 @@ pub async fn once<E: Endpoint>(ep: E, mut req: Request) -> poem::Result<Response
     };
     let state = req.data::<AppState>().expect("AppState is attached to every request").clone();
     let caller = match security::verified(&state, &mut req).await {
-        Some(caller) => digest(&[b"credential", caller.session_id.as_bytes()]),
-        None => digest(&[b"address", req.data::<ClientInfo>().and_then(|c| c.ip).map(|ip| ip.to_string()).unwrap_or_default().as_bytes()]),
+        Ok(Some(caller)) => digest(&[b"credential", caller.session_id.as_bytes()]),
+        // The bearer could not be checked (PostgreSQL away): the answer the operation would give.
+        Err(err) => return Ok(poem::error::ResponseError::as_response(&err)),
+        Ok(None) => digest(&[b"address", req.data::<ClientInfo>().and_then(|c| c.ip).map(|ip| ip.to_string()).unwrap_or_default().as_bytes()]),
     };
     let redis_key = state.cache.key(&["idempotency", &caller, &digest(&[key.as_bytes()])]);
     // The body limit has already bounded the body (app::limit_body).

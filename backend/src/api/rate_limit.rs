@@ -17,11 +17,11 @@ use crate::{
 
 /// Who a request counts against: its credential when the bearer verifies, else the client's
 /// address.
-async fn counted_as(state: &AppState, req: &mut Request) -> String {
-    match security::verified(state, req).await {
+async fn counted_as(state: &AppState, req: &mut Request) -> Result<String, AppError> {
+    Ok(match security::verified(state, req).await? {
         Some(caller) => format!("c:{}", caller.session_id),
         None => format!("ip:{}", req.data::<ClientInfo>().and_then(|c| c.ip).map(|ip| ip.to_string()).unwrap_or_default()),
-    }
+    })
 }
 
 /// (requests counted in this window, seconds until it resets), or `None` without Redis.
@@ -50,7 +50,11 @@ pub async fn limit<E: Endpoint>(ep: E, mut req: Request) -> poem::Result<Respons
     if limits.requests == 0 {
         return Ok(ep.call(req).await?.into_response());
     }
-    let who = counted_as(&state, &mut req).await;
+    let who = match counted_as(&state, &mut req).await {
+        Ok(who) => who,
+        // The bearer could not be checked (PostgreSQL away): the answer the operation would give.
+        Err(err) => return Ok(poem::error::ResponseError::as_response(&err)),
+    };
     let Some((n, reset)) = count(&state, &who).await else {
         return Ok(ep.call(req).await?.into_response());
     };

@@ -65,19 +65,25 @@ async fn check_bearer(req: &Request, bearer: Bearer) -> poem::Result<Caller> {
 }
 
 /// The caller the request's bearer stands for, when there is one and it checks out: verified
-/// once per request (the first asker keeps it on the request for the others).
-pub async fn verified(state: &AppState, req: &mut Request) -> Option<Caller> {
+/// once per request (the first asker keeps it on the request for the others). `Err` when it could
+/// not be checked (PostgreSQL away: a 503 at once, rather than the operation waiting for the
+/// database a second time).
+pub async fn verified(state: &AppState, req: &mut Request) -> Result<Option<Caller>, AppError> {
     if let Some(Verified(caller)) = req.data::<Verified>() {
-        return Some(caller.clone());
+        return Ok(Some(caller.clone()));
     }
-    let header = req.headers().get(poem::http::header::AUTHORIZATION)?.to_str().ok()?;
-    let (scheme, token) = header.split_once(' ')?;
+    let Some(header) = req.headers().get(poem::http::header::AUTHORIZATION).and_then(|h| h.to_str().ok()) else { return Ok(None) };
+    let Some((scheme, token)) = header.split_once(' ') else { return Ok(None) };
     if !scheme.eq_ignore_ascii_case("bearer") || token.trim().is_empty() {
-        return None;
+        return Ok(None);
     }
-    let caller = verify(state, token.trim()).await.ok()?;
+    let caller = match verify(state, token.trim()).await {
+        Ok(caller) => caller,
+        Err(err @ (AppError::Busy { .. } | AppError::Unexpected(_))) => return Err(err),
+        Err(_) => return Ok(None),
+    };
     req.extensions_mut().insert(Verified(caller.clone()));
-    Some(caller)
+    Ok(Some(caller))
 }
 
 /// The caller a bearer stands for, if it checks out: a live session's token or a live program's
