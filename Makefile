@@ -1,5 +1,5 @@
 # The two commands of the README. Everything else lives in scripts/.
-.PHONY: run test openapi bench
+.PHONY: run test check openapi bench
 
 ## Start PostgreSQL and Redis if needed, build everything, and serve http://localhost:8080
 run:
@@ -8,6 +8,10 @@ run:
 ## Run every test: backend, frontend unit, end-to-end in headless Chromium
 test:
 	@bash scripts/test.sh
+
+## The loop between edits: formats, lints, types, build and budget, unit and API tests, Vitest
+check:
+	@bash scripts/test.sh check
 
 ## Regenerate openapi.json from the backend and the frontend hooks from it
 openapi:

@@ -2,6 +2,9 @@
 # `make test`: every test. Backend unit and integration tests (real PostgreSQL and Redis),
 # generated-code drift checks, frontend type check and unit tests, then end-to-end tests in
 # headless Chromium against the real server.
+# `make check` (scripts/test.sh check): the first stage only, for the loop between edits: formats,
+# lints, types, the build and its budget, unit and API tests, Vitest; no browser, no cluster, no
+# fuzzing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/services.sh
@@ -12,16 +15,27 @@ command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || apt_install nginx-light
 # Reads docker/compose.yaml without a Docker daemon (Debian's Compose v1; v2 is used when present).
 command -v docker-compose >/dev/null || docker compose version >/dev/null 2>&1 || apt_install --no-install-recommends docker-compose
 
-# How long each stage took, printed at the end (and when a stage fails).
-stage_start=$SECONDS stage_name="setup" stages=()
+only_check=false
+[ "${1:-}" = check ] && only_check=true
+
+# How long each stage took, in wall time and in CPU time (user + system of every process the stage
+# started and waited for, as bash's `times` counts them: the services already running, such as
+# PostgreSQL, are not in it; a background job's counts where it ends), printed at the end (and when a stage fails).
+cpu_seconds() { times | tail -n 1 | awk '{ s = 0; for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); s += t[1] * 60 + t[2] } printf "%d", s }'; }
+stage_start=$SECONDS stage_cpu=0 stage_name="setup" stages=()
+end_stage() {
+  local cpu; cpu="$(cpu_seconds)"
+  stages+=("$(printf '%5ds %6d CPU-s  %s' $((SECONDS - stage_start)) $((cpu - stage_cpu)) "$stage_name")")
+  stage_cpu=$cpu
+}
 stage() {
-  stages+=("$(printf '%5ds  %s' $((SECONDS - stage_start)) "$stage_name")")
+  end_stage
   stage_name="$1" stage_start=$SECONDS
   say "$1"
 }
 report_stages() {
-  stages+=("$(printf '%5ds  %s' $((SECONDS - stage_start)) "$stage_name")")
-  printf '\nmake test, by stage (%d s in all):\n' "$SECONDS" >&2
+  end_stage
+  printf '\nmake %s, by stage (%d s and %d CPU-s in all):\n  wall    CPU\n' "$($only_check && echo check || echo test)" "$SECONDS" "$stage_cpu" >&2
   printf '  %s\n' "${stages[@]}" >&2
 }
 trap report_stages EXIT
@@ -43,68 +57,19 @@ source scripts/dns/start.sh
 # Each #[sqlx::test] makes (and drops) its own database through this server.
 export DATABASE_URL="$PG_BASE_URL/postgres"
 
-# The backend's checks and the frontend's are bound by different things (rustc's codegen over both
-# cores, node's one thread) and share only the server binary, which the backend builds first: they
-# run side by side, each into a log of its own, printed when both are done.
-backend_checks() {
-  cargo fmt --check
-  # The server binary first (target/debug/backend): the frontend's unit tests wait for it (one
-  # runs its spreadsheet engine), and `cargo test` reuses the library it builds.
-  cargo build -p backend --locked
-  touch "$binary_ready"
-  cargo clippy --workspace --all-targets --locked -- -D warnings
-  # The API tests mostly wait (HTTP, PostgreSQL, Redis, the engine's worker): six at a time
-  # finish in 92 s instead of 146 s with one per core, within PostgreSQL's 100 connections.
-  cargo test --workspace --locked -- --test-threads=6
-}
-frontend_checks() {
-  # npm ci starts from an empty node_modules every time: skipped when the lockfile is the one the
-  # installed tree came from.
-  lock_sum="$(sha256sum frontend/package-lock.json | cut -d' ' -f1)"
-  if [ "$(cat frontend/node_modules/.lock-sha256 2>/dev/null)" != "$lock_sum" ]; then
-    (cd frontend && npm ci --no-audit --no-fund --loglevel=error)
-    echo "$lock_sum" >frontend/node_modules/.lock-sha256
-  fi
-  # The build's own `tsc -b` is the type check just run: vite and the precompression only.
-  (cd frontend && npm run check:generated && npm run lint && npm run format:check && npm run typecheck \
-    && npx vite build && node scripts/precompress.mjs && npm run budget)
-  while [ ! -e "$binary_ready" ]; do
-    [ -e "$backend_failed" ] && { echo "no server binary: the backend's build failed"; return 1; }
-    sleep 2
-  done
-  (cd frontend && npm test)
-}
-side_by_side() {
-  local logs="$side_by_side_logs" pids=() names=() failed=0 i
-  for name in "$@"; do
-    # The side runs in a background subshell of its own, in no `||` or `&&` list: bash ignores
-    # `set -e` in a function called from such a list (and in everything it calls), so a failed
-    # `cargo fmt --check` or clippy would be passed over. Here every command's failure ends the
-    # side, and the EXIT trap marks it failed for the other side to see.
-    (
-      set -euo pipefail
-      trap 'status=$?; [ "$status" -eq 0 ] || touch "$logs/$name.failed"' EXIT
-      SECONDS=0
-      "$name"
-      echo "($name: ${SECONDS} s)"
-    ) >"$logs/$name.log" 2>&1 &
-    pids+=($!) names+=("$name")
-  done
-  for i in "${!pids[@]}"; do
-    if ! wait "${pids[$i]}"; then failed=1; names[$i]="${names[$i]} FAILED"; fi
-  done
-  for i in "${!names[@]}"; do
-    say "${names[$i]}"
-    cat "$logs/${names[$i]%% *}.log"
-  done
-  rm -rf "$logs"
-  return $failed
-}
+source scripts/checks.sh
 
 stage "backend (format, build, lints, unit and integration tests, the openapi.json drift check) beside the frontend (dependencies, generated hooks, lint, format, types, build, bundle budget, then unit tests with the server binary)"
 side_by_side_logs="$(mktemp -d)"
 binary_ready="$side_by_side_logs/binary-ready" backend_failed="$side_by_side_logs/backend_checks.failed"
 side_by_side backend_checks frontend_checks
+rm -rf "$side_by_side_logs"
+$only_check && exit 0
+
+# Beside the next stages: a fault of each kind planted in a scratch copy must fail the stage above.
+selftest_log="$(mktemp)"
+bash scripts/selftest.sh >"$selftest_log" 2>&1 &
+selftest_pid=$!
 
 stage "docker: the compose file (with and without the balanced profile) and the balancer's nginx.conf"
 bash docker/check.sh
@@ -123,6 +88,12 @@ if [ -n "${CITUS_DATABASE_URL:-}" ]; then
   API_TESTS_MIGRATE_EACH=1 DATABASE_URL="$CITUS_DATABASE_URL" cargo test -p backend --test api --locked -- --test-threads=4
   bash scripts/citus/cluster.sh drop-databases >/dev/null
 fi
+
+stage "self-test (run beside the two stages above): a formatting error, a clippy warning, an ESLint error and a bundle over its budget, each planted in a scratch copy, each fails the first stage"
+selftest_status=0
+wait "$selftest_pid" || selftest_status=$?
+cat "$selftest_log"
+[ "$selftest_status" -eq 0 ] || die "the self-test failed: a check of the first stage does not fail the run"
 
 stage "end-to-end: a fresh database, a seeded admin, the real server, headless Chromium"
 cargo build -p backend --locked
