@@ -12,3 +12,6 @@ apt_install() {
   if [ -z "${_APT_UPDATED:-}" ]; then apt-get update -qq; _APT_UPDATED=1; export _APT_UPDATED; fi
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
 }
+# Succeeds when a server's log (LOG_FORMAT=json) holds no ERROR line and no panic; prints them
+# otherwise. The end-to-end run's own check (frontend/e2e/server-log.ts) reads its logs the same way.
+server_log_clean() { ! grep -E '"level":"ERROR"|panicked at|^thread '"'"'' "$1"; }

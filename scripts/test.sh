@@ -21,10 +21,15 @@ only_check=false
 # How long each stage took, in wall time and in CPU time (user + system of every process the stage
 # started and waited for, as bash's `times` counts them: the services already running, such as
 # PostgreSQL, are not in it; a background job's counts where it ends), printed at the end (and when a stage fails).
-cpu_seconds() { times | tail -n 1 | awk '{ s = 0; for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); s += t[1] * 60 + t[2] } printf "%d", s }'; }
+# (`times` in the shell itself: a command substitution would count its own subshell's, nothing.)
+cpu_file="$(mktemp)"
+cpu_seconds() {
+  times >"$cpu_file"
+  cpu="$(tail -n 1 "$cpu_file" | awk '{ s = 0; for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); s += t[1] * 60 + t[2] } printf "%d", s }')"
+}
 stage_start=$SECONDS stage_cpu=0 stage_name="setup" stages=()
 end_stage() {
-  local cpu; cpu="$(cpu_seconds)"
+  local cpu; cpu_seconds
   stages+=("$(printf '%5ds %6d CPU-s  %s' $((SECONDS - stage_start)) $((cpu - stage_cpu)) "$stage_name")")
   stage_cpu=$cpu
 }

@@ -13,6 +13,10 @@
 #      beside its successor, and an instance run as in production refuses private URLs. The server
 #      here delivers to 127.0.0.1 (WEBHOOK_ALLOW_PRIVATE_NETWORKS), retries at a thousandth of the
 #      real schedule and polls its outbox every 50 ms.
+#   5. The messenger's known answers, computed again by an independent implementation (Python's
+#      `cryptography`, frontend/scripts/messenger-known-answers.py), are the committed vectors the
+#      app's tests compare its bytes with.
+#   6. The server's log holds no ERROR line and no panic.
 # The tools live in a cache outside the repository, installed again only when a pin changes.
 #
 #   CONTRACT_BIN   the server binary (default: the debug build)
@@ -70,7 +74,7 @@ port="${CONTRACT_PORT:-8184}"
 [ -x "$bin" ] || die "no server binary at $bin (cargo build -p backend, or set CONTRACT_BIN)"
 psql "$PG_BASE_URL/postgres" -qc "drop database if exists $db with (force)"
 export DATABASE_URL="$PG_BASE_URL/$db" REDIS_PREFIX="contract:$(date +%s%N):" JWT_SECRET="$(openssl rand -hex 32)"
-export BIND_ADDR="127.0.0.1:$port" RUST_LOG="${RUST_LOG:-error}"
+export BIND_ADDR="127.0.0.1:$port" RUST_LOG="${RUST_LOG:-error}" LOG_FORMAT=json
 export CONTRACT_ADMIN_EMAIL="admin@contract.test" CONTRACT_ADMIN_PASSWORD="contract-admin-password"
 "$bin" create-admin --email "$CONTRACT_ADMIN_EMAIL" --password "$CONTRACT_ADMIN_PASSWORD" --full-name "Contract Admin" >/dev/null
 WEBHOOK_ALLOW_PRIVATE_NETWORKS=true WEBHOOK_RETRY_SCALE=0.001 OUTBOX_POLL_MS=50 "$bin" serve >"$work/server.log" 2>&1 &
@@ -103,5 +107,15 @@ command -v jq >/dev/null || apt_install jq
 if ! bash scripts/contract/api-guide.sh "http://127.0.0.1:$port" "$CONTRACT_ADMIN_EMAIL" "$CONTRACT_ADMIN_PASSWORD"; then
   echo "--- server log (last lines) ---"; tail -n 50 "$work/server.log"
   die "docs/api.md says what the server does not"
+fi
+say "contract: the messenger's known answers, computed again independently, are the committed ones"
+"$venv/bin/python" frontend/scripts/messenger-known-answers.py >"$work/known-answer-vectors.ts"
+(cd frontend && npx prettier --stdin-filepath src/lib/crypto/known-answer-vectors.ts <"$work/known-answer-vectors.ts" >"$work/formatted.ts")
+if ! diff -u frontend/src/lib/crypto/known-answer-vectors.ts "$work/formatted.ts"; then
+  die "frontend/src/lib/crypto/known-answer-vectors.ts is not what messenger-known-answers.py computes"
+fi
+kill "$server"; wait "$server" 2>/dev/null || true; server=""
+if ! server_log_clean "$work/server.log"; then
+  die "the server logged an error or a panic during the contract run (above)"
 fi
 say "contract: passed in ${SECONDS} s"

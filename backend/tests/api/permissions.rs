@@ -83,6 +83,44 @@ enum Caller {
 
 use Caller::{Admin, Ceo, DeadToken, Head, NoToken, OpsHead, OpsUser, OtherCeo, OtherHead, OtherUser, User};
 
+/// What a program's token (`POST /api-tokens`, or an enterprise's service credential) needs to
+/// make a call that its person may make: the last column of `TABLE`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Program {
+    /// No token may call it, whatever its scopes: it is for a person signed in (a session).
+    Never,
+    /// A token holding this scope (or the area's `write` for a `read`).
+    S(&'static str),
+    /// A person's token holding this scope ("": any of a person's tokens); never an enterprise's
+    /// service credential, which has no person behind it.
+    P(&'static str),
+}
+
+use Program::{P, S};
+const NEVER: Program = Program::Never;
+
+/// Every scope a token may hold (docs/api.md: `<area>:read` and `<area>:write`).
+const ALL_SCOPES: [&str; 18] = [
+    "enterprises:read",
+    "enterprises:write",
+    "users:read",
+    "users:write",
+    "reports:read",
+    "reports:write",
+    "dashboards:read",
+    "dashboards:write",
+    "monitoring:read",
+    "monitoring:write",
+    "spreadsheets:read",
+    "spreadsheets:write",
+    "audit:read",
+    "audit:write",
+    "webhooks:read",
+    "webhooks:write",
+    "scim:read",
+    "scim:write",
+];
+
 const CALLERS: [Caller; 11] = [Admin, Ceo, Head, User, NoToken, DeadToken, OtherCeo, OtherHead, OtherUser, OpsHead, OpsUser];
 
 /// Single sign-on settings for Alpha, with the test provider (scripts/oidc/start.sh).
@@ -111,155 +149,156 @@ const PUBLIC: &[&str] = &[
 /// Columns: admin | Alpha's CEO, finance head, finance user | no token, dead token |
 /// Beta's CEO, finance head, finance user (another tenant) | Alpha's operations head and user
 /// (another department of the same enterprise).
-/// A = 2xx and the right answer, F = 403, H = 404, U = 401.
+/// A = 2xx and the right answer, F = 403, H = 404, U = 401. The last column: what a program's
+/// token needs (`Program`), walked by `every_operation_asks_a_program_s_token_for_its_scope`.
 #[rustfmt::skip]
-const TABLE: &[(&str, [Cell; 11])] = &[
-    //                             admin  ceo head user  none dead  B:ceo head user  ops:head user
+const TABLE: &[(&str, [Cell; 11], Program)] = &[
+    //                             admin  ceo head user  none dead  B:ceo head user  ops:head user  a program's token
     // Signing in and out, and one's own sessions: every user ends only their own.
-    ("logout",                    [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A]),
-    ("getMe",                     [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A]),
-    ("listMySessions",            [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A]),
-    ("logoutMySession",           [A,     A,  A,   A,    U,   U,    H,     H,   H,     H,    H]),
+    ("logout",                    [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A], NEVER),
+    ("getMe",                     [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A], P("")),
+    ("listMySessions",            [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A], NEVER),
+    ("logoutMySession",           [A,     A,  A,   A,    U,   U,    H,     H,   H,     H,    H], NEVER),
     // One's own profile and password: everyone their own.
-    ("updateMe",                  [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A]),
-    ("changeMyPassword",          [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A]),
+    ("updateMe",                  [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A], NEVER),
+    ("changeMyPassword",          [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A], NEVER),
     // One's own second factor: everyone their own (a program's token never).
-    ("getMfaStatus",              [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A]),
-    ("startTotpEnrollment",       [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A]),
-    ("confirmTotpEnrollment",     [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A]),
-    ("disableTotp",               [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A]),
-    ("regenerateRecoveryCodes",   [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A]),
+    ("getMfaStatus",              [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A], NEVER),
+    ("startTotpEnrollment",       [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A], NEVER),
+    ("confirmTotpEnrollment",     [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A], NEVER),
+    ("disableTotp",               [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A], NEVER),
+    ("regenerateRecoveryCodes",   [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A], NEVER),
     // One's own passkeys: everyone theirs (a program's token never).
-    ("listPasskeys",              [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A]),
-    ("startPasskeyRegistration",  [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A]),
-    ("finishPasskeyRegistration", [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A]),
-    ("renamePasskey",             [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A]),
-    ("deletePasskey",             [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A]),
+    ("listPasskeys",              [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A], NEVER),
+    ("startPasskeyRegistration",  [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A], NEVER),
+    ("finishPasskeyRegistration", [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A], NEVER),
+    ("renamePasskey",             [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A], NEVER),
+    ("deletePasskey",             [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A], NEVER),
     // Someone else's second factor, reset as users are managed: the admin anyone's, a CEO their
     // own enterprise's staff.
-    ("resetUserMfa",              [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
+    ("resetUserMfa",              [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], NEVER),
     // Provisioning (SCIM): an enterprise's, its CEO's (or their service credential's); the
     // platform has none. Another enterprise's CEO reaches their own people only.
-    ("getScimServiceProviderConfig", [F,  A,  F,   F,    U,   U,    A,     F,   F,     F,    F]),
-    ("listScimSchemas",           [F,     A,  F,   F,    U,   U,    A,     F,   F,     F,    F]),
-    ("listScimResourceTypes",     [F,     A,  F,   F,    U,   U,    A,     F,   F,     F,    F]),
-    ("listScimUsers",             [F,     A,  F,   F,    U,   U,    A,     F,   F,     F,    F]),
-    ("createScimUser",            [F,     A,  F,   F,    U,   U,    A,     F,   F,     F,    F]),
-    ("getScimUser",               [F,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
-    ("replaceScimUser",           [F,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
-    ("patchScimUser",             [F,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
-    ("deleteScimUser",            [F,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
+    ("getScimServiceProviderConfig", [F,  A,  F,   F,    U,   U,    A,     F,   F,     F,    F], S("scim:read")),
+    ("listScimSchemas",           [F,     A,  F,   F,    U,   U,    A,     F,   F,     F,    F], S("scim:read")),
+    ("listScimResourceTypes",     [F,     A,  F,   F,    U,   U,    A,     F,   F,     F,    F], S("scim:read")),
+    ("listScimUsers",             [F,     A,  F,   F,    U,   U,    A,     F,   F,     F,    F], S("scim:read")),
+    ("createScimUser",            [F,     A,  F,   F,    U,   U,    A,     F,   F,     F,    F], S("scim:write")),
+    ("getScimUser",               [F,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("scim:read")),
+    ("replaceScimUser",           [F,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("scim:write")),
+    ("patchScimUser",             [F,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("scim:write")),
+    ("deleteScimUser",            [F,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("scim:write")),
     // Second-factor policies: the platform's is the admin's; an enterprise's its CEO's and the admin's.
-    ("getPlatformSecurityPolicy", [A,     F,  F,   F,    U,   U,    F,     F,   F,     F,    F]),
-    ("updatePlatformSecurityPolicy", [A,  F,  F,   F,    U,   U,    F,     F,   F,     F,    F]),
-    ("getEnterpriseSecurityPolicy", [A,   A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
-    ("updateEnterpriseSecurityPolicy", [A, A, F,   F,    U,   U,    H,     F,   F,     F,    F]),
+    ("getPlatformSecurityPolicy", [A,     F,  F,   F,    U,   U,    F,     F,   F,     F,    F], NEVER),
+    ("updatePlatformSecurityPolicy", [A,  F,  F,   F,    U,   U,    F,     F,   F,     F,    F], NEVER),
+    ("getEnterpriseSecurityPolicy", [A,   A,  F,   F,    U,   U,    H,     F,   F,     F,    F], NEVER),
+    ("updateEnterpriseSecurityPolicy", [A, A, F,   F,    U,   U,    H,     F,   F,     F,    F], NEVER),
     // Single sign-on: an enterprise's, its CEO's and the admin's.
-    ("getEnterpriseSso",          [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
-    ("updateEnterpriseSso",       [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
-    ("deleteEnterpriseSso",       [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
-    ("listSsoDomains",            [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
-    ("addSsoDomain",              [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
-    ("verifySsoDomain",           [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
-    ("deleteSsoDomain",           [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
+    ("getEnterpriseSso",          [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], NEVER),
+    ("updateEnterpriseSso",       [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], NEVER),
+    ("deleteEnterpriseSso",       [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], NEVER),
+    ("listSsoDomains",            [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], NEVER),
+    ("addSsoDomain",              [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], NEVER),
+    ("verifySsoDomain",           [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], NEVER),
+    ("deleteSsoDomain",           [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], NEVER),
     // Enterprises: the admin's; a CEO reads their own and its users, reports and departments.
-    ("listEnterprises",           [A,     F,  F,   F,    U,   U,    F,     F,   F,     F,    F]),
-    ("createEnterprise",          [A,     F,  F,   F,    U,   U,    F,     F,   F,     F,    F]),
-    ("getEnterprise",             [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
-    ("updateEnterprise",          [A,     F,  F,   F,    U,   U,    F,     F,   F,     F,    F]),
-    ("deleteEnterprise",          [A,     F,  F,   F,    U,   U,    F,     F,   F,     F,    F]),
-    ("listEnterpriseUsers",       [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
-    ("listEnterpriseReports",     [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
+    ("listEnterprises",           [A,     F,  F,   F,    U,   U,    F,     F,   F,     F,    F], S("enterprises:read")),
+    ("createEnterprise",          [A,     F,  F,   F,    U,   U,    F,     F,   F,     F,    F], S("enterprises:write")),
+    ("getEnterprise",             [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("enterprises:read")),
+    ("updateEnterprise",          [A,     F,  F,   F,    U,   U,    F,     F,   F,     F,    F], S("enterprises:write")),
+    ("deleteEnterprise",          [A,     F,  F,   F,    U,   U,    F,     F,   F,     F,    F], S("enterprises:write")),
+    ("listEnterpriseUsers",       [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("users:read")),
+    ("listEnterpriseReports",     [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("reports:read")),
     // Departments: managed by the admin and the CEO; staff read their own department only.
-    ("listEnterpriseDepartments", [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
-    ("getDepartment",             [A,     A,  A,   A,    U,   U,    H,     H,   H,     H,    H]),
-    ("updateDepartment",          [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
-    ("assignDepartmentUser",      [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
-    ("removeDepartmentUser",      [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
+    ("listEnterpriseDepartments", [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("enterprises:read")),
+    ("getDepartment",             [A,     A,  A,   A,    U,   U,    H,     H,   H,     H,    H], S("enterprises:read")),
+    ("updateDepartment",          [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("enterprises:write")),
+    ("assignDepartmentUser",      [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("enterprises:write")),
+    ("removeDepartmentUser",      [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("enterprises:write")),
     // Users: the admin everyone; a CEO their own enterprise's department staff.
-    ("createUser",                [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
-    ("listUsers",                 [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
-    ("getUser",                   [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
-    ("updateUser",                [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
-    ("deleteUser",                [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
-    ("resendInvitation",          [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
+    ("createUser",                [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("users:write")),
+    ("listUsers",                 [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("users:read")),
+    ("getUser",                   [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("users:read")),
+    ("updateUser",                [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("users:write")),
+    ("deleteUser",                [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("users:write")),
+    ("resendInvitation",          [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("users:write")),
     // Reports: staff write in their own department (the author or its head edits and deletes a
     // draft); the CEO reviews; the CEO and the admin read all but drafts.
-    ("createDepartmentReport",    [F,     F,  A,   A,    U,   U,    F,     H,   H,     H,    H]),
-    ("listDepartmentReports",     [A,     A,  A,   A,    U,   U,    H,     H,   H,     H,    H]),
-    ("getReport",                 [A,     A,  A,   A,    U,   U,    H,     H,   H,     H,    H]),
-    ("updateReport",              [F,     F,  A,   A,    U,   U,    F,     H,   H,     H,    H]),
-    ("deleteReport",              [F,     F,  A,   A,    U,   U,    F,     H,   H,     H,    H]),
-    ("reviewReport",              [F,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
-    ("exportReport",              [A,     A,  A,   A,    U,   U,    H,     H,   H,     H,    H]),
+    ("createDepartmentReport",    [F,     F,  A,   A,    U,   U,    F,     H,   H,     H,    H], S("reports:write")),
+    ("listDepartmentReports",     [A,     A,  A,   A,    U,   U,    H,     H,   H,     H,    H], S("reports:read")),
+    ("getReport",                 [A,     A,  A,   A,    U,   U,    H,     H,   H,     H,    H], S("reports:read")),
+    ("updateReport",              [F,     F,  A,   A,    U,   U,    F,     H,   H,     H,    H], S("reports:write")),
+    ("deleteReport",              [F,     F,  A,   A,    U,   U,    F,     H,   H,     H,    H], S("reports:write")),
+    ("reviewReport",              [F,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], P("reports:write")),
+    ("exportReport",              [A,     A,  A,   A,    U,   U,    H,     H,   H,     H,    H], S("reports:read")),
     // Dashboards: the CEO's (each CEO sees their own enterprise) and the admin's.
-    ("getCeoDashboard",           [F,     A,  F,   F,    U,   U,    A,     F,   F,     F,    F]),
-    ("listCeoReports",            [F,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
-    ("getAdminDashboard",         [A,     F,  F,   F,    U,   U,    F,     F,   F,     F,    F]),
-    ("getAdminStatistics",        [A,     F,  F,   F,    U,   U,    F,     F,   F,     F,    F]),
+    ("getCeoDashboard",           [F,     A,  F,   F,    U,   U,    A,     F,   F,     F,    F], S("dashboards:read")),
+    ("listCeoReports",            [F,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("reports:read")),
+    ("getAdminDashboard",         [A,     F,  F,   F,    U,   U,    F,     F,   F,     F,    F], S("dashboards:read")),
+    ("getAdminStatistics",        [A,     F,  F,   F,    U,   U,    F,     F,   F,     F,    F], S("dashboards:read")),
     // Monitoring: the admin every session, a CEO their enterprise's, staff none; everyone's
     // tab sends heartbeats.
-    ("listSessions",              [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
-    ("listMonitoringPlaces",      [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
-    ("listUserActivity",          [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
-    ("logoutSession",             [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
-    ("logoutOtherSessions",       [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
-    ("recordActivity",            [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A]),
+    ("listSessions",              [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("monitoring:read")),
+    ("listMonitoringPlaces",      [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("monitoring:read")),
+    ("listUserActivity",          [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("monitoring:read")),
+    ("logoutSession",             [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("monitoring:write")),
+    ("logoutOtherSessions",       [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("monitoring:write")),
+    ("recordActivity",            [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A], NEVER),
     // Messaging: everyone, inside their realm (their enterprise; the admins': the platform). A
     // conversation exists only for its members; another realm's people are 404.
-    ("registerMessagingKeys",     [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A]),
-    ("getMessagingKeys",          [H,     A,  A,   A,    U,   U,    H,     H,   H,     A,    A]),
-    ("getMessagingSetup",         [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A]),
-    ("getMessagingBackup",        [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A]),
-    ("putMessagingBackup",        [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A]),
-    ("listMessagingUsers",        [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A]),
-    ("createConversation",        [H,     A,  A,   A,    U,   U,    H,     H,   H,     A,    A]),
-    ("createGroupChat",           [H,     A,  A,   A,    U,   U,    H,     H,   H,     A,    A]),
-    ("listConversations",         [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A]),
-    ("getUnreadTotal",            [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A]),
-    ("getConversation",           [H,     A,  A,   A,    U,   U,    H,     H,   H,     H,    H]),
-    ("updateConversation",        [H,     A,  A,   A,    U,   U,    H,     H,   H,     H,    H]),
-    ("archiveConversation",       [H,     A,  A,   A,    U,   U,    H,     H,   H,     H,    H]),
-    ("unarchiveConversation",     [H,     A,  A,   A,    U,   U,    H,     H,   H,     H,    H]),
-    ("addConversationMembers",    [H,     A,  A,   A,    U,   U,    H,     H,   H,     H,    H]),
-    ("removeConversationMember",  [H,     A,  A,   A,    U,   U,    H,     H,   H,     H,    H]),
-    ("listConversationKeys",      [H,     A,  A,   A,    U,   U,    H,     H,   H,     H,    H]),
-    ("createConversationEpoch",   [H,     A,  A,   A,    U,   U,    H,     H,   H,     H,    H]),
-    ("sendMessage",               [H,     A,  A,   A,    U,   U,    H,     H,   H,     H,    H]),
-    ("listMessages",              [H,     A,  A,   A,    U,   U,    H,     H,   H,     H,    H]),
-    ("markMessageRead",           [H,     A,  A,   A,    U,   U,    H,     H,   H,     H,    H]),
-    ("sendTyping",                [H,     A,  A,   A,    U,   U,    H,     H,   H,     H,    H]),
+    ("registerMessagingKeys",     [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A], NEVER),
+    ("getMessagingKeys",          [H,     A,  A,   A,    U,   U,    H,     H,   H,     A,    A], NEVER),
+    ("getMessagingSetup",         [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A], NEVER),
+    ("getMessagingBackup",        [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A], NEVER),
+    ("putMessagingBackup",        [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A], NEVER),
+    ("listMessagingUsers",        [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A], NEVER),
+    ("createConversation",        [H,     A,  A,   A,    U,   U,    H,     H,   H,     A,    A], NEVER),
+    ("createGroupChat",           [H,     A,  A,   A,    U,   U,    H,     H,   H,     A,    A], NEVER),
+    ("listConversations",         [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A], NEVER),
+    ("getUnreadTotal",            [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A], NEVER),
+    ("getConversation",           [H,     A,  A,   A,    U,   U,    H,     H,   H,     H,    H], NEVER),
+    ("updateConversation",        [H,     A,  A,   A,    U,   U,    H,     H,   H,     H,    H], NEVER),
+    ("archiveConversation",       [H,     A,  A,   A,    U,   U,    H,     H,   H,     H,    H], NEVER),
+    ("unarchiveConversation",     [H,     A,  A,   A,    U,   U,    H,     H,   H,     H,    H], NEVER),
+    ("addConversationMembers",    [H,     A,  A,   A,    U,   U,    H,     H,   H,     H,    H], NEVER),
+    ("removeConversationMember",  [H,     A,  A,   A,    U,   U,    H,     H,   H,     H,    H], NEVER),
+    ("listConversationKeys",      [H,     A,  A,   A,    U,   U,    H,     H,   H,     H,    H], NEVER),
+    ("createConversationEpoch",   [H,     A,  A,   A,    U,   U,    H,     H,   H,     H,    H], NEVER),
+    ("sendMessage",               [H,     A,  A,   A,    U,   U,    H,     H,   H,     H,    H], NEVER),
+    ("listMessages",              [H,     A,  A,   A,    U,   U,    H,     H,   H,     H,    H], NEVER),
+    ("markMessageRead",           [H,     A,  A,   A,    U,   U,    H,     H,   H,     H,    H], NEVER),
+    ("sendTyping",                [H,     A,  A,   A,    U,   U,    H,     H,   H,     H,    H], NEVER),
     // Spreadsheets: staff work in their own department; the CEO reads their enterprise's; the
     // admin never.
-    ("listSpreadsheets",          [F,     A,  A,   A,    U,   U,    H,     H,   H,     H,    H]),
-    ("createSpreadsheet",         [F,     F,  A,   A,    U,   U,    F,     H,   H,     H,    H]),
-    ("importSpreadsheet",         [F,     F,  A,   A,    U,   U,    F,     H,   H,     H,    H]),
-    ("getSpreadsheet",            [F,     A,  A,   A,    U,   U,    H,     H,   H,     H,    H]),
-    ("saveSpreadsheet",           [F,     F,  A,   A,    U,   U,    F,     H,   H,     H,    H]),
-    ("deleteSpreadsheet",         [F,     F,  A,   A,    U,   U,    F,     H,   H,     H,    H]),
-    ("exportSpreadsheet",         [F,     A,  A,   A,    U,   U,    H,     H,   H,     H,    H]),
-    ("getSpreadsheetRange",       [F,     A,  A,   A,    U,   U,    H,     H,   H,     H,    H]),
+    ("listSpreadsheets",          [F,     A,  A,   A,    U,   U,    H,     H,   H,     H,    H], S("spreadsheets:read")),
+    ("createSpreadsheet",         [F,     F,  A,   A,    U,   U,    F,     H,   H,     H,    H], S("spreadsheets:write")),
+    ("importSpreadsheet",         [F,     F,  A,   A,    U,   U,    F,     H,   H,     H,    H], S("spreadsheets:write")),
+    ("getSpreadsheet",            [F,     A,  A,   A,    U,   U,    H,     H,   H,     H,    H], S("spreadsheets:read")),
+    ("saveSpreadsheet",           [F,     F,  A,   A,    U,   U,    F,     H,   H,     H,    H], S("spreadsheets:write")),
+    ("deleteSpreadsheet",         [F,     F,  A,   A,    U,   U,    F,     H,   H,     H,    H], S("spreadsheets:write")),
+    ("exportSpreadsheet",         [F,     A,  A,   A,    U,   U,    H,     H,   H,     H,    H], S("spreadsheets:read")),
+    ("getSpreadsheetRange",       [F,     A,  A,   A,    U,   U,    H,     H,   H,     H,    H], S("spreadsheets:read")),
     // Tokens for programs: everyone their own personal tokens (another's is 404, even to the
     // admin); an enterprise's service credentials its CEO and the admin.
-    ("createApiToken",            [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A]),
-    ("listApiTokens",             [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A]),
-    ("deleteApiToken",            [H,     H,  H,   A,    U,   U,    H,     H,   H,     H,    H]),
-    ("createServiceToken",        [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
-    ("listServiceTokens",         [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
-    ("deleteServiceToken",        [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
+    ("createApiToken",            [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A], NEVER),
+    ("listApiTokens",             [A,     A,  A,   A,    U,   U,    A,     A,   A,     A,    A], NEVER),
+    ("deleteApiToken",            [H,     H,  H,   A,    U,   U,    H,     H,   H,     H,    H], NEVER),
+    ("createServiceToken",        [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], NEVER),
+    ("listServiceTokens",         [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], NEVER),
+    ("deleteServiceToken",        [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], NEVER),
     // Webhooks: a CEO their enterprise's, the admin the platform's (and any by id).
-    ("createWebhook",             [A,     A,  F,   F,    U,   U,    A,     F,   F,     F,    F]),
-    ("listWebhooks",              [A,     A,  F,   F,    U,   U,    A,     F,   F,     F,    F]),
-    ("getWebhook",                [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
-    ("updateWebhook",             [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
-    ("deleteWebhook",             [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
-    ("rotateWebhookSecret",       [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
-    ("sendWebhookTestEvent",      [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
-    ("listWebhookDeliveries",     [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
-    ("redeliverWebhookDelivery",  [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
+    ("createWebhook",             [A,     A,  F,   F,    U,   U,    A,     F,   F,     F,    F], S("webhooks:write")),
+    ("listWebhooks",              [A,     A,  F,   F,    U,   U,    A,     F,   F,     F,    F], S("webhooks:read")),
+    ("getWebhook",                [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("webhooks:read")),
+    ("updateWebhook",             [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("webhooks:write")),
+    ("deleteWebhook",             [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("webhooks:write")),
+    ("rotateWebhookSecret",       [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("webhooks:write")),
+    ("sendWebhookTestEvent",      [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("webhooks:write")),
+    ("listWebhookDeliveries",     [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("webhooks:read")),
+    ("redeliverWebhookDelivery",  [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("webhooks:write")),
     // The audit log: a CEO their enterprise's (asking for another's is 404), the admin all.
-    ("listAuditEvents",           [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
-    ("exportAuditEvents",         [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F]),
+    ("listAuditEvents",           [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("audit:read")),
+    ("exportAuditEvents",         [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("audit:read")),
 ];
 
 const PASSWORD: &str = "staff-password";
@@ -1347,9 +1386,9 @@ async fn every_operation_answers_each_caller_as_the_rules_say() {
         .map(|op| op["operationId"].as_str().unwrap().to_owned())
         .collect();
     operations.sort();
-    for (operation, _) in TABLE {
+    for (operation, ..) in TABLE {
         assert!(operations.iter().any(|o| o == operation), "TABLE has a line for {operation}, which the server does not serve");
-        assert_eq!(TABLE.iter().filter(|(o, _)| o == operation).count(), 1, "{operation} has two lines in TABLE");
+        assert_eq!(TABLE.iter().filter(|(o, ..)| o == operation).count(), 1, "{operation} has two lines in TABLE");
     }
 
     let mut wrong = Vec::new();
@@ -1358,7 +1397,7 @@ async fn every_operation_answers_each_caller_as_the_rules_say() {
         if PUBLIC.contains(&operation.as_str()) {
             continue;
         }
-        let Some((_, row)) = TABLE.iter().find(|(o, _)| o == operation) else {
+        let Some((_, row, _)) = TABLE.iter().find(|(o, ..)| o == operation) else {
             panic!("{operation} has no line in TABLE (tests/api/permissions.rs): write who may call it");
         };
         for (who, cell) in CALLERS.into_iter().zip(*row) {
@@ -1387,6 +1426,124 @@ async fn every_operation_answers_each_caller_as_the_rules_say() {
         wrong.len(),
         wrong.join("\n")
     );
+}
+
+/// The last column of `TABLE`, walked with tokens for programs. Each operation is made by the
+/// first of Alpha's CEO, finance head, finance user and the admin whose cell is A:
+/// - `S(scope)`: that person's token holding every scope but `scope` (and, for a read, but its
+///   area's write) is refused, 403 `insufficient_scope`; a token holding `scope` alone gets the
+///   right answer (`World::check`); and Beta's person of the same role, whose token holds every
+///   scope, gets what their cell of `TABLE` says: a token reaches no more than its enterprise.
+/// - `P(scope)`: the same with a person's token; Alpha's service credential holding every
+///   scope is refused, 403 `forbidden`: it has no person behind it.
+/// - `Never`: a token holding every scope is refused, 403 `forbidden`.
+#[tokio::test]
+async fn every_operation_asks_a_program_s_token_for_its_scope() {
+    let (db, _dropped) = test_database().await;
+    let world = World::new(db).await;
+    let app = &world.app;
+    let service = {
+        let path = format!("/api/v1/enterprises/{}/service-tokens", world.a.id);
+        let (status, body) = app.post(&world.a.ceo.token, &path, json!({ "name": "scopes", "scopes": ALL_SCOPES })).await;
+        assert_eq!(status, 201, "{body}");
+        body["token"].as_str().unwrap().to_owned()
+    };
+    // One personal token per (caller, scopes), made when first needed.
+    let tokens = tokio::sync::Mutex::new(std::collections::HashMap::<String, String>::new());
+    let token_of = |who: Caller, scopes: Vec<&'static str>| {
+        let (tokens, world) = (&tokens, &world);
+        async move {
+            let key = format!("{who:?} {}", scopes.join(" "));
+            let mut tokens = tokens.lock().await;
+            if let Some(token) = tokens.get(&key) {
+                return token.clone();
+            }
+            let session = &world.person(who).token;
+            let name = format!("scopes {}", tokens.len());
+            let (status, body) = world.app.post(session, "/api/v1/api-tokens", json!({ "name": name, "scopes": scopes })).await;
+            assert_eq!(status, 201, "{body}");
+            let token = body["token"].as_str().unwrap().to_owned();
+            tokens.insert(key, token.clone());
+            token
+        }
+    };
+    let refused = |reply: &Reply, code: &str| {
+        reply.status == 403
+            && (reply.body["code"] == code
+                // SCIM answers in its own error format (RFC 7644, section 3.12), which has no codes of ours.
+                || code == "insufficient_scope"
+                    && reply.body["schemas"][0] == "urn:ietf:params:scim:api:messages:2.0:Error"
+                    && reply.body["detail"] == "This token's scopes do not allow this operation")
+    };
+    // A call to be refused at the gate is built as for a caller without a token, which makes
+    // nothing of the caller's first (no authenticator, no passkey): the gate refuses before any
+    // lookup, so whose ids it names does not matter.
+    let to_refuse = |operation: &'static str, token: String| {
+        let world = &world;
+        async move { world.request(operation, NoToken).await.token(token) }
+    };
+
+    let mut wrong = Vec::new();
+    for (operation, row, program) in TABLE {
+        let (who, _) = [(Ceo, row[1]), (Head, row[2]), (User, row[3]), (Admin, row[0])]
+            .into_iter()
+            .find(|(_, cell)| *cell == A)
+            .unwrap_or_else(|| panic!("{operation}: none of Alpha's CEO, head, user or the admin may call it"));
+        let mut says = |what: &str, reply: &Reply| {
+            wrong.push(format!("{operation} by {who:?} {what}: {} {}", reply.status, reply.text.chars().take(200).collect::<String>()))
+        };
+        let scope = match program {
+            Program::Never => {
+                let reply = world.send(who, &to_refuse(operation, token_of(who, ALL_SCOPES.to_vec()).await).await).await;
+                if !refused(&reply, "forbidden") {
+                    says("with a token holding every scope, expected 403 forbidden", &reply);
+                }
+                continue;
+            }
+            Program::S(scope) | Program::P(scope) => *scope,
+        };
+        if let Program::P(_) = program {
+            let reply = world.send(who, &to_refuse(operation, service.clone()).await).await;
+            if !refused(&reply, "forbidden") {
+                says("with Alpha's service credential holding every scope, expected 403 forbidden", &reply);
+            }
+        }
+        if !scope.is_empty() {
+            let area_write = scope.replace(":read", ":write");
+            let others: Vec<&'static str> = ALL_SCOPES.into_iter().filter(|s| *s != scope && *s != area_write).collect();
+            let reply = world.send(who, &to_refuse(operation, token_of(who, others).await).await).await;
+            if !refused(&reply, "insufficient_scope") {
+                says(&format!("with every scope but {scope}, expected 403 insufficient_scope"), &reply);
+            }
+        }
+        // A scope alone (any one, for an operation that needs none).
+        let alone = if scope.is_empty() { "audit:read" } else { scope };
+        let call = world.request(operation, who).await.token(token_of(who, vec![alone]).await);
+        let reply = world.send(who, &call).await;
+        if !(200..300).contains(&reply.status) {
+            says(&format!("with a token holding {alone} alone, expected 2xx"), &reply);
+        } else if let Err(why) = world.check(operation, who, &call, &reply).await {
+            says(&format!("with a token holding {alone} alone: the wrong answer ({why})"), &reply);
+        }
+        let other = match who {
+            Ceo => Some((OtherCeo, row[6])),
+            Head => Some((OtherHead, row[7])),
+            User => Some((OtherUser, row[8])),
+            _ => None,
+        };
+        if let Some((other, cell)) = other {
+            let call = world.request(operation, other).await.token(token_of(other, ALL_SCOPES.to_vec()).await);
+            let reply = world.send(other, &call).await;
+            if !expected(cell, reply.status) {
+                says(&format!("as {other:?} with a token holding every scope, expected {cell:?}"), &reply);
+            } else if cell == A
+                && let Err(why) = world.check(operation, other, &call, &reply).await
+            {
+                says(&format!("as {other:?} with a token holding every scope: the wrong answer ({why})"), &reply);
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{} answers otherwise than TABLE's last column says:\n{}", wrong.len(), wrong.join("\n"));
 }
 
 /// A token made by `session` at `path` (personal or service): (its id, its secret).
