@@ -11,7 +11,7 @@ test('the admin signs in and reaches the dashboard with their name', async ({ pa
   expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
 });
 
-test('"remember me" keeps the sign-in across tabs and browser restarts', async ({ page, context }) => {
+test('"remember me" keeps the sign-in across tabs and browser restarts', async ({ page, context, browser }) => {
   await page.goto('/login');
   await page.getByLabel(/^Email/).fill(admin.email);
   await page.getByLabel(/^Password/).fill(admin.password);
@@ -25,6 +25,19 @@ test('"remember me" keeps the sign-in across tabs and browser restarts', async (
   await second.goto('/dashboard');
   await expect(second.getByRole('heading', { level: 1, name: /^Welcome, / })).toBeVisible();
   await second.close();
+
+  // A restart: the browser keeps what is stored on disk (cookies, local storage) and nothing of
+  // its pages or their session storage; a new context is given exactly that.
+  const stored = await context.storageState();
+  await context.close();
+  const restarted = await browser.newContext({ storageState: stored, baseURL: test.info().project.use.baseURL });
+  try {
+    const again = await restarted.newPage();
+    await again.goto('/dashboard');
+    await expect(again.getByRole('heading', { level: 1, name: /^Welcome, / })).toBeVisible();
+  } finally {
+    await restarted.close();
+  }
 });
 
 test('a wrong password shows "Invalid email or password"', async ({ page }) => {

@@ -354,11 +354,14 @@ async function createFromList(page: Page, name: string): Promise<string> {
   return /\/spreadsheet\/([0-9a-f-]{36})$/.exec(page.url())![1];
 }
 
-/** A value typed as a person types it into the selected cell: a key every 40 ms, Enter, a pause. */
-async function typeValue(page: Page, text: string) {
+/**
+ * A value typed as a person types it into the selected cell (`address`): a key every 40 ms, Enter,
+ * then the grid shows it (`shown`: what a formula computes), which is when a person goes on.
+ */
+async function typeValue(page: Page, address: string, text: string, shown = text) {
   await page.keyboard.type(text, { delay: 40 });
   await page.keyboard.press('Enter');
-  await page.waitForTimeout(400);
+  await expect(cell(page, address)).toHaveText(shown);
 }
 
 const isSave = (id: string) => (request: Request) => request.method() === 'PUT' && request.url().endsWith(`/api/v1/spreadsheets/${id}`);
@@ -394,14 +397,13 @@ test('typing in a new spreadsheet is saved within seconds of the last key, every
   for (let round = 1; round <= 5; round++) {
     if (round > 1) await page.getByRole('link', { name: 'Back to the spreadsheets' }).click();
     const id = await createFromList(page, `Autosave ${round} ${runId}`);
-    await typeValue(page, '17');
-    await typeValue(page, '25');
+    await typeValue(page, 'A1', '17');
+    await typeValue(page, 'A2', '25');
     await page.keyboard.type('=SUM(A1:A2)*2', { delay: 40 });
     await page.keyboard.press('Enter');
     // Nothing is saved at the instant of a key (saves wait for a pause), so a save sent from now
     // on holds every value typed.
     const save = page.waitForRequest(isSave(id), { timeout: 10_000 });
-    await page.waitForTimeout(400);
     await expect(cell(page, 'A3')).toHaveText('84');
     // Fails after 10 s if no save went out.
     const answer = await (await save).response();
@@ -459,7 +461,7 @@ test('leaving the page with unsaved typing never drops it silently: the browser 
       return send(input, init);
     };
   });
-  await typeValue(page, '25');
+  await typeValue(page, 'A1', '25');
   await page.getByRole('link', { name: 'Back to the spreadsheets' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Spreadsheets' })).toBeVisible();
   await expect.poll(() => page.evaluate(() => (window as unknown as { held: number }).held)).toBe(1);
@@ -495,9 +497,9 @@ test('the live socket reconnecting while the user types does not reopen the edit
   const id = await createFromList(page, `Reconnect ${runId}`);
 
   const firstSave = page.waitForResponse((response) => isSave(id)(response.request()));
-  await typeValue(page, '17');
+  await typeValue(page, 'A1', '17');
   expect((await firstSave).status()).toBe(200);
-  await typeValue(page, '25');
+  await typeValue(page, 'A2', '25');
 
   const reread = page.waitForResponse((response) => response.url().includes('/api/v1/messaging/unread'));
   const { page: socket, server } = sockets.at(-1)!;
@@ -508,8 +510,7 @@ test('the live socket reconnecting while the user types does not reopen the edit
   await expect(cell(page, 'A2')).toHaveText('25');
   await expect(cell(page, 'A1')).toHaveText('17');
 
-  await typeValue(page, '=SUM(A1:A2)*2');
-  await expect(cell(page, 'A3')).toHaveText('84');
+  await typeValue(page, 'A3', '=SUM(A1:A2)*2', '84');
   await expect(page.getByTestId('save-state')).toHaveAttribute('data-status', 'saved', { timeout: 15_000 });
   expect(refused).toEqual([]);
   await page.reload();

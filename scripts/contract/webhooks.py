@@ -438,8 +438,14 @@ def main() -> None:
         raise ContractError(f"the redelivery differs from the delivery: {first.body!r} / {second.body!r}")
     call("redeliverWebhookDelivery (unknown)", redeliver_webhook_delivery, ApiError, main_hook.id, uuid.uuid4(),
          client=ceo, status=404)
-    time.sleep(0.3)
-    d = next(d for d in deliveries_of("listWebhookDeliveries", ceo, main_hook.id).items if d.id == queued.id)
+    # The receiver has it; the server records the answer right after: wait for that record.
+    d = None
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        d = next(d for d in deliveries_of("listWebhookDeliveries", ceo, main_hook.id).items if d.id == queued.id)
+        if d.status != "pending":
+            break
+        time.sleep(0.05)
     if (d.status, d.attempts) != ("delivered", 1):
         fail("listWebhookDeliveries", f"the redelivered test event: {d.to_dict()}")
 

@@ -687,6 +687,19 @@ async fn ann_activity(app: &TestApp, ceo: &str, period: &str) -> Value {
     page["items"].as_array().unwrap().iter().find(|a| a["user"]["email"] == "ann@acme.example").cloned().unwrap_or_else(|| panic!("{page}"))
 }
 
+/// Ann's line of activity once `done` holds of it (read again every 100 ms, for at most 15 s).
+async fn until(app: &TestApp, ceo: &str, what: &str, done: impl Fn(&Value) -> bool) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(15);
+    loop {
+        let ann = ann_activity(app, ceo, "").await;
+        if done(&ann) {
+            return ann;
+        }
+        assert!(Instant::now() < deadline, "{what}: never, {ann}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
 #[tokio::test]
 async fn activity_per_user_follows_sessions_as_they_start_move_and_end_and_agrees_with_the_sessions_themselves() {
     let (db, _dropped) = test_database().await;
@@ -705,9 +718,8 @@ async fn activity_per_user_follows_sessions_as_they_start_move_and_end_and_agree
     // A heartbeat two seconds in moves the last activity and the time active.
     tokio::time::sleep(Duration::from_secs(2)).await;
     assert_eq!(app.post(&london, "/api/v1/monitoring/sessions/activity", json!({})).await.0, 204);
-    tokio::time::sleep(Duration::from_millis(600)).await;
-    let ann = ann_activity(&app, &ceo, "").await;
-    assert!(ann["activeSeconds"].as_i64().unwrap() >= 2, "{ann}");
+    // Heartbeats are flushed every 200 ms here.
+    until(&app, &ceo, "the heartbeat counted", |ann| ann["activeSeconds"].as_i64().unwrap() >= 2).await;
 
     // One signs out, one expires (moved past its end from outside; the sweep ends it).
     assert_eq!(app.logout(&third).await.status(), 204);
@@ -715,9 +727,9 @@ async fn activity_per_user_follows_sessions_as_they_start_move_and_end_and_agree
         .execute(&app.db)
         .await
         .unwrap();
-    tokio::time::sleep(Duration::from_millis(1500)).await;
-    let ann = ann_activity(&app, &ceo, "").await;
-    assert_eq!((ann["sessionCount"].as_i64(), ann["activeSessions"].as_i64()), (Some(3), Some(1)), "{ann}");
+    // The sweep (every 500 ms here) ends the expired one.
+    let ann = until(&app, &ceo, "one session left active", |ann| ann["activeSessions"].as_i64() == Some(1)).await;
+    assert_eq!(ann["sessionCount"].as_i64(), Some(3), "{ann}");
 
     // The same line computed from the sessions of a period that holds them all.
     let scanned = ann_activity(&app, &ceo, "&from=2000-01-01").await;
