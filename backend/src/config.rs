@@ -268,10 +268,10 @@ impl Config {
             passkey_rp_id: var("PASSKEY_RP_ID").filter(|id| !id.is_empty()),
             dns_resolver: parse_var("DNS_RESOLVER")?,
             events: EventsConfig {
-                allow_private_networks: parse_var::<bool>("WEBHOOK_ALLOW_PRIVATE_NETWORKS")?.unwrap_or(false),
+                allow_private_networks: switch("WEBHOOK_ALLOW_PRIVATE_NETWORKS")?.unwrap_or(false),
                 audit_retention_days: parse_var::<u32>("AUDIT_RETENTION_DAYS")?.unwrap_or(400).clamp(30, 36_500),
                 outbox_poll: Duration::from_millis(parse_var::<u64>("OUTBOX_POLL_MS")?.unwrap_or(200).clamp(10, 60_000)),
-                dispatch: parse_var::<bool>("WEBHOOK_DISPATCHER")?.unwrap_or(true),
+                dispatch: switch("WEBHOOK_DISPATCHER")?.unwrap_or(true),
                 retry_scale: parse_var::<f64>("WEBHOOK_RETRY_SCALE")?.unwrap_or(1.0).clamp(0.000_001, 1.0),
             },
             mail: MailConfig {
@@ -310,6 +310,19 @@ where
     var(name).map(|v| v.trim().parse::<T>().map_err(|e| anyhow::anyhow!("{name}={v:?} is invalid: {e}"))).transpose()
 }
 
+/// A switch: `1`, `true`, `yes`, `on` or `0`, `false`, `no`, `off`, in any case.
+fn switch(name: &str) -> anyhow::Result<Option<bool>> {
+    var(name).map(|v| parse_switch(name, &v)).transpose()
+}
+
+fn parse_switch(name: &str, value: &str) -> anyhow::Result<bool> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "1" | "true" | "yes" | "on" => Ok(true),
+        "0" | "false" | "no" | "off" => Ok(false),
+        _ => Err(anyhow::anyhow!("{name}={value:?} is invalid: a switch is 1, true, yes, on or 0, false, no, off")),
+    }
+}
+
 /// Accepts `10.0.0.0/8` or a bare address (`10.0.0.1`, a /32 or /128).
 fn parse_cidr(s: &str) -> anyhow::Result<IpNet> {
     s.parse::<IpNet>().or_else(|_| s.parse::<std::net::IpAddr>().map(IpNet::from)).with_context(|| format!("{s:?} is not a CIDR"))
@@ -318,6 +331,59 @@ fn parse_cidr(s: &str) -> anyhow::Result<IpNet> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn switches_read_the_usual_spellings_and_refuse_others() {
+        for (value, expected) in
+            [("1", true), ("TRUE", true), ("yes", true), (" On ", true), ("0", false), ("false", false), ("No", false), ("off", false)]
+        {
+            assert_eq!(parse_switch("A_SWITCH", value).unwrap(), expected, "{value}");
+        }
+        let refusal = parse_switch("A_SWITCH", "maybe").unwrap_err().to_string();
+        assert!(refusal.contains("A_SWITCH=\"maybe\"") && refusal.contains("1, true, yes, on"), "{refusal}");
+    }
+
+    /// Every variable the server reads from its environment, and only those, has a row in the
+    /// README's configuration table: an operator reads one table.
+    #[test]
+    fn the_readme_lists_every_variable_the_server_reads() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut read = std::collections::BTreeSet::new();
+        let mut pending = vec![root.join("src")];
+        while let Some(dir) = pending.pop() {
+            for entry in std::fs::read_dir(dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    pending.push(path);
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    let text = std::fs::read_to_string(&path).unwrap();
+                    let text = text.split("#[cfg(test)]").next().unwrap();
+                    // Each quoted NAME on a line that reads the environment.
+                    for line in text.lines().filter(|l| ["var(", "switch(", "parse_var::<"].iter().any(|call| l.contains(call))) {
+                        for quoted in line.split('"').skip(1).step_by(2) {
+                            if quoted.len() > 2 && quoted.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_') {
+                                read.insert(quoted.to_owned());
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let readme = std::fs::read_to_string(root.join("../README.md")).unwrap();
+        let table = readme.split("## Configuration").nth(1).expect("a Configuration section").split("\n## ").next().unwrap();
+        let mut listed = std::collections::BTreeSet::new();
+        for row in table.lines().filter(|l| l.starts_with("| `")) {
+            let first = row.split(" | ").next().unwrap();
+            for name in first.split('`').skip(1).step_by(2) {
+                listed.insert(name.split('=').next().unwrap().to_owned());
+            }
+        }
+        // Read by the tracing library, not by our code.
+        read.insert("RUST_LOG".to_owned());
+        let missing: Vec<_> = read.difference(&listed).collect();
+        let stale: Vec<_> = listed.difference(&read).collect();
+        assert!(missing.is_empty() && stale.is_empty(), "not in the README's table: {missing:?}; in it but read nowhere: {stale:?}");
+    }
 
     #[test]
     fn low_entropy_jwt_secrets_are_refused() {
