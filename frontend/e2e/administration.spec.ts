@@ -65,6 +65,26 @@ test.describe.serial('running an enterprise', () => {
     await expect(page.getByText('Runs the flows of the end-to-end suite')).toBeVisible();
   });
 
+  test('a text past its limit says the limit, in English and in French', async ({ page }) => {
+    const texts = {
+      en: { edit: 'Edit', title: `Edit ${name} Ltd`, name: /^Name/, save: 'Save', tooLong: 'This text is too long: at most 200 characters' },
+      fr: { edit: 'Modifier', title: `Modifier ${name} Ltd`, name: /^Nom/, save: 'Enregistrer', tooLong: 'Ce texte est trop long : 200 caractères au plus' },
+    };
+    await signIn(page);
+    for (const locale of ['en', 'fr'] as const) {
+      const T = texts[locale];
+      await page.evaluate((value) => window.localStorage.setItem('locale', value), locale);
+      await page.goto(`/admin/enterprises/${enterpriseId}`);
+      await page.getByRole('button', { name: T.edit, exact: true }).click();
+      const dialog = page.getByRole('dialog', { name: T.title });
+      const field = dialog.getByLabel(T.name);
+      await field.fill('n'.repeat(201));
+      await dialog.getByRole('button', { name: T.save }).click();
+      await expect(field).toHaveAccessibleDescription(T.tooLong);
+    }
+    await page.evaluate(() => window.localStorage.setItem('locale', 'en'));
+  });
+
   test('the admin deactivates it after a confirmation, its people cannot sign in, and activates it again', async ({ page, request }) => {
     await signIn(page);
     await page.goto(`/admin/enterprises/${enterpriseId}`);

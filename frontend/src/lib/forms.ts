@@ -2,6 +2,7 @@ import type { UseFormReturnType } from '@mantine/form';
 import type { ParseKeys } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { type ServerFieldErrors, firstErrorField } from './form-errors';
+import { translateError } from './validation';
 
 type AnyForm<V> = Pick<UseFormReturnType<V>, 'getInputProps' | 'getInputNode' | 'setErrors' | 'errors'>;
 
@@ -13,7 +14,7 @@ export function useFieldProps<V>(form: AnyForm<V>) {
   const { t } = useTranslation();
   return (path: keyof V & string, options?: Parameters<AnyForm<V>['getInputProps']>[1]) => {
     const props = form.getInputProps(path, options);
-    return { ...props, error: typeof props.error === 'string' ? t(props.error as ParseKeys) : props.error };
+    return { ...props, error: typeof props.error === 'string' ? translateError(t, props.error) : props.error };
   };
 }
 

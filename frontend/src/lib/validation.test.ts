@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { oneOf, parsePage } from './list-params';
-import { all, rules } from './validation';
+import { i18n } from '@/i18n';
+import { all, rules, translateError } from './validation';
 
 describe('form rules (SPEC §5)', () => {
   it('requires a value', () => {
@@ -29,8 +30,16 @@ describe('form rules (SPEC §5)', () => {
   it('limits lengths and chains rules in order', () => {
     const name = all(rules.required, rules.maxLength(3));
     expect(name('')).toBe('validation.required');
-    expect(name('abcd')).toBe('validation.tooLong');
+    expect(name('abcd')).toBe('validation.tooLongMax?max=3');
     expect(name('abc')).toBeNull();
+  });
+
+  it('says the limit of a text too long, in the current language and its number format', async () => {
+    const tooLong = rules.maxLength(2000)('x'.repeat(2001))!;
+    expect(translateError(i18n.getFixedT('en'), tooLong)).toBe('This text is too long: at most 2,000 characters');
+    await i18n.loadLanguages('fr');
+    expect(translateError(i18n.getFixedT('fr'), tooLong)).toBe('Ce texte est trop long : 2\u202f000 caractères au plus');
+    expect(translateError(i18n.getFixedT('en'), 'validation.required')).toBe('This field is required');
   });
 });
 

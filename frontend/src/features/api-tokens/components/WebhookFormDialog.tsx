@@ -10,7 +10,7 @@ import { errorMessage } from '@/lib/errors';
 import { type ServerFieldErrors, serverFieldErrors } from '@/lib/form-errors';
 import { focusFirstError, useFieldProps } from '@/lib/forms';
 import { notify } from '@/lib/notify';
-import { all, rules } from '@/lib/validation';
+import { type FieldError, all, rules } from '@/lib/validation';
 import { type WebhookScope, useCreateWebhook, useUpdateWebhook } from '../webhook-api';
 import { EventPicker } from './EventPicker';
 
@@ -84,7 +84,7 @@ export function WebhookFormDialog({ scope, webhook, opened, onClose, onCreated }
   const form = useForm<Values>({
     initialValues: EMPTY,
     validate: {
-      url: (value): ParseKeys | null =>
+      url: (value): FieldError | null =>
         rules.required(value) ?? rules.maxLength(MAX_URL)(value.trim()) ?? (HTTP_URL.test(value.trim()) ? null : 'webhooks.form.urlInvalid'),
       events: (value): ParseKeys | null => (value.length > 0 ? null : 'webhooks.form.eventsRequired'),
       description: all(rules.maxLength(MAX_DESCRIPTION)),
