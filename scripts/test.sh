@@ -130,6 +130,10 @@ export E2E_ADMIN_EMAIL="admin@e2e.test" E2E_ADMIN_PASSWORD="e2e-admin-password"
 # Migrated as the owner; the server started by Playwright gets no MIGRATION_DATABASE_URL.
 MIGRATION_DATABASE_URL="$migration_url" "$E2E_BACKEND_BIN" migrate
 MIGRATION_DATABASE_URL="$migration_url" "$E2E_BACKEND_BIN" create-admin --email "$E2E_ADMIN_EMAIL" --password "$E2E_ADMIN_PASSWORD" --full-name "E2E Admin"
+# Beside the browser stages: each FAULTS_BREAK mode must fail the fault run (scripts/faults/breaks.sh).
+breaks_log="$(mktemp)"
+bash scripts/faults/breaks.sh >"$breaks_log" 2>&1 &
+breaks_pid=$!
 (cd frontend && npm run e2e)
 stage "end-to-end, balanced: sign-in and the messenger through nginx over two server instances; a session ended on one is dead on the other; an event published on one reaches a socket on the other"
 (cd frontend && npm run e2e:balanced)
@@ -139,6 +143,12 @@ bash scripts/fuzz/run.sh
 
 stage "contract: Redocly lints openapi.json, openapi-python-client generates a client from it without a warning, and that client walks the main path against the real server"
 bash scripts/contract/run.sh
+
+stage "faults broken on purpose (run beside the browser stages): each FAULTS_BREAK mode fails the fault run on its check"
+breaks_status=0
+wait "$breaks_pid" || breaks_status=$?
+cat "$breaks_log"
+[ "$breaks_status" -eq 0 ] || die "a fault run broken on purpose passed, or failed on something else"
 
 stage "faults: PostgreSQL restarted under load, Redis stopped and started, two instances (their own throwaway PostgreSQL and Redis)"
 bash scripts/faults/run.sh

@@ -89,6 +89,23 @@ def log(text):
     print(text, flush=True)
 
 
+def finish():
+    if failures:
+        log(f"faults: {len(failures)} check(s) failed")
+        sys.exit(1)
+    log("faults: all checks passed")
+    sys.exit(0)
+
+
+def end_if_broken(*modes):
+    """A run broken on purpose (FAULTS_BREAK) ends after the part its break is in: the rest would
+    only wait on what the break took away (Redis elsewhere, say), and what it proves is that part's
+    check failing."""
+    if BREAK in modes:
+        log(f"faults: FAULTS_BREAK={BREAK}: the parts after this one are not run")
+        finish()
+
+
 def run(script, *args):
     subprocess.run([os.path.join(WORK, script), *args], check=True, stdout=subprocess.DEVNULL)
 
@@ -359,6 +376,8 @@ log(f"  acknowledged writes: {len(ledger_reports)} reports, {len(ledger_users)} 
     f"verified after recovery: {pg_numbers['verified']}")
 
 
+end_if_broken("lose-write")
+
 # --- 2. Redis stopped and started again -----------------------------------------------------------
 
 log("faults: Redis stopped, then started again (empty)")
@@ -474,6 +493,8 @@ check(r.status == 200, f"signing in works after Redis is back: {r!r}")
 ceo_on_a.close()
 ceo_on_b.close()
 
+
+end_if_broken("redis-elsewhere")
 
 # --- 3. An acknowledged change's webhook event outlives the instance that made it ----------------
 
@@ -660,6 +681,8 @@ finally:
                 process.wait()
     receiver.close()
 
+end_if_broken("lose-event", "send-twice")
+
 log("faults: the mail server is down when an invitation is made, then comes up: the e-mail arrives once")
 mail_smtp, mail_http = int(os.environ["FAULTS_SMTP_PORT"]), int(os.environ["FAULTS_MAIL_HTTP_PORT"])
 invitee = f"invited-{uuid.uuid4().hex[:8]}@faults.test"
@@ -726,7 +749,4 @@ finally:
     catcher.terminate()
     catcher.wait()
 
-if failures:
-    log(f"faults: {len(failures)} check(s) failed")
-    sys.exit(1)
-log("faults: all checks passed")
+finish()
