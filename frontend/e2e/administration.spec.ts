@@ -48,6 +48,8 @@ test.describe.serial('running an enterprise', () => {
     await signIn(page);
     await page.goto(`/admin/enterprises/${enterpriseId}`);
     await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+    // The same words for a missing description as the departments use.
+    await expect(page.getByText('No description yet.')).toBeVisible();
     await page.getByRole('button', { name: 'Edit', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: `Edit ${name}` });
     await dialog.getByLabel(/^Name/).fill('');

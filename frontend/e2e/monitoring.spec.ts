@@ -203,7 +203,7 @@ test('the CEO logs a session out from the screen, after a confirmation naming th
   await expect(page.getByText(`The session of ${bea.fullName} was logged out.`)).toBeVisible();
 
   await expect(beaPage).toHaveURL(/\/login$/, { timeout: 5000 });
-  await expect(beaPage.getByText('Your session has expired. Please login again.')).toBeVisible();
+  await expect(beaPage.getByText('Your session was ended. Please sign in again.')).toBeVisible();
   // The screen shows live sessions by default: the ended one leaves the table.
   await expect(row).toHaveCount(0);
   await beaPage.context().close();
@@ -261,7 +261,7 @@ test('"Your sessions" lists the user\'s sessions with this one marked, follows s
 
   await dialog.getByRole('button', { name: new RegExp(`^End session on .* in ${PLACES.london.text}$`) }).click();
   await expect(inLondon).toHaveURL(/\/login$/, { timeout: 5000 });
-  await expect(inLondon.getByText('Your session has expired. Please login again.')).toBeVisible();
+  await expect(inLondon.getByText('Your session was ended. Please sign in again.')).toBeVisible();
   await expect(entries).toHaveCount(3);
   await expect(dialog).not.toContainText(PLACES.london.text);
   // Signing out in another browser takes its line away too.

@@ -47,23 +47,33 @@ test.beforeAll(async ({ request }) => {
   expect(user.status()).toBe(201);
 });
 
-test('a session the CEO ends lands its browser on /login at once, without a reload', async ({ page, request }) => {
-  const ready = socketReady(page);
-  await signIn(page, author);
-  await ready;
-  const ceoToken = await apiToken(request, ceo);
-  const sessions = (await (
-    await request.get(`/api/v1/monitoring/sessions?active=true&q=${encodeURIComponent(author.email)}`, { headers: bearer(ceoToken) })
-  ).json()) as {
-    items: { id: string }[];
-  };
-  expect(sessions.items).toHaveLength(1);
-  const ended = await request.post(`/api/v1/monitoring/sessions/${sessions.items[0]!.id}/logout`, { headers: bearer(ceoToken) });
-  expect(ended.status()).toBe(204);
+for (const locale of ['en', 'fr'] as const) {
+  test(`a session the CEO ends lands its browser on /login at once, without a reload, saying it was ended (${locale})`, async ({ page, request }) => {
+    const ended = {
+      en: 'Your session was ended. Please sign in again.',
+      fr: 'Votre session a été fermée. Veuillez vous reconnecter.',
+    }[locale];
+    await signIn(page, author);
+    // The app in this language, its socket ready again after the reload.
+    const ready = socketReady(page);
+    await page.evaluate((value) => window.localStorage.setItem('locale', value), locale);
+    await page.reload();
+    await ready;
+    const ceoToken = await apiToken(request, ceo);
+    const sessions = (await (
+      await request.get(`/api/v1/monitoring/sessions?active=true&q=${encodeURIComponent(author.email)}`, { headers: bearer(ceoToken) })
+    ).json()) as {
+      items: { id: string }[];
+    };
+    expect(sessions.items).toHaveLength(1);
+    const logout = await request.post(`/api/v1/monitoring/sessions/${sessions.items[0]!.id}/logout`, { headers: bearer(ceoToken) });
+    expect(logout.status()).toBe(204);
 
-  await expect(page).toHaveURL(/\/login$/, { timeout: 3000 });
-  await expect(page.getByText('Your session has expired. Please login again.')).toBeVisible();
-});
+    await expect(page).toHaveURL(/\/login$/, { timeout: 3000 });
+    await expect(page.getByText(ended)).toBeVisible();
+    await page.evaluate(() => window.localStorage.removeItem('locale'));
+  });
+}
 
 test('the author sees a live toast when the CEO approves their report', async ({ page, request }) => {
   const ready = socketReady(page);

@@ -1,12 +1,12 @@
 import { type ReactNode, useState } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { type RouteAccess, fallbackPathFor, href, isAllowed } from '@/lib/paths';
-import { useSession } from '@/lib/session';
+import { type SessionEndReason, useSession } from '@/lib/session';
 
 /** Where the sign-in page sends the user back to (set when a guard bounced them). */
 export type LoginLocationState = {
   from?: { pathname: string; search?: string; hash?: string };
-  reason?: 'expired' | 'unverified' | 'signed_out';
+  reason?: SessionEndReason;
 };
 
 /**

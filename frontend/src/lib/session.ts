@@ -3,8 +3,37 @@ import type { User } from '@/api/generated/model';
 import { navigateOutside } from './navigation';
 import { STORAGE_KEYS, itemArea, readItem, removeItem, writeItem } from './storage';
 
-/** Why the last session ended: the user signed out, a 401, or the start-up check of a restored session failed otherwise. */
-export type SessionEndReason = 'signed_out' | 'expired' | 'unverified';
+/**
+ * What the sign-in page says of a session that ended under the user: it ran out (`expired`: its
+ * time or idleness, or a 401), or the server ended it (the realtime `session.ended` event's
+ * reason): someone ended it (`ended`: an administrator, or the person from another session), the
+ * account or the enterprise was deactivated, or the role changed.
+ */
+export type SessionEndNotice = 'expired' | 'ended' | 'user_deactivated' | 'enterprise_deactivated' | 'role_changed';
+
+const END_NOTICES: readonly string[] = ['expired', 'ended', 'user_deactivated', 'enterprise_deactivated', 'role_changed'] satisfies SessionEndNotice[];
+
+/** Whether a sign-in page's `reason` is a session that ended under the user (which it tells). */
+export const isEndNotice = (reason: unknown): reason is SessionEndNotice => typeof reason === 'string' && END_NOTICES.includes(reason);
+
+/** Why the last session ended: the user signed out, it ended under them, or the start-up check of a restored session failed otherwise. */
+export type SessionEndReason = 'signed_out' | 'unverified' | SessionEndNotice;
+
+/** The notice for a `session.ended` event's reason (openapi.json, `Session.endReason`). */
+export function endNotice(reason: unknown): SessionEndNotice {
+  switch (reason) {
+    case 'user_deactivated':
+    case 'enterprise_deactivated':
+    case 'role_changed':
+      return reason;
+    case 'revoked':
+    case 'deleted':
+    case 'logout':
+      return 'ended';
+    default:
+      return 'expired';
+  }
+}
 
 export type SessionState = { status: 'signed_in'; token: string; user: User } | { status: 'signed_out'; reason?: SessionEndReason };
 
@@ -89,13 +118,16 @@ export const session = {
     if (state.status === 'signed_in') set({ status: 'signed_out', reason });
   },
 
-  /** A 401: the token is dead. Clear it and go to the sign-in page, remembering where we were. */
-  expire(): void {
+  /**
+   * A 401, or the server saying the session ended: the token is dead. Clear it and go to the
+   * sign-in page, remembering where we were and why (`ended`: what the sign-in page tells).
+   */
+  expire(ended: SessionEndNotice = 'expired'): void {
     const hadSession = state.status === 'signed_in';
-    session.end('expired');
+    session.end(ended);
     if (window.location.pathname !== '/login') {
       const { pathname, search, hash } = window.location;
-      navigateOutside('/login', hadSession ? { from: { pathname, search, hash }, reason: 'expired' } : undefined);
+      navigateOutside('/login', hadSession ? { from: { pathname, search, hash }, reason: ended } : undefined);
     }
   },
 

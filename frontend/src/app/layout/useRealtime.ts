@@ -7,7 +7,7 @@ import type { ReportStatus } from '@/api/generated/model';
 import { handleMessagingEvent, isMessagingEvent } from '@/lib/messaging-live';
 import { invalidate } from '@/lib/query-invalidation';
 import { connectRealtime, type RealtimeEvent } from '@/lib/realtime';
-import { session } from '@/lib/session';
+import { endNotice, session } from '@/lib/session';
 import { throttle } from '@/lib/throttle';
 
 const HEARTBEAT_MS = 60_000;
@@ -35,7 +35,7 @@ export function useRealtime(queryClient: QueryClient) {
     const refreshSessions = throttle(() => void invalidate.sessions(queryClient), MONITORING_REFRESH_MS);
     const onEvent = (event: RealtimeEvent) => {
       if (event.type === 'session.ended') {
-        session.expire();
+        session.expire(endNotice(event.reason));
       } else if (event.type === 'report.status_changed') {
         void queryClient.invalidateQueries();
         // Whoever moved the report was told by their own action: one toast, not two.

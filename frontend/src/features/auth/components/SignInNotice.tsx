@@ -4,6 +4,16 @@ import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { isApiRequestError } from '@/api/mutator';
 import { errorMessage } from '@/lib/errors';
+import type { SessionEndNotice } from '@/lib/session';
+
+/** What the page says of a session that ended under the user. */
+const ENDED = {
+  expired: 'auth.login.sessionExpired',
+  ended: 'auth.login.sessionEnded',
+  user_deactivated: 'auth.login.accountDeactivated',
+  enterprise_deactivated: 'auth.login.enterpriseDeactivated',
+  role_changed: 'auth.login.roleChanged',
+} as const satisfies Record<SessionEndNotice, string>;
 
 /** A failed passkey sign-in, and how its module words it (the browser's refusals, the server's). */
 export type PasskeyFailure = { error: unknown; words: (error: unknown, t: TFunction) => string };
@@ -12,8 +22,8 @@ type SignInNoticeProps = {
   /** Why the last sign-in failed: the API client's error, or a passkey's failure. */
   failure: unknown;
   passkeyFailure: PasskeyFailure | null;
-  /** Otherwise: the session, or the second step's five minutes, ran out. */
-  expired: 'session' | 'challenge' | null;
+  /** Otherwise: the second step's five minutes ran out, or the session ended under the user (and why). */
+  expired: 'challenge' | SessionEndNotice | null;
 };
 
 /**
@@ -52,7 +62,7 @@ export default function SignInNotice({ failure, passkeyFailure, expired }: SignI
   return (
     <Alert color="yellow" icon={<IconClockHour4 aria-hidden />} role="status">
       {/* The second step's strings came with it. */}
-      {expired === 'challenge' ? t('twoStep.errors.expired') : t('auth.login.sessionExpired')}
+      {expired === 'challenge' ? t('twoStep.errors.expired') : t(ENDED[expired])}
     </Alert>
   );
 }

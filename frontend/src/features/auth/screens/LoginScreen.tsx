@@ -13,6 +13,7 @@ import { href } from '@/lib/paths';
 import { STORAGE_KEYS, readItem } from '@/lib/storage';
 import type { PasskeyFailure } from '../components/SignInNotice';
 import { SecondFactorStep, loadSignInSteps, needsSecondFactor, signIn } from '../session-hooks';
+import { isEndNotice } from '@/lib/session';
 import { beginSsoSignIn } from '../sso-sign-in';
 
 type Field = 'email' | 'password';
@@ -85,7 +86,10 @@ export default function LoginScreen() {
     );
   };
 
-  const sessionExpired = (location.state as { reason?: string } | null)?.reason === 'expired';
+  // Why the last session ended, when it ended under the user (`session.expire`).
+  const reason = (location.state as { reason?: unknown } | null)?.reason;
+  const sessionEnd = isEndNotice(reason) ? reason : null;
+  const sessionExpired = sessionEnd !== null;
   const fieldError = (field: Field) => (errors[field] ? t(errors[field]) : undefined);
   // Typing in a field clears its error.
   const clearError = (field: Field) => setErrors((current) => (current[field] ? { ...current, [field]: undefined } : current));
@@ -171,7 +175,7 @@ export default function LoginScreen() {
         <Stack>
           {(failure !== null || passkeyFailure || sessionExpired || challengeExpired) && (
             <Suspense fallback={null}>
-              <SignInNotice failure={failure} passkeyFailure={passkeyFailure} expired={challengeExpired ? 'challenge' : sessionExpired ? 'session' : null} />
+              <SignInNotice failure={failure} passkeyFailure={passkeyFailure} expired={challengeExpired ? 'challenge' : sessionEnd} />
             </Suspense>
           )}
           <TextInput
