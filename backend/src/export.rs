@@ -109,11 +109,14 @@ fn date(d: NaiveDate, lang: Lang) -> String {
     d.format(lang.pick("%Y-%m-%d", "%d/%m/%Y")).to_string()
 }
 
-/// `finance-q1-budget-2026-01-01.xlsx`
+/// `finance-q1-budget-2026-01-01.xlsx`; a title that starts with its department's name does not
+/// repeat it (`Finance Q4 close` gives `finance-q4-close-…`).
 pub fn file_name(r: &ReportFile<'_>, extension: &str) -> String {
+    let department = r.department.as_str().replace('_', "-");
     let title = slug::slugify(r.title);
-    let title = if title.is_empty() { "report".to_owned() } else { title.chars().take(60).collect() };
-    format!("{}-{}-{}.{extension}", r.department.as_str().replace('_', "-"), title, r.period_start)
+    let title = title.strip_prefix(&department).and_then(|rest| rest.strip_prefix('-')).map_or(title.as_str(), |rest| rest);
+    let title: String = if title.is_empty() || title == department { "report".to_owned() } else { title.chars().take(60).collect() };
+    format!("{department}-{title}-{}.{extension}", r.period_start)
 }
 
 fn cell_text(v: &Value) -> String {
@@ -524,7 +527,13 @@ pub fn pdf(r: &ReportFile<'_>) -> Vec<u8> {
         p.paragraph(notes, 10.0);
     }
     let pages = p.pages.into_iter().map(|ops| PdfPage::new(Mm(PAGE_W), Mm(PAGE_H), ops)).collect();
-    PdfDocument::new(r.title).with_pages(pages).save(&PdfSaveOptions::default(), &mut Vec::new())
+    let mut doc = PdfDocument::new(r.title);
+    // Made now, by its author (printpdf leaves the dates at 1970-01-01).
+    let now = printpdf::OffsetDateTime::from_unix_timestamp(Utc::now().timestamp()).unwrap_or_else(|_| printpdf::OffsetDateTime::epoch());
+    let info = &mut doc.metadata.info;
+    (info.creation_date, info.modification_date, info.metadata_date) = (now, now, now);
+    r.author.clone_into(&mut info.author);
+    doc.with_pages(pages).save(&PdfSaveOptions::default(), &mut Vec::new())
 }
 
 #[cfg(test)]
@@ -584,6 +593,25 @@ mod tests {
     fn file_names_are_safe_and_descriptive() {
         let r = sample(&[], &[]);
         assert_eq!(file_name(&r, "xlsx"), "sales-marketing-q1-budget-revenue-costs-2026-01-01.xlsx");
+        let named = |title| file_name(&ReportFile { title, department: DepartmentType::Finance, ..sample(&[], &[]) }, "pdf");
+        assert_eq!(named("Finance Q4 close"), "finance-q4-close-2026-01-01.pdf", "the department once");
+        assert_eq!(named("Financement"), "finance-financement-2026-01-01.pdf", "a word that only starts like it stays");
+        assert_eq!(named("Finance"), "finance-report-2026-01-01.pdf");
+    }
+
+    #[test]
+    fn a_pdf_says_when_it_was_made_and_by_whom() {
+        use chrono::Datelike;
+        let before = Utc::now().timestamp();
+        let bytes = pdf(&sample(&[], &[]));
+        let text = String::from_utf8_lossy(&bytes);
+        let stamp = text.split("/CreationDate").nth(1).and_then(|rest| rest.split("(D:").nth(1)).expect("a creation date");
+        let year: i32 = stamp[..4].parse().unwrap();
+        assert_eq!(year, chrono::DateTime::from_timestamp(before, 0).unwrap().year(), "not 1970: {}", &stamp[..14]);
+        let author = text.split("/Author").nth(1).expect("an author");
+        // A text string in UTF-16BE, hexadecimal (PDF 1.7, 7.9.2.2).
+        let written: String = "Ann Author".encode_utf16().map(|unit| format!("{unit:04X}")).collect();
+        assert!(author.trim_start().starts_with(&format!("<FEFF{written}>")), "{}", &author[..author.len().min(60)]);
     }
 
     #[test]
