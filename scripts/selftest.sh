@@ -3,7 +3,8 @@
 # formatting error, a clippy warning, an ESLint error and a bundle over its budget are planted, one
 # at a time, in a scratch copy of this checkout, and scripts/checks.sh's functions must fail on
 # each, naming it. The copy lives outside the clone (beside the Cargo target directory), so a
-# second run on the machine re-checks only what changed; its node_modules is this checkout's.
+# second run on the machine re-checks only what changed; its node_modules is this checkout's, its
+# Cargo target directory its own.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/helpers.sh
@@ -11,6 +12,10 @@ root="$PWD"
 scratch="${SELFTEST_DIR:-${CARGO_TARGET_DIR:-$root/target}/../selftest-copy}"
 mkdir -p "$scratch"
 scratch="$(cd "$scratch" && pwd)"
+# A Cargo target directory of its own: Cargo names a workspace's artifacts by their path inside
+# it, so a copy building into the checkout's directory would overwrite the checkout's artifacts
+# while the next stages build and run them (a first run fills it: about 4 minutes of both cores).
+export CARGO_TARGET_DIR="$scratch-target"
 [ -d frontend/node_modules ] || die "run the first stage first: the self-test borrows frontend/node_modules"
 
 # A fresh copy of the checkout (unchanged files keep their times, so Cargo and tsc reuse their work).
