@@ -11,29 +11,7 @@ import { STORAGE_KEYS, itemArea, readItem, removeItem, writeItem } from './stora
  */
 export type SessionEndNotice = 'expired' | 'ended' | 'user_deactivated' | 'enterprise_deactivated' | 'role_changed';
 
-const END_NOTICES: readonly string[] = ['expired', 'ended', 'user_deactivated', 'enterprise_deactivated', 'role_changed'] satisfies SessionEndNotice[];
-
-/** Whether a sign-in page's `reason` is a session that ended under the user (which it tells). */
-export const isEndNotice = (reason: unknown): reason is SessionEndNotice => typeof reason === 'string' && END_NOTICES.includes(reason);
-
-/** Why the last session ended: the user signed out, it ended under them, or the start-up check of a restored session failed otherwise. */
 export type SessionEndReason = 'signed_out' | 'unverified' | SessionEndNotice;
-
-/** The notice for a `session.ended` event's reason (openapi.json, `Session.endReason`). */
-export function endNotice(reason: unknown): SessionEndNotice {
-  switch (reason) {
-    case 'user_deactivated':
-    case 'enterprise_deactivated':
-    case 'role_changed':
-      return reason;
-    case 'revoked':
-    case 'deleted':
-    case 'logout':
-      return 'ended';
-    default:
-      return 'expired';
-  }
-}
 
 export type SessionState = { status: 'signed_in'; token: string; user: User } | { status: 'signed_out'; reason?: SessionEndReason };
 

@@ -6,13 +6,18 @@ import { isApiRequestError } from '@/api/mutator';
 import { errorMessage } from '@/lib/errors';
 import type { SessionEndNotice } from '@/lib/session';
 
-/** What the page says of a session that ended under the user. */
+/**
+ * What the page says of a session that ended under the user. The server's reasons come with the
+ * signed-in strings (`sessionEnd`), which the tab it ended in has loaded: the sign-in page's own
+ * bundle stays within its budget. A page opened anew on that history entry has only the
+ * signed-out ones, and says the session expired.
+ */
 const ENDED = {
   expired: 'auth.login.sessionExpired',
-  ended: 'auth.login.sessionEnded',
-  user_deactivated: 'auth.login.accountDeactivated',
-  enterprise_deactivated: 'auth.login.enterpriseDeactivated',
-  role_changed: 'auth.login.roleChanged',
+  ended: 'sessionEnd.sessionEnded',
+  user_deactivated: 'sessionEnd.accountDeactivated',
+  enterprise_deactivated: 'sessionEnd.enterpriseDeactivated',
+  role_changed: 'sessionEnd.roleChanged',
 } as const satisfies Record<SessionEndNotice, string>;
 
 /** A failed passkey sign-in, and how its module words it (the browser's refusals, the server's). */
@@ -62,7 +67,7 @@ export default function SignInNotice({ failure, passkeyFailure, expired }: SignI
   return (
     <Alert color="yellow" icon={<IconClockHour4 aria-hidden />} role="status">
       {/* The second step's strings came with it. */}
-      {expired === 'challenge' ? t('twoStep.errors.expired') : t(ENDED[expired])}
+      {expired === 'challenge' ? t('twoStep.errors.expired') : t(ENDED[expired] ?? ENDED.expired, { defaultValue: t(ENDED.expired) })}
     </Alert>
   );
 }

@@ -13,7 +13,7 @@ import { href } from '@/lib/paths';
 import { STORAGE_KEYS, readItem } from '@/lib/storage';
 import type { PasskeyFailure } from '../components/SignInNotice';
 import { SecondFactorStep, loadSignInSteps, needsSecondFactor, signIn } from '../session-hooks';
-import { isEndNotice } from '@/lib/session';
+import type { SessionEndReason } from '@/lib/session';
 import { beginSsoSignIn } from '../sso-sign-in';
 
 type Field = 'email' | 'password';
@@ -87,8 +87,8 @@ export default function LoginScreen() {
   };
 
   // Why the last session ended, when it ended under the user (`session.expire`).
-  const reason = (location.state as { reason?: unknown } | null)?.reason;
-  const sessionEnd = isEndNotice(reason) ? reason : null;
+  const reason = (location.state as { reason?: SessionEndReason } | null)?.reason;
+  const sessionEnd = reason && reason !== 'signed_out' && reason !== 'unverified' ? reason : null;
   const sessionExpired = sessionEnd !== null;
   const fieldError = (field: Field) => (errors[field] ? t(errors[field]) : undefined);
   // Typing in a field clears its error.
