@@ -54,7 +54,10 @@ for line in readme.splitlines():
         documented.update(re.findall(r"`([A-Z][A-Z0-9_]+)", line.split("|")[1]))
 # MIGRATION_DATABASE_URL goes to the one-shot `migrate` service only: the owner's password stays
 # out of the instances, whose role cannot rewrite the audit log.
-not_passed = {"BIND_ADDR", "PORT", "STATIC_DIR", "LOG_FORMAT", "ADMIN_EMAIL", "ADMIN_PASSWORD", "SEED_DEMO", "MIGRATION_DATABASE_URL"}
+# APP_ENV is development mode (a random JWT_SECRET) and DEMO_OIDC_ISSUER the demo's seeding: never
+# a deployment's.
+not_passed = {"BIND_ADDR", "PORT", "STATIC_DIR", "LOG_FORMAT", "ADMIN_EMAIL", "ADMIN_PASSWORD", "SEED_DEMO", "MIGRATION_DATABASE_URL",
+              "APP_ENV", "DEMO_OIDC_ISSUER"}
 migrate = services.get("migrate", {})
 if migrate.get("command") != ["migrate"] or "MIGRATION_DATABASE_URL" not in migrate.get("environment", {}):
     problems.append("no migrate service that migrates as the owner (MIGRATION_DATABASE_URL)")
