@@ -13,10 +13,12 @@
 #      beside its successor, and an instance run as in production refuses private URLs. The server
 #      here delivers to 127.0.0.1 (WEBHOOK_ALLOW_PRIVATE_NETWORKS), retries at a thousandth of the
 #      real schedule and polls its outbox every 50 ms.
-#   5. The messenger's known answers, computed again by an independent implementation (Python's
+#   5. SCIM (scim.py): scim2-tester, an independent conformance tester (pinned in requirements.txt),
+#      runs every check it has against /scim/v2 with a service credential: 0 failures.
+#   6. The messenger's known answers, computed again by an independent implementation (Python's
 #      `cryptography`, frontend/scripts/messenger-known-answers.py), are the committed vectors the
 #      app's tests compare its bytes with.
-#   6. The server's log holds no ERROR line and no panic.
+#   7. The server's log holds no ERROR line and no panic.
 # The tools live in a cache outside the repository, installed again only when a pin changes.
 #
 #   CONTRACT_BIN   the server binary (default: the debug build)
@@ -101,6 +103,11 @@ if ! CONTRACT_SERVER_BIN="$bin" CONTRACT_WORK="$work" PYTHONPATH="$work/client" 
   echo "--- server log (last lines) ---"; tail -n 50 "$work/server.log"
   if [ -s "$work/strict-server.log" ]; then echo "--- strict instance log (last lines) ---"; tail -n 20 "$work/strict-server.log"; fi
   die "webhooks do not reach their receiver as the contract says"
+fi
+say "contract: SCIM judged by an independent tester, scim2-tester (scim.py)"
+if ! "$venv/bin/python" scripts/contract/scim.py "http://127.0.0.1:$port"; then
+  echo "--- server log (last lines) ---"; tail -n 50 "$work/server.log"
+  die "scim2-tester found SCIM answers that RFC 7643 and 7644 do not allow"
 fi
 say "contract: the examples of docs/api.md against the real server (api-guide.sh)"
 command -v jq >/dev/null || apt_install jq

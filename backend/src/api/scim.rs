@@ -1,10 +1,16 @@
 //! Provisioning (SCIM 2.0, RFC 7643 and 7644) at `/api/v1/scim/v2`: an enterprise's identity
 //! provider creates, changes, deactivates and deletes its department staff with a service
 //! credential that has the `scim:write` scope (its CEO makes it on the Integrations screen), or
-//! reads them with `scim:read`. Filters and PATCH paths are parsed by the `scim_v2` crate; people
+//! reads them with `scim:read`. The User resource and its schema are `user`'s, PATCH is
+//! `patch`'s, what the server says of itself `discovery`'s. Filters and paths are parsed by the
+//! `scim_v2` crate; people
 //! are made and changed through the same functions as `POST /users` and `PUT /users/{id}`, so
 //! a deactivation ends their sessions and tokens at once, and everything is audited. Errors are
 //! SCIM's (`scim_errors` rewrites the problem details of everything under the prefix).
+
+mod discovery;
+mod patch;
+mod user;
 
 use poem::{
     Response,
@@ -18,19 +24,21 @@ use poem_openapi::{
     types::MaybeUndefined,
 };
 use scim_v2::{
-    filter::{AttrExp, AttrPath, CompValue, CompareOp, Filter, PatchPath, ValFilter},
-    models::others::{OperationTarget, PatchOp, PatchOperation},
+    filter::{AttrExp, AttrPath, CompValue, CompareOp, Filter},
+    models::others::PatchOp,
 };
 use serde_json::{Map, Value, json};
 use uuid::Uuid;
 
+use self::user::Wanted;
 use super::{
     ApiTags,
-    users::{CreateUser, UpdateUser, create_user, delete_user, find_manageable, update_user},
+    users::{CreateUser, UpdateUser, create_user, delete_user, find_manageable, update_user_noting},
 };
 use crate::{
+    audit::Changes,
     auth::{BearerAuth, Caller},
-    domain::{FieldErrors, FieldIssue, Lang, Role, UserStatus},
+    domain::{FieldErrors, FieldIssue, Role, UserStatus},
     error::{AppError, ErrorBody},
     state::AppState,
     store::{self, users::UserRecord},
@@ -162,101 +170,6 @@ fn bad(scim_type: &str, detail: &str) -> AppError {
     AppError::Explained(errors, detail.into())
 }
 
-/// The person as a SCIM User resource.
-fn resource(state: &AppState, user: &UserRecord) -> Value {
-    let (given, family) = match user.full_name.split_once(' ') {
-        Some((given, family)) => (given, family),
-        None => (user.full_name.as_str(), ""),
-    };
-    let mut resource = json!({
-        "schemas": [USER],
-        "id": user.id,
-        "userName": user.email,
-        "name": { "formatted": user.full_name, "givenName": given, "familyName": family },
-        "displayName": user.full_name,
-        "emails": [{ "value": user.email, "type": "work", "primary": true }],
-        "active": user.status() == UserStatus::Active,
-        "preferredLanguage": user.locale,
-        "meta": {
-            "resourceType": "User",
-            "created": user.created_at,
-            "lastModified": user.updated_at,
-            "location": format!("{}{PREFIX}/Users/{}", state.config.mail.public_url, user.id),
-        },
-    });
-    if let Some(external_id) = &user.scim_external_id {
-        resource["externalId"] = json!(external_id);
-    }
-    resource
-}
-
-/// What a SCIM User body asks for.
-struct Wanted {
-    email: String,
-    full_name: String,
-    active: bool,
-    external_id: Option<String>,
-    password: Option<String>,
-    locale: Option<Lang>,
-}
-
-/// A boolean, or the text Entra ID sends for one (`"True"`, `"False"`).
-fn boolean(value: &Value) -> Option<bool> {
-    match value {
-        Value::Bool(b) => Some(*b),
-        Value::String(s) if s.eq_ignore_ascii_case("true") => Some(true),
-        Value::String(s) if s.eq_ignore_ascii_case("false") => Some(false),
-        _ => None,
-    }
-}
-
-fn text<'a>(value: &'a Value, key: &str) -> Option<&'a str> {
-    value.get(key).and_then(Value::as_str).map(str::trim).filter(|s| !s.is_empty())
-}
-
-/// Reads a User body (POST, PUT, or a resource PATCH has changed). Attribute names are matched
-/// without regard to case, as RFC 7643 says.
-fn wanted(body: &Value) -> Result<Wanted, AppError> {
-    let Some(object) = body.as_object() else { return Err(bad("invalidSyntax", "The body is not a SCIM User")) };
-    let lowered: Map<String, Value> = object.iter().map(|(k, v)| (k.to_ascii_lowercase(), v.clone())).collect();
-    let body = Value::Object(lowered);
-    let primary_email = body.get("emails").and_then(Value::as_array).and_then(|emails| {
-        emails.iter().find(|e| e.get("primary").and_then(boolean) == Some(true)).or(emails.first()).and_then(|e| text(e, "value"))
-    });
-    let user_name = text(&body, "username").ok_or_else(|| bad("invalidValue", "userName is required"))?;
-    // Accounts are e-mail addresses: the userName, or else the primary e-mail.
-    let email = [Some(user_name), primary_email]
-        .into_iter()
-        .flatten()
-        .find(|e| crate::domain::Email::parse(e).is_ok())
-        .ok_or_else(|| bad("invalidValue", "userName (or the primary e-mail) must be an e-mail address"))?;
-    let name = body.get("name");
-    let formatted = name.and_then(|n| text(n, "formatted"));
-    let parts = name.map(|n| [text(n, "givenName"), text(n, "familyName")].into_iter().flatten().collect::<Vec<_>>().join(" "));
-    let full_name = text(&body, "displayname")
-        .map(str::to_owned)
-        .or(formatted.map(str::to_owned))
-        .or(parts.filter(|p| !p.is_empty()))
-        .unwrap_or_else(|| email.split('@').next().unwrap_or(email).to_owned());
-    let active = match body.get("active") {
-        None | Some(Value::Null) => true,
-        Some(value) => boolean(value).ok_or_else(|| bad("invalidValue", "active must be true or false"))?,
-    };
-    let locale = text(&body, "preferredlanguage")
-        .or(text(&body, "locale"))
-        .map(|l| if l.to_ascii_lowercase().starts_with("fr") { Lang::Fr } else { Lang::En });
-    Ok(Wanted {
-        email: email.to_owned(),
-        full_name: crate::domain::text::line(&full_name, crate::domain::text::MAX_NAME)
-            .map_err(|_| bad("invalidValue", "displayName (or name) must be one line of at most 200 characters, without control characters"))?
-            .to_owned(),
-        active,
-        external_id: text(&body, "externalid").map(str::to_owned),
-        password: text(&body, "password").map(str::to_owned),
-        locale,
-    })
-}
-
 /// The caller's enterprise: SCIM is an enterprise's (its CEO's, or their service credential's).
 fn enterprise(caller: &Caller) -> Result<Uuid, AppError> {
     match (caller.role, caller.enterprise_id) {
@@ -269,6 +182,12 @@ fn enterprise(caller: &Caller) -> Result<Uuid, AppError> {
 async fn staff_member(state: &AppState, caller: &Caller, id: &str) -> Result<UserRecord, AppError> {
     let id: Uuid = id.parse().map_err(|_| AppError::NotFound)?;
     find_manageable(state, caller, id).await
+}
+
+/// The person as a resource, with what the directory set on them.
+async fn shown(state: &AppState, user: &UserRecord) -> Result<Value, AppError> {
+    let kept = store::users::scim_attributes(&state.db, &[user.id]).await?;
+    Ok(user::resource(state, user, kept.get(&user.id)))
 }
 
 /// Sets the person's `externalId` (a 409 when another person of the enterprise has it).
@@ -284,27 +203,43 @@ async fn keep_external_id(state: &AppState, user: &UserRecord, external_id: Opti
     Ok(())
 }
 
-/// Applies a body to a person: their name, e-mail, status and language (and password, when one
-/// is sent).
-async fn apply(state: &AppState, caller: &Caller, user: UserRecord, wanted: &Wanted) -> Result<UserRecord, AppError> {
+/// Applies a body to a person: their account (name, e-mail, status, language, password when one
+/// is sent) through `PUT /users/{id}`'s function, audited there with what the directory set when
+/// that changed too (a creation's is `POST /users`'s entry), then what the directory set. Answers
+/// the person as a resource.
+async fn apply(state: &AppState, caller: &Caller, user: UserRecord, wanted: &Wanted, created: bool) -> Result<Value, AppError> {
     keep_external_id(state, &user, wanted.external_id.as_deref()).await?;
+    let before = store::users::scim_attributes(&state.db, &[user.id]).await?.remove(&user.id);
+    let before = before
+        .as_ref()
+        .and_then(Value::as_object)
+        .map(|k| k.iter().filter(|(key, _)| *key != "seen").map(|(k, v)| (k.clone(), v.clone())).collect::<Map<_, _>>());
+    let directory = if created || before.as_ref() == Some(&wanted.kept) {
+        Changes::new()
+    } else {
+        Changes::new().changed("directory", before, Some(wanted.kept.clone()))
+    };
     let status = if wanted.active { UserStatus::Active } else { UserStatus::Inactive };
     let change = UpdateUser {
-        full_name: (wanted.full_name != user.full_name).then(|| wanted.full_name.clone()),
+        full_name: wanted.full_name.clone().filter(|name| *name != user.full_name),
         email: (!wanted.email.eq_ignore_ascii_case(&user.email)).then(|| wanted.email.clone()),
         role: None,
         status: (status != user.status()).then_some(status),
         department_id: MaybeUndefined::Undefined,
         password: wanted.password.clone(),
     };
-    let unchanged = change.full_name.is_none() && change.email.is_none() && change.status.is_none() && change.password.is_none();
-    let user = if unchanged { user } else { update_user(state, caller, user, &change).await? };
+    let unchanged =
+        change.full_name.is_none() && change.email.is_none() && change.status.is_none() && change.password.is_none() && directory.is_empty();
+    let user = if unchanged { user } else { update_user_noting(state, caller, user, &change, directory).await? };
+    let mut tx = state.db.begin().await?;
     if let Some(locale) = wanted.locale.filter(|l| l.as_str() != user.locale) {
-        let mut tx = state.db.begin().await?;
         store::users::update_profile(&mut tx, user.id, &store::users::ProfileChanges { locale: Some(locale), ..Default::default() }).await?;
-        tx.commit().await?;
     }
-    store::users::find_by_id(&state.db, user.id).await?.ok_or(AppError::NotFound)
+    let user = store::users::find_for_update(&mut tx, user.id).await?.ok_or(AppError::NotFound)?;
+    let kept = user::kept_after(wanted, &user);
+    store::users::set_scim_attributes(&mut *tx, user.id, &kept).await?;
+    tx.commit().await?;
+    Ok(user::resource(state, &user, Some(&kept)))
 }
 
 /// Which people a filter asks for: `userName eq "…"` or `externalId eq "…"` (what Okta and
@@ -323,168 +258,143 @@ fn filter_of(filter: &str) -> Result<(Option<String>, Option<String>), AppError>
     }
 }
 
-/// The attribute a PATCH path names, as a key of the resource (`name.givenName` is `name` then
-/// `givenName`); `emails[type eq "work"].value` is the primary e-mail.
-fn patch_key(path: &PatchPath) -> Result<Vec<String>, AppError> {
-    let key = match path {
-        PatchPath::Attr(AttrPath { name, sub_attr, .. }) => {
-            let mut key = vec![name.clone()];
-            key.extend(sub_attr.clone());
-            key
-        }
-        PatchPath::Value(value_path) if value_path.attr.name.eq_ignore_ascii_case("emails") => {
-            let work_or_primary = match &value_path.filter {
-                ValFilter::Attr(AttrExp::Comparison(attr, CompareOp::Eq, value)) => {
-                    (attr.name.eq_ignore_ascii_case("type") && *value == CompValue::Str("work".into()))
-                        || (attr.name.eq_ignore_ascii_case("primary") && *value == CompValue::True)
+/// `attributes` and `excludedAttributes` (RFC 7644 section 3.4.2.5): the attributes an answer
+/// shows, or leaves out, as `name` or `name.sub` (the schema's URN may come first). `id` and
+/// `schemas` are always shown.
+#[derive(Default)]
+struct Projection {
+    attributes: Vec<(String, Option<String>)>,
+    excluded: Vec<(String, Option<String>)>,
+}
+
+impl Projection {
+    fn parse(attributes: Option<&str>, excluded: Option<&str>) -> Self {
+        let names = |list: Option<&str>| -> Vec<(String, Option<String>)> {
+            list.into_iter()
+                .flat_map(|l| l.split(','))
+                .map(str::trim)
+                .filter(|n| !n.is_empty())
+                .map(|n| {
+                    let n = n.get(..USER.len()).filter(|p| p.eq_ignore_ascii_case(USER)).map_or(n, |_| n[USER.len()..].trim_start_matches(':'));
+                    match n.split_once('.') {
+                        Some((name, sub)) => (name.to_ascii_lowercase(), Some(sub.to_ascii_lowercase())),
+                        None => (n.to_ascii_lowercase(), None),
+                    }
+                })
+                .collect()
+        };
+        Self { attributes: names(attributes), excluded: names(excluded) }
+    }
+
+    fn from_lists(attributes: &[String], excluded: &[String]) -> Self {
+        Self::parse(Some(&attributes.join(",")), Some(&excluded.join(",")))
+    }
+
+    fn apply(&self, resource: Value) -> Value {
+        let Value::Object(mut object) = resource else { return resource };
+        let always = |k: &str| matches!(k, "id" | "schemas");
+        if !self.attributes.is_empty() {
+            object.retain(|key, value| {
+                let key = key.to_ascii_lowercase();
+                if always(&key) {
+                    return true;
                 }
-                _ => false,
-            };
-            if !work_or_primary || value_path.sub_attr.as_deref().is_some_and(|s| !s.eq_ignore_ascii_case("value")) {
-                return Err(bad("invalidPath", "Only the work or primary e-mail can be changed"));
-            }
-            return Ok(vec!["userName".into()]);
-        }
-        PatchPath::Value(_) => return Err(bad("invalidPath", "This attribute cannot be changed here")),
-    };
-    let known = ["active", "userName", "displayName", "externalId", "name", "preferredLanguage", "password", "emails"];
-    if !known.iter().any(|k| k.eq_ignore_ascii_case(&key[0])) {
-        return Err(bad("invalidPath", "This attribute cannot be changed here"));
-    }
-    Ok(key)
-}
-
-/// Sets `key` (one or two levels, matched without regard to case) in a resource.
-fn set(resource: &mut Value, key: &[String], value: Option<Value>) {
-    let Some(object) = resource.as_object_mut() else { return };
-    let existing = object.keys().find(|k| k.eq_ignore_ascii_case(&key[0])).cloned().unwrap_or_else(|| key[0].clone());
-    match (key.len(), value) {
-        (1, Some(value)) => {
-            object.insert(existing, value);
-        }
-        (1, None) => {
-            object.remove(&existing);
-        }
-        (_, value) => {
-            let inner = object.entry(existing).or_insert_with(|| json!({}));
-            if !inner.is_object() {
-                *inner = json!({});
-            }
-            set(inner, &key[1..], value);
-        }
-    }
-}
-
-/// Applies a PATCH's operations to the resource as it is.
-fn patched(mut resource: Value, patch: PatchOp) -> Result<Value, AppError> {
-    // The e-mails follow userName here: one account, one address.
-    if let Some(object) = resource.as_object_mut() {
-        object.remove("emails");
-    }
-    for operation in patch.operations {
-        match operation {
-            PatchOperation::Add(target) | PatchOperation::Replace(target) => match target {
-                OperationTarget::WithPath { path, value } => set(&mut resource, &patch_key(&path)?, Some(value)),
-                OperationTarget::WithoutPath { value } => {
-                    for (key, value) in value {
-                        // Entra ID sends `name.givenName` as one key.
-                        let path: PatchPath = key.parse().map_err(|_| bad("invalidPath", "This attribute cannot be changed here"))?;
-                        let key = patch_key(&path)?;
-                        if key.len() == 1 && value.is_object() && key[0].eq_ignore_ascii_case("name") {
-                            for (sub, v) in value.as_object().into_iter().flatten() {
-                                set(&mut resource, &[key[0].clone(), sub.clone()], Some(v.clone()));
+                let subs: Vec<_> = self.attributes.iter().filter(|(name, _)| *name == key).map(|(_, sub)| sub.as_deref()).collect();
+                if subs.is_empty() {
+                    return false;
+                }
+                if !subs.contains(&None) {
+                    let only = |inner: &mut Map<String, Value>| inner.retain(|k, _| subs.contains(&Some(k.to_ascii_lowercase().as_str())));
+                    match value {
+                        Value::Object(inner) => only(inner),
+                        Value::Array(elements) => elements.iter_mut().filter_map(Value::as_object_mut).for_each(only),
+                        _ => {}
+                    }
+                }
+                true
+            });
+        } else if !self.excluded.is_empty() {
+            object.retain(|key, value| {
+                let key = key.to_ascii_lowercase();
+                if always(&key) {
+                    return true;
+                }
+                for (_, sub) in self.excluded.iter().filter(|(name, _)| *name == key) {
+                    match sub {
+                        None => return false,
+                        Some(sub) => {
+                            let drop = |inner: &mut Map<String, Value>| inner.retain(|k, _| k.to_ascii_lowercase() != *sub);
+                            match value {
+                                Value::Object(inner) => drop(inner),
+                                Value::Array(elements) => elements.iter_mut().filter_map(Value::as_object_mut).for_each(drop),
+                                _ => {}
                             }
-                        } else {
-                            set(&mut resource, &key, Some(value));
                         }
                     }
                 }
-            },
-            PatchOperation::Remove { path, .. } => {
-                let key = patch_key(&path)?;
-                if !key[0].eq_ignore_ascii_case("externalId") {
-                    return Err(bad("mutability", "Only externalId can be removed"));
-                }
-                set(&mut resource, &key, None);
-            }
+                true
+            });
         }
+        Value::Object(object)
     }
-    Ok(resource)
-}
-
-fn service_provider_config(state: &AppState) -> Value {
-    json!({
-        "schemas": ["urn:ietf:params:scim:schemas:core:2.0:ServiceProviderConfig"],
-        "documentationUri": format!("{}/api/docs", state.config.mail.public_url),
-        "patch": { "supported": true },
-        "bulk": { "supported": false, "maxOperations": 0, "maxPayloadSize": 0 },
-        "filter": { "supported": true, "maxResults": MAX_COUNT },
-        "changePassword": { "supported": true },
-        "sort": { "supported": false },
-        "etag": { "supported": false },
-        "authenticationSchemes": [{
-            "type": "oauthbearertoken",
-            "name": "Service credential",
-            "description": "A service credential (eps_…) with the scim:write scope, made by the enterprise's CEO",
-            "primary": true,
-        }],
-        "meta": { "resourceType": "ServiceProviderConfig", "location": format!("{}{PREFIX}/ServiceProviderConfig", state.config.mail.public_url) },
-    })
-}
-
-/// The User schema as served: the attributes this server keeps (RFC 7643 section 4.1).
-fn user_schema(state: &AppState) -> Value {
-    let attribute = |name: &str, kind: &str, required: bool, mutability: &str, returned: &str, uniqueness: &str, description: &str| {
-        json!({
-            "name": name, "type": kind, "multiValued": false, "description": description, "required": required,
-            "caseExact": false, "mutability": mutability, "returned": returned, "uniqueness": uniqueness,
-        })
-    };
-    let mut name = attribute("name", "complex", false, "readWrite", "default", "none", "The person's name");
-    name["subAttributes"] = json!([
-        attribute("formatted", "string", false, "readWrite", "default", "none", "The full name"),
-        attribute("givenName", "string", false, "readWrite", "default", "none", "The given name"),
-        attribute("familyName", "string", false, "readWrite", "default", "none", "The family name"),
-    ]);
-    let mut emails = attribute("emails", "complex", false, "readWrite", "default", "none", "The account's e-mail address (its userName)");
-    emails["multiValued"] = json!(true);
-    emails["subAttributes"] = json!([
-        attribute("value", "string", false, "readWrite", "default", "none", "The address"),
-        attribute("type", "string", false, "readWrite", "default", "none", "work"),
-        attribute("primary", "boolean", false, "readWrite", "default", "none", "Always true"),
-    ]);
-    json!({
-        "schemas": ["urn:ietf:params:scim:schemas:core:2.0:Schema"],
-        "id": USER,
-        "name": "User",
-        "description": "A department member of the enterprise",
-        "attributes": [
-            attribute("userName", "string", true, "readWrite", "default", "server", "The person's e-mail address, which signs them in"),
-            name,
-            attribute("displayName", "string", false, "readWrite", "default", "none", "The name shown in the app"),
-            emails,
-            attribute("active", "boolean", false, "readWrite", "default", "none", "False: deactivated, their sessions and tokens ended"),
-            attribute("preferredLanguage", "string", false, "readWrite", "default", "none", "en or fr: their e-mails and the app"),
-            attribute("password", "string", false, "writeOnly", "never", "none", "Without one, the person is invited by e-mail"),
-        ],
-        "meta": { "resourceType": "Schema", "location": format!("{}{PREFIX}/Schemas/{USER}", state.config.mail.public_url) },
-    })
-}
-
-fn resource_type(state: &AppState) -> Value {
-    json!({
-        "schemas": ["urn:ietf:params:scim:schemas:core:2.0:ResourceType"],
-        "id": "User",
-        "name": "User",
-        "endpoint": "/Users",
-        "description": "A department member of the enterprise",
-        "schema": USER,
-        "meta": { "resourceType": "ResourceType", "location": format!("{}{PREFIX}/ResourceTypes/User", state.config.mail.public_url) },
-    })
 }
 
 fn list(resources: Vec<Value>, total: i64, start_index: i64) -> Value {
     json!({ "schemas": [LIST], "totalResults": total, "startIndex": start_index, "itemsPerPage": resources.len(), "Resources": resources })
+}
+
+/// A page of the enterprise's people: a `GET /Users` or a search.
+async fn search(
+    state: &AppState,
+    caller: &Caller,
+    filter: Option<&str>,
+    start_index: Option<i64>,
+    count: Option<i64>,
+    projection: &Projection,
+) -> Result<Value, AppError> {
+    let enterprise_id = enterprise(caller)?;
+    let (email, external_id) = match filter.map(str::trim).filter(|f| !f.is_empty()) {
+        Some(filter) if filter.len() > 1000 => return Err(bad("invalidFilter", "A filter is at most 1,000 characters")),
+        Some(filter) => filter_of(filter)?,
+        None => (None, None),
+    };
+    let start_index = start_index.unwrap_or(1).max(1);
+    let count = count.unwrap_or(i64::from(MAX_COUNT)).clamp(0, i64::from(MAX_COUNT));
+    let filter = store::users::UserFilter {
+        enterprise_id: Some(enterprise_id),
+        roles_in: Some(vec![Role::DepartmentHead, Role::DepartmentUser]),
+        email,
+        external_id,
+        ..Default::default()
+    };
+    let (rows, total) = store::users::list_at(&state.db, &filter, start_index - 1, count).await?;
+    let kept = store::users::scim_attributes(&state.db, &rows.iter().map(|u| u.id).collect::<Vec<_>>()).await?;
+    let resources = rows.iter().map(|u| projection.apply(user::resource(state, u, kept.get(&u.id)))).collect();
+    Ok(list(resources, total, start_index))
+}
+
+/// A `SearchRequest` (RFC 7644 section 3.4.3), as `POST /.search` receives it.
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+struct SearchRequest {
+    filter: Option<String>,
+    start_index: Option<i64>,
+    count: Option<i64>,
+    attributes: Vec<String>,
+    excluded_attributes: Vec<String>,
+}
+
+fn search_request(body: Value) -> Result<SearchRequest, AppError> {
+    serde_json::from_value(body).map_err(|e| bad("invalidSyntax", &format!("Not a SCIM SearchRequest: {e}")))
+}
+
+/// A discovery resource by id, else 404.
+fn by_id(resources: Vec<Value>, id: &str) -> Result<Found, ScimError> {
+    resources
+        .into_iter()
+        .find(|r| r["id"].as_str().is_some_and(|i| i.eq_ignore_ascii_case(id)))
+        .map(|r| Found::Ok(Json(r)))
+        .ok_or_else(|| AppError::NotFound.into())
 }
 
 #[OpenApi(prefix_path = "/scim/v2", tag = "ApiTags::Provisioning")]
@@ -494,15 +404,33 @@ impl ScimApi {
     async fn config(&self, state: Data<&AppState>, auth: BearerAuth) -> Result<Found, ScimError> {
         auth.0.require("getScimServiceProviderConfig")?;
         enterprise(&auth.0)?;
-        Ok(Found::Ok(Json(service_provider_config(&state))))
+        Ok(Found::Ok(Json(discovery::service_provider_config(&state))))
     }
 
     /// SCIM: the schemas
+    ///
+    /// The User's, and the three that describe discovery (ServiceProviderConfig, ResourceType,
+    /// Schema).
     #[oai(path = "/Schemas", method = "get", operation_id = "listScimSchemas")]
     async fn schemas(&self, state: Data<&AppState>, auth: BearerAuth) -> Result<Found, ScimError> {
         auth.0.require("listScimSchemas")?;
         enterprise(&auth.0)?;
-        Ok(Found::Ok(Json(list(vec![user_schema(&state)], 1, 1))))
+        let schemas = discovery::schemas(&state);
+        let total = schemas.len() as i64;
+        Ok(Found::Ok(Json(list(schemas, total, 1))))
+    }
+
+    /// SCIM: one schema, by its URN
+    #[oai(path = "/Schemas/:id", method = "get", operation_id = "getScimSchema")]
+    async fn schema(
+        &self,
+        state: Data<&AppState>,
+        auth: BearerAuth,
+        #[oai(validator(max_length = 200))] id: Path<String>,
+    ) -> Result<Found, ScimError> {
+        auth.0.require("getScimSchema")?;
+        enterprise(&auth.0)?;
+        by_id(discovery::schemas(&state), &id.0)
     }
 
     /// SCIM: the resource types
@@ -510,14 +438,31 @@ impl ScimApi {
     async fn resource_types(&self, state: Data<&AppState>, auth: BearerAuth) -> Result<Found, ScimError> {
         auth.0.require("listScimResourceTypes")?;
         enterprise(&auth.0)?;
-        Ok(Found::Ok(Json(list(vec![resource_type(&state)], 1, 1))))
+        let types = discovery::resource_types(&state);
+        let total = types.len() as i64;
+        Ok(Found::Ok(Json(list(types, total, 1))))
+    }
+
+    /// SCIM: one resource type
+    #[oai(path = "/ResourceTypes/:id", method = "get", operation_id = "getScimResourceType")]
+    async fn resource_type(
+        &self,
+        state: Data<&AppState>,
+        auth: BearerAuth,
+        #[oai(validator(max_length = 200))] id: Path<String>,
+    ) -> Result<Found, ScimError> {
+        auth.0.require("getScimResourceType")?;
+        enterprise(&auth.0)?;
+        by_id(discovery::resource_types(&state), &id.0)
     }
 
     /// SCIM: list the enterprise's people
     ///
     /// Its department staff, newest first; `filter` takes `userName eq "…"` or `externalId eq
-    /// "…"`. `startIndex` is 1-based; `count` at most 100.
+    /// "…"`. `startIndex` is 1-based; `count` at most 100. `attributes` or `excludedAttributes`
+    /// (comma-separated) choose what each resource shows.
     #[oai(path = "/Users", method = "get", operation_id = "listScimUsers")]
+    #[allow(clippy::too_many_arguments)]
     async fn list_users(
         &self,
         state: Data<&AppState>,
@@ -525,24 +470,35 @@ impl ScimApi {
         #[oai(validator(max_length = 1000))] filter: Query<Option<String>>,
         #[oai(name = "startIndex")] start_index: Query<Option<i64>>,
         count: Query<Option<i64>>,
+        #[oai(validator(max_length = 1000))] attributes: Query<Option<String>>,
+        #[oai(name = "excludedAttributes", validator(max_length = 1000))] excluded_attributes: Query<Option<String>>,
     ) -> Result<Found, ScimError> {
         auth.0.require("listScimUsers")?;
-        let enterprise_id = enterprise(&auth.0)?;
-        let (email, external_id) = match filter.0.as_deref().map(str::trim).filter(|f| !f.is_empty()) {
-            Some(filter) => filter_of(filter)?,
-            None => (None, None),
-        };
-        let start_index = start_index.0.unwrap_or(1).max(1);
-        let count = count.0.unwrap_or(i64::from(MAX_COUNT)).clamp(0, i64::from(MAX_COUNT));
-        let filter = store::users::UserFilter {
-            enterprise_id: Some(enterprise_id),
-            roles_in: Some(vec![Role::DepartmentHead, Role::DepartmentUser]),
-            email,
-            external_id,
-            ..Default::default()
-        };
-        let (rows, total) = store::users::list_at(&state.db, &filter, start_index - 1, count).await?;
-        Ok(Found::Ok(Json(list(rows.iter().map(|u| resource(&state, u)).collect(), total, start_index))))
+        let projection = Projection::parse(attributes.0.as_deref(), excluded_attributes.0.as_deref());
+        Ok(Found::Ok(Json(search(&state, &auth.0, filter.0.as_deref(), start_index.0, count.0, &projection).await?)))
+    }
+
+    /// SCIM: search the enterprise's people
+    ///
+    /// `GET /Users`'s search as a `SearchRequest` body (`filter`, `startIndex`, `count`,
+    /// `attributes`, `excludedAttributes`).
+    #[oai(path = "/Users/.search", method = "post", operation_id = "searchScimUsers")]
+    async fn search_users(&self, state: Data<&AppState>, auth: BearerAuth, body: Json<Value>) -> Result<Found, ScimError> {
+        auth.0.require("searchScimUsers")?;
+        let request = search_request(body.0)?;
+        let projection = Projection::from_lists(&request.attributes, &request.excluded_attributes);
+        Ok(Found::Ok(Json(search(&state, &auth.0, request.filter.as_deref(), request.start_index, request.count, &projection).await?)))
+    }
+
+    /// SCIM: search every resource type
+    ///
+    /// As `POST /Users/.search`: people are the resources this server serves.
+    #[oai(path = "/.search", method = "post", operation_id = "searchScim")]
+    async fn search_all(&self, state: Data<&AppState>, auth: BearerAuth, body: Json<Value>) -> Result<Found, ScimError> {
+        auth.0.require("searchScim")?;
+        let request = search_request(body.0)?;
+        let projection = Projection::from_lists(&request.attributes, &request.excluded_attributes);
+        Ok(Found::Ok(Json(search(&state, &auth.0, request.filter.as_deref(), request.start_index, request.count, &projection).await?)))
     }
 
     /// SCIM: provision a person
@@ -553,7 +509,7 @@ impl ScimApi {
     async fn create(&self, state: Data<&AppState>, auth: BearerAuth, body: Json<Value>) -> Result<Created, ScimError> {
         auth.0.require("createScimUser")?;
         let enterprise_id = enterprise(&auth.0)?;
-        let wanted = wanted(&body.0)?;
+        let wanted = user::wanted(&body.0)?;
         if let Some(external_id) = &wanted.external_id {
             let taken = store::users::UserFilter { enterprise_id: Some(enterprise_id), external_id: Some(external_id.clone()), ..Default::default() };
             if store::users::list_at(&state.db, &taken, 0, 1).await?.1 > 0 {
@@ -561,7 +517,7 @@ impl ScimApi {
             }
         }
         let create = CreateUser {
-            full_name: wanted.full_name.clone(),
+            full_name: wanted.full_name.clone().unwrap_or_else(|| wanted.email.split('@').next().unwrap_or_default().to_owned()),
             email: wanted.email.clone(),
             password: wanted.password.clone(),
             role: Role::DepartmentUser,
@@ -569,48 +525,55 @@ impl ScimApi {
             department_id: None,
             locale: wanted.locale,
         };
-        let user = create_user(&state, &auth.0, &create).await?;
-        let user = apply(&state, &auth.0, user, &Wanted { password: None, ..wanted }).await?;
-        Ok(Created::Created(Json(resource(&state, &user))))
+        let created = create_user(&state, &auth.0, &create).await?;
+        let resource = apply(&state, &auth.0, created, &Wanted { password: None, ..wanted }, true).await?;
+        Ok(Created::Created(Json(resource)))
     }
 
     /// SCIM: one person
     #[oai(path = "/Users/:id", method = "get", operation_id = "getScimUser")]
-    async fn get(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<String>) -> Result<Found, ScimError> {
+    async fn get(
+        &self,
+        state: Data<&AppState>,
+        auth: BearerAuth,
+        id: Path<String>,
+        #[oai(validator(max_length = 1000))] attributes: Query<Option<String>>,
+        #[oai(name = "excludedAttributes", validator(max_length = 1000))] excluded_attributes: Query<Option<String>>,
+    ) -> Result<Found, ScimError> {
         auth.0.require("getScimUser")?;
         enterprise(&auth.0)?;
-        Ok(Found::Ok(Json(resource(&state, &staff_member(&state, &auth.0, &id.0).await?))))
+        let resource = shown(&state, &staff_member(&state, &auth.0, &id.0).await?).await?;
+        Ok(Found::Ok(Json(Projection::parse(attributes.0.as_deref(), excluded_attributes.0.as_deref()).apply(resource))))
     }
 
     /// SCIM: replace a person
     ///
-    /// Their name, e-mail, status (`active: false` deactivates them: their sessions and tokens
-    /// end at once), language and external id, as sent.
+    /// Everything the resource holds, as sent (what is left out is removed): `active: false`
+    /// deactivates them (their sessions and tokens end at once).
     #[oai(path = "/Users/:id", method = "put", operation_id = "replaceScimUser")]
     async fn replace(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<String>, body: Json<Value>) -> Result<Found, ScimError> {
         auth.0.require("replaceScimUser")?;
         enterprise(&auth.0)?;
         let user = staff_member(&state, &auth.0, &id.0).await?;
-        let wanted = wanted(&body.0)?;
-        let user = apply(&state, &auth.0, user, &wanted).await?;
-        Ok(Found::Ok(Json(resource(&state, &user))))
+        let wanted = user::wanted(&body.0)?;
+        Ok(Found::Ok(Json(apply(&state, &auth.0, user, &wanted, false).await?)))
     }
 
     /// SCIM: change a person
     ///
-    /// RFC 7644's PatchOp: `add` and `replace` of `active`, `userName`, `displayName`, `name`
-    /// (and its sub-attributes), `emails[type eq "work"].value`, `externalId`,
-    /// `preferredLanguage`, with or without `path`; `remove` of `externalId`.
+    /// RFC 7644's PatchOp: `add`, `replace` and `remove` of any attribute the User schema
+    /// declares, with a `path` (a sub-attribute: `name.givenName`; a filter:
+    /// `emails[type eq "work"].value`) or without one (a value object); at most 100 operations.
     #[oai(path = "/Users/:id", method = "patch", operation_id = "patchScimUser")]
     async fn patch(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<String>, body: Json<Value>) -> Result<Found, ScimError> {
         auth.0.require("patchScimUser")?;
         enterprise(&auth.0)?;
         let user = staff_member(&state, &auth.0, &id.0).await?;
         let patch: PatchOp = serde_json::from_value(body.0).map_err(|e| bad("invalidSyntax", &format!("Not a SCIM PatchOp: {e}")))?;
-        let changed = patched(resource(&state, &user), patch)?;
-        let wanted = wanted(&changed)?;
-        let user = apply(&state, &auth.0, user, &wanted).await?;
-        Ok(Found::Ok(Json(resource(&state, &user))))
+        let Value::Object(mut resource) = shown(&state, &user).await? else { return Err(AppError::NotFound.into()) };
+        patch::apply(&mut resource, patch)?;
+        let wanted = user::wanted(&Value::Object(resource))?;
+        Ok(Found::Ok(Json(apply(&state, &auth.0, user, &wanted, false).await?)))
     }
 
     /// SCIM: delete a person
@@ -668,5 +631,20 @@ mod tests {
             let body = scim_error(err.status(), &err.body());
             assert_eq!((body.status.as_str(), body.scim_type.as_deref()), ("400", Some("invalidFilter")), "{refused}: {body:?}");
         }
+    }
+
+    #[test]
+    fn attributes_show_only_what_they_name_and_excluded_attributes_leave_it_out_but_id_stays() {
+        let ann = json!({
+            "schemas": [USER], "id": "1", "userName": "ann@example.com", "displayName": "Ann",
+            "name": { "givenName": "Ann", "familyName": "Lee" }, "emails": [{ "value": "ann@example.com", "type": "work" }],
+        });
+        let only = Projection::parse(Some("userName, urn:ietf:params:scim:schemas:core:2.0:User:name.familyName"), None).apply(ann.clone());
+        assert_eq!(only, json!({ "schemas": [USER], "id": "1", "userName": "ann@example.com", "name": { "familyName": "Lee" } }));
+        let without = Projection::parse(None, Some("DISPLAYNAME,emails.type,id")).apply(ann);
+        assert_eq!(
+            without,
+            json!({ "schemas": [USER], "id": "1", "userName": "ann@example.com", "name": { "givenName": "Ann", "familyName": "Lee" }, "emails": [{ "value": "ann@example.com" }] })
+        );
     }
 }

@@ -296,7 +296,19 @@ pub(super) async fn create_user(state: &AppState, caller: &Caller, body: &Create
 
 /// Changes a user the caller may manage (`updateUser`, and SCIM's): ends their sessions when
 /// deactivated, demoted or given a new password; audited, with webhook events.
-pub(super) async fn update_user(state: &AppState, caller: &Caller, user: UserRecord, body: &UpdateUser) -> Result<UserRecord, AppError> {
+async fn update_user(state: &AppState, caller: &Caller, user: UserRecord, body: &UpdateUser) -> Result<UserRecord, AppError> {
+    update_user_noting(state, caller, user, body, Changes::new()).await
+}
+
+/// As `update_user`, with more that changed (`extra`: what SCIM's directory set) in the same
+/// audit entry.
+pub(super) async fn update_user_noting(
+    state: &AppState,
+    caller: &Caller,
+    user: UserRecord,
+    body: &UpdateUser,
+    extra: Changes,
+) -> Result<UserRecord, AppError> {
     let mut errors = FieldErrors::new();
     let full_name = body.full_name.as_deref().and_then(|n| errors.check("fullName", text::line(n, text::MAX_NAME)));
     let email = body.email.as_deref().and_then(|e| errors.check("email", Email::parse(e)));
@@ -367,6 +379,7 @@ pub(super) async fn update_user(state: &AppState, caller: &Caller, user: UserRec
         .changed("status", user.status().as_str(), after.status().as_str())
         .changed("departmentId", user.department_id, after.department_id);
     let diff = if hash.is_some() { diff.with("passwordChanged", true) } else { diff };
+    let diff = diff.merge(extra);
     record(state, &mut tx, caller, &after, "user.updated", diff.clone()).await?;
     if user.role() != after.role() {
         let role = Changes::new().changed("role", user.role().as_str(), after.role().as_str());

@@ -445,3 +445,20 @@ pub async fn set_external_id(tx: &mut sqlx::PgConnection, id: Uuid, external_id:
         Err(e) => Err(e),
     }
 }
+
+/// The SCIM attributes the enterprise's directory last set on each of these people (those it
+/// never set are absent).
+pub async fn scim_attributes(db: impl PgExecutor<'_>, ids: &[Uuid]) -> sqlx::Result<std::collections::HashMap<Uuid, serde_json::Value>> {
+    let rows: Vec<(Uuid, sqlx::types::Json<serde_json::Value>)> =
+        sqlx::query_as("select id, scim_attributes from public.users where id = any($1) and scim_attributes is not null")
+            .bind(ids)
+            .fetch_all(db)
+            .await?;
+    Ok(rows.into_iter().map(|(id, attributes)| (id, attributes.0)).collect())
+}
+
+/// Keeps the SCIM attributes the directory set on the person.
+pub async fn set_scim_attributes(db: impl PgExecutor<'_>, id: Uuid, attributes: &serde_json::Value) -> sqlx::Result<()> {
+    sqlx::query("update public.users set scim_attributes = $2 where id = $1").bind(id).bind(sqlx::types::Json(attributes)).execute(db).await?;
+    Ok(())
+}

@@ -181,8 +181,12 @@ const TABLE: &[(&str, [Cell; 11], Program)] = &[
     // platform has none. Another enterprise's CEO reaches their own people only.
     ("getScimServiceProviderConfig", [F,  A,  F,   F,    U,   U,    A,     F,   F,     F,    F], S("scim:read")),
     ("listScimSchemas",           [F,     A,  F,   F,    U,   U,    A,     F,   F,     F,    F], S("scim:read")),
+    ("getScimSchema",             [F,     A,  F,   F,    U,   U,    A,     F,   F,     F,    F], S("scim:read")),
     ("listScimResourceTypes",     [F,     A,  F,   F,    U,   U,    A,     F,   F,     F,    F], S("scim:read")),
+    ("getScimResourceType",       [F,     A,  F,   F,    U,   U,    A,     F,   F,     F,    F], S("scim:read")),
     ("listScimUsers",             [F,     A,  F,   F,    U,   U,    A,     F,   F,     F,    F], S("scim:read")),
+    ("searchScimUsers",           [F,     A,  F,   F,    U,   U,    A,     F,   F,     F,    F], S("scim:read")),
+    ("searchScim",                [F,     A,  F,   F,    U,   U,    A,     F,   F,     F,    F], S("scim:read")),
     ("createScimUser",            [F,     A,  F,   F,    U,   U,    A,     F,   F,     F,    F], S("scim:write")),
     ("getScimUser",               [F,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("scim:read")),
     ("replaceScimUser",           [F,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("scim:write")),
@@ -771,8 +775,28 @@ impl World {
             }
             "getScimServiceProviderConfig" => get("/api/v1/scim/v2/ServiceProviderConfig"),
             "listScimSchemas" => get("/api/v1/scim/v2/Schemas"),
+            "getScimSchema" => get("/api/v1/scim/v2/Schemas/urn:ietf:params:scim:schemas:core:2.0:User"),
             "listScimResourceTypes" => get("/api/v1/scim/v2/ResourceTypes"),
+            "getScimResourceType" => get("/api/v1/scim/v2/ResourceTypes/User"),
             "listScimUsers" => get("/api/v1/scim/v2/Users?count=100"),
+            "searchScimUsers" | "searchScim" => {
+                // The home enterprise's member, by their address.
+                let email = match self.home(who) {
+                    Some(home) => self.app.get(&self.admin.token, &format!("/api/v1/users/{}", home.member)).await.1["email"]
+                        .as_str()
+                        .unwrap_or_default()
+                        .to_owned(),
+                    None => "nobody@platform.example".to_owned(),
+                };
+                let (path, shown) = match operation {
+                    "searchScimUsers" => ("/api/v1/scim/v2/Users/.search", json!({ "attributes": ["userName"] })),
+                    _ => ("/api/v1/scim/v2/.search", json!({ "excludedAttributes": ["emails"] })),
+                };
+                let mut body =
+                    json!({ "schemas": ["urn:ietf:params:scim:api:messages:2.0:SearchRequest"], "filter": format!("userName eq \"{email}\"") });
+                body.as_object_mut().unwrap().extend(shown.as_object().unwrap().clone());
+                post(path).json(body)
+            }
             "createScimUser" => {
                 let email = format!("scim{}@{}.example", self.unique(), self.home(who).map_or("platform".to_owned(), |t| t.slug()));
                 post("/api/v1/scim/v2/Users").json(json!({ "userName": email, "displayName": "Provisioned" })).target(email)
@@ -1061,7 +1085,23 @@ impl World {
             "deletePasskey" => ensure!(self.passkeys(&me.token).await.is_empty(), "the passkey is still there"),
             "getScimServiceProviderConfig" => ensure!(body["patch"]["supported"] == true, "{body}"),
             "listScimSchemas" => ensure!(body["Resources"][0]["id"] == "urn:ietf:params:scim:schemas:core:2.0:User", "{body}"),
+            "getScimSchema" => {
+                ensure!(body["id"] == "urn:ietf:params:scim:schemas:core:2.0:User" && body["attributes"][0]["name"] == "userName", "{body}")
+            }
             "listScimResourceTypes" => ensure!(body["Resources"][0]["endpoint"] == "/Users", "{body}"),
+            "getScimResourceType" => ensure!(body["id"] == "User" && body["endpoint"] == "/Users", "{body}"),
+            "searchScimUsers" | "searchScim" => {
+                // The caller's member found by their address, alone, shown as the search asked.
+                let Some(t) = home else { return Err(format!("no enterprise: {body}")) };
+                let found = items(&body["Resources"]);
+                ensure!(found.len() == 1 && has(found, &t.member), "not its member alone: {body}");
+                let shown = if operation == "searchScimUsers" {
+                    found.iter().all(|u| u.get("emails").is_none() && u.get("active").is_none())
+                } else {
+                    found.iter().all(|u| u.get("emails").is_none() && u.get("active").is_some())
+                };
+                ensure!(shown, "not the attributes asked for: {body}");
+            }
             "listScimUsers" => {
                 // The caller's enterprise's people (its own addresses), its member among them.
                 let Some(t) = home else { return Err(format!("no enterprise: {body}")) };

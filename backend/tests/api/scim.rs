@@ -94,19 +94,54 @@ async fn okta_and_entra_patches_change_and_deactivate_and_a_deactivation_ends_ev
     assert_eq!(status, 201, "{personal}");
     let personal = personal["token"].as_str().unwrap().to_owned();
 
-    // Entra ID's PATCH: capitalised ops, paths, a new work e-mail.
+    // Entra ID's PATCH (its documented shape): capitalised ops, a name-only change, a new work
+    // e-mail through a filter, a new userPrincipalName (the address that signs Ann in).
     let entra_patch = json!({ "schemas": [PATCH_OP], "Operations": [
         { "op": "Replace", "path": "name.givenName", "value": "Anne" },
         { "op": "Replace", "path": "displayName", "value": "Anne Lee" },
         { "op": "Add", "path": "emails[type eq \"work\"].value", "value": "anne@scim-two.example" },
+        { "op": "Replace", "path": "userName", "value": "anne@scim-two.example" },
         { "op": "Replace", "path": "externalId", "value": "0a1b2c3e" }
     ]});
     let (status, _, changed) = scim(&app, Some(&token), patch.clone(), &format!("/Users/{id}"), Some(entra_patch)).await;
     assert_eq!(status, 200, "{changed}");
     assert_eq!(
-        (&changed["displayName"], &changed["userName"], &changed["externalId"]),
-        (&json!("Anne Lee"), &json!("anne@scim-two.example"), &json!("0a1b2c3e"))
+        (&changed["displayName"], &changed["userName"], &changed["externalId"], &changed["name"]),
+        (
+            &json!("Anne Lee"),
+            &json!("anne@scim-two.example"),
+            &json!("0a1b2c3e"),
+            &json!({ "formatted": "Ann Lee", "familyName": "Lee", "givenName": "Anne" })
+        )
     );
+    assert_eq!(changed["emails"], json!([{ "primary": true, "type": "work", "value": "anne@scim-two.example" }]));
+    let (_, _, again) = scim(&app, Some(&token), reqwest::Method::GET, &format!("/Users/{id}"), None).await;
+    assert_eq!(again, changed, "what a GET shows is what the PATCH answered");
+    let (_, account) = app.get(&ceo, &format!("/api/v1/users/{id}")).await;
+    assert_eq!((&account["fullName"], &account["email"]), (&json!("Anne Lee"), &json!("anne@scim-two.example")), "{account}");
+    // Entra ID's name-only PATCH, without displayName: the given name changes, and so does the
+    // name the app shows when the directory sets no displayName.
+    let entra_remove = json!({ "schemas": [PATCH_OP], "Operations": [
+        { "op": "Remove", "path": "displayName" },
+        { "op": "Remove", "path": "name.formatted" },
+        { "op": "Replace", "path": "name.givenName", "value": "Annie" }
+    ]});
+    let (status, _, renamed) = scim(&app, Some(&token), patch.clone(), &format!("/Users/{id}"), Some(entra_remove)).await;
+    assert_eq!(
+        (status, renamed.get("displayName"), &renamed["name"]),
+        (200, None, &json!({ "familyName": "Lee", "givenName": "Annie" })),
+        "{renamed}"
+    );
+    assert_eq!(app.get(&ceo, &format!("/api/v1/users/{id}")).await.1["fullName"], "Annie Lee");
+    // A rename in the app outdates the directory's name: the resource shows the app's.
+    let (status, _) = app.put(&ceo, &format!("/api/v1/users/{id}"), json!({ "fullName": "Ann Renamed" })).await;
+    assert_eq!(status, 200);
+    let (_, _, shown) = scim(&app, Some(&token), reqwest::Method::GET, &format!("/Users/{id}"), None).await;
+    assert_eq!((&shown["displayName"], &shown["name"]["formatted"]), (&json!("Ann Renamed"), &json!("Ann Renamed")), "{shown}");
+    // A language the platform does not speak is refused, not taken as English.
+    let german = json!({ "schemas": [PATCH_OP], "Operations": [{ "op": "replace", "path": "preferredLanguage", "value": "de-DE" }] });
+    let (status, _, body) = scim(&app, Some(&token), patch.clone(), &format!("/Users/{id}"), Some(german)).await;
+    assert_eq!((status, &body["scimType"]), (400, &json!("invalidValue")), "{body}");
     // Entra ID deactivates with the text "False".
     let entra_off = json!({ "schemas": [PATCH_OP], "Operations": [{ "op": "Replace", "path": "active", "value": "False" }] });
     let (status, _, off) = scim(&app, Some(&token), patch.clone(), &format!("/Users/{id}"), Some(entra_off)).await;

@@ -5,7 +5,7 @@
  * Multi-tenant enterprise management platform. Errors are RFC 9457 problem details (`application/problem+json`) that also carry a stable `code`, a `message`, `fields` for invalid input and the `requestId`. Lists are pages `{ items, total, page, pageSize }`. Authenticate with `Authorization: Bearer <token>`: a person's session token from `POST /auth/login`, or a program's token from `POST /api-tokens` (scoped; see each operation's `ApiToken` scope). Every answer carries `RateLimit-Policy` and `RateLimit`; a POST with `Idempotency-Key` is safe to retry; GETs carry an `ETag`. Read [the guide for programs](/api/guide.md) first: tokens, scopes, errors, limits, retries, pages, versions.
 
 **Real time.** `GET /api/v1/ws` upgrades to a WebSocket (one per tab). Its first message, within 5 s, is `{"type":"auth","token":"<token>"}` (never put the token in the URL); the server answers `{"type":"ready"}`, then sends events as JSON objects with a `type`: `session.ended` (`sessionId`, `reason`; the socket then closes with code 4401, as it does for a missing, bad or dead token), `monitoring.session_started` (`sessionId`, `userId`, `enterpriseId`), `monitoring.session_updated` (`sessionId`, `enterpriseId`, `lastSeenAt`) and `monitoring.session_ended` (`sessionId`, `enterpriseId`, `reason`) to the monitors whose scope includes the session, once a second at most: past 20 in a second, one `monitoring.sessions_changed` (`enterpriseId`, null for the admins' summary of the whole platform; `started`, `updated`, `ended`: counts) instead, so a mass expiry is one message; and `report.status_changed` (`reportId`, `departmentId`, `title`, `fromStatus`, `status`, `actorId`: who moved it) to the report's author, department head and CEO. The messenger's events go to a conversation's members: `message.created` (`conversationId`, `messageId`, `senderId`), `message.read` (`conversationId`, `userId`, `messageId`), `conversation.changed` (`conversationId`: members, name, keys or the listener's archive flag) and `conversation.typing` (`conversationId`, `userId`; never stored). `own_sessions.changed` (`userId`) tells a person's sockets that one of their own sessions started or ended (their "Your sessions" list changed; refetch it). `webhook.disabled` (`webhookId`, `url`) tells a webhook's owner (the CEO, or the platform admins) that it was turned off after failing for days. A client too slow to read its events is closed with 4408; reconnect and refetch.
- * OpenAPI spec version: 1.8.0
+ * OpenAPI spec version: 1.9.0
  */
 import {
   useMutation,
@@ -27,6 +27,7 @@ import type {
 } from '@tanstack/react-query';
 
 import type {
+  GetScimUserParams,
   ListScimUsersParams,
   ScimErrorBody
 } from '.././model';
@@ -139,6 +140,8 @@ export function useGetScimServiceProviderConfig<TData = Awaited<ReturnType<typeo
 
 
 /**
+ * The User's, and the three that describe discovery (ServiceProviderConfig, ResourceType,
+Schema).
  * @summary SCIM: the schemas
  */
 export const getListScimSchemasUrl = () => {
@@ -227,6 +230,105 @@ export function useListScimSchemas<TData = Awaited<ReturnType<typeof listScimSch
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
   const queryOptions = getListScimSchemasQueryOptions(options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
+ * @summary SCIM: one schema, by its URN
+ */
+export const getGetScimSchemaUrl = (id: string,) => {
+
+
+  
+
+  return `/api/v1/scim/v2/Schemas/${id}`
+}
+
+export const getScimSchema = async (id: string, options?: RequestInit): Promise<unknown> => {
+  
+  return customFetch<unknown>(getGetScimSchemaUrl(id),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetScimSchemaQueryKey = (id?: string,) => {
+    return [
+    `/api/v1/scim/v2/Schemas/${id}`
+    ] as const;
+    }
+
+    
+export const getGetScimSchemaQueryOptions = <TData = Awaited<ReturnType<typeof getScimSchema>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getScimSchema>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetScimSchemaQueryKey(id);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getScimSchema>>> = ({ signal }) => getScimSchema(id, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(id), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getScimSchema>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetScimSchemaQueryResult = NonNullable<Awaited<ReturnType<typeof getScimSchema>>>
+export type GetScimSchemaQueryError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>
+
+
+export function useGetScimSchema<TData = Awaited<ReturnType<typeof getScimSchema>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>>(
+ id: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getScimSchema>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getScimSchema>>,
+          TError,
+          Awaited<ReturnType<typeof getScimSchema>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetScimSchema<TData = Awaited<ReturnType<typeof getScimSchema>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getScimSchema>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getScimSchema>>,
+          TError,
+          Awaited<ReturnType<typeof getScimSchema>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetScimSchema<TData = Awaited<ReturnType<typeof getScimSchema>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getScimSchema>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary SCIM: one schema, by its URN
+ */
+
+export function useGetScimSchema<TData = Awaited<ReturnType<typeof getScimSchema>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getScimSchema>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getGetScimSchemaQueryOptions(id,options)
 
   const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
 
@@ -337,8 +439,108 @@ export function useListScimResourceTypes<TData = Awaited<ReturnType<typeof listS
 
 
 /**
+ * @summary SCIM: one resource type
+ */
+export const getGetScimResourceTypeUrl = (id: string,) => {
+
+
+  
+
+  return `/api/v1/scim/v2/ResourceTypes/${id}`
+}
+
+export const getScimResourceType = async (id: string, options?: RequestInit): Promise<unknown> => {
+  
+  return customFetch<unknown>(getGetScimResourceTypeUrl(id),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetScimResourceTypeQueryKey = (id?: string,) => {
+    return [
+    `/api/v1/scim/v2/ResourceTypes/${id}`
+    ] as const;
+    }
+
+    
+export const getGetScimResourceTypeQueryOptions = <TData = Awaited<ReturnType<typeof getScimResourceType>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getScimResourceType>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetScimResourceTypeQueryKey(id);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getScimResourceType>>> = ({ signal }) => getScimResourceType(id, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(id), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getScimResourceType>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetScimResourceTypeQueryResult = NonNullable<Awaited<ReturnType<typeof getScimResourceType>>>
+export type GetScimResourceTypeQueryError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>
+
+
+export function useGetScimResourceType<TData = Awaited<ReturnType<typeof getScimResourceType>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>>(
+ id: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getScimResourceType>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getScimResourceType>>,
+          TError,
+          Awaited<ReturnType<typeof getScimResourceType>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetScimResourceType<TData = Awaited<ReturnType<typeof getScimResourceType>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getScimResourceType>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getScimResourceType>>,
+          TError,
+          Awaited<ReturnType<typeof getScimResourceType>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetScimResourceType<TData = Awaited<ReturnType<typeof getScimResourceType>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getScimResourceType>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary SCIM: one resource type
+ */
+
+export function useGetScimResourceType<TData = Awaited<ReturnType<typeof getScimResourceType>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getScimResourceType>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getGetScimResourceTypeQueryOptions(id,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
  * Its department staff, newest first; `filter` takes `userName eq "…"` or `externalId eq
-"…"`. `startIndex` is 1-based; `count` at most 100.
+"…"`. `startIndex` is 1-based; `count` at most 100. `attributes` or `excludedAttributes`
+(comma-separated) choose what each resource shows.
  * @summary SCIM: list the enterprise's people
  */
 export const getListScimUsersUrl = (params?: ListScimUsersParams,) => {
@@ -518,19 +720,173 @@ export const useCreateScimUser = <TError = ErrorType<ScimErrorBody | ScimErrorBo
       return useMutation(mutationOptions, queryClient);
     }
     /**
- * @summary SCIM: one person
+ * `GET /Users`'s search as a `SearchRequest` body (`filter`, `startIndex`, `count`,
+`attributes`, `excludedAttributes`).
+ * @summary SCIM: search the enterprise's people
  */
-export const getGetScimUserUrl = (id: string,) => {
+export const getSearchScimUsersUrl = () => {
 
 
   
 
-  return `/api/v1/scim/v2/Users/${id}`
+  return `/api/v1/scim/v2/Users/.search`
 }
 
-export const getScimUser = async (id: string, options?: RequestInit): Promise<unknown> => {
+export const searchScimUsers = async (searchScimUsersBody: unknown, options?: RequestInit): Promise<unknown> => {
   
-  return customFetch<unknown>(getGetScimUserUrl(id),
+  return customFetch<unknown>(getSearchScimUsersUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      searchScimUsersBody,)
+  }
+);}
+
+
+
+
+export const getSearchScimUsersMutationOptions = <TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof searchScimUsers>>, TError,{data: BodyType<unknown>}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof searchScimUsers>>, TError,{data: BodyType<unknown>}, TContext> => {
+
+const mutationKey = ['searchScimUsers'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof searchScimUsers>>, {data: BodyType<unknown>}> = (props) => {
+          const {data} = props ?? {};
+
+          return  searchScimUsers(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type SearchScimUsersMutationResult = NonNullable<Awaited<ReturnType<typeof searchScimUsers>>>
+    export type SearchScimUsersMutationBody = BodyType<unknown>
+    export type SearchScimUsersMutationError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>
+
+    /**
+ * @summary SCIM: search the enterprise's people
+ */
+export const useSearchScimUsers = <TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof searchScimUsers>>, TError,{data: BodyType<unknown>}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof searchScimUsers>>,
+        TError,
+        {data: BodyType<unknown>},
+        TContext
+      > => {
+
+      const mutationOptions = getSearchScimUsersMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * As `POST /Users/.search`: people are the resources this server serves.
+ * @summary SCIM: search every resource type
+ */
+export const getSearchScimUrl = () => {
+
+
+  
+
+  return `/api/v1/scim/v2/.search`
+}
+
+export const searchScim = async (searchScimBody: unknown, options?: RequestInit): Promise<unknown> => {
+  
+  return customFetch<unknown>(getSearchScimUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      searchScimBody,)
+  }
+);}
+
+
+
+
+export const getSearchScimMutationOptions = <TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof searchScim>>, TError,{data: BodyType<unknown>}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof searchScim>>, TError,{data: BodyType<unknown>}, TContext> => {
+
+const mutationKey = ['searchScim'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof searchScim>>, {data: BodyType<unknown>}> = (props) => {
+          const {data} = props ?? {};
+
+          return  searchScim(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type SearchScimMutationResult = NonNullable<Awaited<ReturnType<typeof searchScim>>>
+    export type SearchScimMutationBody = BodyType<unknown>
+    export type SearchScimMutationError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>
+
+    /**
+ * @summary SCIM: search every resource type
+ */
+export const useSearchScim = <TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof searchScim>>, TError,{data: BodyType<unknown>}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof searchScim>>,
+        TError,
+        {data: BodyType<unknown>},
+        TContext
+      > => {
+
+      const mutationOptions = getSearchScimMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * @summary SCIM: one person
+ */
+export const getGetScimUserUrl = (id: string,
+    params?: GetScimUserParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/api/v1/scim/v2/Users/${id}?${stringifiedParams}` : `/api/v1/scim/v2/Users/${id}`
+}
+
+export const getScimUser = async (id: string,
+    params?: GetScimUserParams, options?: RequestInit): Promise<unknown> => {
+  
+  return customFetch<unknown>(getGetScimUserUrl(id,params),
   {      
     ...options,
     method: 'GET'
@@ -543,23 +899,25 @@ export const getScimUser = async (id: string, options?: RequestInit): Promise<un
 
 
 
-export const getGetScimUserQueryKey = (id?: string,) => {
+export const getGetScimUserQueryKey = (id?: string,
+    params?: GetScimUserParams,) => {
     return [
-    `/api/v1/scim/v2/Users/${id}`
+    `/api/v1/scim/v2/Users/${id}`, ...(params ? [params]: [])
     ] as const;
     }
 
     
-export const getGetScimUserQueryOptions = <TData = Awaited<ReturnType<typeof getScimUser>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getScimUser>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+export const getGetScimUserQueryOptions = <TData = Awaited<ReturnType<typeof getScimUser>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>>(id: string,
+    params?: GetScimUserParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getScimUser>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
 
-  const queryKey =  queryOptions?.queryKey ?? getGetScimUserQueryKey(id);
+  const queryKey =  queryOptions?.queryKey ?? getGetScimUserQueryKey(id,params);
 
   
 
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof getScimUser>>> = ({ signal }) => getScimUser(id, { signal, ...requestOptions });
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getScimUser>>> = ({ signal }) => getScimUser(id,params, { signal, ...requestOptions });
 
       
 
@@ -573,7 +931,8 @@ export type GetScimUserQueryError = ErrorType<ScimErrorBody | ScimErrorBody | Sc
 
 
 export function useGetScimUser<TData = Awaited<ReturnType<typeof getScimUser>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>>(
- id: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getScimUser>>, TError, TData>> & Pick<
+ id: string,
+    params: undefined |  GetScimUserParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getScimUser>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getScimUser>>,
           TError,
@@ -583,7 +942,8 @@ export function useGetScimUser<TData = Awaited<ReturnType<typeof getScimUser>>, 
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useGetScimUser<TData = Awaited<ReturnType<typeof getScimUser>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>>(
- id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getScimUser>>, TError, TData>> & Pick<
+ id: string,
+    params?: GetScimUserParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getScimUser>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getScimUser>>,
           TError,
@@ -593,7 +953,8 @@ export function useGetScimUser<TData = Awaited<ReturnType<typeof getScimUser>>, 
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 export function useGetScimUser<TData = Awaited<ReturnType<typeof getScimUser>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>>(
- id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getScimUser>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ id: string,
+    params?: GetScimUserParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getScimUser>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
@@ -601,11 +962,12 @@ export function useGetScimUser<TData = Awaited<ReturnType<typeof getScimUser>>, 
  */
 
 export function useGetScimUser<TData = Awaited<ReturnType<typeof getScimUser>>, TError = ErrorType<ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody | ScimErrorBody>>(
- id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getScimUser>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ id: string,
+    params?: GetScimUserParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getScimUser>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
-  const queryOptions = getGetScimUserQueryOptions(id,options)
+  const queryOptions = getGetScimUserQueryOptions(id,params,options)
 
   const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
 
@@ -617,8 +979,8 @@ export function useGetScimUser<TData = Awaited<ReturnType<typeof getScimUser>>, 
 
 
 /**
- * Their name, e-mail, status (`active: false` deactivates them: their sessions and tokens
-end at once), language and external id, as sent.
+ * Everything the resource holds, as sent (what is left out is removed): `active: false`
+deactivates them (their sessions and tokens end at once).
  * @summary SCIM: replace a person
  */
 export const getReplaceScimUserUrl = (id: string,) => {
@@ -691,9 +1053,9 @@ export const useReplaceScimUser = <TError = ErrorType<ScimErrorBody | ScimErrorB
       return useMutation(mutationOptions, queryClient);
     }
     /**
- * RFC 7644's PatchOp: `add` and `replace` of `active`, `userName`, `displayName`, `name`
-(and its sub-attributes), `emails[type eq "work"].value`, `externalId`,
-`preferredLanguage`, with or without `path`; `remove` of `externalId`.
+ * RFC 7644's PatchOp: `add`, `replace` and `remove` of any attribute the User schema
+declares, with a `path` (a sub-attribute: `name.givenName`; a filter:
+`emails[type eq "work"].value`) or without one (a value object); at most 100 operations.
  * @summary SCIM: change a person
  */
 export const getPatchScimUserUrl = (id: string,) => {

@@ -5,22 +5,43 @@
  * Multi-tenant enterprise management platform. Errors are RFC 9457 problem details (`application/problem+json`) that also carry a stable `code`, a `message`, `fields` for invalid input and the `requestId`. Lists are pages `{ items, total, page, pageSize }`. Authenticate with `Authorization: Bearer <token>`: a person's session token from `POST /auth/login`, or a program's token from `POST /api-tokens` (scoped; see each operation's `ApiToken` scope). Every answer carries `RateLimit-Policy` and `RateLimit`; a POST with `Idempotency-Key` is safe to retry; GETs carry an `ETag`. Read [the guide for programs](/api/guide.md) first: tokens, scopes, errors, limits, retries, pages, versions.
 
 **Real time.** `GET /api/v1/ws` upgrades to a WebSocket (one per tab). Its first message, within 5 s, is `{"type":"auth","token":"<token>"}` (never put the token in the URL); the server answers `{"type":"ready"}`, then sends events as JSON objects with a `type`: `session.ended` (`sessionId`, `reason`; the socket then closes with code 4401, as it does for a missing, bad or dead token), `monitoring.session_started` (`sessionId`, `userId`, `enterpriseId`), `monitoring.session_updated` (`sessionId`, `enterpriseId`, `lastSeenAt`) and `monitoring.session_ended` (`sessionId`, `enterpriseId`, `reason`) to the monitors whose scope includes the session, once a second at most: past 20 in a second, one `monitoring.sessions_changed` (`enterpriseId`, null for the admins' summary of the whole platform; `started`, `updated`, `ended`: counts) instead, so a mass expiry is one message; and `report.status_changed` (`reportId`, `departmentId`, `title`, `fromStatus`, `status`, `actorId`: who moved it) to the report's author, department head and CEO. The messenger's events go to a conversation's members: `message.created` (`conversationId`, `messageId`, `senderId`), `message.read` (`conversationId`, `userId`, `messageId`), `conversation.changed` (`conversationId`: members, name, keys or the listener's archive flag) and `conversation.typing` (`conversationId`, `userId`; never stored). `own_sessions.changed` (`userId`) tells a person's sockets that one of their own sessions started or ended (their "Your sessions" list changed; refetch it). `webhook.disabled` (`webhookId`, `url`) tells a webhook's owner (the CEO, or the platform admins) that it was turned off after failing for days. A client too slow to read its events is closed with 4408; reconnect and refetch.
- * OpenAPI spec version: 1.8.0
+ * OpenAPI spec version: 1.9.0
  */
 import * as zod from 'zod';
 
 
 /**
+ * @summary SCIM: one schema, by its URN
+ */
+export const getScimSchemaPathIdMax = 200;
+
+export const getScimSchemaParams = zod.object({
+  "id": zod.string().max(getScimSchemaPathIdMax)
+})
+
+/**
+ * @summary SCIM: one resource type
+ */
+export const getScimResourceTypePathIdMax = 200;
+
+export const getScimResourceTypeParams = zod.object({
+  "id": zod.string().max(getScimResourceTypePathIdMax)
+})
+
+/**
  * Its department staff, newest first; `filter` takes `userName eq "…"` or `externalId eq
-"…"`. `startIndex` is 1-based; `count` at most 100.
+"…"`. `startIndex` is 1-based; `count` at most 100. `attributes` or `excludedAttributes`
+(comma-separated) choose what each resource shows.
  * @summary SCIM: list the enterprise's people
  */
-export const listScimUsersQueryFilterMax = 1000;
+export const listScimUsersQueryFilterMax = 1000;export const listScimUsersQueryAttributesMax = 1000;export const listScimUsersQueryExcludedAttributesMax = 1000;
 
 export const listScimUsersQueryParams = zod.object({
   "filter": zod.string().max(listScimUsersQueryFilterMax).optional(),
   "startIndex": zod.number().optional(),
-  "count": zod.number().optional()
+  "count": zod.number().optional(),
+  "attributes": zod.string().max(listScimUsersQueryAttributesMax).optional(),
+  "excludedAttributes": zod.string().max(listScimUsersQueryExcludedAttributesMax).optional()
 })
 
 /**
@@ -37,15 +58,47 @@ export const createScimUserHeader = zod.object({
 export const createScimUserBody = zod.any()
 
 /**
+ * `GET /Users`'s search as a `SearchRequest` body (`filter`, `startIndex`, `count`,
+`attributes`, `excludedAttributes`).
+ * @summary SCIM: search the enterprise's people
+ */
+export const searchScimUsersHeaderIdempotencyKeyMax = 255;
+
+export const searchScimUsersHeader = zod.object({
+  "Idempotency-Key": zod.string().min(1).max(searchScimUsersHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and request (method, path, query and body) within 24 hours replays the first answer instead of doing it again; an answer that held a secret (a token, a signing secret, recovery codes) is never kept, and its repeat is refused (409, reason `answer_withheld`).')
+})
+
+export const searchScimUsersBody = zod.any()
+
+/**
+ * As `POST /Users/.search`: people are the resources this server serves.
+ * @summary SCIM: search every resource type
+ */
+export const searchScimHeaderIdempotencyKeyMax = 255;
+
+export const searchScimHeader = zod.object({
+  "Idempotency-Key": zod.string().min(1).max(searchScimHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and request (method, path, query and body) within 24 hours replays the first answer instead of doing it again; an answer that held a secret (a token, a signing secret, recovery codes) is never kept, and its repeat is refused (409, reason `answer_withheld`).')
+})
+
+export const searchScimBody = zod.any()
+
+/**
  * @summary SCIM: one person
  */
 export const getScimUserParams = zod.object({
   "id": zod.string()
 })
 
+export const getScimUserQueryAttributesMax = 1000;export const getScimUserQueryExcludedAttributesMax = 1000;
+
+export const getScimUserQueryParams = zod.object({
+  "attributes": zod.string().max(getScimUserQueryAttributesMax).optional(),
+  "excludedAttributes": zod.string().max(getScimUserQueryExcludedAttributesMax).optional()
+})
+
 /**
- * Their name, e-mail, status (`active: false` deactivates them: their sessions and tokens
-end at once), language and external id, as sent.
+ * Everything the resource holds, as sent (what is left out is removed): `active: false`
+deactivates them (their sessions and tokens end at once).
  * @summary SCIM: replace a person
  */
 export const replaceScimUserParams = zod.object({
@@ -59,9 +112,9 @@ export const replaceScimUserHeader = zod.object({
 export const replaceScimUserBody = zod.any()
 
 /**
- * RFC 7644's PatchOp: `add` and `replace` of `active`, `userName`, `displayName`, `name`
-(and its sub-attributes), `emails[type eq "work"].value`, `externalId`,
-`preferredLanguage`, with or without `path`; `remove` of `externalId`.
+ * RFC 7644's PatchOp: `add`, `replace` and `remove` of any attribute the User schema
+declares, with a `path` (a sub-attribute: `name.givenName`; a filter:
+`emails[type eq "work"].value`) or without one (a value object); at most 100 operations.
  * @summary SCIM: change a person
  */
 export const patchScimUserParams = zod.object({
