@@ -71,6 +71,10 @@ pub struct Config {
     /// The DNS server that single sign-on domains' proofs are looked up at (`DNS_RESOLVER`, an
     /// `ip:port`); none: the system's resolvers.
     pub dns_resolver: Option<SocketAddr>,
+    /// Certificate authorities every outbound client (single sign-on, webhooks) trusts beside
+    /// the built-in roots: an enterprise's own, for a provider behind it (`TRUSTED_CA_CERTS`, a
+    /// PEM file or a directory of them).
+    pub trusted_roots: Vec<reqwest::Certificate>,
 }
 
 /// Where e-mail goes (`SMTP_URL`, `MAIL_FROM`, `PUBLIC_URL`, `MAIL_RETRY_SCALE`,
@@ -267,6 +271,7 @@ impl Config {
             map_tiles: var("MAP_TILE_URL").map(|url| MapTiles::parse(&url, var("MAP_TILE_ATTRIBUTION"))).transpose()?,
             passkey_rp_id: var("PASSKEY_RP_ID").filter(|id| !id.is_empty()),
             dns_resolver: parse_var("DNS_RESOLVER")?,
+            trusted_roots: trusted_roots(var("TRUSTED_CA_CERTS").as_deref())?,
             events: EventsConfig {
                 allow_private_networks: switch("WEBHOOK_ALLOW_PRIVATE_NETWORKS")?.unwrap_or(false),
                 audit_retention_days: parse_var::<u32>("AUDIT_RETENTION_DAYS")?.unwrap_or(400).clamp(30, 36_500),
@@ -321,6 +326,35 @@ fn parse_switch(name: &str, value: &str) -> anyhow::Result<bool> {
         "0" | "false" | "no" | "off" => Ok(false),
         _ => Err(anyhow::anyhow!("{name}={value:?} is invalid: a switch is 1, true, yes, on or 0, false, no, off")),
     }
+}
+
+/// The certificates of `TRUSTED_CA_CERTS`: a PEM file, or every `.pem` and `.crt` file of a
+/// directory (parsed by reqwest). A path that cannot be read, or that holds no certificate, stops
+/// the server: a provider behind that authority would otherwise fail at the first sign-in.
+pub fn trusted_roots(path: Option<&str>) -> anyhow::Result<Vec<reqwest::Certificate>> {
+    let Some(path) = path.map(|p| PathBuf::from(p.trim())) else { return Ok(Vec::new()) };
+    let files = if path.is_dir() {
+        let entries = std::fs::read_dir(&path).with_context(|| format!("TRUSTED_CA_CERTS: cannot read the directory {}", path.display()))?;
+        let mut files: Vec<PathBuf> = entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("pem" | "crt")))
+            .collect();
+        files.sort();
+        files
+    } else {
+        vec![path.clone()]
+    };
+    let mut roots = Vec::new();
+    for file in &files {
+        let pem = std::fs::read(file).with_context(|| format!("TRUSTED_CA_CERTS: cannot read {}", file.display()))?;
+        roots.extend(
+            reqwest::Certificate::from_pem_bundle(&pem).with_context(|| format!("TRUSTED_CA_CERTS: {} is not PEM certificates", file.display()))?,
+        );
+    }
+    if roots.is_empty() {
+        bail!("TRUSTED_CA_CERTS: {} holds no PEM certificate", path.display());
+    }
+    Ok(roots)
 }
 
 /// Accepts `10.0.0.0/8` or a bare address (`10.0.0.1`, a /32 or /128).

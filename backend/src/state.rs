@@ -83,7 +83,7 @@ impl AppState {
             }
             Err(err) => return Err(err.context("PASSKEY_RP_ID")),
         };
-        let sso = SingleSignOn::new(&config.mail.public_url, config.events.allow_private_networks, cache.clone())
+        let sso = SingleSignOn::new(&config.mail.public_url, config.events.allow_private_networks, &config.trusted_roots, cache.clone())
             .inspect_err(|err| tracing::warn!(error = %err, "single sign-on is not available"))
             .ok();
         Ok(Self(Arc::new(Inner {

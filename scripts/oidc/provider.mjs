@@ -12,12 +12,16 @@
 //                       expired code), both for http://localhost:8080/sign-in/sso
 //   OIDC_REDIRECT_URIS  comma-separated: replaces every client's redirect_uris (rarely needed, see
 //                       isLocalSsoCallback)
+//   OIDC_TLS_CERT, OIDC_TLS_KEY  PEM files: serve over HTTPS with this certificate (a test
+//                       authority's, for a provider behind an enterprise's own CA); the issuer is
+//                       then https://localhost:<port>
 //
 // oidc-provider 8.x rather than 9.x: 9.x declares Node.js 22 its minimum (it prints "Unsupported
 // runtime" on startup) and the machines run Node.js 20; 8.x supports Node.js 18 and later.
 
 import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:https';
 
 import Provider from 'oidc-provider';
 
@@ -25,7 +29,10 @@ const port = Number(process.env.OIDC_PORT || 2590);
 // What /health answers: the hash of this file, so that start.sh replaces a provider an earlier
 // run left answering with older code.
 const version = createHash('sha256').update(readFileSync(new URL(import.meta.url))).digest('hex');
-const issuer = `http://localhost:${port}`;
+const tls = process.env.OIDC_TLS_CERT && process.env.OIDC_TLS_KEY
+  ? { cert: readFileSync(process.env.OIDC_TLS_CERT), key: readFileSync(process.env.OIDC_TLS_KEY) }
+  : undefined;
+const issuer = `${tls ? 'https' : 'http'}://localhost:${port}`;
 
 function fail(message) {
   console.error(`oidc: ${message}`);
@@ -338,7 +345,7 @@ for (const { client_id: clientId } of clients) {
   }
 }
 
-const server = provider.listen(port, '127.0.0.1', () => {
+const server = (tls ? createServer(tls, provider.callback()) : provider).listen(port, '127.0.0.1', () => {
   console.log(`oidc: issuer ${issuer}, clients ${clients.map((client) => client.client_id).join(', ')}`);
 });
 server.on('error', (error) => fail(error.message));

@@ -74,6 +74,21 @@ pub struct Identity {
     pub mfa: bool,
 }
 
+/// Why a provider's discovery document could not be read: its certificate is not trusted, or
+/// anything else. A sign-in says only that the provider cannot be reached; the CEO saving the
+/// settings is told which.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Undiscovered {
+    UntrustedCertificate,
+    Unavailable,
+}
+
+impl From<Undiscovered> for SsoFailure {
+    fn from(_: Undiscovered) -> Self {
+        Self::ProviderUnavailable
+    }
+}
+
 pub struct SingleSignOn {
     http: reqwest::Client,
     cache: Cache,
@@ -83,9 +98,9 @@ pub struct SingleSignOn {
 }
 
 impl SingleSignOn {
-    pub fn new(public_url: &str, allow_private: bool, cache: Cache) -> anyhow::Result<Self> {
+    pub fn new(public_url: &str, allow_private: bool, trusted_roots: &[reqwest::Certificate], cache: Cache) -> anyhow::Result<Self> {
         let redirect_uri = RedirectUrl::new(format!("{}/sign-in/sso", public_url.trim_end_matches('/')))?;
-        let http = guard::outbound_client(allow_private, concat!("enterprise-platform-sso/", env!("CARGO_PKG_VERSION")));
+        let http = guard::outbound_client(allow_private, trusted_roots, concat!("enterprise-platform-sso/", env!("CARGO_PKG_VERSION")));
         Ok(Self { http, cache, redirect_uri, metadata: Mutex::default(), allow_private })
     }
 
@@ -105,21 +120,26 @@ impl SingleSignOn {
             guard::Refusal::PrivateAddress => "This URL points into a private network, which the server may not reach",
             guard::Refusal::Port => "The issuer URL must use port 443 or 8443",
         })?;
-        self.discover(issuer, true).await.map_err(|_| "No OpenID provider answers at this issuer URL (its discovery document could not be read)")?;
+        self.discover(issuer, true).await.map_err(|failure| match failure {
+            Undiscovered::UntrustedCertificate => {
+                "The provider's certificate is not trusted: it is signed by an authority the server does not know (the operator adds an enterprise's own authority with TRUSTED_CA_CERTS), has expired, or names another host"
+            }
+            _ => "No OpenID provider answers at this issuer URL (its discovery document could not be read)",
+        })?;
         Ok(issuer.to_owned())
     }
 
-    async fn discover(&self, issuer: &str, fresh: bool) -> Result<CoreProviderMetadata, SsoFailure> {
+    async fn discover(&self, issuer: &str, fresh: bool) -> Result<CoreProviderMetadata, Undiscovered> {
         if !fresh
             && let Some((at, metadata)) = self.metadata.lock().unwrap_or_else(|e| e.into_inner()).get(issuer)
             && at.elapsed() < METADATA_TTL
         {
             return Ok(metadata.clone());
         }
-        let url = IssuerUrl::new(issuer.to_owned()).map_err(|_| SsoFailure::ProviderUnavailable)?;
+        let url = IssuerUrl::new(issuer.to_owned()).map_err(|_| Undiscovered::Unavailable)?;
         let metadata = CoreProviderMetadata::discover_async(url, &self.http).await.map_err(|err| {
             tracing::warn!(issuer, error = %err, "single sign-on: discovery failed");
-            SsoFailure::ProviderUnavailable
+            if guard::untrusted_certificate(&err) { Undiscovered::UntrustedCertificate } else { Undiscovered::Unavailable }
         })?;
         // The document names further addresses (keys, token endpoint): an address literal there
         // is never seen by the guard's resolver, so it is judged here.
@@ -130,7 +150,7 @@ impl SingleSignOn {
             .any(|url| !guard::literal_allowed(url, self.allow_private) || (url.scheme() != "https" && !self.allow_private))
         {
             tracing::warn!(issuer, "single sign-on: the discovery document names a private or plain-http endpoint");
-            return Err(SsoFailure::ProviderUnavailable);
+            return Err(Undiscovered::Unavailable);
         }
         let mut cached = self.metadata.lock().unwrap_or_else(|e| e.into_inner());
         cached.retain(|_, (at, _)| at.elapsed() < METADATA_TTL);

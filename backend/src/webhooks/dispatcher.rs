@@ -56,7 +56,7 @@ pub fn spawn(state: &AppState) {
     crate::supervise::spawn("webhook_dispatcher", move || {
         let dispatcher = dispatcher.clone();
         async move {
-            let client = guard::client(dispatcher.config.events.allow_private_networks);
+            let client = guard::client(dispatcher.config.events.allow_private_networks, &dispatcher.config.trusted_roots);
             let slots = Arc::new(Semaphore::new(IN_FLIGHT));
             let recording = Arc::new(Semaphore::new(RECORDING));
             loop {

@@ -119,14 +119,17 @@ pub fn port_allowed(url: &Url, allow_private: bool) -> bool {
 }
 
 /// The HTTP client of deliveries: our resolver, no redirects, 10 s for the whole exchange.
-pub fn client(allow_private: bool) -> reqwest::Client {
-    outbound_client(allow_private, concat!("enterprise-platform-webhooks/", env!("CARGO_PKG_VERSION")))
+pub fn client(allow_private: bool, trusted_roots: &[reqwest::Certificate]) -> reqwest::Client {
+    outbound_client(allow_private, trusted_roots, concat!("enterprise-platform-webhooks/", env!("CARGO_PKG_VERSION")))
 }
 
 /// A client for any URL a customer chose (webhooks, an identity provider): our resolver, no
-/// redirects, 10 s for the whole exchange.
-pub fn outbound_client(allow_private: bool, user_agent: &'static str) -> reqwest::Client {
-    reqwest::Client::builder()
+/// redirects, 10 s for the whole exchange, and the built-in roots with `trusted_roots` (an
+/// enterprise's own authority, `TRUSTED_CA_CERTS`).
+pub fn outbound_client(allow_private: bool, trusted_roots: &[reqwest::Certificate], user_agent: &'static str) -> reqwest::Client {
+    trusted_roots
+        .iter()
+        .fold(reqwest::Client::builder(), |builder, root| builder.add_root_certificate(root.clone()))
         .dns_resolver(Arc::new(PublicOnly { allow_private }))
         .redirect(reqwest::redirect::Policy::none())
         .timeout(std::time::Duration::from_secs(10))
@@ -134,6 +137,21 @@ pub fn outbound_client(allow_private: bool, user_agent: &'static str) -> reqwest
         .user_agent(user_agent)
         .build()
         .expect("the outbound client's settings are valid")
+}
+
+/// Whether an outbound request failed because the peer's certificate is not trusted (signed by
+/// an authority neither built in nor in `TRUSTED_CA_CERTS`, expired, or for another name).
+pub fn untrusted_certificate(error: &(dyn std::error::Error + 'static)) -> bool {
+    if matches!(error.downcast_ref::<rustls::Error>(), Some(rustls::Error::InvalidCertificate(_))) {
+        return true;
+    }
+    // An I/O error's `source` skips the error it wraps (rustls's, inside hyper's): look inside.
+    if let Some(inner) = error.downcast_ref::<std::io::Error>().and_then(std::io::Error::get_ref)
+        && untrusted_certificate(inner)
+    {
+        return true;
+    }
+    error.source().is_some_and(untrusted_certificate)
 }
 
 #[cfg(test)]

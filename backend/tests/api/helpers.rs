@@ -106,6 +106,7 @@ pub fn test_config() -> Config {
         map_tiles: None,
         // The tests' DNS server (scripts/dns/start.sh), where the tests publish domain proofs.
         dns_resolver: std::env::var("DNS_RESOLVER").ok().map(|a| a.parse().expect("DNS_RESOLVER is ip:port")),
+        trusted_roots: Vec::new(),
         metrics_token: None,
         events: backend::config::EventsConfig {
             allow_private_networks: true,

@@ -21,7 +21,14 @@ struct Browser(Client);
 
 impl Browser {
     fn new() -> Self {
-        Self(Client::builder().cookie_store(true).redirect(Policy::none()).build().unwrap())
+        Self::trusting(None)
+    }
+
+    /// A browser that also trusts `root` (an enterprise's own authority, installed on its
+    /// people's machines).
+    fn trusting(root: Option<&reqwest::Certificate>) -> Self {
+        let builder = Client::builder().cookie_store(true).redirect(Policy::none());
+        Self(root.into_iter().fold(builder, |b, root| b.add_root_certificate(root.clone())).build().unwrap())
     }
 
     /// Follows `authorization_url` through the provider's sign-in page as `email`, up to where
@@ -697,4 +704,121 @@ async fn a_provider_that_asserts_no_second_factor_leads_to_ours_for_a_person_who
     let (status, asserted) = sign_in_with(&app, "gus@sso-mfa.example", &[("acr", multi_factor)]).await;
     assert_eq!(status, 200, "{asserted}");
     assert!(asserted["token"].is_string(), "the provider's multi-factor acr is enough: {asserted}");
+}
+
+/// An OpenID provider behind an enterprise's own certificate authority: the tests' provider
+/// (scripts/oidc/provider.mjs) served over HTTPS with a certificate for `localhost` signed by an
+/// authority made here (rcgen), which no built-in root knows. Stopped when dropped.
+struct PrivateProvider {
+    child: std::process::Child,
+    issuer: String,
+    authority: reqwest::Certificate,
+    authority_file: std::path::PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+impl PrivateProvider {
+    fn start() -> Self {
+        use rcgen::{BasicConstraints, CertificateParams, DnType, IsCa, Issuer, KeyPair};
+        let authority_key = KeyPair::generate().unwrap();
+        let mut authority = CertificateParams::new(Vec::<String>::new()).unwrap();
+        authority.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+        authority.distinguished_name.push(DnType::CommonName, "Private Enterprise Root CA");
+        let authority_pem = authority.self_signed(&authority_key).unwrap().pem();
+        let leaf_key = KeyPair::generate().unwrap();
+        let leaf =
+            CertificateParams::new(vec!["localhost".to_owned()]).unwrap().signed_by(&leaf_key, &Issuer::new(authority, authority_key)).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let file = |name: &str, text: &str| {
+            let path = dir.path().join(name);
+            std::fs::write(&path, text).unwrap();
+            path
+        };
+        let (cert, key, authority_file) =
+            (file("provider.pem", &leaf.pem()), file("provider-key.pem", &leaf_key.serialize_pem()), file("authority.pem", &authority_pem));
+        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/oidc/provider.mjs");
+        let child = std::process::Command::new("node")
+            .arg(script)
+            .env("OIDC_PORT", port.to_string())
+            .env("OIDC_TLS_CERT", &cert)
+            .env("OIDC_TLS_KEY", &key)
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .expect("node runs the test provider");
+        let authority = reqwest::Certificate::from_pem(authority_pem.as_bytes()).unwrap();
+        Self { child, issuer: format!("https://localhost:{port}"), authority, authority_file, _dir: dir }
+    }
+
+    /// Waits until its discovery document answers over HTTPS (to a client that trusts its
+    /// authority).
+    async fn ready(&self) {
+        let client = Client::builder().add_root_certificate(self.authority.clone()).build().unwrap();
+        let url = format!("{}/.well-known/openid-configuration", self.issuer);
+        for _ in 0..100 {
+            if client.get(&url).send().await.is_ok_and(|r| r.status() == 200) {
+                return;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        panic!("the HTTPS provider did not answer at {url}");
+    }
+}
+
+impl Drop for PrivateProvider {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[tokio::test]
+async fn a_provider_behind_an_enterprise_s_own_authority_is_refused_until_the_operator_trusts_it_then_signs_people_in() {
+    let provider = PrivateProvider::start();
+    provider.ready().await;
+    let settings = |domain: &str| json!({ "issuer": provider.issuer, "clientId": "platform", "clientSecret": "platform-secret", "domains": [domain], "provisioning": "just_in_time" });
+
+    // A server that knows only the built-in roots refuses the issuer, saying why.
+    let (db, _dropped) = test_database().await;
+    let app = TestApp::spawn(db).await;
+    let admin = app.admin_token().await;
+    let (id, ceo) = app.enterprise(&admin, "Private Root").await;
+    let (status, refused) = app.put(&ceo, &format!("/api/v1/enterprises/{id}/sso"), settings("private-root.example")).await;
+    assert_eq!(status, 400, "{refused}");
+    assert!(refused.to_string().contains("certificate is not trusted"), "the reason names the certificate: {refused}");
+
+    // Its operator adds the authority (TRUSTED_CA_CERTS, read as the server reads it): the same
+    // settings are saved, and a person signs in through the provider over HTTPS.
+    let roots = backend::config::trusted_roots(provider.authority_file.to_str()).unwrap();
+    let (db, _dropped) = test_database().await;
+    let app = TestApp::spawn_with(db, |config| config.trusted_roots = roots).await;
+    let admin = app.admin_token().await;
+    let (id, ceo) = app.enterprise(&admin, "Private Root").await;
+    let (status, saved) = app.put(&ceo, &format!("/api/v1/enterprises/{id}/sso"), settings("private-root.example")).await;
+    assert_eq!((status, &saved["issuer"]), (200, &json!(provider.issuer)), "{saved}");
+    prove(&app, &ceo, &id, "private-root.example").await;
+    let (url, state) = start(&app, "ivy@private-root.example").await;
+    assert!(url.starts_with(&provider.issuer), "{url}");
+    let back = Browser::trusting(Some(&provider.authority)).sign_in(&url, "ivy@private-root.example").await;
+    let (status, session) = finish(&app, &query(&back, "code"), &state).await;
+    assert_eq!((status, &session["user"]["email"]), (200, &json!("ivy@private-root.example")), "{session}");
+}
+
+#[test]
+fn trusted_authorities_are_read_from_a_file_or_a_directory_and_a_path_without_one_stops_the_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = rcgen::KeyPair::generate().unwrap();
+    let pem = rcgen::CertificateParams::new(Vec::<String>::new()).unwrap().self_signed(&key).unwrap().pem();
+    std::fs::write(dir.path().join("one.pem"), &pem).unwrap();
+    std::fs::write(dir.path().join("two.crt"), format!("{pem}{pem}")).unwrap();
+    std::fs::write(dir.path().join("notes.txt"), "not a certificate").unwrap();
+    let file = dir.path().join("one.pem");
+    assert_eq!(backend::config::trusted_roots(file.to_str()).unwrap().len(), 1);
+    assert_eq!(backend::config::trusted_roots(dir.path().to_str()).unwrap().len(), 3, "every .pem and .crt of the directory");
+    assert!(backend::config::trusted_roots(None).unwrap().is_empty());
+    let empty = tempfile::tempdir().unwrap();
+    let refusal = backend::config::trusted_roots(empty.path().to_str()).unwrap_err().to_string();
+    assert!(refusal.contains("holds no PEM certificate"), "{refusal}");
+    let refusal = backend::config::trusted_roots(Some("/nowhere/ca.pem")).unwrap_err().to_string();
+    assert!(refusal.contains("cannot read"), "{refusal}");
 }
