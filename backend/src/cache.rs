@@ -73,6 +73,23 @@ impl Cache {
         Ok(json.and_then(|j| serde_json::from_str(&j).ok()))
     }
 
+    /// Marks `key` seen for `ttl_secs`: true the first time (on any instance), false while the
+    /// mark lasts (a replayed token's id).
+    pub async fn first_time(&self, key: &str, ttl_secs: u64) -> Result<bool, crate::error::AppError> {
+        use crate::error::AppError;
+        let mut conn = self.conn().await.map_err(|_| AppError::Busy { retry_after_secs: 5 })?;
+        let set: Option<String> = deadpool_redis::redis::cmd("SET")
+            .arg(key)
+            .arg(1)
+            .arg("NX")
+            .arg("EX")
+            .arg(ttl_secs)
+            .query_async(&mut *conn)
+            .await
+            .map_err(|_| AppError::Busy { retry_after_secs: 5 })?;
+        Ok(set.is_some())
+    }
+
     pub async fn ping(&self) -> anyhow::Result<()> {
         let mut conn = self.conn().await?;
         deadpool_redis::redis::cmd("PING").query_async::<String>(&mut *conn).await?;

@@ -87,25 +87,32 @@ function isLocalSsoCallback(value) {
 }
 
 // Every e-mail address is an account. The subject is derived from the address so that the same
-// person gets the same sub across restarts, as a real provider's would. A test may post more
+// person gets the same sub across restarts, as a real provider's would, and it is the account's
+// id (what oidc-provider puts in a back-channel logout token's sub); the address is found again
+// by it (`addresses`). A test may post more
 // fields with the address to get what another provider might send (the page does not show them):
 // `subject`, another sub for the same address, and `email_verified`, "false" or "omit" (the claim
 // left out), which travel in the account's id after a space (which no address holds); `amr`
 // (comma-separated methods, RFC 8176) and `acr`, which the ID token carries as the login's.
 const MULTI_FACTOR_ACR = 'http://schemas.openid.net/pape/policies/2007/06/multi-factor';
+const addresses = new Map();
+const subjectOf = (email) => createHash('sha256').update(email).digest('hex').slice(0, 32);
 function accountId(email, form) {
   const extra = new URLSearchParams();
   const subject = (form.get('subject') || '').trim();
   if (subject) extra.set('sub', subject.slice(0, 255));
   const verified = form.get('email_verified');
   if (verified === 'false' || verified === 'omit') extra.set('verified', verified);
-  return extra.size ? `${email} ${extra}` : email;
+  if (extra.size) return `${email} ${extra}`;
+  addresses.set(subjectOf(email), email);
+  return subjectOf(email);
 }
 
 function account(id) {
-  const [email, extra = ''] = id.split(' ');
+  const [first, extra = ''] = id.split(' ');
+  const email = addresses.get(first) || first;
   const options = new URLSearchParams(extra);
-  const sub = options.get('sub') || createHash('sha256').update(email).digest('hex').slice(0, 32);
+  const sub = options.get('sub') || subjectOf(email);
   const words = email.split('@')[0].split(/[._+-]+/).filter(Boolean)
     .map((word) => word[0].toUpperCase() + word.slice(1));
   const claims = {
@@ -203,6 +210,11 @@ const provider = new Provider(issuer, {
   },
   features: {
     devInteractions: { enabled: false },
+    // A relying party registers itself (RFC 7591) with the back-channel logout address it
+    // chooses (the tests of back-channel logout name their server's), and signing out here
+    // (RP-initiated logout's end_session_endpoint) posts a logout token to it.
+    registration: { enabled: true },
+    backchannelLogout: { enabled: true },
   },
   renderError: async (ctx, out) => {
     ctx.type = 'html';

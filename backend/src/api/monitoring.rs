@@ -63,7 +63,8 @@ pub struct Session {
     #[oai(nullable)]
     pub ended_at: Option<DateTime<Utc>>,
     /// `logout`, `revoked`, `user_deactivated`, `enterprise_deactivated`, `deleted`,
-    /// `role_changed`, `idle` or `expired`.
+    /// `role_changed`, `provider_logout` (the identity provider signed the person out), `idle` or
+    /// `expired`.
     #[oai(nullable)]
     pub end_reason: Option<String>,
     /// Neither ended nor expired.

@@ -277,6 +277,31 @@ api_errors!(SsoStartError {
     502 BadGateway,
 });
 
+/// A back-channel logout: what the provider posts (`application/x-www-form-urlencoded`).
+#[derive(Debug, poem_openapi::Object, serde::Deserialize)]
+pub struct BackchannelLogout {
+    /// The logout token: a JWT the provider signed.
+    #[oai(validator(max_length = 16384))]
+    pub logout_token: String,
+}
+
+#[derive(Debug, poem_openapi::ApiResponse)]
+pub enum LoggedOut {
+    /// The person's single sign-on sessions ended (or there were none): 200, as the
+    /// specification asks of the relying party.
+    #[oai(status = 200)]
+    LoggedOut(#[oai(header = "Cache-Control")] String),
+}
+
+api_errors!(BackchannelLogoutError {
+    /// The logout token is missing, unverifiable (signature, issuer, audience), too old, not a
+    /// logout token, names no subject, or was used already (`validation_failed`, field
+    /// `logout_token`, the reason in `message`).
+    400 BadRequest,
+    /// No such enterprise, or it has no single sign-on.
+    404 NotFound,
+});
+
 api_errors!(SsoFinishError {
     /// `code` or `state` missing (`validation_failed`).
     400 BadRequest,
@@ -572,6 +597,45 @@ impl SsoSignInApi {
     /// `POST /auth/login/verify`) when the provider asserted no second factor (`amr`/`acr`) and
     /// the person has one of ours, or the enterprise requires one (`requireMfa`; a person
     /// without one sets up an authenticator then).
+    /// The provider signed a person out (OpenID Connect Back-Channel Logout 1.0)
+    ///
+    /// The enterprise's provider posts a logout token here (register
+    /// `{PUBLIC_URL}/api/v1/auth/sso/{enterpriseId}/backchannel-logout` as the client's
+    /// back-channel logout URI). Once it is verified (`SingleSignOn::logout_subject`), every
+    /// session the person opened through single sign-on ends, on every instance at once (end
+    /// reason `provider_logout`); a token naming nobody known here ends nothing and still answers
+    /// 200, as the specification asks.
+    #[oai(path = "/auth/sso/:enterprise_id/backchannel-logout", method = "post", operation_id = "backchannelLogout")]
+    async fn backchannel_logout(
+        &self,
+        state: Data<&AppState>,
+        enterprise_id: Path<Uuid>,
+        body: poem_openapi::payload::Form<BackchannelLogout>,
+    ) -> Result<LoggedOut, BackchannelLogoutError> {
+        let sso = state.sso.as_ref().ok_or(AppError::NotFound)?;
+        let config = store::sso::find(&state.db, enterprise_id.0).await?.ok_or(AppError::NotFound)?;
+        let subject = sso.logout_subject(&config, &body.0.logout_token).await.map_err(|reason| {
+            let mut errors = FieldErrors::new();
+            errors.check::<()>("logout_token", Err(FieldIssue::Invalid));
+            AppError::Explained(errors, reason.to_owned())
+        })?;
+        let Some(user) =
+            store::users::find_by_sso(&state.db, &config.issuer, &subject).await?.filter(|u| u.enterprise_id == Some(config.enterprise_id))
+        else {
+            return Ok(LoggedOut::LoggedOut("no-store".into()));
+        };
+        let mut tx = state.db.begin().await?;
+        let ended = store::sessions::end_sso_for_user(&mut tx, user.id, "provider_logout").await?;
+        if !ended.is_empty() {
+            let target = Target::new("user", user.id, &user.full_name);
+            let facts = Changes::new().with("reason", "provider_logout").with("sessions", ended.len()).with("issuer", &config.issuer);
+            Audit::system().record(&mut tx, user.enterprise_id, "session.ended", Some(target), facts).await?;
+        }
+        tx.commit().await?;
+        state.sessions.ended(&ended).await;
+        Ok(LoggedOut::LoggedOut("no-store".into()))
+    }
+
     #[oai(path = "/auth/sso/finish", method = "post", operation_id = "finishSsoSignIn")]
     async fn finish(&self, state: Data<&AppState>, client: Data<&ClientInfo>, body: Json<SsoFinish>) -> Result<Json<LoginResult>, SsoFinishError> {
         let sso = state.sso.as_ref().ok_or(SsoFailure::StateInvalid).map_err(AppError::from)?;

@@ -52,6 +52,7 @@ pub const PUBLIC: &[&str] = &[
     "discoverSso",
     "startSsoSignIn",
     "finishSsoSignIn",
+    "backchannelLogout",
     "requestPasswordReset",
     "confirmPasswordReset",
     "acceptInvitation",

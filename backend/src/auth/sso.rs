@@ -245,6 +245,87 @@ impl SingleSignOn {
 
 /// The client `CoreClient::from_provider_metadata` builds: its authorization endpoint set, its
 /// token and user-info endpoints maybe set (as the discovery document says).
+/// What a back-channel logout token says (OpenID Connect Back-Channel Logout 1.0, section 2.4).
+#[derive(serde::Deserialize)]
+struct LogoutClaims {
+    iat: i64,
+    jti: String,
+    #[serde(default)]
+    sub: Option<String>,
+    events: serde_json::Map<String, serde_json::Value>,
+    /// Never in a logout token: one that carries it is an ID token posted here.
+    #[serde(default)]
+    nonce: Option<serde_json::Value>,
+}
+
+const LOGOUT_EVENT: &str = "http://schemas.openid.net/event/backchannel-logout";
+/// How old a logout token may be, and how long its `jti` is remembered.
+const LOGOUT_TOKEN_MAX_AGE_SECS: i64 = 600;
+
+impl SingleSignOn {
+    /// Verifies a logout token the enterprise's provider posted (section 2.6): signed with an
+    /// asymmetric key of the provider's published key set (fetched again once when its `kid` is
+    /// unknown: the provider rotated), by the enterprise's issuer, for its client, issued within
+    /// the last 10 minutes, naming the back-channel logout event and no `nonce`, its `jti` not
+    /// seen before on any instance. The subject it names (a token with only `sid` is refused:
+    /// sessions here are found by the person). The reason of a refusal, for the provider.
+    pub async fn logout_subject(&self, config: &SsoRecord, token: &str) -> Result<String, &'static str> {
+        use jsonwebtoken::{Algorithm, DecodingKey, Validation, jwk::JwkSet};
+        let header = jsonwebtoken::decode_header(token).map_err(|_| "The logout token is not a signed JWT")?;
+        let asymmetric = [
+            Algorithm::RS256,
+            Algorithm::RS384,
+            Algorithm::RS512,
+            Algorithm::PS256,
+            Algorithm::PS384,
+            Algorithm::PS512,
+            Algorithm::ES256,
+            Algorithm::ES384,
+            Algorithm::EdDSA,
+        ];
+        if !asymmetric.contains(&header.alg) {
+            return Err("The logout token must be signed with the provider's published keys");
+        }
+        let mut key = None;
+        for fresh in [false, true] {
+            let metadata = self.discover(&config.issuer, fresh).await.map_err(|_| "The provider's keys could not be read")?;
+            let keys: JwkSet =
+                serde_json::to_value(metadata.jwks()).and_then(serde_json::from_value).map_err(|_| "The provider's keys could not be read")?;
+            key = match &header.kid {
+                Some(kid) => keys.find(kid).cloned(),
+                None if keys.keys.len() == 1 => keys.keys.first().cloned(),
+                None => None,
+            };
+            if key.is_some() {
+                break;
+            }
+        }
+        let key = key.ok_or("The logout token is signed with a key the provider does not publish")?;
+        let key = DecodingKey::from_jwk(&key).map_err(|_| "The provider's key cannot verify signatures")?;
+        let mut validation = Validation::new(header.alg);
+        validation.set_issuer(&[&config.issuer]);
+        validation.set_audience(&[&config.client_id]);
+        validation.set_required_spec_claims(&["iss", "aud", "iat"]);
+        validation.leeway = 60;
+        let claims = jsonwebtoken::decode::<LogoutClaims>(token, &key, &validation)
+            .map_err(|_| "The logout token's signature, issuer or audience is wrong")?
+            .claims;
+        let age = chrono::Utc::now().timestamp() - claims.iat;
+        if !(-60..=LOGOUT_TOKEN_MAX_AGE_SECS).contains(&age) {
+            return Err("The logout token is too old, or from the future");
+        }
+        if !claims.events.contains_key(LOGOUT_EVENT) || claims.nonce.is_some() {
+            return Err("This is not a logout token (no back-channel logout event, or a nonce)");
+        }
+        let subject = claims.sub.filter(|s| !s.is_empty() && s.len() <= 255).ok_or("The logout token names no subject (sub)")?;
+        let replay = self.cache.key(&["sso", "logout", &config.issuer, &claims.jti]);
+        if !self.cache.first_time(&replay, LOGOUT_TOKEN_MAX_AGE_SECS as u64 + 60).await.map_err(|_| "Busy: try again")? {
+            return Err("This logout token was used already");
+        }
+        Ok(subject)
+    }
+}
+
 type OidcClient = CoreClient<EndpointSet, EndpointNotSet, EndpointNotSet, EndpointNotSet, EndpointMaybeSet, EndpointMaybeSet>;
 
 #[cfg(test)]

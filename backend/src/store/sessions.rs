@@ -232,6 +232,18 @@ pub async fn end_for_user(tx: &mut sqlx::PgConnection, user_id: Uuid, reason: &s
     .await
 }
 
+/// Ends a person's live sessions opened through single sign-on (their provider signed them
+/// out: back-channel logout).
+pub async fn end_sso_for_user(tx: &mut sqlx::PgConnection, user_id: Uuid, reason: &str) -> sqlx::Result<Vec<EndedSession>> {
+    sqlx::query_as(sqlx::AssertSqlSafe(announced(
+        "update public.sessions set ended_at = now(), end_reason = $2 where user_id = $1 and ended_at is null and sign_in_method like 'sso%'",
+    )))
+    .bind(user_id)
+    .bind(reason)
+    .fetch_all(tx)
+    .await
+}
+
 /// Ends the live sessions that expired or sat unused past their idle timeout (the sweep): the
 /// expired first, then the idle, so each gets its reason without `case ... now()` (which Citus
 /// refuses in writes).

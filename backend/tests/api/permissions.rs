@@ -139,6 +139,7 @@ const PUBLIC: &[&str] = &[
     "discoverSso",
     "startSsoSignIn",
     "finishSsoSignIn",
+    "backchannelLogout",
     "requestPasswordReset",
     "confirmPasswordReset",
     "acceptInvitation",

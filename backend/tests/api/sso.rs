@@ -822,3 +822,91 @@ fn trusted_authorities_are_read_from_a_file_or_a_directory_and_a_path_without_on
     let refusal = backend::config::trusted_roots(Some("/nowhere/ca.pem")).unwrap_err().to_string();
     assert!(refusal.contains("cannot read"), "{refusal}");
 }
+
+/// A client registered at the test provider (RFC 7591) whose back-channel logout address is the
+/// enterprise's here, as an enterprise's IT department registers the platform at its provider.
+async fn register_client(app: &TestApp, enterprise: &str) -> (String, String) {
+    let body = json!({
+        "redirect_uris": ["http://localhost:8080/sign-in/sso"],
+        "backchannel_logout_uri": app.url(&format!("/api/v1/auth/sso/{enterprise}/backchannel-logout")),
+        "token_endpoint_auth_method": "client_secret_basic", "response_types": ["code"], "grant_types": ["authorization_code"],
+    });
+    let registered: Value = Client::new().post(format!("{}/reg", issuer())).json(&body).send().await.unwrap().json().await.unwrap();
+    (registered["client_id"].as_str().unwrap().to_owned(), registered["client_secret"].as_str().unwrap().to_owned())
+}
+
+impl Browser {
+    /// Signs out at the provider (RP-initiated logout's end_session_endpoint, and its
+    /// confirmation form), as the person would in another tab: the provider then posts a logout
+    /// token to every client of that session.
+    async fn sign_out_at_provider(&self, client_id: &str) {
+        let page = self.0.get(format!("{}/session/end?client_id={client_id}", issuer())).send().await.unwrap();
+        assert_eq!(page.status(), 200);
+        let page = page.text().await.unwrap();
+        let xsrf =
+            page.split("name=\"xsrf\" value=\"").nth(1).and_then(|rest| rest.split('"').next()).unwrap_or_else(|| panic!("no xsrf field: {page}"));
+        let confirmed = self.0.post(format!("{}/session/end/confirm", issuer())).form(&[("xsrf", xsrf), ("logout", "yes")]).send().await.unwrap();
+        assert!(confirmed.status().is_redirection(), "the provider signed the person out: {}", confirmed.status());
+    }
+}
+
+#[tokio::test]
+async fn the_provider_signs_a_person_out_and_their_single_sign_on_sessions_end_on_every_instance() {
+    let (db, _dropped) = test_database().await;
+    let app = TestApp::spawn(db.clone()).await;
+    let other = TestApp::spawn_like(&app, db).await;
+    let admin = app.admin_token().await;
+    let (id, ceo) = app.enterprise(&admin, "Logout One").await;
+    let (client_id, client_secret) = register_client(&app, &id).await;
+    let body = json!({
+        "issuer": issuer(), "clientId": client_id, "clientSecret": client_secret,
+        "domains": ["logout-one.example"], "provisioning": "just_in_time",
+    });
+    let (status, saved) = app.put(&ceo, &format!("/api/v1/enterprises/{id}/sso"), body).await;
+    assert_eq!(status, 200, "{saved}");
+    prove(&app, &ceo, &id, "logout-one.example").await;
+
+    // Two people sign in through the provider, each in their own browser.
+    let mut sessions = Vec::new();
+    for email in ["ivy@logout-one.example", "jon@logout-one.example"] {
+        let browser = Browser::new();
+        let (url, state) = start(&app, email).await;
+        let back = browser.sign_in(&url, email).await;
+        let (status, session) = finish(&app, &query(&back, "code"), &state).await;
+        assert_eq!(status, 200, "{session}");
+        let token = session["token"].as_str().unwrap().to_owned();
+        assert_eq!((app.me(&token).await.status().as_u16(), other.me(&token).await.status().as_u16()), (200, 200));
+        sessions.push((browser, token));
+    }
+
+    // Ivy signs out at the provider: its logout token ends her session here, on both instances;
+    // Jon's goes on.
+    sessions[0].0.sign_out_at_provider(&client_id).await;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let ended = (app.me(&sessions[0].1).await.status().as_u16(), other.me(&sessions[0].1).await.status().as_u16());
+        if ended == (401, 401) {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "Ivy's session still answers {ended:?}");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(
+        (app.me(&sessions[1].1).await.status().as_u16(), other.me(&sessions[1].1).await.status().as_u16()),
+        (200, 200),
+        "Jon is still signed in"
+    );
+    let (_, listed) = app.get(&ceo, "/api/v1/monitoring/sessions?status=ended").await;
+    assert!(listed.to_string().contains("provider_logout"), "the session's end says why: {listed}");
+    let (_, audit) = app.get(&ceo, "/api/v1/audit-events?action=session.ended").await;
+    assert_eq!(audit["items"][0]["details"]["reason"], "provider_logout", "{audit}");
+
+    // What is not a verified logout token ends nothing.
+    let post = |path: String, token: &'static str| app.http.post(app.url(&path)).form(&[("logout_token", token)]).send();
+    let refused = post(format!("/api/v1/auth/sso/{id}/backchannel-logout"), "not.a.jwt").await.unwrap();
+    let (status, body) = crate::helpers::parts(refused).await;
+    assert_eq!((status, &body["fields"]["logout_token"]), (400, &json!("invalid")), "{body}");
+    let unknown = post(format!("/api/v1/auth/sso/{}/backchannel-logout", uuid::Uuid::nil()), "not.a.jwt").await.unwrap();
+    assert_eq!(unknown.status(), 404);
+    assert_eq!(app.me(&sessions[1].1).await.status(), 200);
+}

@@ -88,6 +88,7 @@ function endNotice(reason: unknown): SessionEndNotice {
     case 'revoked':
     case 'deleted':
     case 'logout':
+    case 'provider_logout':
       return 'ended';
     default:
       return 'expired';

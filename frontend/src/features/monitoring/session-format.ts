@@ -8,7 +8,17 @@ export type KnownFlag = (typeof KNOWN_FLAGS)[number];
 export const isKnownFlag = (flag: string): flag is KnownFlag => (KNOWN_FLAGS as readonly string[]).includes(flag);
 
 /** Why a session ended (openapi.json, `Session.endReason`). */
-export const END_REASONS = ['logout', 'revoked', 'user_deactivated', 'enterprise_deactivated', 'deleted', 'role_changed', 'idle', 'expired'] as const;
+export const END_REASONS = [
+  'logout',
+  'revoked',
+  'user_deactivated',
+  'enterprise_deactivated',
+  'deleted',
+  'role_changed',
+  'provider_logout',
+  'idle',
+  'expired',
+] as const;
 export type EndReason = (typeof END_REASONS)[number];
 const isEndReason = (reason: string): reason is EndReason => (END_REASONS as readonly string[]).includes(reason);
 
