@@ -69,7 +69,9 @@ pub struct ErrorBody {
     /// key versions than 10 a day or 200 in all); `stale_version`: a save from a
     /// version someone saved over; `too_many_tokens`: 50 live tokens already; `request_in_progress`: a request with the same
     /// `Idempotency-Key` is still running; `answer_withheld`: it was done, and its answer held a
-    /// secret, which is never replayed).
+    /// secret, which is never replayed). With `validation_failed` on a single sign-on `issuer`:
+    /// `invalid_url`, `not_https`, `unresolvable`, `private_address`, `port_not_allowed`,
+    /// `untrusted_certificate`, `no_provider`, `sso_unavailable`.
     #[oai(skip_serializing_if_is_none)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
@@ -245,6 +247,58 @@ impl Conflict {
     }
 }
 
+/// Why a single sign-on issuer is refused when the settings are saved (`reason`, with
+/// `validation_failed` on `issuer`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IssuerRefused {
+    /// Not a URL (`invalid_url`).
+    InvalidUrl,
+    /// Not https (`not_https`).
+    NotHttps,
+    /// Its host name does not resolve (`unresolvable`).
+    Unresolvable,
+    /// It points into a private network (`private_address`).
+    PrivateAddress,
+    /// Another port than 443 or 8443 (`port_not_allowed`).
+    Port,
+    /// Its certificate is not trusted (`untrusted_certificate`).
+    UntrustedCertificate,
+    /// No discovery document answers there (`no_provider`).
+    NoProvider,
+    /// Single sign-on is not available at this deployment's address (`sso_unavailable`).
+    SsoUnavailable,
+}
+
+impl IssuerRefused {
+    pub fn reason(self) -> &'static str {
+        match self {
+            Self::InvalidUrl => "invalid_url",
+            Self::NotHttps => "not_https",
+            Self::Unresolvable => "unresolvable",
+            Self::PrivateAddress => "private_address",
+            Self::Port => "port_not_allowed",
+            Self::UntrustedCertificate => "untrusted_certificate",
+            Self::NoProvider => "no_provider",
+            Self::SsoUnavailable => "sso_unavailable",
+        }
+    }
+
+    pub fn message(self) -> &'static str {
+        match self {
+            Self::InvalidUrl => "Enter the provider's issuer URL, for example https://login.example.com",
+            Self::NotHttps => "The issuer URL must use https",
+            Self::Unresolvable => "This URL's host name does not resolve",
+            Self::PrivateAddress => "This URL points into a private network, which the server may not reach",
+            Self::Port => "The issuer URL must use port 443 or 8443",
+            Self::UntrustedCertificate => {
+                "The provider's certificate is not trusted: it is signed by an authority the server does not know (the operator adds an enterprise's own authority with TRUSTED_CA_CERTS), has expired, or names another host"
+            }
+            Self::NoProvider => "No OpenID provider answers at this issuer URL (its discovery document could not be read)",
+            Self::SsoUnavailable => "Single sign-on is not available at this deployment's address",
+        }
+    }
+}
+
 /// Why a single sign-on did not sign anyone in: 401 `sso_failed` with a `reason` (403 for
 /// `not_invited`, 502 for `provider_unavailable`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -314,6 +368,10 @@ pub enum AppError {
     /// and the limit it crossed).
     #[error("{1}")]
     Explained(FieldErrors, String),
+    /// A single sign-on issuer refused as the settings are saved: `validation_failed` on the
+    /// field `issuer`, with a `reason` (`IssuerRefused::reason`) and the refusal in English.
+    #[error("{}", .0.message())]
+    IssuerRefused(IssuerRefused),
     #[error("Invalid email or password")]
     InvalidCredentials,
     #[error("Your session has expired. Please login again.")]
@@ -429,7 +487,7 @@ impl From<FieldErrors> for AppError {
 impl AppError {
     pub fn code(&self) -> &'static str {
         match self {
-            Self::Validation(_) | Self::Explained(..) => "validation_failed",
+            Self::Validation(_) | Self::Explained(..) | Self::IssuerRefused(_) => "validation_failed",
             Self::InvalidCredentials => "invalid_credentials",
             Self::SessionExpired => "session_expired",
             Self::InvalidCode => "invalid_code",
@@ -454,7 +512,9 @@ impl AppError {
 
     pub fn status(&self) -> StatusCode {
         match self {
-            Self::Validation(_) | Self::Explained(..) | Self::PublicMailDomain | Self::DomainNotVerified => StatusCode::BAD_REQUEST,
+            Self::Validation(_) | Self::Explained(..) | Self::IssuerRefused(_) | Self::PublicMailDomain | Self::DomainNotVerified => {
+                StatusCode::BAD_REQUEST
+            }
             Self::InvalidCredentials
             | Self::SessionExpired
             | Self::Unauthorized
@@ -483,6 +543,11 @@ impl AppError {
             }
             Self::Validation(fields) | Self::Explained(fields, _) => ErrorBody {
                 fields: Some(fields.iter().map(|(k, v)| (k.to_owned(), v.code().to_owned())).collect()),
+                ..ErrorBody::new(self.status(), self.code(), self.to_string())
+            },
+            Self::IssuerRefused(refused) => ErrorBody {
+                fields: Some(BTreeMap::from([("issuer".to_owned(), "invalid".to_owned())])),
+                reason: Some(refused.reason().to_owned()),
                 ..ErrorBody::new(self.status(), self.code(), self.to_string())
             },
             Self::EmailTaken { field } => ErrorBody {

@@ -19,7 +19,7 @@ use crate::{
     audit::{Audit, Changes, Target},
     auth::{BearerAuth, ClientInfo, domain_proof, sign_in, sso::Identity},
     domain::{Email, FieldErrors, FieldIssue, Role},
-    error::{AppError, Conflict, SsoFailure},
+    error::{AppError, Conflict, IssuerRefused, SsoFailure},
     state::AppState,
     store::{
         self,
@@ -373,8 +373,8 @@ impl SsoApi {
                 return Err(wrong("breakGlassUserId", "The break-glass account must be this enterprise's CEO").into());
             }
         }
-        let sso = state.sso.as_ref().ok_or_else(|| wrong("issuer", "Single sign-on is not available at this deployment's address"))?;
-        let issuer = sso.check_issuer(&body.issuer).await.map_err(|message| wrong("issuer", message))?;
+        let sso = state.sso.as_ref().ok_or(AppError::IssuerRefused(IssuerRefused::SsoUnavailable))?;
+        let issuer = sso.check_issuer(&body.issuer).await.map_err(AppError::IssuerRefused)?;
 
         let change = SsoChange {
             issuer: &issuer,

@@ -29,7 +29,7 @@ use uuid::Uuid;
 
 use crate::{
     cache::Cache,
-    error::{AppError, SsoFailure},
+    error::{AppError, IssuerRefused, SsoFailure},
     store::sso::SsoRecord,
     webhooks::guard,
 };
@@ -111,20 +111,18 @@ impl SingleSignOn {
 
     /// Checks an issuer before it is saved: a URL the guard allows, whose discovery document
     /// answers and names it. The reason of a refusal, for the CEO.
-    pub async fn check_issuer(&self, issuer: &str) -> Result<String, &'static str> {
+    pub async fn check_issuer(&self, issuer: &str) -> Result<String, IssuerRefused> {
         let issuer = issuer.trim().trim_end_matches('/');
         guard::check_url(issuer, self.allow_private).await.map_err(|refusal| match refusal {
-            guard::Refusal::Invalid => "Enter the provider's issuer URL, for example https://login.example.com",
-            guard::Refusal::NotHttps => "The issuer URL must use https",
-            guard::Refusal::Unresolvable => "This URL's host name does not resolve",
-            guard::Refusal::PrivateAddress => "This URL points into a private network, which the server may not reach",
-            guard::Refusal::Port => "The issuer URL must use port 443 or 8443",
+            guard::Refusal::Invalid => IssuerRefused::InvalidUrl,
+            guard::Refusal::NotHttps => IssuerRefused::NotHttps,
+            guard::Refusal::Unresolvable => IssuerRefused::Unresolvable,
+            guard::Refusal::PrivateAddress => IssuerRefused::PrivateAddress,
+            guard::Refusal::Port => IssuerRefused::Port,
         })?;
         self.discover(issuer, true).await.map_err(|failure| match failure {
-            Undiscovered::UntrustedCertificate => {
-                "The provider's certificate is not trusted: it is signed by an authority the server does not know (the operator adds an enterprise's own authority with TRUSTED_CA_CERTS), has expired, or names another host"
-            }
-            _ => "No OpenID provider answers at this issuer URL (its discovery document could not be read)",
+            Undiscovered::UntrustedCertificate => IssuerRefused::UntrustedCertificate,
+            Undiscovered::Unavailable => IssuerRefused::NoProvider,
         })?;
         Ok(issuer.to_owned())
     }

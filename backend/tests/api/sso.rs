@@ -364,6 +364,11 @@ async fn settings_are_checked_before_they_are_saved() {
         let (status, refused) = app.put(&ceo, &path, with(change.clone())).await;
         assert_eq!((status, refused["fields"][field].as_str()), (400, Some(issue)), "{change}: {refused}");
     }
+    // An issuer refused says why as a reason a screen can say in its own language.
+    for (issuer, reason) in [("http://127.0.0.1:9", "no_provider"), ("not a url", "invalid_url")] {
+        let (status, refused) = app.put(&ceo, &path, with(json!({ "issuer": issuer }))).await;
+        assert_eq!((status, refused["reason"].as_str()), (400, Some(reason)), "{issuer}: {refused}");
+    }
     let staff = app.staff(&ceo, &id, "staff@sso-five.example", "DepartmentUser", None).await;
     let (status, refused) = app.put(&ceo, &path, with(json!({ "breakGlassUserId": staff }))).await;
     assert_eq!((status, refused["fields"]["breakGlassUserId"].as_str()), (400, Some("invalid")), "{refused}");
@@ -784,8 +789,12 @@ async fn a_provider_behind_an_enterprise_s_own_authority_is_refused_until_the_op
     let admin = app.admin_token().await;
     let (id, ceo) = app.enterprise(&admin, "Private Root").await;
     let (status, refused) = app.put(&ceo, &format!("/api/v1/enterprises/{id}/sso"), settings("private-root.example")).await;
-    assert_eq!(status, 400, "{refused}");
-    assert!(refused.to_string().contains("certificate is not trusted"), "the reason names the certificate: {refused}");
+    assert_eq!(
+        (status, refused["reason"].as_str(), refused["fields"]["issuer"].as_str()),
+        (400, Some("untrusted_certificate"), Some("invalid")),
+        "{refused}"
+    );
+    assert!(refused["message"].as_str().is_some_and(|m| m.contains("TRUSTED_CA_CERTS")), "the message says what to do: {refused}");
 
     // Its operator adds the authority (TRUSTED_CA_CERTS, read as the server reads it): the same
     // settings are saved, and a person signs in through the provider over HTTPS.

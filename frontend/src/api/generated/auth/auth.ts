@@ -28,6 +28,7 @@ import type {
 
 import type {
   ApiError,
+  BackchannelLogout,
   ChallengeOnly,
   ChangePassword,
   ListMySessionsParams,
@@ -962,9 +963,88 @@ password sign-in: the session (method `sso`), or the second step (`mfaRequired`,
 `POST /auth/login/verify`) when the provider asserted no second factor (`amr`/`acr`) and
 the person has one of ours, or the enterprise requires one (`requireMfa`; a person
 without one sets up an authenticator then).
+The provider signed a person out (OpenID Connect Back-Channel Logout 1.0)
+
+The enterprise's provider posts a logout token here (register
+`{PUBLIC_URL}/api/v1/auth/sso/{enterpriseId}/backchannel-logout` as the client's
+back-channel logout URI). Once it is verified (`SingleSignOn::logout_subject`), every
+session the person opened through single sign-on ends, on every instance at once (end
+reason `provider_logout`); a token naming nobody known here ends nothing and still answers
+200, as the specification asks.
  * @summary Finish a sign-in with single sign-on
  */
-export const getFinishSsoSignInUrl = () => {
+export const getBackchannelLogoutUrl = (enterpriseId: string,) => {
+
+
+  
+
+  return `/api/v1/auth/sso/${enterpriseId}/backchannel-logout`
+}
+
+export const backchannelLogout = async (enterpriseId: string,
+    backchannelLogout: BackchannelLogout, options?: RequestInit): Promise<void> => {
+    const formUrlEncoded = new URLSearchParams();
+formUrlEncoded.append(`logout_token`, backchannelLogout.logout_token)
+
+  return customFetch<void>(getBackchannelLogoutUrl(enterpriseId),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...options?.headers },
+    body: 
+      formUrlEncoded,
+  }
+);}
+
+
+
+
+export const getBackchannelLogoutMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof backchannelLogout>>, TError,{enterpriseId: string;data: BodyType<BackchannelLogout>}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof backchannelLogout>>, TError,{enterpriseId: string;data: BodyType<BackchannelLogout>}, TContext> => {
+
+const mutationKey = ['backchannelLogout'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof backchannelLogout>>, {enterpriseId: string;data: BodyType<BackchannelLogout>}> = (props) => {
+          const {enterpriseId,data} = props ?? {};
+
+          return  backchannelLogout(enterpriseId,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type BackchannelLogoutMutationResult = NonNullable<Awaited<ReturnType<typeof backchannelLogout>>>
+    export type BackchannelLogoutMutationBody = BodyType<BackchannelLogout>
+    export type BackchannelLogoutMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+
+    /**
+ * @summary Finish a sign-in with single sign-on
+ */
+export const useBackchannelLogout = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof backchannelLogout>>, TError,{enterpriseId: string;data: BodyType<BackchannelLogout>}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof backchannelLogout>>,
+        TError,
+        {enterpriseId: string;data: BodyType<BackchannelLogout>},
+        TContext
+      > => {
+
+      const mutationOptions = getBackchannelLogoutMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    export const getFinishSsoSignInUrl = () => {
 
 
   
@@ -1016,10 +1096,7 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type FinishSsoSignInMutationBody = BodyType<SsoFinish>
     export type FinishSsoSignInMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
 
-    /**
- * @summary Finish a sign-in with single sign-on
- */
-export const useFinishSsoSignIn = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    export const useFinishSsoSignIn = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof finishSsoSignIn>>, TError,{data: BodyType<SsoFinish>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof finishSsoSignIn>>,

@@ -42,6 +42,8 @@ deleted, deactivate them instead; messenger: `rekey_required`, `stale_epoch`, `n
 key versions than 10 a day or 200 in all); `stale_version`: a save from a
 version someone saved over; `too_many_tokens`: 50 live tokens already; `request_in_progress`: a request with the same
 `Idempotency-Key` is still running; `answer_withheld`: it was done, and its answer held a
-secret, which is never replayed). */
+secret, which is never replayed). With `validation_failed` on a single sign-on `issuer`:
+`invalid_url`, `not_https`, `unresolvable`, `private_address`, `port_not_allowed`,
+`untrusted_certificate`, `no_provider`, `sso_unavailable`. */
   reason?: string;
 }

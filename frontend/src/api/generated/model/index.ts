@@ -38,6 +38,7 @@ export * from './auditEventTargetName';
 export * from './auditEventTargetType';
 export * from './auditEventUserAgent';
 export * from './auditFormat';
+export * from './backchannelLogout';
 export * from './ceoDashboard';
 export * from './challengeOnly';
 export * from './changePassword';

@@ -47,7 +47,8 @@ export interface Session {
   expiresAt: string;
   endedAt?: SessionEndedAt;
   /** `logout`, `revoked`, `user_deactivated`, `enterprise_deactivated`, `deleted`,
-`role_changed`, `idle` or `expired`. */
+`role_changed`, `provider_logout` (the identity provider signed the person out), `idle` or
+`expired`. */
   endReason?: SessionEndReason;
   /** Neither ended nor expired. */
   active: boolean;

@@ -10,6 +10,7 @@
 
 /**
  * `logout`, `revoked`, `user_deactivated`, `enterprise_deactivated`, `deleted`,
-`role_changed`, `idle` or `expired`.
+`role_changed`, `provider_logout` (the identity provider signed the person out), `idle` or
+`expired`.
  */
 export type SessionEndReason = string | null;

@@ -92,21 +92,36 @@ function initialValues(settings: SsoSettings): Values {
   };
 }
 
+/** Why the server refused an issuer (openapi.json, `ErrorBody.reason`), in the screen's words. */
+const ISSUER_REASONS: Record<string, ParseKeys> = {
+  invalid_url: 'ssoSettings.errors.issuerReasons.invalid_url',
+  not_https: 'ssoSettings.errors.issuerReasons.not_https',
+  unresolvable: 'ssoSettings.errors.issuerReasons.unresolvable',
+  private_address: 'ssoSettings.errors.issuerReasons.private_address',
+  port_not_allowed: 'ssoSettings.errors.issuerReasons.port_not_allowed',
+  untrusted_certificate: 'ssoSettings.errors.issuerReasons.untrusted_certificate',
+  no_provider: 'ssoSettings.errors.issuerReasons.no_provider',
+  sso_unavailable: 'ssoSettings.errors.issuerReasons.sso_unavailable',
+};
+
+/** The server's refusal of an issuer: its reason, and its own (English) words. */
+type IssuerRefusal = { reason: string | null; detail: string };
+
 /**
- * The server's refusal of a save, on the form: each field's own words; the issuer's explanation
- * (its discovery document could not be read, ...) as the server wrote it; a domain another
- * enterprise owns on the domains.
+ * The server's refusal of a save, on the form: each field's own words; the issuer's reason in the
+ * screen's language, with the server's explanation kept for a "details" disclosure; a domain
+ * another enterprise owns on the domains.
  */
-function refusalOf(error: unknown): { errors: Partial<Record<Field, ParseKeys>>; issuer: string | null } {
+function refusalOf(error: unknown): { errors: Partial<Record<Field, ParseKeys>>; issuer: IssuerRefusal | null } {
   const mapped = serverFieldErrors(error, FIELDS);
-  let issuer: string | null = null;
+  let issuer: IssuerRefusal | null = null;
   if (isApiRequestError(error)) {
     for (const [field, code] of Object.entries(error.fields)) {
       const message = FIELD_MESSAGES[field as Field]?.[code];
       if (message) mapped.errors[field as Field] = message;
     }
     if (error.fields.issuer === 'invalid') {
-      issuer = error.serverMessage ?? '';
+      issuer = { reason: error.reason ?? null, detail: error.serverMessage ?? '' };
       delete mapped.errors.issuer;
     }
     if (error.code === 'conflict' && error.reason === 'sso_domain_taken') mapped.errors.domains = 'ssoSettings.errors.domainTaken';
@@ -129,7 +144,7 @@ function SsoForm({ enterpriseId, settings, onCancel }: SsoFormProps) {
   const remove = useDeleteEnterpriseSsoMutation(enterpriseId);
   const enterprise = useGetEnterprise(enterpriseId);
   // Why the server refused the issuer, in its words (the discovery document could not be read...).
-  const [issuerRefusal, setIssuerRefusal] = useState<string | null>(null);
+  const [issuerRefusal, setIssuerRefusal] = useState<IssuerRefusal | null>(null);
   const form = useForm<Values>({
     initialValues: initialValues(settings),
     validate: {
@@ -161,7 +176,7 @@ function SsoForm({ enterpriseId, settings, onCancel }: SsoFormProps) {
   }
 
   const issuerProps = fieldProps('issuer');
-  const issuerError = issuerRefusal !== null ? t('ssoSettings.errors.issuerRefused', { detail: issuerRefusal || t('errors.validation') }) : issuerProps.error;
+  const issuerError = issuerRefusal !== null ? t(ISSUER_REASONS[issuerRefusal.reason ?? ''] ?? 'ssoSettings.errors.issuerRefused') : issuerProps.error;
   const domainsProps = fieldProps('domains');
 
   const submit = form.onSubmit(
@@ -227,6 +242,14 @@ function SsoForm({ enterpriseId, settings, onCancel }: SsoFormProps) {
           spellCheck={false}
           required
         />
+        {issuerRefusal?.detail && (
+          // The server's own words, for whoever must fix the provider: English whatever the
+          // screen's language, and out of the field's description.
+          <Text component="details" size="sm" c="dimmed">
+            <summary>{t('ssoSettings.errors.issuerDetails')}</summary>
+            <span lang="en">{issuerRefusal.detail}</span>
+          </Text>
+        )}
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
           <TextInput {...fieldProps('clientId')} label={t('ssoSettings.clientId')} autoComplete="off" spellCheck={false} required />
           <PasswordInput

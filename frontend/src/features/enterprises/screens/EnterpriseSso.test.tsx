@@ -163,10 +163,11 @@ describe("an enterprise's single sign-on", () => {
     expect(within(region).getByLabelText(/^Client secret/, { selector: 'input' })).toHaveValue('');
   });
 
-  it("shows the server's refusals under their fields: the issuer's explanation, a domain another enterprise has", async () => {
+  it("shows the server's refusals under their fields: the issuer's reason in the screen's words, a domain another enterprise has", async () => {
     let answer = apiError(400, {
       code: 'validation_failed',
-      message: 'The discovery document of https://idp.example could not be read',
+      reason: 'no_provider',
+      message: 'No OpenID provider answers at this issuer URL (its discovery document could not be read)',
       fields: { issuer: 'invalid' },
     });
     mockEnterprise(configured, () => answer);
@@ -176,17 +177,44 @@ describe("an enterprise's single sign-on", () => {
     const save = await within(region).findByRole('button', { name: 'Save' });
     await user.click(save);
     const issuer = within(region).getByRole('textbox', { name: /^Issuer URL/ });
-    await waitFor(() =>
-      expect(issuer).toHaveAccessibleDescription(/This issuer cannot be used: The discovery document of https:\/\/idp.example could not be read/),
-    );
+    await waitFor(() => expect(issuer).toHaveAccessibleDescription(/No identity provider answers at this address: check the issuer URL\./));
     expect(issuer).toHaveFocus();
+    // The server's own words wait behind a disclosure.
+    const details = within(region).getByText('Details from the server');
+    expect(within(region).getByText(/its discovery document could not be read/)).not.toBeVisible();
+    await user.click(details);
+    expect(within(region).getByText(/its discovery document could not be read/)).toBeVisible();
     expect(await screen.findByText('Could not save the single sign-on settings')).toBeInTheDocument();
 
     answer = apiError(409, { code: 'conflict', reason: 'sso_domain_taken', message: 'This domain is taken' });
     await user.click(save);
     expect(await within(region).findByText("One of these domains already signs in through another organisation's single sign-on")).toBeInTheDocument();
     // Typing in the issuer field took its refusal away.
-    expect(issuer).not.toHaveAccessibleDescription(/This issuer cannot be used/);
+    expect(issuer).not.toHaveAccessibleDescription(/No identity provider answers/);
+  });
+
+  it("says why an issuer is refused in French, and keeps the server's English words in the details, marked as English", async () => {
+    await changeLocale('fr');
+    mockEnterprise(configured, () =>
+      apiError(400, {
+        code: 'validation_failed',
+        reason: 'untrusted_certificate',
+        message: "The provider's certificate is not trusted: it is signed by an authority the server does not know",
+        fields: { issuer: 'invalid' },
+      }),
+    );
+    renderApp(`/admin/enterprises/${detail.id}`);
+    const region = await screen.findByRole('region', { name: 'Authentification unique' });
+    const user = userEvent.setup();
+    await user.click(await within(region).findByRole('button', { name: 'Enregistrer' }));
+    const issuer = within(region).getByRole('textbox', { name: /^URL de l'émetteur/ });
+    await waitFor(() => expect(issuer).toHaveAccessibleDescription(/Le certificat du fournisseur n'est pas reconnu\./));
+    expect(issuer).not.toHaveAccessibleDescription(/not trusted/);
+    await user.click(within(region).getByText('Détails donnés par le serveur'));
+    const words = within(region).getByText(/certificate is not trusted/);
+    expect(words).toBeVisible();
+    expect(words).toHaveAttribute('lang', 'en');
+    await changeLocale('en');
   });
 
   it('warns when it is required and the break-glass CEO cannot sign in without the provider', async () => {

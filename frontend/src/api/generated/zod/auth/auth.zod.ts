@@ -377,8 +377,26 @@ password sign-in: the session (method `sso`), or the second step (`mfaRequired`,
 `POST /auth/login/verify`) when the provider asserted no second factor (`amr`/`acr`) and
 the person has one of ours, or the enterprise requires one (`requireMfa`; a person
 without one sets up an authenticator then).
+The provider signed a person out (OpenID Connect Back-Channel Logout 1.0)
+
+The enterprise's provider posts a logout token here (register
+`{PUBLIC_URL}/api/v1/auth/sso/{enterpriseId}/backchannel-logout` as the client's
+back-channel logout URI). Once it is verified (`SingleSignOn::logout_subject`), every
+session the person opened through single sign-on ends, on every instance at once (end
+reason `provider_logout`); a token naming nobody known here ends nothing and still answers
+200, as the specification asks.
  * @summary Finish a sign-in with single sign-on
  */
+export const backchannelLogoutParams = zod.object({
+  "enterprise_id": zod.uuid()
+})
+
+export const backchannelLogoutHeaderIdempotencyKeyMax = 255;
+
+export const backchannelLogoutHeader = zod.object({
+  "Idempotency-Key": zod.string().min(1).max(backchannelLogoutHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and request (method, path, query and body) within 24 hours replays the first answer instead of doing it again; an answer that held a secret (a token, a signing secret, recovery codes) is never kept, and its repeat is refused (409, reason `answer_withheld`).')
+})
+
 export const finishSsoSignInHeaderIdempotencyKeyMax = 255;
 
 export const finishSsoSignInHeader = zod.object({
@@ -467,7 +485,7 @@ export const listMySessionsResponse = zod.object({
   "lastSeenAt": zod.iso.datetime({}).describe('Moves with the session\'s requests and heartbeats, at most once a minute.'),
   "expiresAt": zod.iso.datetime({}),
   "endedAt": zod.iso.datetime({}).nullish(),
-  "endReason": zod.string().nullish().describe('`logout`, `revoked`, `user_deactivated`, `enterprise_deactivated`, `deleted`,\n`role_changed`, `idle` or `expired`.'),
+  "endReason": zod.string().nullish().describe('`logout`, `revoked`, `user_deactivated`, `enterprise_deactivated`, `deleted`,\n`role_changed`, `provider_logout` (the identity provider signed the person out), `idle` or\n`expired`.'),
   "active": zod.boolean().describe('Neither ended nor expired.'),
   "current": zod.boolean().describe('The caller\'s own session.'),
   "flags": zod.array(zod.string()).describe('`new_country`: the user\'s first sign-in from this country (not their first ever);\n`impossible_travel`: farther from the previous session\'s place than 900 km/h allows.'),

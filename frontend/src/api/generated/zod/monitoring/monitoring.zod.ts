@@ -62,7 +62,7 @@ export const listSessionsResponse = zod.object({
   "lastSeenAt": zod.iso.datetime({}).describe('Moves with the session\'s requests and heartbeats, at most once a minute.'),
   "expiresAt": zod.iso.datetime({}),
   "endedAt": zod.iso.datetime({}).nullish(),
-  "endReason": zod.string().nullish().describe('`logout`, `revoked`, `user_deactivated`, `enterprise_deactivated`, `deleted`,\n`role_changed`, `idle` or `expired`.'),
+  "endReason": zod.string().nullish().describe('`logout`, `revoked`, `user_deactivated`, `enterprise_deactivated`, `deleted`,\n`role_changed`, `provider_logout` (the identity provider signed the person out), `idle` or\n`expired`.'),
   "active": zod.boolean().describe('Neither ended nor expired.'),
   "current": zod.boolean().describe('The caller\'s own session.'),
   "flags": zod.array(zod.string()).describe('`new_country`: the user\'s first sign-in from this country (not their first ever);\n`impossible_travel`: farther from the previous session\'s place than 900 km/h allows.'),
