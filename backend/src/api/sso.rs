@@ -589,14 +589,6 @@ impl SsoSignInApi {
         Ok(Json(SsoRedirect { authorization_url, state }))
     }
 
-    /// Finish a sign-in with single sign-on
-    ///
-    /// The `code` and `state` the provider sent back: the code is exchanged at the provider and
-    /// its ID token checked (signature, issuer, audience, expiry, nonce). Answers like a
-    /// password sign-in: the session (method `sso`), or the second step (`mfaRequired`, then
-    /// `POST /auth/login/verify`) when the provider asserted no second factor (`amr`/`acr`) and
-    /// the person has one of ours, or the enterprise requires one (`requireMfa`; a person
-    /// without one sets up an authenticator then).
     /// The provider signed a person out (OpenID Connect Back-Channel Logout 1.0)
     ///
     /// The enterprise's provider posts a logout token here (register
@@ -636,6 +628,14 @@ impl SsoSignInApi {
         Ok(LoggedOut::LoggedOut("no-store".into()))
     }
 
+    /// Finish a sign-in with single sign-on
+    ///
+    /// The `code` and `state` the provider sent back: the code is exchanged at the provider and
+    /// its ID token checked (signature, issuer, audience, expiry, nonce). Answers like a
+    /// password sign-in: the session (method `sso`), or the second step (`mfaRequired`, then
+    /// `POST /auth/login/verify`) when the provider asserted no second factor (`amr`/`acr`) and
+    /// the person has one of ours, or the enterprise requires one (`requireMfa`; a person
+    /// without one sets up an authenticator then).
     #[oai(path = "/auth/sso/finish", method = "post", operation_id = "finishSsoSignIn")]
     async fn finish(&self, state: Data<&AppState>, client: Data<&ClientInfo>, body: Json<SsoFinish>) -> Result<Json<LoginResult>, SsoFinishError> {
         let sso = state.sso.as_ref().ok_or(SsoFailure::StateInvalid).map_err(AppError::from)?;

@@ -957,21 +957,13 @@ export const useStartSsoSignIn = <TError = ErrorType<ApiError | ApiError | ApiEr
       return useMutation(mutationOptions, queryClient);
     }
     /**
- * The `code` and `state` the provider sent back: the code is exchanged at the provider and
-its ID token checked (signature, issuer, audience, expiry, nonce). Answers like a
-password sign-in: the session (method `sso`), or the second step (`mfaRequired`, then
-`POST /auth/login/verify`) when the provider asserted no second factor (`amr`/`acr`) and
-the person has one of ours, or the enterprise requires one (`requireMfa`; a person
-without one sets up an authenticator then).
-The provider signed a person out (OpenID Connect Back-Channel Logout 1.0)
-
-The enterprise's provider posts a logout token here (register
+ * The enterprise's provider posts a logout token here (register
 `{PUBLIC_URL}/api/v1/auth/sso/{enterpriseId}/backchannel-logout` as the client's
 back-channel logout URI). Once it is verified (`SingleSignOn::logout_subject`), every
 session the person opened through single sign-on ends, on every instance at once (end
 reason `provider_logout`); a token naming nobody known here ends nothing and still answers
 200, as the specification asks.
- * @summary Finish a sign-in with single sign-on
+ * @summary The provider signed a person out (OpenID Connect Back-Channel Logout 1.0)
  */
 export const getBackchannelLogoutUrl = (enterpriseId: string,) => {
 
@@ -1029,7 +1021,7 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type BackchannelLogoutMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
 
     /**
- * @summary Finish a sign-in with single sign-on
+ * @summary The provider signed a person out (OpenID Connect Back-Channel Logout 1.0)
  */
 export const useBackchannelLogout = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof backchannelLogout>>, TError,{enterpriseId: string;data: BodyType<BackchannelLogout>}, TContext>, request?: SecondParameter<typeof customFetch>}
@@ -1044,7 +1036,16 @@ export const useBackchannelLogout = <TError = ErrorType<ApiError | ApiError | Ap
 
       return useMutation(mutationOptions, queryClient);
     }
-    export const getFinishSsoSignInUrl = () => {
+    /**
+ * The `code` and `state` the provider sent back: the code is exchanged at the provider and
+its ID token checked (signature, issuer, audience, expiry, nonce). Answers like a
+password sign-in: the session (method `sso`), or the second step (`mfaRequired`, then
+`POST /auth/login/verify`) when the provider asserted no second factor (`amr`/`acr`) and
+the person has one of ours, or the enterprise requires one (`requireMfa`; a person
+without one sets up an authenticator then).
+ * @summary Finish a sign-in with single sign-on
+ */
+export const getFinishSsoSignInUrl = () => {
 
 
   
@@ -1096,7 +1097,10 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
     export type FinishSsoSignInMutationBody = BodyType<SsoFinish>
     export type FinishSsoSignInMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
 
-    export const useFinishSsoSignIn = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    /**
+ * @summary Finish a sign-in with single sign-on
+ */
+export const useFinishSsoSignIn = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof finishSsoSignIn>>, TError,{data: BodyType<SsoFinish>}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof finishSsoSignIn>>,

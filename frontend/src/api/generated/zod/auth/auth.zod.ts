@@ -371,21 +371,13 @@ export const startSsoSignInResponse = zod.object({
 }).describe('Where to send the browser.')
 
 /**
- * The `code` and `state` the provider sent back: the code is exchanged at the provider and
-its ID token checked (signature, issuer, audience, expiry, nonce). Answers like a
-password sign-in: the session (method `sso`), or the second step (`mfaRequired`, then
-`POST /auth/login/verify`) when the provider asserted no second factor (`amr`/`acr`) and
-the person has one of ours, or the enterprise requires one (`requireMfa`; a person
-without one sets up an authenticator then).
-The provider signed a person out (OpenID Connect Back-Channel Logout 1.0)
-
-The enterprise's provider posts a logout token here (register
+ * The enterprise's provider posts a logout token here (register
 `{PUBLIC_URL}/api/v1/auth/sso/{enterpriseId}/backchannel-logout` as the client's
 back-channel logout URI). Once it is verified (`SingleSignOn::logout_subject`), every
 session the person opened through single sign-on ends, on every instance at once (end
 reason `provider_logout`); a token naming nobody known here ends nothing and still answers
 200, as the specification asks.
- * @summary Finish a sign-in with single sign-on
+ * @summary The provider signed a person out (OpenID Connect Back-Channel Logout 1.0)
  */
 export const backchannelLogoutParams = zod.object({
   "enterprise_id": zod.uuid()
@@ -397,6 +389,15 @@ export const backchannelLogoutHeader = zod.object({
   "Idempotency-Key": zod.string().min(1).max(backchannelLogoutHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and request (method, path, query and body) within 24 hours replays the first answer instead of doing it again; an answer that held a secret (a token, a signing secret, recovery codes) is never kept, and its repeat is refused (409, reason `answer_withheld`).')
 })
 
+/**
+ * The `code` and `state` the provider sent back: the code is exchanged at the provider and
+its ID token checked (signature, issuer, audience, expiry, nonce). Answers like a
+password sign-in: the session (method `sso`), or the second step (`mfaRequired`, then
+`POST /auth/login/verify`) when the provider asserted no second factor (`amr`/`acr`) and
+the person has one of ours, or the enterprise requires one (`requireMfa`; a person
+without one sets up an authenticator then).
+ * @summary Finish a sign-in with single sign-on
+ */
 export const finishSsoSignInHeaderIdempotencyKeyMax = 255;
 
 export const finishSsoSignInHeader = zod.object({
