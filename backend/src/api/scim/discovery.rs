@@ -50,19 +50,7 @@ pub fn resource_types(state: &AppState) -> Vec<Value> {
 
 /// A read-only attribute of discovery's schemas.
 const fn read_only(name: &'static str, kind: &'static str, required: bool, description: &'static str) -> user::Attribute {
-    user::Attribute {
-        name,
-        kind,
-        multi_valued: false,
-        required,
-        mutability: "readOnly",
-        returned: "default",
-        uniqueness: "none",
-        case_exact: false,
-        canonical: &[],
-        description,
-        sub_attributes: &[],
-    }
+    user::Attribute { kind, required, mutability: "readOnly", ..user::string(name, description) }
 }
 
 const fn complex(name: &'static str, required: bool, description: &'static str, sub_attributes: &'static [user::Attribute]) -> user::Attribute {

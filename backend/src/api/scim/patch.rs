@@ -64,17 +64,17 @@ fn declared(path: &AttrPath) -> Result<(&'static user::Attribute, Option<&'stati
         return Err(bad("mutability", &format!("{} is read-only", path.name)));
     }
     let attribute = user::attribute(&path.name).ok_or_else(|| bad("invalidPath", &format!("{} is not an attribute of this resource", path.name)))?;
-    let sub = match &path.sub_attr {
-        None => None,
-        Some(sub) => Some(
-            attribute
-                .sub_attributes
-                .iter()
-                .find(|a| a.name.eq_ignore_ascii_case(sub))
-                .ok_or_else(|| bad("invalidPath", &format!("{}.{sub} is not an attribute of this resource", attribute.name)))?,
-        ),
-    };
+    let sub = path.sub_attr.as_deref().map(|sub| sub_attribute(attribute, sub)).transpose()?;
     Ok((attribute, sub))
+}
+
+/// The declared sub-attribute `name` of `attribute` (`invalidPath` otherwise).
+fn sub_attribute(attribute: &'static user::Attribute, name: &str) -> Result<&'static user::Attribute, AppError> {
+    attribute
+        .sub_attributes
+        .iter()
+        .find(|a| a.name.eq_ignore_ascii_case(name))
+        .ok_or_else(|| bad("invalidPath", &format!("{}.{name} is not an attribute of this resource", attribute.name)))
 }
 
 /// The key of `object` that names `name` without regard to case (else `name`).
@@ -149,16 +149,7 @@ fn at_path(resource: &mut Map<String, Value>, op: Op, path: &PatchPath, value: V
             if !attribute.multi_valued {
                 return Err(bad("invalidPath", &format!("{} has no values to filter", attribute.name)));
             }
-            let sub = match &value_path.sub_attr {
-                None => None,
-                Some(sub) => Some(
-                    attribute
-                        .sub_attributes
-                        .iter()
-                        .find(|a| a.name.eq_ignore_ascii_case(sub))
-                        .ok_or_else(|| bad("invalidPath", &format!("{}.{sub} is not an attribute of this resource", attribute.name)))?,
-                ),
-            };
+            let sub = value_path.sub_attr.as_deref().map(|sub| sub_attribute(attribute, sub)).transpose()?;
             let key = key_of(resource, attribute.name);
             let elements = resource.entry(key).or_insert_with(|| json!([]));
             if !elements.is_array() {

@@ -34,7 +34,8 @@ pub struct Attribute {
     pub sub_attributes: &'static [Attribute],
 }
 
-const fn string(name: &'static str, description: &'static str) -> Attribute {
+/// A read-write, single-valued text attribute: the common case, which others adjust.
+pub const fn string(name: &'static str, description: &'static str) -> Attribute {
     Attribute {
         name,
         kind: "string",
