@@ -3,13 +3,16 @@
 //! path, query and body) within 24 hours gets the first answer again (status, body, `Location`;
 //! marked `Idempotent-Replayed: true`) without being done again; the same key with another request
 //! is 422 `idempotency_key_reused`; a repeat while the first is still running is 409 `conflict`
-//! (reason `request_in_progress`). Answers 5xx and 429 are not kept (nothing was done, or it is
-//! unknown): the key is free again. The records live in Redis, shared by every instance; without
+//! (reason `request_in_progress`). Answers 5xx, 429, 401 and 403 are not kept (nothing was done,
+//! or it is unknown): the key is free again. The records live in Redis, shared by every instance; without
 //! Redis such a POST is refused with 503 rather than risk doing it twice.
 //!
 //! The caller is the credential the bearer verifies as (its session or token), checked before
 //! anything is replayed: a bearer that no longer verifies replays nothing (the operation answers
-//! it). Without a bearer that verifies, the caller is the client's address.
+//! it). Without a bearer that verifies, the caller is the client's address on that one operation
+//! (method and path): an anonymous request never learns that a key was used on another, and an
+//! operation that needs a credential answers it 401 whatever the key (a 401 or 403 is not kept:
+//! nothing was done).
 //!
 //! A secret is never kept: the answer of an operation in `WITHHELD` (a session, a program's token,
 //! a webhook's signing secret, an authenticator's seed, recovery codes) is not stored; its repeat
@@ -111,7 +114,10 @@ pub async fn once<E: Endpoint>(ep: E, mut req: Request) -> poem::Result<Response
         Ok(Some(caller)) => digest(&[b"credential", caller.session_id.as_bytes()]),
         // The bearer could not be checked (PostgreSQL away): the answer the operation would give.
         Err(err) => return Ok(poem::error::ResponseError::as_response(&err)),
-        Ok(None) => digest(&[b"address", req.data::<ClientInfo>().and_then(|c| c.ip).map(|ip| ip.to_string()).unwrap_or_default().as_bytes()]),
+        Ok(None) => {
+            let address = req.data::<ClientInfo>().and_then(|c| c.ip).map(|ip| ip.to_string()).unwrap_or_default();
+            digest(&[b"address", address.as_bytes(), req.method().as_str().as_bytes(), req.uri().path().as_bytes()])
+        }
     };
     let redis_key = state.cache.key(&["idempotency", &caller, &digest(&[key.as_bytes()])]);
     // The body limit has already bounded the body (app::limit_body).
@@ -163,7 +169,8 @@ pub async fn once<E: Endpoint>(ep: E, mut req: Request) -> poem::Result<Response
     let withheld = resp.extensions().get::<poem_openapi::OperationId>().is_some_and(|op| WITHHELD.contains(&op.0));
     let (parts, body) = resp.into_parts();
     let bytes = body.into_bytes().await.unwrap_or_default();
-    let keep = !status.is_server_error() && status != StatusCode::TOO_MANY_REQUESTS && bytes.len() <= MAX_KEPT_BYTES;
+    let refused_caller = matches!(status, StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN);
+    let keep = !status.is_server_error() && status != StatusCode::TOO_MANY_REQUESTS && !refused_caller && bytes.len() <= MAX_KEPT_BYTES;
     let header_text = |name| parts.headers.get(name).and_then(|v: &HeaderValue| v.to_str().ok()).map(str::to_owned);
     let stored = async {
         let mut conn = state.cache.conn().await?;

@@ -461,3 +461,31 @@ async fn the_server_s_role_cannot_rewrite_the_audit_log() {
     assert!(audit["items"].as_array().is_some_and(|items| !items.is_empty()), "{audit}");
     server.close().await;
 }
+
+#[tokio::test]
+async fn without_a_credential_a_key_answers_401_whatever_it_was_used_for_and_learns_nothing_of_other_operations() {
+    let (db, _dropped) = test_database().await;
+    let app = TestApp::spawn(db).await;
+    let anonymous = |path: &str, key: &str, body: serde_json::Value| {
+        let req = app.http.post(app.url(path)).header("idempotency-key", key).json(&body);
+        async move {
+            let resp = req.send().await.unwrap();
+            (resp.status().as_u16(), resp.text().await.unwrap())
+        }
+    };
+    let review = format!("/api/v1/reports/{}/review", Uuid::now_v7());
+    // The same key on an operation that needs a credential, with two bodies: 401 both times (the
+    // first refusal is not kept, so the second is not "another request with this key").
+    for body in [json!({ "status": "approved" }), json!({ "status": "rejected", "reviewNotes": "x" })] {
+        let (status, refused) = anonymous(&review, "same-key", body).await;
+        assert_eq!(status, 401, "{refused}");
+    }
+    // The key used on a public operation by the same address says nothing of it elsewhere.
+    let (status, _) = anonymous("/api/v1/auth/password-reset", "same-key", json!({ "email": "nobody@keys.example" })).await;
+    assert_eq!(status, 202);
+    let (status, refused) = anonymous(&review, "same-key", json!({ "status": "approved" })).await;
+    assert_eq!(status, 401, "{refused}");
+    // On the public operation itself, the key still replays its first answer.
+    let (status, _) = anonymous("/api/v1/auth/password-reset", "same-key", json!({ "email": "other@keys.example" })).await;
+    assert_eq!(status, 422, "the same key with another request on the same operation");
+}
