@@ -49,7 +49,7 @@ test.describe.serial('running an enterprise', () => {
     await page.goto(`/admin/enterprises/${enterpriseId}`);
     await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
     // The same words for a missing description as the departments use.
-    await expect(page.getByText('No description yet.')).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Overview' }).getByText('No description yet.')).toBeVisible();
     await page.getByRole('button', { name: 'Edit', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: `Edit ${name}` });
     await dialog.getByLabel(/^Name/).fill('');
