@@ -37,6 +37,10 @@ enum Command {
     },
     /// Create two demo enterprises with CEOs, department heads and users (idempotent).
     SeedDemo,
+    /// Re-seal every secret stored at rest with the newest key of DATA_ENCRYPTION_KEYS, in small
+    /// batches (stopped, it resumes where it was; safe beside running servers). Afterwards older
+    /// keys may leave the ring.
+    Rekey,
     /// Recompute the activity per user from the sessions (after sessions were written by hand,
     /// e.g. by bench/places.sh).
     RebuildActivity,
@@ -110,7 +114,18 @@ async fn run(command: Command) -> anyhow::Result<()> {
             app::serve(AppState::new(config, pool)?).await
         }
         Command::Migrate { parallelism, tenant_migrations } => migrate(&database_url(), parallelism, tenant_migrations).await,
-        Command::SeedDemo => crate::seed::seed_demo(&db::migrate(&database_url()).await?).await,
+        Command::SeedDemo => {
+            let keys = crate::sealed::KeyRing::from_env(false)?;
+            crate::seed::seed_demo(&db::migrate(&database_url()).await?, &keys).await
+        }
+        Command::Rekey => {
+            let keys = crate::sealed::KeyRing::from_env(false)?;
+            let pool = db::migrate(&database_url()).await?;
+            crate::sealed::prepare(&pool, &keys).await?;
+            let resealed = crate::sealed::reseal(&pool, &keys, crate::sealed::Reseal::NotNewest).await?;
+            println!("{resealed} secret(s) sealed again with key v{}; every secret is now sealed with it", keys.newest());
+            Ok(())
+        }
         Command::RebuildActivity => Ok(store::sessions::rebuild_activity(&db::migrate(&database_url()).await?).await?),
         Command::CreateAdmin { email, password, full_name, if_none_exists } => {
             let pool = db::migrate(&database_url()).await?;

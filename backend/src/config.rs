@@ -32,6 +32,8 @@ pub struct Config {
     /// Prefix of every Redis key, so several deployments (or tests) can share one Redis.
     pub redis_prefix: String,
     pub jwt_secret: Vec<u8>,
+    /// The data keys that seal secrets at rest (`DATA_ENCRYPTION_KEYS`, `crate::sealed`).
+    pub data_keys: crate::sealed::KeyRing,
     pub geoip_database: Option<PathBuf>,
     pub bind_addr: SocketAddr,
     /// Peers whose X-Forwarded-For header is believed.
@@ -48,6 +50,12 @@ pub struct Config {
     /// Requests per window for each token, session or (unauthenticated) client address.
     pub api_limits: ApiLimits,
     pub max_body_bytes: usize,
+    /// Empty tenant schemas kept ready for new enterprises (`TENANT_SPARE_SCHEMAS`; unset: 2 on
+    /// Citus, none on one PostgreSQL; `tenancy::spares`).
+    pub tenant_spares: Option<usize>,
+    /// How long a deleted enterprise stays suspended, restorable, before its purge
+    /// (`TENANT_DELETION_GRACE_DAYS`, 30 by default, 0 to 3650; fractions allowed).
+    pub tenant_deletion_grace: Duration,
     /// The body limit of spreadsheet saves and imports (`MAX_SPREADSHEET_BODY_BYTES`): a
     /// workbook's bytes travel as base64.
     pub max_spreadsheet_body_bytes: usize,
@@ -212,6 +220,8 @@ impl Config {
             None => bail!("JWT_SECRET is required (at least {MIN_SECRET_BYTES} bytes), or set APP_ENV=development"),
         };
 
+        let data_keys = crate::sealed::KeyRing::from_env(dev_mode)?;
+
         let mut bind_addr: SocketAddr = parse_var("BIND_ADDR")?.unwrap_or(([0, 0, 0, 0], 8080).into());
         if let Some(port) = parse_var::<u16>("PORT")? {
             bind_addr.set_port(port);
@@ -233,6 +243,7 @@ impl Config {
             redis_url: var("REDIS_URL").unwrap_or_else(|| DEFAULT_REDIS_URL.into()),
             redis_prefix: var("REDIS_PREFIX").unwrap_or_else(|| "emp:".into()),
             jwt_secret,
+            data_keys,
             geoip_database: var("GEOIP_DATABASE").map(PathBuf::from),
             bind_addr,
             trusted_proxies,
@@ -261,6 +272,10 @@ impl Config {
                 window: Duration::from_secs(parse_var::<u64>("API_RATE_LIMIT_WINDOW_SECS")?.unwrap_or(60).max(1)),
             },
             max_body_bytes: parse_var("MAX_BODY_BYTES")?.unwrap_or(1024 * 1024),
+            tenant_spares: parse_var("TENANT_SPARE_SCHEMAS")?,
+            tenant_deletion_grace: Duration::from_secs_f64(
+                parse_var::<f64>("TENANT_DELETION_GRACE_DAYS")?.filter(|d| d.is_finite()).unwrap_or(30.0).clamp(0.0, 3650.0) * 86_400.0,
+            ),
             max_spreadsheet_body_bytes: parse_var("MAX_SPREADSHEET_BODY_BYTES")?.unwrap_or(12 * 1024 * 1024),
             spreadsheet_engine: EngineLimits {
                 program: std::env::current_exe().context("cannot find this program, to run the spreadsheet engine")?,

@@ -114,6 +114,7 @@ pub async fn grant_server_role(owner: &PgPool, role: &str) -> sqlx::Result<()> {
         format!("revoke update, delete, truncate, references, trigger on public.audit_events from {role}"),
         format!("grant usage, select on all sequences in schema public to {role}"),
         format!("grant execute on function public.audit_retention(integer) to {role}"),
+        format!("grant execute on function public.audit_forget_enterprise(uuid) to {role}"),
     ] {
         sqlx::query(sqlx::AssertSqlSafe(statement)).execute(&mut *tx).await?;
     }

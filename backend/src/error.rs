@@ -185,6 +185,12 @@ pub enum Conflict {
     SsoDomainTaken,
     /// A single sign-on domain at which people outside the enterprise have addresses.
     SsoDomainInUse,
+    /// Reactivating an enterprise whose deletion is scheduled: restore it instead.
+    DeletionScheduled,
+    /// Restoring or purging an enterprise whose deletion is not scheduled.
+    DeletionNotScheduled,
+    /// Changing, inviting or erasing again a person whose data was erased.
+    Erased,
 }
 
 impl Conflict {
@@ -213,6 +219,9 @@ impl Conflict {
             Self::PasskeysUnavailable => "passkeys_unavailable",
             Self::SsoDomainTaken => "sso_domain_taken",
             Self::SsoDomainInUse => "sso_domain_in_use",
+            Self::DeletionScheduled => "deletion_scheduled",
+            Self::DeletionNotScheduled => "deletion_not_scheduled",
+            Self::Erased => "erased",
         }
     }
 
@@ -243,6 +252,9 @@ impl Conflict {
             Self::PasskeysUnavailable => "Passkeys are not available at this address",
             Self::SsoDomainTaken => "Another enterprise's single sign-on already has one of these domains",
             Self::SsoDomainInUse => "People outside this enterprise have addresses at one of these domains",
+            Self::DeletionScheduled => "This enterprise is scheduled for deletion; restore it to reactivate it",
+            Self::DeletionNotScheduled => "This enterprise is not scheduled for deletion",
+            Self::Erased => "This person's data was erased: the account cannot be changed any more",
         }
     }
 }
@@ -417,6 +429,9 @@ pub enum AppError {
     /// A public mail provider's domain (gmail.com…) claimed for single sign-on: 400.
     #[error("A public mail domain cannot be claimed: its addresses belong to people of every organisation")]
     PublicMailDomain,
+    /// A purge whose typed name is not the enterprise's: 400 with `fields.confirmName = mismatch`.
+    #[error("The name typed is not the enterprise's name")]
+    ConfirmationMismatch,
     /// A domain's proof was asked for and its TXT record is not there (yet): 400.
     #[error("The TXT record was not found: publish it at your DNS provider, wait for it to spread, and try again")]
     DomainNotVerified,
@@ -504,6 +519,7 @@ impl AppError {
             Self::InvalidTransition(_) => "invalid_transition",
             Self::PublicMailDomain => "public_mail_domain",
             Self::DomainNotVerified => "domain_not_verified",
+            Self::ConfirmationMismatch => "confirmation_mismatch",
             Self::RateLimited { .. } => "rate_limited",
             Self::Busy { .. } => "unavailable",
             Self::Unexpected(_) => "internal",
@@ -512,9 +528,12 @@ impl AppError {
 
     pub fn status(&self) -> StatusCode {
         match self {
-            Self::Validation(_) | Self::Explained(..) | Self::IssuerRefused(_) | Self::PublicMailDomain | Self::DomainNotVerified => {
-                StatusCode::BAD_REQUEST
-            }
+            Self::Validation(_)
+            | Self::Explained(..)
+            | Self::IssuerRefused(_)
+            | Self::PublicMailDomain
+            | Self::DomainNotVerified
+            | Self::ConfirmationMismatch => StatusCode::BAD_REQUEST,
             Self::InvalidCredentials
             | Self::SessionExpired
             | Self::Unauthorized
@@ -552,6 +571,10 @@ impl AppError {
             },
             Self::EmailTaken { field } => ErrorBody {
                 fields: Some(BTreeMap::from([((*field).to_owned(), "taken".to_owned())])),
+                ..ErrorBody::new(self.status(), self.code(), self.to_string())
+            },
+            Self::ConfirmationMismatch => ErrorBody {
+                fields: Some(BTreeMap::from([("confirmName".to_owned(), "mismatch".to_owned())])),
                 ..ErrorBody::new(self.status(), self.code(), self.to_string())
             },
             Self::EnterpriseNameTaken => ErrorBody {

@@ -56,7 +56,8 @@ const DEMO: [DemoEnterprise; 2] = [
     },
 ];
 
-pub async fn seed_demo(pool: &PgPool) -> anyhow::Result<()> {
+pub async fn seed_demo(pool: &PgPool, keys: &crate::sealed::KeyRing) -> anyhow::Result<()> {
+    crate::sealed::prepare(pool, keys).await?;
     let hash = password::hash(&Password::parse(DEMO_PASSWORD).expect("demo password meets the policy")).await?;
     for demo in &DEMO {
         let ceo_email = Email::parse(&format!("ceo@{}", demo.domain)).expect("valid demo e-mail");
@@ -128,16 +129,55 @@ pub async fn seed_demo(pool: &PgPool) -> anyhow::Result<()> {
             crate::accounts::invite(&mut tx, invited, Some((id, demo.name)), &inviter).await?;
         }
         tx.commit().await?;
+        founded_before_its_work(pool, id).await?;
         println!("{}: CEO ceo@{} and {} staff, password {DEMO_PASSWORD}", demo.name, demo.domain, demo.staff.len());
     }
     for (index, demo) in DEMO.iter().enumerate() {
         seed_sessions(pool, demo, index).await?;
         seed_work(pool, demo).await?;
-        seed_tokens(pool, demo).await?;
+        seed_tokens(pool, demo, keys).await?;
     }
-    seed_sso(pool).await?;
+    seed_closing(pool, &hash).await?;
+    seed_sso(pool, keys).await?;
     // The demo's sessions were moved into the past, which the activity rollup cannot follow.
     store::sessions::rebuild_activity(pool).await?;
+    Ok(())
+}
+
+/// An enterprise on its way out: deleted by the admin three days ago, suspended, and purged in 18
+/// days unless restored (the admin's list and its page show the recovery window).
+async fn seed_closing(pool: &PgPool, hash: &str) -> anyhow::Result<()> {
+    const NAME: &str = "Initech Legacy";
+    let ceo_email = Email::parse("ceo@initech.example").expect("valid demo e-mail");
+    if store::enterprises::name_taken(pool, NAME).await? || store::users::find_by_email(pool, &ceo_email).await?.is_some() {
+        return Ok(());
+    }
+    let new = NewEnterprise {
+        name: NAME,
+        description: "Closed its doors; kept for its recovery window",
+        ceo_full_name: "Peter Gibbons",
+        ceo_email: &ceo_email,
+        ceo_locale: Default::default(),
+        inviter: crate::accounts::Inviter { id: None, name: "" },
+    };
+    let id =
+        store::enterprises::create_with_tenant(pool, new, std::future::ready(Ok(Some(hash.to_owned()))), &crate::audit::Audit::system().0).await?;
+    founded_before_its_work(pool, id).await?;
+    // Times from here: Citus refuses a column minus an interval (a STABLE operator) in an UPDATE.
+    let now = chrono::Utc::now();
+    sqlx::query("update public.users set last_login_at = $2 where enterprise_id = $1")
+        .bind(id)
+        .bind(now - chrono::Duration::days(40))
+        .execute(pool)
+        .await?;
+    store::enterprises::schedule_deletion(pool, id, std::time::Duration::from_secs(21 * 86_400), &crate::audit::Audit::system().0).await?;
+    sqlx::query("update public.enterprises set deletion_scheduled_at = $2, purge_after = $3 where id = $1")
+        .bind(id)
+        .bind(now - chrono::Duration::days(3))
+        .bind(now + chrono::Duration::days(18))
+        .execute(pool)
+        .await?;
+    println!("{NAME}: deleted, purged in 18 days unless restored");
     Ok(())
 }
 
@@ -145,7 +185,7 @@ pub async fn seed_demo(pool: &PgPool) -> anyhow::Result<()> {
 /// scripts/oidc, which lets in any address typed): `globex.example` offers single sign-on, and a
 /// new address of the domain gets an IT account at its first sign-in. Only when the variable is
 /// set and Globex has no single sign-on yet.
-async fn seed_sso(pool: &PgPool) -> anyhow::Result<()> {
+async fn seed_sso(pool: &PgPool, keys: &crate::sealed::KeyRing) -> anyhow::Result<()> {
     let Some(issuer) = std::env::var("DEMO_OIDC_ISSUER").ok().filter(|i| !i.is_empty()) else { return Ok(()) };
     let ceo = Email::parse("ceo@globex.example").expect("valid demo e-mail");
     let Some(enterprise_id) = store::users::find_by_email(pool, &ceo).await?.and_then(|c| c.enterprise_id) else { return Ok(()) };
@@ -167,7 +207,7 @@ async fn seed_sso(pool: &PgPool) -> anyhow::Result<()> {
         accept_unverified_email: false,
         require_mfa: false,
     };
-    store::sso::save(&mut tx, enterprise_id, &change).await?.map_err(|domain| anyhow::anyhow!("{domain} has single sign-on elsewhere"))?;
+    store::sso::save(&mut tx, keys, enterprise_id, &change).await?.map_err(|domain| anyhow::anyhow!("{domain} has single sign-on elsewhere"))?;
     // globex.example as the platform admin approved it; globex-labs.example still waits for its
     // TXT record, as a domain just claimed does.
     store::sso::prove_domain(&mut *tx, enterprise_id, "globex.example", "admin")
@@ -317,6 +357,21 @@ const HISTORY: &[(i32, &[ReportStatus], &str)] = &[
     (0, &[], ""),
 ];
 
+/// A demo enterprise and its people (those with a password: the invited are new) date from before
+/// the oldest work the demo gives them (the reports of `HISTORY`, its sign-ins), not from the
+/// seed's run: nobody signed in or wrote before their account existed.
+async fn founded_before_its_work(pool: &PgPool, enterprise: Uuid) -> sqlx::Result<()> {
+    let oldest = HISTORY.iter().map(|(months_ago, ..)| *months_ago).max().unwrap_or(0);
+    let founded = first_of_month(Utc::now().date_naive(), oldest + 1).and_hms_opt(9, 0, 0).expect("9:00 exists").and_utc();
+    sqlx::query("update public.enterprises set created_at = $2 where id = $1").bind(enterprise).bind(founded).execute(pool).await?;
+    sqlx::query("update public.users set created_at = $2 where enterprise_id = $1 and password_hash is not null")
+        .bind(enterprise)
+        .bind(founded)
+        .execute(pool)
+        .await
+        .map(drop)
+}
+
 fn first_of_month(today: chrono::NaiveDate, months_ago: i32) -> chrono::NaiveDate {
     use chrono::Datelike;
     let months = today.year() * 12 + today.month0() as i32 - months_ago;
@@ -373,7 +428,7 @@ const USER_AGENTS: [&str; 5] = [
 /// A service credential of the enterprise and a personal token of its CEO, one of them used an
 /// hour ago: the API tokens and Integrations screens have something to show. Nobody holds their
 /// secrets (made and dropped here); revoke them and make your own to try the API.
-async fn seed_tokens(pool: &PgPool, demo: &DemoEnterprise) -> anyhow::Result<()> {
+async fn seed_tokens(pool: &PgPool, demo: &DemoEnterprise, keys: &crate::sealed::KeyRing) -> anyhow::Result<()> {
     let ceo_email = Email::parse(&format!("ceo@{}", demo.domain)).expect("valid demo e-mail");
     let Some(ceo) = store::users::find_by_email(pool, &ceo_email).await? else { return Ok(()) };
     let Some(enterprise_id) = ceo.enterprise_id else { return Ok(()) };
@@ -419,7 +474,7 @@ async fn seed_tokens(pool: &PgPool, demo: &DemoEnterprise) -> anyhow::Result<()>
         secret: &secret,
         created_by: ceo.id,
     };
-    store::webhooks::create(&mut tx, hook).await?;
+    store::webhooks::create(&mut tx, keys, hook).await?;
     tx.commit().await?;
     Ok(())
 }

@@ -83,9 +83,15 @@ impl AppState {
             }
             Err(err) => return Err(err.context("PASSKEY_RP_ID")),
         };
-        let sso = SingleSignOn::new(&config.mail.public_url, config.events.allow_private_networks, &config.trusted_roots, cache.clone())
-            .inspect_err(|err| tracing::warn!(error = %err, "single sign-on is not available"))
-            .ok();
+        let sso = SingleSignOn::new(
+            &config.mail.public_url,
+            config.events.allow_private_networks,
+            &config.trusted_roots,
+            config.data_keys.clone(),
+            cache.clone(),
+        )
+        .inspect_err(|err| tracing::warn!(error = %err, "single sign-on is not available"))
+        .ok();
         Ok(Self(Arc::new(Inner {
             tenant_ddl,
             generations: Generations::new(cache.clone()),

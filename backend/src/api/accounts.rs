@@ -69,6 +69,30 @@ pub struct TokenAndPassword {
     pub password: String,
 }
 
+/// The secret of an e-mailed link, to check before using it.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct LinkToken {
+    /// The `token` parameter of the link.
+    #[oai(validator(max_length = 200))]
+    pub token: String,
+}
+
+/// Who an invitation is for, and from whom: what its page says before the password is chosen.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct InvitationPreview {
+    /// The invited person's name.
+    pub full_name: String,
+    pub email: String,
+    /// The enterprise they are invited to (none: the platform's administration).
+    pub enterprise_name: Option<String>,
+    /// Who invited them (none: their enterprise's directory, or an account since erased).
+    pub invited_by: Option<String>,
+    /// The language the invitation was written in: its page speaks it.
+    pub locale: Lang,
+}
+
 #[derive(Debug, ApiResponse)]
 pub enum Done {
     /// Done.
@@ -316,6 +340,38 @@ impl AccountsApi {
         tx.commit().await?;
         state.sessions.ended(&ended).await;
         Ok(Done::Done)
+    }
+
+    /// Check a reset link
+    ///
+    /// 204 while the link works (unused, within its hour), 400 (`fields.token`) otherwise; the link stays usable: its page asks before the new password is typed.
+    #[oai(path = "/password-reset/check", method = "post", operation_id = "checkPasswordReset")]
+    async fn check_reset(&self, state: Data<&AppState>, body: Json<LinkToken>) -> Result<Done, ResetError> {
+        store::account_tokens::peek(&state.db, &body.token, Purpose::PasswordReset).await?.ok_or_else(dead_link)?;
+        Ok(Done::Done)
+    }
+
+    /// Check an invitation
+    ///
+    /// Who the invitation is for, to which enterprise, from whom and in which language, while it works (unused, within its 7 days, no password chosen yet); 400 (`fields.token`) otherwise. The invitation stays usable.
+    #[oai(path = "/invitations/check", method = "post", operation_id = "checkInvitation")]
+    async fn check_invitation(&self, state: Data<&AppState>, body: Json<LinkToken>) -> Result<Json<InvitationPreview>, ResetError> {
+        let (user_id, inviter) = store::account_tokens::peek(&state.db, &body.token, Purpose::Invitation).await?.ok_or_else(dead_link)?;
+        let user = store::users::find_by_id(&state.db, user_id)
+            .await?
+            .filter(|u| u.password_hash.is_none() && u.erased_at.is_none())
+            .ok_or_else(dead_link)?;
+        let invited_by = match inviter.filter(|i| *i != user.id) {
+            Some(id) => store::users::find_by_id(&state.db, id).await?.filter(|u| u.erased_at.is_none()).map(|u| u.full_name),
+            None => None,
+        };
+        Ok(Json(InvitationPreview {
+            full_name: user.full_name,
+            email: user.email,
+            enterprise_name: user.enterprise_name,
+            invited_by,
+            locale: Lang::from_code(&user.locale),
+        }))
     }
 
     /// Accept an invitation

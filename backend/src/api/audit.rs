@@ -61,6 +61,7 @@ pub struct AuditEvent {
     /// `auth.sign_in_refused`, `auth.signed_out`, `session.ended`, `user.created`,
     /// `user.updated`, `user.role_changed`, `user.deactivated`, `user.reactivated`,
     /// `user.deleted`, `enterprise.created`, `enterprise.updated`, `enterprise.deleted`,
+    /// `enterprise.deletion_scheduled`, `enterprise.restored`, `enterprise.purged`,
     /// `department.updated`, `department.head_changed`, `department.member_added`,
     /// `department.member_removed`, `report.created`, `report.updated`, `report.submitted`,
     /// `report.reviewed`, `report.approved`, `report.rejected`, `report.deleted`,

@@ -44,6 +44,14 @@ pub struct Enterprise {
     /// Null if the CEO's account was deleted.
     #[oai(nullable)]
     pub ceo: Option<UserSummary>,
+    /// When its deletion was asked for: it is suspended until it is restored or purged. Null
+    /// when no deletion is scheduled.
+    #[oai(nullable)]
+    pub deletion_scheduled_at: Option<DateTime<Utc>>,
+    /// When it will be purged for good, unless restored before. Null when no deletion is
+    /// scheduled.
+    #[oai(nullable)]
+    pub purge_after: Option<DateTime<Utc>>,
 }
 
 impl From<EnterpriseRecord> for Enterprise {
@@ -52,7 +60,17 @@ impl From<EnterpriseRecord> for Enterprise {
             (Some(id), Some(full_name), Some(email)) => Some(UserSummary { id, full_name, email, role: Role::EnterpriseCeo }),
             _ => None,
         };
-        Self { id: e.id, name: e.name, description: e.description, is_active: e.is_active, created_at: e.created_at, updated_at: e.updated_at, ceo }
+        Self {
+            id: e.id,
+            name: e.name,
+            description: e.description,
+            is_active: e.is_active,
+            created_at: e.created_at,
+            updated_at: e.updated_at,
+            ceo,
+            deletion_scheduled_at: e.deletion_scheduled_at,
+            purge_after: e.purge_after,
+        }
     }
 }
 
@@ -112,6 +130,38 @@ pub enum Deleted {
     Deleted,
 }
 
+/// A deletion scheduled: the enterprise is suspended until `purgeAfter`.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct DeletionScheduled {
+    /// Always `scheduled`.
+    pub status: String,
+    /// When it will be purged for good, unless restored before.
+    pub purge_after: DateTime<Utc>,
+}
+
+#[derive(Debug, ApiResponse)]
+pub enum DeleteAccepted {
+    /// Suspended at once; purged after the recovery window (`TENANT_DELETION_GRACE_DAYS`).
+    #[oai(status = 202)]
+    Scheduled(Json<DeletionScheduled>),
+}
+
+/// The name of the enterprise, typed again to confirm its purge.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct PurgeEnterprise {
+    #[oai(validator(max_length = 200))]
+    pub confirm_name: String,
+}
+
+#[derive(Debug, ApiResponse)]
+pub enum Purged {
+    /// Purged: its schema, its people and every row it owned are gone.
+    #[oai(status = 204)]
+    Purged,
+}
+
 api_errors!(ListError {
     /// Bad filter or page (`bad_request`).
     400 BadRequest,
@@ -144,6 +194,40 @@ api_errors!(ItemError {
     404 NotFound,
 });
 
+api_errors!(DeleteError {
+    /// No token, or its session has ended.
+    401 Unauthorized,
+    /// Only the platform admin deletes enterprises.
+    403 Forbidden,
+    /// No such enterprise (`not_found`).
+    404 NotFound,
+});
+
+api_errors!(RestoreError {
+    /// No token, or its session has ended.
+    401 Unauthorized,
+    /// Only the platform admin restores enterprises.
+    403 Forbidden,
+    /// No such enterprise (`not_found`).
+    404 NotFound,
+    /// Its deletion is not scheduled (`conflict`, reason `deletion_not_scheduled`).
+    409 Conflict,
+});
+
+api_errors!(PurgeError {
+    /// `confirmName` is not the enterprise's name (`confirmation_mismatch`), or is missing.
+    400 BadRequest,
+    /// No token, or its session has ended.
+    401 Unauthorized,
+    /// Only the platform admin purges enterprises.
+    403 Forbidden,
+    /// No such enterprise (`not_found`).
+    404 NotFound,
+    /// Its deletion is not scheduled: delete it first (`conflict`, reason
+    /// `deletion_not_scheduled`).
+    409 Conflict,
+});
+
 api_errors!(UpdateError {
     /// A field is invalid (`validation_failed`).
     400 BadRequest,
@@ -154,9 +238,20 @@ api_errors!(UpdateError {
     /// No such enterprise (`not_found`).
     404 NotFound,
     /// Another enterprise has this name, ignoring case and accents (`conflict`, `fields.name =
-    /// taken`).
+    /// taken`), or `isActive: true` for an enterprise whose deletion is scheduled (`conflict`,
+    /// reason `deletion_scheduled`: restore it instead).
     409 Conflict,
 });
+
+impl From<store::enterprises::DeletionRefused> for AppError {
+    fn from(refused: store::enterprises::DeletionRefused) -> Self {
+        match refused {
+            store::enterprises::DeletionRefused::NotFound => Self::NotFound,
+            store::enterprises::DeletionRefused::NotScheduled => Self::Conflict(crate::error::Conflict::DeletionNotScheduled),
+            store::enterprises::DeletionRefused::NameMismatch => Self::ConfirmationMismatch,
+        }
+    }
+}
 
 #[OpenApi(prefix_path = "/enterprises", tag = "ApiTags::Enterprises")]
 impl EnterprisesApi {
@@ -267,6 +362,9 @@ impl EnterprisesApi {
         let name = body.name.as_deref().and_then(|n| errors.check("name", text::line(n, text::MAX_NAME)));
         let description = body.description.as_deref().and_then(|d| errors.check("description", text::paragraphs(d, 2000)));
         errors.into_result()?;
+        if body.is_active == Some(true) && store::enterprises::find(&state.db, id.0).await?.is_some_and(|e| e.deletion_scheduled_at.is_some()) {
+            return Err(AppError::Conflict(crate::error::Conflict::DeletionScheduled).into());
+        }
         let changes = EnterpriseChanges { name, description, is_active: body.is_active };
         let ended = match store::enterprises::update(&state.db, id.0, changes, &Audit::of(&state, &auth.0).0).await {
             Ok(ended) => ended.ok_or(AppError::NotFound)?,
@@ -280,15 +378,50 @@ impl EnterprisesApi {
 
     /// Delete an enterprise
     ///
-    /// Platform admin only. Drops its schema, its users and their sessions in one transaction;
-    /// their tokens stop working at once. Cannot be undone.
+    /// Platform admin only. Suspends it at once (nobody signs in, every session ends, its tokens
+    /// and webhooks stop) and schedules its purge after the recovery window
+    /// (`TENANT_DELETION_GRACE_DAYS`, 30 days by default); its CEO is told by e-mail. Within the
+    /// window `restore` brings it back as it was, and `purge` ends it at once. Deleting it again
+    /// answers the same schedule.
     #[oai(path = "/:id", method = "delete", operation_id = "deleteEnterprise")]
-    async fn delete(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>) -> Result<Deleted, ItemError> {
+    async fn delete(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>) -> Result<DeleteAccepted, DeleteError> {
         auth.0.require("deleteEnterprise")?;
-        let ended = store::enterprises::delete(&state.tenant_ddl, id.0, &Audit::of(&state, &auth.0).0).await?.ok_or(AppError::NotFound)?;
+        let grace = state.config.tenant_deletion_grace;
+        let (purge_after, ended) =
+            store::enterprises::schedule_deletion(&state.db, id.0, grace, &Audit::of(&state, &auth.0).0).await?.ok_or(AppError::NotFound)?;
         state.sessions.ended(&ended).await;
-        tracing::info!(enterprise_id = %id.0, "enterprise deleted");
-        Ok(Deleted::Deleted)
+        tracing::info!(enterprise_id = %id.0, %purge_after, "enterprise deletion scheduled");
+        Ok(DeleteAccepted::Scheduled(Json(DeletionScheduled { status: "scheduled".to_owned(), purge_after })))
+    }
+
+    /// Restore an enterprise
+    ///
+    /// Platform admin only, within the recovery window: the deletion is cancelled and the
+    /// enterprise is as it was (active again if it was active; its people sign in again with the
+    /// same passwords, its tokens and webhooks resume). Its CEO is told by e-mail.
+    #[oai(path = "/:id/restore", method = "post", operation_id = "restoreEnterprise")]
+    async fn restore(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>) -> Result<Json<Enterprise>, RestoreError> {
+        auth.0.require("restoreEnterprise")?;
+        store::enterprises::restore(&state.db, id.0, &Audit::of(&state, &auth.0).0).await?.map_err(AppError::from)?;
+        tracing::info!(enterprise_id = %id.0, "enterprise restored");
+        let restored = store::enterprises::find(&state.db, id.0).await?.ok_or(AppError::NotFound)?;
+        Ok(Json(restored.into()))
+    }
+
+    /// Purge an enterprise now
+    ///
+    /// Platform admin only, for an enterprise whose deletion is scheduled, with its name typed
+    /// again. Its schema, its people and every row it owns are dropped at once, for good; the
+    /// platform's audit log keeps that it was purged. Its CEO is told by e-mail.
+    #[oai(path = "/:id/purge", method = "post", operation_id = "purgeEnterprise")]
+    async fn purge(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>, body: Json<PurgeEnterprise>) -> Result<Purged, PurgeError> {
+        auth.0.require("purgeEnterprise")?;
+        let ended = store::enterprises::purge(&state.tenant_ddl, id.0, Some(&body.confirm_name), &Audit::of(&state, &auth.0).0)
+            .await?
+            .map_err(AppError::from)?;
+        state.sessions.ended(&ended).await;
+        tracing::info!(enterprise_id = %id.0, "enterprise purged");
+        Ok(Purged::Purged)
     }
 
     /// List an enterprise's users

@@ -141,7 +141,7 @@ async fn reauthenticate(state: &AppState, user: &UserRecord, body: &Reauthentica
     let attempt =
         state.login_limiter.attempt(&email, client.ip, None).await.map_err(|retry_after_secs| AppError::RateLimited { retry_after_secs })?;
     let proven = match (code, pass) {
-        (Some(code), _) => mfa::verify(&state.db, user.id, code).await?.is_some(),
+        (Some(code), _) => mfa::verify(&state.db, &state.config.data_keys, user.id, code).await?.is_some(),
         (None, Some(pass)) => password::verify(pass, user.password_hash.as_deref()).await?,
         (None, None) => false,
     };
@@ -157,7 +157,7 @@ async fn reauthenticate(state: &AppState, user: &UserRecord, body: &Reauthentica
 
 /// Whether the person's authenticator app is on (a passkey alone leaves it off).
 async fn totp_on(state: &AppState, user: &UserRecord) -> Result<bool, AppError> {
-    Ok(store::mfa::totp(&state.db, user.id).await?.is_some_and(|t| t.confirmed))
+    Ok(store::mfa::totp(&state.db, &state.config.data_keys, user.id).await?.is_some_and(|t| t.confirmed))
 }
 
 async fn me(state: &AppState, caller: &Caller) -> Result<UserRecord, AppError> {
@@ -203,7 +203,7 @@ impl MfaApi {
         auth.0.require("startTotpEnrollment")?;
         let user = me(&state, &auth.0).await?;
         let secret = mfa::new_secret();
-        if !store::mfa::start_totp(&state.db, user.id, &secret).await? {
+        if !store::mfa::start_totp(&state.db, &state.config.data_keys, user.id, &secret).await? {
             return Err(AppError::Conflict(Conflict::TotpEnabled).into());
         }
         let otpauth_url = mfa::otpauth_url(&secret, &user.email)?;
@@ -218,7 +218,7 @@ impl MfaApi {
     async fn confirm(&self, state: Data<&AppState>, auth: BearerAuth, body: Json<TotpCode>) -> Result<Json<RecoveryCodes>, MfaError> {
         auth.0.require("confirmTotpEnrollment")?;
         let user = me(&state, &auth.0).await?;
-        let pending = store::mfa::totp(&state.db, user.id).await?;
+        let pending = store::mfa::totp(&state.db, &state.config.data_keys, user.id).await?;
         let Some(pending) = pending else { return Err(AppError::Conflict(Conflict::TotpNotEnabled).into()) };
         if pending.confirmed {
             return Err(AppError::Conflict(Conflict::TotpEnabled).into());

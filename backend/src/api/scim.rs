@@ -178,10 +178,11 @@ fn enterprise(caller: &Caller) -> Result<Uuid, AppError> {
     }
 }
 
-/// One of the enterprise's department staff, else 404.
+/// One of the enterprise's department staff, else 404 (a person whose data was erased too: the
+/// directory has nothing of them left to manage).
 async fn staff_member(state: &AppState, caller: &Caller, id: &str) -> Result<UserRecord, AppError> {
     let id: Uuid = id.parse().map_err(|_| AppError::NotFound)?;
-    find_manageable(state, caller, id).await
+    find_manageable(state, caller, id).await.and_then(|u| if u.erased_at.is_some() { Err(AppError::NotFound) } else { Ok(u) })
 }
 
 /// The person as a resource, with what the directory set on them.
@@ -365,6 +366,7 @@ async fn search(
         roles_in: Some(vec![Role::DepartmentHead, Role::DepartmentUser]),
         email,
         external_id,
+        without_erased: true,
         ..Default::default()
     };
     let (rows, total) = store::users::list_at(&state.db, &filter, start_index - 1, count).await?;

@@ -390,7 +390,7 @@ impl SsoApi {
             require_mfa: body.require_mfa,
         };
         let mut tx = state.db.begin().await?;
-        if store::sso::save(&mut tx, enterprise.id, &change).await?.is_err() {
+        if store::sso::save(&mut tx, &state.config.data_keys, enterprise.id, &change).await?.is_err() {
             return Err(AppError::Conflict(Conflict::SsoDomainTaken).into());
         }
         // A domain whose addresses belong to others is not this enterprise's: claiming it would

@@ -15,9 +15,15 @@ use crate::{
 pub struct User {
     pub id: Uuid,
     pub role: Role,
+    /// "Former member #n" once the person's data was erased.
     pub full_name: String,
-    pub email: String,
+    /// Null once the person's data was erased (`erased`).
+    #[oai(nullable)]
+    pub email: Option<String>,
     pub status: UserStatus,
+    /// The person's data was erased (`POST /users/{id}/erasure`): the account is a pseudonym that
+    /// keeps what they wrote attributed, and can no longer be changed or sign in.
+    pub erased: bool,
     /// When the user last signed in; null before the first sign-in.
     #[oai(nullable)]
     pub last_login: Option<DateTime<Utc>>,
@@ -98,14 +104,16 @@ impl Invitation {
 impl From<UserRecord> for User {
     fn from(u: UserRecord) -> Self {
         Self {
-            invitation: Invitation::of(&u),
+            // An erased person has no password, and no invitation either.
+            invitation: if u.erased_at.is_some() { None } else { Invitation::of(&u) },
             locale: Lang::from_code(&u.locale),
             notifications: NotificationPreferences { reports: u.notify_reports, sign_ins: u.notify_sign_ins, invitations: u.notify_invitations },
             id: u.id,
             role: u.role(),
             status: u.status(),
             full_name: u.full_name,
-            email: u.email,
+            email: if u.erased_at.is_some() { None } else { Some(u.email) },
+            erased: u.erased_at.is_some(),
             last_login: u.last_login_at,
             department_id: u.department_id,
             enterprise_id: u.enterprise_id,

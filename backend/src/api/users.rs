@@ -31,6 +31,17 @@ use crate::{
 #[derive(Default)]
 pub struct UsersApi;
 
+/// What an erasure did, as stable codes. `removed`: `name`, `email`, `password`, `sessions`,
+/// `sign_in_history`, `api_tokens`, `passkeys`, `authenticator`, `recovery_codes`, `invitations`,
+/// `pending_emails`, `directory_identity`, `messenger_keys`, `conversations`, `messages`,
+/// `department_head`. `kept` (attributed to the pseudonym): `reports`, `reviews`, `spreadsheets`,
+/// `audit_entries`.
+#[derive(Debug, Object)]
+pub struct Erasure {
+    pub removed: Vec<String>,
+    pub kept: Vec<String>,
+}
+
 /// A new account. The platform admin creates any role (`enterpriseId` required for tenant
 /// roles); a CEO creates department heads and users in their own enterprise. Without a
 /// `password` the person is invited: they receive an e-mail with a link (7 days, single use) to
@@ -191,6 +202,39 @@ impl UsersApi {
         Ok(Deleted::Deleted)
     }
 
+    /// Erase a person's data
+    ///
+    /// The platform admin for anyone, a CEO for their enterprise's staff. Everything that
+    /// identifies the person goes at once: name, e-mail, password, sessions and sign-in history,
+    /// API tokens, passkeys, authenticator and recovery codes, invitations, e-mails waiting for
+    /// them, their directory and single sign-on identity, their messenger keys and memberships, and
+    /// the ciphertext of the messages they sent. The account stays as "Former member #n" (numbered
+    /// within the enterprise), so that their reports, reviews, spreadsheets and audit entries keep
+    /// an author that names nobody; the audit log shows them under that name, without their
+    /// address or browser. The answer lists what was removed and what was kept. Cannot be undone.
+    #[oai(path = "/:id/erasure", method = "post", operation_id = "eraseUser")]
+    async fn erase(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>) -> Result<Json<Erasure>, UserError> {
+        auth.0.require("eraseUser")?;
+        let caller = &auth.0;
+        let user = find_manageable(&state, caller, id.0).await?;
+        if user.id == caller.user_id {
+            return Err(AppError::Conflict(Conflict::OwnAccount).into());
+        }
+        let mut tx = tenancy::begin(&state.db, &user.realm()).await?;
+        let erased = store::users::erase(&mut tx, &user).await?.ok_or(AppError::Conflict(Conflict::Erased))?;
+        let changes = Changes::new().with("removed", &erased.removed).with("kept", &erased.kept);
+        Audit::of(&state, caller)
+            .record(&mut tx, user.enterprise_id, "user.erased", Some(Target::new("user", user.id, &erased.pseudonym)), changes)
+            .await?;
+        tx.commit().await?;
+        state.sessions.ended(&erased.ended).await;
+        tracing::info!(user_id = %user.id, "user erased");
+        Ok(Json(Erasure {
+            removed: erased.removed.iter().map(|r| (*r).to_owned()).collect(),
+            kept: erased.kept.iter().map(|k| (*k).to_owned()).collect(),
+        }))
+    }
+
     /// Resend an invitation
     ///
     /// Sends the person a new invitation (7 days, single use); the earlier link stops working. Only for someone who has not accepted yet (409 otherwise).
@@ -201,6 +245,9 @@ impl UsersApi {
         let user = find_manageable(&state, caller, id.0).await?;
         let mut tx = state.db.begin().await?;
         let user = store::users::find_for_update(&mut tx, user.id).await?.ok_or(AppError::NotFound)?;
+        if user.erased_at.is_some() {
+            return Err(AppError::Conflict(Conflict::Erased).into());
+        }
         if user.password_hash.is_some() {
             return Err(AppError::Conflict(Conflict::AlreadyAccepted).into());
         }
@@ -309,6 +356,9 @@ pub(super) async fn update_user_noting(
     body: &UpdateUser,
     extra: Changes,
 ) -> Result<UserRecord, AppError> {
+    if user.erased_at.is_some() {
+        return Err(AppError::Conflict(Conflict::Erased));
+    }
     let mut errors = FieldErrors::new();
     let full_name = body.full_name.as_deref().and_then(|n| errors.check("fullName", text::line(n, text::MAX_NAME)));
     let email = body.email.as_deref().and_then(|e| errors.check("email", Email::parse(e)));

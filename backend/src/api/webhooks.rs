@@ -41,6 +41,19 @@ const PREVIOUS_SECRET_HOURS: i64 = 24;
 /// the dispatcher).
 pub const TESTS_PER_MINUTE: i64 = 10;
 
+/// The addresses this server accepts for webhooks: what the form says before anything is typed.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct WebhookUrlRules {
+    /// `["https"]`, or `["http", "https"]` where private networks are allowed.
+    pub schemes: Vec<String>,
+    /// The ports a URL may use (empty: any).
+    pub ports: Vec<u16>,
+    /// Whether a URL may point at private, loopback or link-local addresses (never in production:
+    /// a webhook would reach into the platform's own network). `WEBHOOK_ALLOW_PRIVATE_NETWORKS`.
+    pub private_networks: bool,
+}
+
 /// A new webhook.
 #[derive(Debug, Object)]
 #[oai(rename_all = "camelCase")]
@@ -285,6 +298,7 @@ impl WebhooksApi {
         let mut tx = state.db.begin().await.map_err(AppError::from)?;
         let made = store::webhooks::create(
             &mut tx,
+            &state.config.data_keys,
             NewWebhook {
                 id: Uuid::now_v7(),
                 owner,
@@ -324,6 +338,20 @@ impl WebhooksApi {
         let owner = owner(&state, &auth.0, enterprise_id.0).await?;
         let (items, total) = store::webhooks::list(&state.db, owner, paging).await.map_err(AppError::from)?;
         Ok(Json(Page::new(items.into_iter().map(Into::into).collect(), total, paging)))
+    }
+
+    /// Which URLs webhooks may use
+    ///
+    /// The rules `createWebhook` and `updateWebhook` apply to `url` on this server: its schemes, its ports and whether private networks are allowed.
+    #[oai(path = "/webhooks/url-rules", method = "get", operation_id = "getWebhookUrlRules")]
+    async fn url_rules(&self, state: Data<&AppState>, auth: BearerAuth) -> Result<Json<WebhookUrlRules>, WebhookError> {
+        auth.0.require("getWebhookUrlRules")?;
+        let open = state.config.events.allow_private_networks;
+        Ok(Json(WebhookUrlRules {
+            schemes: if open { vec!["http".into(), "https".into()] } else { vec!["https".into()] },
+            ports: if open { Vec::new() } else { guard::HTTPS_PORTS.to_vec() },
+            private_networks: open,
+        }))
     }
 
     /// Get a webhook
@@ -410,8 +438,10 @@ impl WebhooksApi {
         let secret = hooks::new_secret();
         let mut tx = state.db.begin().await.map_err(AppError::from)?;
         let until = Utc::now() + Duration::hours(previous_hours.0.map_or(PREVIOUS_SECRET_HOURS, i64::from));
-        let rotated =
-            store::webhooks::rotate_secret(&mut tx, owner, id.0, &secret, until).await.map_err(AppError::from)?.ok_or(AppError::NotFound)?;
+        let rotated = store::webhooks::rotate_secret(&mut tx, &state.config.data_keys, owner, id.0, &secret, until)
+            .await
+            .map_err(AppError::from)?
+            .ok_or(AppError::NotFound)?;
         Audit::of(&state, &auth.0)
             .record(&mut tx, owner, "webhook.secret_rotated", Some(webhook_target(&rotated)), Changes::new().with("previousSecretUntil", until))
             .await

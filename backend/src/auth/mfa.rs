@@ -91,9 +91,9 @@ pub enum Proof {
 
 /// Checks a person's code (an authenticator's, or one of their recovery codes) and uses it up.
 /// `None`: wrong, or already used.
-pub async fn verify(db: &sqlx::PgPool, user_id: Uuid, code: &str) -> Result<Option<Proof>, AppError> {
+pub async fn verify(db: &sqlx::PgPool, keys: &crate::sealed::KeyRing, user_id: Uuid, code: &str) -> Result<Option<Proof>, AppError> {
     if is_one_time_code(code) {
-        let Some(totp) = store::mfa::totp(db, user_id).await?.filter(|t| t.confirmed) else {
+        let Some(totp) = store::mfa::totp(db, keys, user_id).await?.filter(|t| t.confirmed) else {
             return Ok(None);
         };
         let Some(step) = matching_step(&totp.secret, code)? else {

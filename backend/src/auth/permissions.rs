@@ -54,7 +54,9 @@ pub const PUBLIC: &[&str] = &[
     "finishSsoSignIn",
     "backchannelLogout",
     "requestPasswordReset",
+    "checkPasswordReset",
     "confirmPasswordReset",
+    "checkInvitation",
     "acceptInvitation",
 ];
 
@@ -118,6 +120,8 @@ pub const PERMISSIONS: &[Permission] = &[
     row("getEnterprise", A, OWN, NEVER, NEVER),
     row("updateEnterprise", A, NEVER, NEVER, NEVER),
     row("deleteEnterprise", A, NEVER, NEVER, NEVER),
+    row("restoreEnterprise", A, NEVER, NEVER, NEVER),
+    row("purgeEnterprise", A, NEVER, NEVER, NEVER),
     row("listEnterpriseUsers", A, OWN, NEVER, NEVER),
     row("listEnterpriseReports", A, OWN, NEVER, NEVER),
     // Departments: managed by the admin and the CEO; staff read their own department.
@@ -132,6 +136,7 @@ pub const PERMISSIONS: &[Permission] = &[
     row("getUser", A, OWN, NEVER, NEVER),
     row("updateUser", A, OWN, NEVER, NEVER),
     row("deleteUser", A, OWN, NEVER, NEVER),
+    row("eraseUser", A, OWN, NEVER, NEVER),
     row("resendInvitation", A, OWN, NEVER, NEVER),
     // Reports: staff write in their department; the CEO reviews; the admin reads.
     row("createDepartmentReport", F, NEVER, OWN, OWN),
@@ -197,6 +202,7 @@ pub const PERMISSIONS: &[Permission] = &[
     // the admin, as the admin's are to a CEO).
     row("createWebhook", A, ALL, NEVER, NEVER),
     row("listWebhooks", A, ALL, NEVER, NEVER),
+    row("getWebhookUrlRules", A, ALL, NEVER, NEVER),
     row("getWebhook", A, OWN, NEVER, NEVER),
     row("updateWebhook", A, OWN, NEVER, NEVER),
     row("deleteWebhook", A, OWN, NEVER, NEVER),
@@ -219,6 +225,8 @@ pub const SCOPES: &[(&str, &str)] = &[
     ("createEnterprise", "enterprises:write"),
     ("updateEnterprise", "enterprises:write"),
     ("deleteEnterprise", "enterprises:write"),
+    ("restoreEnterprise", "enterprises:write"),
+    ("purgeEnterprise", "enterprises:write"),
     ("listEnterpriseDepartments", "enterprises:read"),
     ("getDepartment", "enterprises:read"),
     ("updateDepartment", "enterprises:write"),
@@ -243,6 +251,7 @@ pub const SCOPES: &[(&str, &str)] = &[
     ("createUser", "users:write"),
     ("updateUser", "users:write"),
     ("deleteUser", "users:write"),
+    ("eraseUser", "users:write"),
     ("resendInvitation", "users:write"),
     ("listEnterpriseReports", "reports:read"),
     ("listDepartmentReports", "reports:read"),
@@ -270,6 +279,7 @@ pub const SCOPES: &[(&str, &str)] = &[
     ("saveSpreadsheet", "spreadsheets:write"),
     ("deleteSpreadsheet", "spreadsheets:write"),
     ("listWebhooks", "webhooks:read"),
+    ("getWebhookUrlRules", "webhooks:read"),
     ("getWebhook", "webhooks:read"),
     ("listWebhookDeliveries", "webhooks:read"),
     ("createWebhook", "webhooks:write"),

@@ -205,7 +205,7 @@ async fn admit(state: &AppState, user: &UserRecord, method: Method, client: &Cli
 /// The second factors a person can answer with now.
 async fn second_factors(state: &AppState, user_id: uuid::Uuid) -> Result<Vec<&'static str>, AppError> {
     let mut methods = Vec::new();
-    if store::mfa::totp(&state.db, user_id).await?.is_some_and(|t| t.confirmed) {
+    if store::mfa::totp(&state.db, &state.config.data_keys, user_id).await?.is_some_and(|t| t.confirmed) {
         methods.extend(["totp", "recovery_code"]);
     }
     if state.passkeys.is_some() && store::passkeys::count(&state.db, user_id).await? > 0 {
@@ -287,7 +287,7 @@ pub async fn start_enrolment(state: &AppState, challenge: &str) -> Result<(Strin
         return Err(AppError::ChallengeExpired);
     }
     let secret = mfa::new_secret();
-    if !store::mfa::start_totp(&state.db, user.id, &secret).await? {
+    if !store::mfa::start_totp(&state.db, &state.config.data_keys, user.id, &secret).await? {
         return Err(AppError::ChallengeExpired);
     }
     let url = mfa::otpauth_url(&secret, &user.email)?;
@@ -333,7 +333,7 @@ pub async fn verify(state: &AppState, challenge: &str, answer: Answer, client: &
             Err(err) => return Err(err),
         }
     } else if claims.enrol {
-        let pending = store::mfa::totp(&state.db, user.id).await?.filter(|t| !t.confirmed);
+        let pending = store::mfa::totp(&state.db, &state.config.data_keys, user.id).await?.filter(|t| !t.confirmed);
         let step = match &pending {
             Some(totp) => mfa::matching_step(&totp.secret, code)?,
             None => None,
@@ -354,7 +354,7 @@ pub async fn verify(state: &AppState, challenge: &str, answer: Answer, client: &
             _ => return Err(wrong_code(state, &user, &account, client).await),
         }
     } else {
-        match mfa::verify(&state.db, user.id, code).await? {
+        match mfa::verify(&state.db, &state.config.data_keys, user.id, code).await? {
             Some(mfa::Proof::OneTimeCode) => (if claims.sso { Method::SsoTotp } else { Method::PasswordTotp }, None),
             Some(mfa::Proof::RecoveryCode) => {
                 let left = store::mfa::recovery_codes_left(&state.db, user.id).await?;

@@ -95,13 +95,21 @@ pub struct SingleSignOn {
     redirect_uri: RedirectUrl,
     metadata: Mutex<HashMap<String, (Instant, CoreProviderMetadata)>>,
     allow_private: bool,
+    /// Open the enterprises' client secrets.
+    keys: crate::sealed::KeyRing,
 }
 
 impl SingleSignOn {
-    pub fn new(public_url: &str, allow_private: bool, trusted_roots: &[reqwest::Certificate], cache: Cache) -> anyhow::Result<Self> {
+    pub fn new(
+        public_url: &str,
+        allow_private: bool,
+        trusted_roots: &[reqwest::Certificate],
+        keys: crate::sealed::KeyRing,
+        cache: Cache,
+    ) -> anyhow::Result<Self> {
         let redirect_uri = RedirectUrl::new(format!("{}/sign-in/sso", public_url.trim_end_matches('/')))?;
         let http = guard::outbound_client(allow_private, trusted_roots, concat!("enterprise-platform-sso/", env!("CARGO_PKG_VERSION")));
-        Ok(Self { http, cache, redirect_uri, metadata: Mutex::default(), allow_private })
+        Ok(Self { http, cache, redirect_uri, metadata: Mutex::default(), allow_private, keys })
     }
 
     /// The address the provider sends people back to: registered at the provider with the client.
@@ -156,14 +164,14 @@ impl SingleSignOn {
         Ok(metadata)
     }
 
-    async fn client(&self, config: &SsoRecord) -> Result<OidcClient, SsoFailure> {
-        let metadata = self.discover(&config.issuer, false).await?;
-        Ok(CoreClient::from_provider_metadata(
-            metadata,
-            ClientId::new(config.client_id.clone()),
-            Some(ClientSecret::new(config.client_secret.clone())),
-        )
-        .set_redirect_uri(self.redirect_uri.clone()))
+    async fn client(&self, config: &SsoRecord) -> Result<OidcClient, AppError> {
+        let metadata = self.discover(&config.issuer, false).await.map_err(SsoFailure::from)?;
+        let secret = match config.client_secret.is_empty() {
+            true => String::new(),
+            false => self.keys.open_for(crate::sealed::SSO_CLIENT_SECRET, config.enterprise_id, &config.client_secret).map_err(sqlx::Error::from)?,
+        };
+        Ok(CoreClient::from_provider_metadata(metadata, ClientId::new(config.client_id.clone()), Some(ClientSecret::new(secret)))
+            .set_redirect_uri(self.redirect_uri.clone()))
     }
 
     /// The first leg: where to send the browser (`login_hint` carries the address typed), and the

@@ -30,6 +30,9 @@ pub enum Kind {
     /// The person's second factor changed: turned on or off, new recovery codes, or a reset by
     /// their administrator. Always sent.
     SecurityNotice,
+    /// To an enterprise's CEO, at each step of its deletion: scheduled (with the purge date),
+    /// restored, purged. Always sent.
+    EnterpriseDeletion,
 }
 
 impl Kind {
@@ -40,11 +43,14 @@ impl Kind {
             Self::SignInAlert => "sign_in_alert",
             Self::Activity => "activity",
             Self::SecurityNotice => "security_notice",
+            Self::EnterpriseDeletion => "enterprise_deletion",
         }
     }
 
     pub fn parse(s: &str) -> Option<Self> {
-        [Self::Invitation, Self::PasswordReset, Self::SignInAlert, Self::Activity, Self::SecurityNotice].into_iter().find(|k| k.as_str() == s)
+        [Self::Invitation, Self::PasswordReset, Self::SignInAlert, Self::Activity, Self::SecurityNotice, Self::EnterpriseDeletion]
+            .into_iter()
+            .find(|k| k.as_str() == s)
     }
 }
 

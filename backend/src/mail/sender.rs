@@ -126,7 +126,7 @@ async fn deliver(state: &AppState, transport: &Transport, group: &[PendingEmail]
     let first = &group[0];
     let kind = Kind::parse(&first.event_type);
     let recipient = match first.recipient_id {
-        Some(id) => store::users::find_by_id(&state.db, id).await?,
+        Some(id) => store::users::find_by_id(&state.db, id).await?.or_else(|| departed(id, first)),
         None => None,
     };
     let (Some(kind), Some(recipient)) = (kind, recipient) else {
@@ -184,6 +184,41 @@ async fn deliver(state: &AppState, transport: &Transport, group: &[PendingEmail]
         }
     }
     Ok(())
+}
+
+/// The recipient a message carries itself, because their account is gone when it is sent (the
+/// CEO of a purged enterprise, `to: { name, email, locale }`).
+fn departed(id: Uuid, row: &PendingEmail) -> Option<UserRecord> {
+    let to = row.payload.get("to")?;
+    let text = |key: &str| to.get(key).and_then(Value::as_str).map(str::to_owned);
+    let now = Utc::now();
+    Some(UserRecord {
+        id,
+        enterprise_id: None,
+        department_id: None,
+        role: store::users::RoleColumn(crate::domain::Role::EnterpriseCeo),
+        full_name: text("name").unwrap_or_default(),
+        email: text("email")?,
+        password_hash: None,
+        status: store::users::StatusColumn(crate::domain::UserStatus::Inactive),
+        locale: text("locale").unwrap_or_else(|| "en".to_owned()),
+        notify_reports: false,
+        notify_sign_ins: false,
+        notify_invitations: false,
+        invitation_sent_at: None,
+        invitation_expires_at: None,
+        invitation_bounced_at: None,
+        last_login_at: None,
+        created_at: now,
+        enterprise_active: None,
+        enterprise_name: None,
+        mfa_enabled: false,
+        scim_external_id: None,
+        sso_subject: None,
+        sso_issuer: None,
+        updated_at: now,
+        erased_at: None,
+    })
 }
 
 /// The message for `recipient`. Their name goes in the `To:` header only when it is one clean line
@@ -290,6 +325,15 @@ async fn context(state: &AppState, kind: Kind, to: &UserRecord, group: &[Pending
                     })
                 }).collect::<Vec<_>>()).unwrap_or_default(),
                 "tokens_link": format!("{base}/settings/api-tokens"),
+            })
+        }
+        Kind::EnterpriseDeletion => {
+            let purge_after = data.get("purgeAfter").and_then(Value::as_str).and_then(|t| t.parse::<DateTime<Utc>>().ok());
+            json!({
+                "name": to.full_name,
+                "step": text("step"),
+                "enterprise": text("enterprise"),
+                "purge_after": purge_after.map(|at| crate::export::long_date(at.date_naive(), lang)),
             })
         }
         Kind::Activity => {

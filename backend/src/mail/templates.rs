@@ -39,6 +39,10 @@ const SOURCES: &[(&str, &str)] = templates![
     "security_notice.en.html",
     "security_notice.fr.txt",
     "security_notice.fr.html",
+    "enterprise_deletion.en.txt",
+    "enterprise_deletion.en.html",
+    "enterprise_deletion.fr.txt",
+    "enterprise_deletion.fr.html",
 ];
 
 static ENVIRONMENT: LazyLock<Environment<'static>> = LazyLock::new(|| {
@@ -163,5 +167,20 @@ mod tests {
         let removed = render(Kind::SecurityNotice, Lang::Fr, at("passkey_removed")).unwrap();
         assert_eq!(removed.subject, "Une clé d'accès a été retirée de votre compte Enterprise Platform");
         assert!(removed.text.contains("la clé d'accès « Work <laptop> » a été retirée"), "{}", removed.text);
+    }
+
+    #[test]
+    fn an_enterprise_deletion_notice_says_each_step_and_the_purge_date_in_each_language() {
+        let at = |step: &str| json!({ "name": "Ann", "step": step, "enterprise": "Acme <Ltd>", "purge_after": "31 December 2026" });
+        let scheduled = render(Kind::EnterpriseDeletion, Lang::En, at("scheduled")).unwrap();
+        assert_eq!(scheduled.subject, "Acme <Ltd> is scheduled for deletion on Enterprise Platform");
+        assert!(scheduled.text.contains("erased for good on 31 December 2026"), "{}", scheduled.text);
+        assert!(scheduled.html.contains("<strong>Acme &lt;Ltd&gt;</strong>"), "{}", scheduled.html);
+        let restored = render(Kind::EnterpriseDeletion, Lang::Fr, at("restored")).unwrap();
+        assert_eq!(restored.subject, "Acme <Ltd> a été restaurée sur Enterprise Platform");
+        assert!(restored.text.contains("La suppression de Acme <Ltd> a été annulée"), "{}", restored.text);
+        let purged = render(Kind::EnterpriseDeletion, Lang::Fr, at("purged")).unwrap();
+        assert_eq!(purged.subject, "Acme <Ltd> a été supprimée de Enterprise Platform");
+        assert!(purged.text.contains("ne peut pas être restaurée"), "{}", purged.text);
     }
 }

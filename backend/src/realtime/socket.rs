@@ -3,7 +3,8 @@
 //! The token never travels in the URL (query strings end up in logs): the client's first message
 //! is `{"type":"auth","token":"<token>"}`, within 5 seconds; the server answers
 //! `{"type":"ready"}` and then sends events (`realtime::Event`). A missing, bad or dead token,
-//! and any later end of the session, closes the socket with code 4401; a session that cannot be
+//! and any later end of the session, closes the socket with code 4401 (after a `session.ended`
+//! event with the reason, whenever the session's end is known); a session that cannot be
 //! checked (PostgreSQL did not answer) closes it with 1013, and the client reconnects. The socket
 //! also re-checks its session every 30 seconds, so an end that no event announced (Redis was
 //! down) still closes it; the re-check is not a use of the session (only requests are), so an open
@@ -20,8 +21,9 @@ use poem::{
     },
 };
 use serde::Deserialize;
+use uuid::Uuid;
 
-use super::{Listener, close};
+use super::{Event, Listener, close};
 use crate::state::AppState;
 
 const AUTH_WAIT: Duration = Duration::from_secs(5);
@@ -47,7 +49,10 @@ pub fn ws(ws: WebSocket, state: Data<&AppState>) -> impl IntoResponse {
         let (mut sink, mut stream) = socket.split();
         let listener = match authenticate(&state, &mut stream).await {
             Ok(listener) => listener,
-            Err(code) => {
+            Err(Refused { code, session_id }) => {
+                if let Some(id) = session_id {
+                    tell_end(&state, &mut sink, id).await;
+                }
                 let reason = if code == close::SESSION_ENDED { "session expired" } else { "reconnect" };
                 let _ = sink.send(Message::close_with(code, reason)).await;
                 return;
@@ -89,6 +94,7 @@ pub fn ws(ws: WebSocket, state: Data<&AppState>) -> impl IntoResponse {
                 _ = recheck.tick() => {
                     // Not a use of the session: an open tab alone must not keep it alive.
                     if !state.sessions.still_live(listener.session_id).await.unwrap_or(true) {
+                        tell_end(&state, &mut sink, listener.session_id).await;
                         break Some(close::SESSION_ENDED);
                     }
                 }
@@ -101,25 +107,60 @@ pub fn ws(ws: WebSocket, state: Data<&AppState>) -> impl IntoResponse {
     })
 }
 
+/// Why a socket was refused: the code to close with, and the session its token named when that
+/// session has ended (so the client can be told why).
+struct Refused {
+    code: u16,
+    session_id: Option<Uuid>,
+}
+
+impl From<u16> for Refused {
+    fn from(code: u16) -> Self {
+        Self { code, session_id: None }
+    }
+}
+
+/// Sends `session.ended` with the reason PostgreSQL keeps, when it keeps one, before a close for a
+/// dead session: a tab that was away (asleep, offline, reloading) when the end was announced
+/// learns that an administrator ended it, not only that its token is dead. Only the session the
+/// socket's own token named is looked up.
+async fn tell_end<S>(state: &AppState, sink: &mut S, session_id: Uuid)
+where
+    S: futures_util::Sink<Message> + Unpin,
+{
+    let reason = match crate::store::sessions::find(&state.db, session_id).await {
+        Ok(Some(record)) => record.end_reason,
+        Ok(None) => None,
+        Err(err) => {
+            tracing::warn!(error = %err, "cannot read why a socket's session ended");
+            None
+        }
+    };
+    if let Some(reason) = reason {
+        let event = serde_json::to_string(&Event::SessionEnded { session_id, reason }).expect("events serialize");
+        let _ = sink.send(Message::text(event)).await;
+    }
+}
+
 /// The caller of the socket's first message, if it carries a live session's token in time. Else
-/// the code to close with: 4401 when the token is missing, bad or its session has ended; 1013 when
-/// the session cannot be checked now (PostgreSQL did not answer), so the client reconnects later
-/// instead of signing out.
-async fn authenticate<S>(state: &AppState, stream: &mut S) -> Result<Listener, u16>
+/// the code to close with: 4401 when the token is missing, bad or its session has ended (with the
+/// session, in that last case); 1013 when the session cannot be checked now (PostgreSQL did not
+/// answer), so the client reconnects later instead of signing out.
+async fn authenticate<S>(state: &AppState, stream: &mut S) -> Result<Listener, Refused>
 where
     S: futures_util::Stream<Item = std::io::Result<Message>> + Unpin,
 {
     let ended = close::SESSION_ENDED;
     let first = tokio::time::timeout(AUTH_WAIT, stream.next()).await.ok().flatten().and_then(Result::ok).ok_or(ended)?;
-    let Message::Text(text) = first else { return Err(ended) };
+    let Message::Text(text) = first else { return Err(ended.into()) };
     let ClientMessage::Auth { token } = serde_json::from_str(&text).map_err(|_| ended)?;
     let claims = state.tokens.verify(&token).ok_or(ended)?;
     match state.sessions.is_live(claims.sid).await {
         Ok(true) => Ok(Listener { session_id: claims.sid, user_id: claims.sub, enterprise_id: claims.ent, role: claims.role }),
-        Ok(false) => Err(ended),
+        Ok(false) => Err(Refused { code: ended, session_id: Some(claims.sid) }),
         Err(err) => {
             tracing::warn!(error = %err, "cannot check a socket's session; it is told to reconnect");
-            Err(close::TRY_AGAIN_LATER)
+            Err(close::TRY_AGAIN_LATER.into())
         }
     }
 }

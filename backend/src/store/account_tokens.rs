@@ -97,6 +97,19 @@ pub async fn consume(tx: &mut PgConnection, secret: &str, purpose: Purpose) -> s
     .await
 }
 
+/// The person (and who made the link) a working link of `purpose` is for, without using it up: a
+/// page checks its link as it opens.
+pub async fn peek(pool: &PgPool, secret: &str, purpose: Purpose) -> sqlx::Result<Option<(Uuid, Option<Uuid>)>> {
+    sqlx::query_as(
+        "select user_id, created_by from public.account_tokens \
+         where token_hash = $1 and purpose = $2 and used_at is null and expires_at > now()",
+    )
+    .bind(digest(secret))
+    .bind(purpose.as_str())
+    .fetch_optional(pool)
+    .await
+}
+
 /// The mail server refused the link's message for good.
 pub async fn mark_bounced(pool: &PgPool, id: Uuid, reason: &str) -> sqlx::Result<()> {
     sqlx::query("update public.account_tokens set bounced_at = now(), bounce_reason = $2 where id = $1")

@@ -169,7 +169,47 @@ pub async fn list(pool: &PgPool, f: &EntryFilter, limit: i64) -> sqlx::Result<Ve
         q.push(" and id < ").push_bind(before);
     }
     q.push(" order by id desc limit ").push_bind(limit);
-    q.build_query_as().fetch_all(pool).await
+    let mut entries: Vec<EntryRecord> = q.build_query_as().fetch_all(pool).await?;
+    pseudonymise(pool, &mut entries).await?;
+    Ok(entries)
+}
+
+/// The log is insert-only, so a person whose data was erased is hidden as it is read: they are
+/// named by their pseudonym wherever they acted or were acted on, where they acted from (address,
+/// place, browser) is not shown, and what an entry about them noted of their name and address is
+/// left out.
+async fn pseudonymise(pool: &PgPool, entries: &mut [EntryRecord]) -> sqlx::Result<()> {
+    let mut ids: Vec<Uuid> = entries.iter().flat_map(|e| [e.actor_id, e.target_id]).flatten().collect();
+    ids.sort_unstable();
+    ids.dedup();
+    if ids.is_empty() {
+        return Ok(());
+    }
+    let erased: std::collections::HashMap<Uuid, String> =
+        sqlx::query_as::<_, (Uuid, String)>("select id, full_name from public.users where id = any($1) and erased_at is not null")
+            .bind(&ids)
+            .fetch_all(pool)
+            .await?
+            .into_iter()
+            .collect();
+    if erased.is_empty() {
+        return Ok(());
+    }
+    for e in entries {
+        if let Some(name) = e.actor_id.and_then(|id| erased.get(&id)) {
+            e.actor_name = Some(name.clone());
+            (e.ip, e.place, e.user_agent) = (None, None, None);
+        }
+        if let Some(name) = e.target_id.filter(|_| e.target_type.as_deref() == Some("user")).and_then(|id| erased.get(&id)) {
+            e.target_name = Some(name.clone());
+            if let Value::Object(changes) = &mut e.changes {
+                for field in ["email", "fullName", "ceoEmail", "directory"] {
+                    changes.remove(field);
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Deletes the entries older than `days` (at least 30), through the one path that may: the

@@ -1,4 +1,4 @@
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, SubsecRound as _, Utc};
 use sqlx::{PgPool, Postgres, QueryBuilder};
 use uuid::Uuid;
 
@@ -20,6 +20,10 @@ pub struct EnterpriseRecord {
     pub ceo_id: Option<Uuid>,
     pub ceo_full_name: Option<String>,
     pub ceo_email: Option<String>,
+    pub ceo_locale: Option<String>,
+    /// When `DELETE` suspended it; its purge is due at `purge_after` (both null otherwise).
+    pub deletion_scheduled_at: Option<DateTime<Utc>>,
+    pub purge_after: Option<DateTime<Utc>>,
 }
 
 impl EnterpriseRecord {
@@ -29,8 +33,9 @@ impl EnterpriseRecord {
 }
 
 const SELECT: &str = "select e.id, e.name, e.description, e.is_active, e.schema_name, e.created_at, e.updated_at, \
-     c.id as ceo_id, c.full_name as ceo_full_name, c.email as ceo_email \
-     from public.enterprises e left join lateral (select id, full_name, email from public.users \
+     e.deletion_scheduled_at, e.purge_after, c.id as ceo_id, c.full_name as ceo_full_name, c.email as ceo_email, \
+     c.locale as ceo_locale \
+     from public.enterprises e left join lateral (select id, full_name, email, locale from public.users \
      where enterprise_id = e.id and role = 'EnterpriseCeo' order by created_at limit 1) c on true";
 
 pub struct NewEnterprise<'a> {
@@ -54,9 +59,13 @@ pub async fn create_with_tenant(
     ceo_password_hash: impl Future<Output = anyhow::Result<Option<String>>>,
     actor: &super::audit::Actor,
 ) -> anyhow::Result<Uuid> {
-    let id = Uuid::now_v7();
-    let schema = SchemaName::for_enterprise(id);
     let mut tx = pool.begin().await?;
+    // A schema made ahead (`tenancy::spares`) gives the enterprise its id; else one is made now.
+    let spare = tenancy::spares::claim(&mut tx).await?;
+    let (id, schema) = spare.clone().unwrap_or_else(|| {
+        let id = Uuid::now_v7();
+        (id, SchemaName::for_enterprise(id))
+    });
     sqlx::query("insert into public.enterprises (id, name, description, schema_name) values ($1, $2, $3, $4)")
         .bind(id)
         .bind(new.name)
@@ -64,7 +73,10 @@ pub async fn create_with_tenant(
         .bind(schema.as_str())
         .execute(&mut *tx)
         .await?;
-    tenancy::create_schema(&mut tx, &schema, Some(id)).await?;
+    match spare {
+        Some(_) => tenancy::spares::adopt(&mut tx, &schema, id).await?,
+        None => tenancy::create_schema(&mut tx, &schema, Some(id)).await?,
+    }
     tenancy::set_search_path(&mut tx, &schema).await?;
     let types: Vec<&str> = DepartmentType::ALL.iter().map(|t| t.as_str()).collect();
     let ids: Vec<Uuid> = types.iter().map(|_| Uuid::now_v7()).collect();
@@ -186,8 +198,13 @@ pub async fn update(
         return Ok(None);
     };
     let found = sqlx::query(
+        // While its deletion is scheduled it stays suspended: `isActive` is then what a restore
+        // brings back (the API refuses `true` before this).
         "update public.enterprises set name = coalesce($2, name), description = coalesce($3, description), \
-         is_active = coalesce($4, is_active), updated_at = now() where id = $1",
+         is_active = case when deletion_scheduled_at is null then coalesce($4, is_active) else false end, \
+         active_before_deletion = case when deletion_scheduled_at is null then active_before_deletion \
+             else coalesce($4, active_before_deletion) end, \
+         updated_at = now() where id = $1",
     )
     .bind(id)
     .bind(changes.name)
@@ -217,24 +234,144 @@ pub async fn update(
     Ok(Some(ended))
 }
 
-/// Drops the schema, the users and the sessions in one transaction. Returns the sessions that
-/// were live (so the caller can revoke them in the cache), or `None` when absent.
-pub async fn delete(pool: &PgPool, id: Uuid, actor: &super::audit::Actor) -> sqlx::Result<Option<Vec<sessions::EndedSession>>> {
+/// Why a step of an enterprise's deletion was not taken.
+#[derive(Debug, PartialEq, Eq)]
+pub enum DeletionRefused {
+    NotFound,
+    /// Restore or purge of an enterprise whose deletion is not scheduled.
+    NotScheduled,
+    /// A purge whose typed name is not the enterprise's.
+    NameMismatch,
+}
+
+/// What the CEO is told of a step of the deletion (`mail::Kind::EnterpriseDeletion`).
+async fn tell_ceo(tx: &mut sqlx::PgConnection, e: &EnterpriseRecord, step: &str, purge_after: Option<DateTime<Utc>>) -> sqlx::Result<()> {
+    let (Some(ceo), Some(name), Some(email)) = (e.ceo_id, e.ceo_full_name.as_deref(), e.ceo_email.as_deref()) else { return Ok(()) };
+    let mut data = serde_json::json!({ "step": step, "enterprise": e.name, "purgeAfter": purge_after });
+    if step == "purged" {
+        // The account is gone when the message is sent: it carries its recipient itself.
+        data["to"] = serde_json::json!({ "name": name, "email": email, "locale": e.ceo_locale });
+        return super::outbox::email(tx, None, ceo, crate::mail::Kind::EnterpriseDeletion.as_str(), data, std::time::Duration::ZERO).await;
+    }
+    crate::mail::enqueue(tx, Some(e.id), ceo, crate::mail::Kind::EnterpriseDeletion, data).await
+}
+
+async fn locked(tx: &mut sqlx::PgConnection, id: Uuid) -> sqlx::Result<Option<EnterpriseRecord>> {
+    sqlx::query("select 1 from public.enterprises where id = $1 for update").bind(id).fetch_optional(&mut *tx).await?;
+    find(&mut *tx, id).await
+}
+
+/// Pauses (or resumes) the enterprise's webhooks: the fan-out and the dispatcher skip them.
+async fn suspend_webhooks(tx: &mut sqlx::PgConnection, id: Uuid, suspended: bool) -> sqlx::Result<()> {
+    sqlx::query("update public.webhooks set suspended = $2 where enterprise_id = $1").bind(id).bind(suspended).execute(&mut *tx).await?;
+    Ok(())
+}
+
+/// Suspends the enterprise at once (nobody signs in, its sessions end, its tokens and webhooks
+/// stop) and schedules its purge `grace` from now; its CEO is told. Scheduling it again keeps the
+/// first schedule. Returns the schedule and the sessions that were live.
+pub async fn schedule_deletion(
+    pool: &PgPool,
+    id: Uuid,
+    grace: std::time::Duration,
+    actor: &super::audit::Actor,
+) -> sqlx::Result<Option<(DateTime<Utc>, Vec<sessions::EndedSession>)>> {
     let mut tx = pool.begin().await?;
-    let Some((schema_name, name)): Option<(String, String)> =
-        sqlx::query_as("select schema_name, name from public.enterprises where id = $1 for update").bind(id).fetch_optional(&mut *tx).await?
-    else {
-        return Ok(None);
-    };
-    let target = super::audit::Target::new("enterprise", id, &name);
-    super::audit::insert(&mut tx, actor, Some(id), "enterprise.deleted", Some(target), serde_json::json!({})).await?;
+    let Some(e) = locked(&mut tx, id).await? else { return Ok(None) };
+    if let Some(purge_after) = e.purge_after {
+        return Ok(Some((purge_after, Vec::new())));
+    }
+    // At PostgreSQL's precision (microseconds): the answer is what a read gives back.
+    let now = Utc::now().trunc_subsecs(6);
+    let purge_after = (now + chrono::Duration::from_std(grace).unwrap_or(chrono::Duration::days(30))).trunc_subsecs(6);
+    sqlx::query(
+        "update public.enterprises set active_before_deletion = is_active, is_active = false, deletion_scheduled_at = $2, \
+         purge_after = $3, updated_at = $2 where id = $1",
+    )
+    .bind(id)
+    .bind(now)
+    .bind(purge_after)
+    .execute(&mut *tx)
+    .await?;
     let live = sessions::end_for_enterprise(&mut tx, id, "deleted").await?;
-    let schema = SchemaName::parse(&schema_name).expect("schema names are made by tenancy::SchemaName");
-    tenancy::drop_schema(&mut tx, &schema).await?;
-    // Users, sessions and the tenant_schemas row go with it (on delete cascade).
-    sqlx::query("delete from public.enterprises where id = $1").bind(id).execute(&mut *tx).await?;
+    suspend_webhooks(&mut tx, id, true).await?;
+    let target = super::audit::Target::new("enterprise", id, &e.name);
+    super::audit::insert(&mut tx, actor, Some(id), "enterprise.deletion_scheduled", Some(target), serde_json::json!({ "purgeAfter": purge_after }))
+        .await?;
+    tell_ceo(&mut tx, &e, "scheduled", Some(purge_after)).await?;
     tx.commit().await?;
-    Ok(Some(live))
+    Ok(Some((purge_after, live)))
+}
+
+/// Undoes a scheduled deletion within its window: the enterprise is active again if it was
+/// before, its webhooks resume; its CEO is told.
+pub async fn restore(pool: &PgPool, id: Uuid, actor: &super::audit::Actor) -> sqlx::Result<Result<(), DeletionRefused>> {
+    let mut tx = pool.begin().await?;
+    let Some(e) = locked(&mut tx, id).await? else { return Ok(Err(DeletionRefused::NotFound)) };
+    if e.deletion_scheduled_at.is_none() {
+        return Ok(Err(DeletionRefused::NotScheduled));
+    }
+    sqlx::query(
+        "update public.enterprises set is_active = coalesce(active_before_deletion, true), active_before_deletion = null, \
+         deletion_scheduled_at = null, purge_after = null, updated_at = $2 where id = $1",
+    )
+    .bind(id)
+    .bind(Utc::now())
+    .execute(&mut *tx)
+    .await?;
+    suspend_webhooks(&mut tx, id, false).await?;
+    let target = super::audit::Target::new("enterprise", id, &e.name);
+    super::audit::insert(&mut tx, actor, Some(id), "enterprise.restored", Some(target), serde_json::json!({})).await?;
+    tell_ceo(&mut tx, &e, "restored", None).await?;
+    tx.commit().await?;
+    Ok(Ok(()))
+}
+
+/// Purges an enterprise whose deletion is scheduled, in one transaction: its schema, its row and
+/// every row it owns in the shared tables (users, sessions, tokens, webhooks and their
+/// deliveries, single sign-on, its waiting outbox rows, its own audit entries). What stays is the
+/// platform's record of the purge (`enterprise.purged`, no enterprise, the name it had) and the
+/// CEO's notice, which carries its recipient. `confirm_name`, when given, must be the name.
+pub async fn purge(
+    pool: &PgPool,
+    id: Uuid,
+    confirm_name: Option<&str>,
+    actor: &super::audit::Actor,
+) -> sqlx::Result<Result<Vec<sessions::EndedSession>, DeletionRefused>> {
+    let mut tx = pool.begin().await?;
+    let Some(e) = locked(&mut tx, id).await? else { return Ok(Err(DeletionRefused::NotFound)) };
+    if e.deletion_scheduled_at.is_none() {
+        return Ok(Err(DeletionRefused::NotScheduled));
+    }
+    if confirm_name.is_some_and(|typed| typed.trim() != e.name) {
+        return Ok(Err(DeletionRefused::NameMismatch));
+    }
+    let live = sessions::end_for_enterprise(&mut tx, id, "deleted").await?;
+    tenancy::drop_schema(&mut tx, &e.schema()).await?;
+    sqlx::query("delete from public.outbox where enterprise_id = $1").bind(id).execute(&mut *tx).await?;
+    sqlx::query("delete from public.outbox where recipient_id in (select id from public.users where enterprise_id = $1)")
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+    // Users, sessions, tokens, webhooks and their deliveries, single sign-on and the
+    // tenant_schemas row go with it (on delete cascade).
+    sqlx::query("delete from public.enterprises where id = $1").bind(id).execute(&mut *tx).await?;
+    sqlx::query("select public.audit_forget_enterprise($1)").bind(id).execute(&mut *tx).await?;
+    let target = super::audit::Target::new("enterprise", id, &e.name);
+    let facts = serde_json::json!({ "deletionScheduledAt": e.deletion_scheduled_at, "purgeAfter": e.purge_after });
+    super::audit::insert(&mut tx, actor, None, "enterprise.purged", Some(target), facts).await?;
+    tell_ceo(&mut tx, &e, "purged", None).await?;
+    tx.commit().await?;
+    Ok(Ok(live))
+}
+
+/// The enterprises whose recovery window has ended, oldest first.
+pub async fn due_for_purge(pool: &PgPool, now: DateTime<Utc>, limit: i64) -> sqlx::Result<Vec<Uuid>> {
+    sqlx::query_scalar("select id from public.enterprises where purge_after <= $1 order by purge_after limit $2")
+        .bind(now)
+        .bind(limit)
+        .fetch_all(pool)
+        .await
 }
 
 pub async fn user_count(pool: &PgPool, id: Uuid) -> sqlx::Result<i64> {

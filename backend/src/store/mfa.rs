@@ -5,32 +5,35 @@ use sha2::{Digest, Sha256};
 use sqlx::{PgConnection, PgExecutor};
 use uuid::Uuid;
 
-use crate::domain::Role;
+use crate::{
+    domain::Role,
+    sealed::{KeyRing, Sealed, TOTP_SECRET},
+};
 
 /// The person's authenticator, confirmed or waiting for its first code.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Clone)]
 pub struct TotpRecord {
+    /// Opened: the database holds it sealed (`sealed::TOTP_SECRET`).
     pub secret: String,
     pub confirmed: bool,
 }
 
-pub async fn totp(db: impl PgExecutor<'_>, user_id: Uuid) -> sqlx::Result<Option<TotpRecord>> {
-    sqlx::query_as("select secret, confirmed_at is not null as confirmed from public.user_totp where user_id = $1")
-        .bind(user_id)
-        .fetch_optional(db)
-        .await
+pub async fn totp(db: impl PgExecutor<'_>, keys: &KeyRing, user_id: Uuid) -> sqlx::Result<Option<TotpRecord>> {
+    let row: Option<(Sealed, bool)> =
+        sqlx::query_as("select secret, confirmed_at is not null from public.user_totp where user_id = $1").bind(user_id).fetch_optional(db).await?;
+    row.map(|(sealed, confirmed)| Ok(TotpRecord { secret: keys.open_for(TOTP_SECRET, user_id, &sealed)?, confirmed })).transpose()
 }
 
 /// Starts an enrolment with a new secret, replacing one that was never confirmed. `false` when
 /// the person already has a confirmed authenticator (nothing changes).
-pub async fn start_totp(db: impl PgExecutor<'_>, user_id: Uuid, secret: &str) -> sqlx::Result<bool> {
+pub async fn start_totp(db: impl PgExecutor<'_>, keys: &KeyRing, user_id: Uuid, secret: &str) -> sqlx::Result<bool> {
     let rows = sqlx::query(
         "insert into public.user_totp (user_id, secret) values ($1, $2) \
          on conflict (user_id) do update set secret = excluded.secret, created_at = excluded.created_at, last_step = null \
          where user_totp.confirmed_at is null",
     )
     .bind(user_id)
-    .bind(secret)
+    .bind(keys.seal_for(TOTP_SECRET, user_id, secret))
     .execute(db)
     .await?;
     Ok(rows.rows_affected() == 1)

@@ -6,13 +6,15 @@ use sqlx::{PgConnection, PgExecutor};
 use uuid::Uuid;
 
 use super::users::RoleColumn;
+use crate::sealed::{KeyRing, SSO_CLIENT_SECRET, Sealed};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct SsoRecord {
     pub enterprise_id: Uuid,
     pub issuer: String,
     pub client_id: String,
-    pub client_secret: String,
+    /// Sealed (`sealed::SSO_CLIENT_SECRET`); empty when none was set.
+    pub client_secret: Sealed,
     pub required: bool,
     /// `just_in_time` or `invitation_only`.
     pub provisioning: String,
@@ -100,7 +102,7 @@ pub struct SsoChange<'a> {
 /// Writes an enterprise's settings and domains: domains no longer listed are dropped, new ones
 /// are claimed unproven, and the ones kept keep their proof. `Ok(Err(domain))`: another
 /// enterprise has proven that domain (nothing is written once the transaction rolls back).
-pub async fn save(tx: &mut PgConnection, enterprise_id: Uuid, change: &SsoChange<'_>) -> sqlx::Result<Result<(), String>> {
+pub async fn save(tx: &mut PgConnection, keys: &KeyRing, enterprise_id: Uuid, change: &SsoChange<'_>) -> sqlx::Result<Result<(), String>> {
     sqlx::query(
         "insert into public.enterprise_sso (enterprise_id, issuer, client_id, client_secret, required, provisioning, default_role, \
          default_department_id, break_glass_user_id, accept_unverified_email, require_mfa) values ($1, $2, $3, coalesce($4, ''), $5, $6, $7, $8, $9, $10, $11) \
@@ -113,7 +115,7 @@ pub async fn save(tx: &mut PgConnection, enterprise_id: Uuid, change: &SsoChange
     .bind(enterprise_id)
     .bind(change.issuer)
     .bind(change.client_id)
-    .bind(change.client_secret)
+    .bind(change.client_secret.map(|secret| keys.seal_for(SSO_CLIENT_SECRET, enterprise_id, secret)))
     .bind(change.required)
     .bind(change.provisioning)
     .bind(change.default_role.as_str())

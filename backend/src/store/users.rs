@@ -46,6 +46,8 @@ pub struct UserRecord {
     /// issuer of the time).
     pub sso_issuer: Option<String>,
     pub updated_at: DateTime<Utc>,
+    /// When the person's data was erased (`erase`): the account is a pseudonym since.
+    pub erased_at: Option<DateTime<Utc>>,
 }
 
 /// `role` is stored as text; these wrappers let sqlx decode it into the domain enum.
@@ -93,7 +95,8 @@ impl UserRecord {
 const SELECT_USER: &str = "select u.id, u.enterprise_id, u.department_id, u.role, u.full_name, u.email, \
      u.password_hash, u.status, u.locale, u.notify_reports, u.notify_sign_ins, u.notify_invitations, \
      i.created_at as invitation_sent_at, i.expires_at as invitation_expires_at, i.bounced_at as invitation_bounced_at, \
-     u.last_login_at, u.created_at, u.scim_external_id, u.sso_subject, u.sso_issuer, u.updated_at, e.is_active as enterprise_active, e.name as enterprise_name, \
+     u.last_login_at, u.created_at, u.scim_external_id, u.sso_subject, u.sso_issuer, u.updated_at, u.erased_at, \
+     e.is_active as enterprise_active, e.name as enterprise_name, \
      (exists (select 1 from public.user_totp m where m.user_id = u.id and m.confirmed_at is not null) \
          or exists (select 1 from public.user_passkeys k where k.user_id = u.id)) as mfa_enabled \
      from public.users u left join public.enterprises e on e.id = u.enterprise_id \
@@ -237,6 +240,8 @@ pub struct UserFilter {
     pub email: Option<String>,
     /// Exactly this SCIM `externalId`.
     pub external_id: Option<String>,
+    /// Leave out the people whose data was erased (SCIM: the directory never sees a pseudonym).
+    pub without_erased: bool,
 }
 
 pub async fn list(pool: &PgPool, filter: &UserFilter, paging: super::Paging) -> sqlx::Result<(Vec<UserRecord>, i64)> {
@@ -271,6 +276,9 @@ pub async fn list_at(pool: &PgPool, filter: &UserFilter, offset: i64, limit: i64
         }
         if let Some(external_id) = &filter.external_id {
             qb.push(" and u.scim_external_id = ").push_bind(external_id.clone());
+        }
+        if filter.without_erased {
+            qb.push(" and u.erased_at is null");
         }
         qb
     };
@@ -429,6 +437,94 @@ pub async fn delete(tx: &mut sqlx::PgConnection, user: &UserRecord) -> Result<Ve
     super::messaging::forget_user(&mut *tx, id).await?;
     super::spreadsheets::forget_user(&mut *tx, id).await?;
     Ok(live)
+}
+
+/// What an erasure removed and what it kept, as stable codes (`POST /users/{id}/erasure`).
+pub struct Erased {
+    pub pseudonym: String,
+    pub removed: Vec<&'static str>,
+    pub kept: Vec<&'static str>,
+    pub ended: Vec<super::sessions::EndedSession>,
+}
+
+/// Erases a person in `tx` (their enterprise's realm): every datum that identifies them goes, and
+/// the account stays as "Former member #n" (n counts the enterprise's erased people), so that
+/// their reports, reviews, spreadsheets and audit entries keep an author that names nobody. The
+/// messenger loses their keys, memberships and the ciphertext of what they sent. `None` when the
+/// person is gone or already erased.
+pub async fn erase(tx: &mut sqlx::PgConnection, user: &UserRecord) -> sqlx::Result<Option<Erased>> {
+    let id = user.id;
+    // One number at a time within the enterprise: its row is held until the commit.
+    if let Some(enterprise) = user.enterprise_id {
+        sqlx::query("select 1 from public.enterprises where id = $1 for update").bind(enterprise).fetch_optional(&mut *tx).await?;
+    }
+    let still: Option<bool> =
+        sqlx::query_scalar("select erased_at is null from public.users where id = $1 for update").bind(id).fetch_optional(&mut *tx).await?;
+    if still != Some(true) {
+        return Ok(None);
+    }
+    let number: i32 = sqlx::query_scalar("select coalesce(max(erasure_number), 0) + 1 from public.users where enterprise_id is not distinct from $1")
+        .bind(user.enterprise_id)
+        .fetch_one(&mut *tx)
+        .await?;
+    let pseudonym = format!("Former member #{number}");
+    let ended = super::sessions::end_for_user(&mut *tx, id, "deleted").await?;
+    // What identified them and what let them in, in the shared tables.
+    for statement in [
+        "delete from public.sessions where user_id = $1",
+        "delete from public.api_tokens where user_id = $1",
+        "delete from public.user_passkeys where user_id = $1",
+        "delete from public.user_totp where user_id = $1",
+        "delete from public.user_recovery_codes where user_id = $1",
+        "delete from public.account_tokens where user_id = $1",
+        "delete from public.user_activity_places where user_id = $1",
+        "delete from public.user_activity where user_id = $1",
+        "delete from public.outbox where recipient_id = $1",
+    ] {
+        sqlx::query(statement).bind(id).execute(&mut *tx).await?;
+    }
+    let now = Utc::now();
+    sqlx::query(
+        "update public.users set full_name = $2, email = $3, password_hash = null, status = 'inactive', \
+         scim_external_id = null, scim_attributes = null, sso_subject = null, sso_issuer = null, \
+         notify_reports = false, notify_sign_ins = false, notify_invitations = false, last_login_at = null, \
+         erased_at = $4, erasure_number = $5, updated_at = $4 where id = $1",
+    )
+    .bind(id)
+    .bind(&pseudonym)
+    // The address must stay unique and present: one at a reserved domain that reaches nobody.
+    .bind(format!("erased-{}@erased.invalid", id.simple()))
+    .bind(now)
+    .bind(number)
+    .execute(&mut *tx)
+    .await?;
+    // In the enterprise's schema: the messenger, and their place as a department's head.
+    sqlx::query("delete from messages where sender_id = $1 and kind = 'message'").bind(id).execute(&mut *tx).await?;
+    super::messaging::forget_user(&mut *tx, id).await?;
+    sqlx::query("update departments set head_id = null, updated_at = now() where head_id = $1").bind(id).execute(&mut *tx).await?;
+    Ok(Some(Erased {
+        pseudonym,
+        removed: vec![
+            "name",
+            "email",
+            "password",
+            "sessions",
+            "sign_in_history",
+            "api_tokens",
+            "passkeys",
+            "authenticator",
+            "recovery_codes",
+            "invitations",
+            "pending_emails",
+            "directory_identity",
+            "messenger_keys",
+            "conversations",
+            "messages",
+            "department_head",
+        ],
+        kept: vec!["reports", "reviews", "spreadsheets", "audit_entries"],
+        ended,
+    }))
 }
 
 /// Sets (or clears) the id the enterprise's identity provider knows the person by. `false` when

@@ -7,6 +7,7 @@ use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use super::Paging;
+use crate::sealed::{KeyRing, Sealed, WEBHOOK_PREVIOUS_SECRET, WEBHOOK_SECRET};
 
 /// The most webhooks one enterprise (or the platform) may have.
 pub const MAX_WEBHOOKS: i64 = 20;
@@ -40,8 +41,8 @@ pub struct NewWebhook<'a> {
     pub created_by: Uuid,
 }
 
-/// Stores a webhook unless its owner already has `MAX_WEBHOOKS` (`None`).
-pub async fn create(tx: &mut PgConnection, w: NewWebhook<'_>) -> sqlx::Result<Option<WebhookRecord>> {
+/// Stores a webhook unless its owner already has `MAX_WEBHOOKS` (`None`); its secret sealed.
+pub async fn create(tx: &mut PgConnection, keys: &KeyRing, w: NewWebhook<'_>) -> sqlx::Result<Option<WebhookRecord>> {
     sqlx::query("select pg_advisory_xact_lock(hashtextextended($1::text, 25))").bind(w.owner.unwrap_or_default()).execute(&mut *tx).await?;
     let count: i64 = sqlx::query_scalar("select count(*) from public.webhooks where enterprise_id is not distinct from $1")
         .bind(w.owner)
@@ -59,7 +60,7 @@ pub async fn create(tx: &mut PgConnection, w: NewWebhook<'_>) -> sqlx::Result<Op
     .bind(w.url)
     .bind(w.events)
     .bind(w.description)
-    .bind(w.secret)
+    .bind(keys.seal_for(WEBHOOK_SECRET, w.id, w.secret))
     .bind(w.created_by)
     .fetch_one(&mut *tx)
     .await?;
@@ -120,22 +121,33 @@ pub async fn update(tx: &mut PgConnection, owner: Owner, id: Uuid, c: &WebhookCh
     .await
 }
 
-/// Replaces the signing secret; the previous one keeps signing until `previous_until`.
+/// Replaces the signing secret; the previous one keeps signing until `previous_until` (opened
+/// and sealed again as the previous secret: a sealed value opens only in its own column).
 pub async fn rotate_secret(
     tx: &mut PgConnection,
+    keys: &KeyRing,
     owner: Owner,
     id: Uuid,
     secret: &str,
     previous_until: DateTime<Utc>,
 ) -> sqlx::Result<Option<WebhookRecord>> {
+    let current: Option<Sealed> =
+        sqlx::query_scalar("select secret from public.webhooks where id = $1 and enterprise_id is not distinct from $2 for update")
+            .bind(id)
+            .bind(owner)
+            .fetch_optional(&mut *tx)
+            .await?;
+    let Some(current) = current else { return Ok(None) };
+    let previous = keys.open_for(WEBHOOK_SECRET, id, &current)?;
     sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "update public.webhooks set previous_secret = secret, previous_secret_expires_at = $4, secret = $3, updated_at = now()
+        "update public.webhooks set previous_secret = $5, previous_secret_expires_at = $4, secret = $3, updated_at = now()
          where id = $1 and enterprise_id is not distinct from $2 returning {COLUMNS}"
     )))
     .bind(id)
     .bind(owner)
-    .bind(secret)
+    .bind(keys.seal_for(WEBHOOK_SECRET, id, secret))
     .bind(previous_until)
+    .bind(keys.seal_for(WEBHOOK_PREVIOUS_SECRET, id, &previous))
     .fetch_optional(&mut *tx)
     .await
 }
@@ -237,7 +249,7 @@ pub async fn redeliver(tx: &mut PgConnection, webhook: Uuid, delivery: Uuid) -> 
 }
 
 /// A delivery taken for one attempt, with what it takes to send it.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Clone)]
 pub struct DueDelivery {
     pub id: Uuid,
     pub webhook_id: Uuid,
@@ -245,10 +257,26 @@ pub struct DueDelivery {
     pub attempts: i32,
     pub created_at: DateTime<Utc>,
     pub url: String,
+    /// Opened (`take_due`); the database holds both sealed.
     pub secret: String,
     pub previous_secret: Option<String>,
     pub previous_secret_expires_at: Option<DateTime<Utc>>,
     pub enabled: bool,
+}
+
+/// A due delivery as read, its secrets sealed.
+#[derive(sqlx::FromRow)]
+struct SealedDelivery {
+    id: Uuid,
+    webhook_id: Uuid,
+    body: String,
+    attempts: i32,
+    created_at: DateTime<Utc>,
+    url: String,
+    secret: Sealed,
+    previous_secret: Option<Sealed>,
+    previous_secret_expires_at: Option<DateTime<Utc>>,
+    enabled: bool,
 }
 
 /// Takes up to `limit` due deliveries for `lease_secs`: until then no other instance takes them
@@ -256,8 +284,8 @@ pub struct DueDelivery {
 /// holding one leaves it to be taken again when the lease ends: at least once, never lost. No
 /// webhook gets more than `per_webhook` deliveries in flight (leased) across every instance, so
 /// one receiver that hangs never takes every slot.
-pub async fn take_due(pool: &PgPool, limit: i64, lease_secs: f64, per_webhook: i64) -> sqlx::Result<Vec<DueDelivery>> {
-    sqlx::query_as(
+pub async fn take_due(pool: &PgPool, keys: &KeyRing, limit: i64, lease_secs: f64, per_webhook: i64) -> sqlx::Result<Vec<DueDelivery>> {
+    let due: Vec<SealedDelivery> = sqlx::query_as(
         "with in_flight as (
              select webhook_id, count(*) as n from public.webhook_deliveries
              where status = 'pending' and lease_until >= now() group by webhook_id
@@ -268,8 +296,14 @@ pub async fn take_due(pool: &PgPool, limit: i64, lease_secs: f64, per_webhook: i
          ), due as (
              select d.id from public.webhook_deliveries d
              join ranked r on r.id = d.id
+             -- Paused while the webhook's enterprise is scheduled for deletion; a restore resumes them.
+             join public.webhooks w on w.id = d.webhook_id and not w.suspended
              left join in_flight f on f.webhook_id = r.webhook_id
              where r.turn <= $3 - coalesce(f.n, 0)
+               -- Checked again on the row itself: a row another instance leased and committed
+               -- after this statement's snapshot is locked here afterwards, and PostgreSQL
+               -- re-evaluates only the locked row's own conditions, never the CTE's.
+               and d.status = 'pending' and d.next_attempt_at <= now() and (d.lease_until is null or d.lease_until < now())
              order by r.next_attempt_at limit $1 for update of d skip locked
          )
          update public.webhook_deliveries d
@@ -283,20 +317,30 @@ pub async fn take_due(pool: &PgPool, limit: i64, lease_secs: f64, per_webhook: i
     .bind(lease_secs)
     .bind(per_webhook)
     .fetch_all(pool)
-    .await
-    .map(|due: Vec<DueDelivery>| {
-        // A previous secret signs until it expires (decided here: Citus refuses `now()` in a
-        // RETURNING clause).
-        let now = Utc::now();
-        due.into_iter()
-            .map(|mut d| {
-                if d.previous_secret_expires_at.is_none_or(|at| at <= now) {
-                    d.previous_secret = None;
-                }
-                d
+    .await?;
+    // A previous secret signs until it expires (decided here: Citus refuses `now()` in a
+    // RETURNING clause).
+    let now = Utc::now();
+    due.into_iter()
+        .map(|d| {
+            let previous = match d.previous_secret.filter(|_| d.previous_secret_expires_at.is_some_and(|at| at > now)) {
+                Some(sealed) => Some(keys.open_for(WEBHOOK_PREVIOUS_SECRET, d.webhook_id, &sealed)?),
+                None => None,
+            };
+            Ok::<_, sqlx::Error>(DueDelivery {
+                id: d.id,
+                webhook_id: d.webhook_id,
+                body: d.body,
+                attempts: d.attempts,
+                created_at: d.created_at,
+                url: d.url,
+                secret: keys.open_for(WEBHOOK_SECRET, d.webhook_id, &d.secret)?,
+                previous_secret: previous,
+                previous_secret_expires_at: d.previous_secret_expires_at,
+                enabled: d.enabled,
             })
-            .collect()
-    })
+        })
+        .collect()
 }
 
 /// What one attempt came to.

@@ -3,6 +3,7 @@
 
 pub mod citus;
 pub mod migrate;
+pub mod spares;
 
 use std::sync::LazyLock;
 

@@ -98,7 +98,8 @@ pub async fn pass(state: &AppState, client: &reqwest::Client, slots: &Arc<Semaph
     let first = slots.clone().acquire_owned().await?;
     let fanned = store::outbox::fan_out_webhooks(&state.db, FAN_OUT_BATCH).await?;
     let free = 1 + slots.available_permits();
-    let due = store::webhooks::take_due(&state.db, i64::try_from(free).unwrap_or(1), LEASE_SECS, PER_WEBHOOK_IN_FLIGHT).await?;
+    let due =
+        store::webhooks::take_due(&state.db, &state.config.data_keys, i64::try_from(free).unwrap_or(1), LEASE_SECS, PER_WEBHOOK_IN_FLIGHT).await?;
     let busy = fanned > 0 || !due.is_empty();
     let mut first = Some(first);
     for d in due {

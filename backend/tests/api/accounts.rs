@@ -54,6 +54,22 @@ async fn an_enterprise_made_without_a_password_invites_its_ceo_who_chooses_one_i
     assert!(parsed.body_html(0).unwrap().contains(r#"<html lang="fr">"#));
 
     let token = link_token(text, "accept-invitation");
+    // The page checks its link as it opens: who it is for, to which enterprise, from whom, and in
+    // which language; checking does not use it up.
+    let check = |token: String| {
+        let app = &app;
+        async move { parts(app.http.post(app.url("/api/v1/auth/invitations/check")).json(&json!({ "token": token })).send().await.unwrap()).await }
+    };
+    for _ in 0..2 {
+        let (status, preview) = check(token.clone()).await;
+        assert_eq!(status, 200, "{preview}");
+        assert_eq!(
+            preview,
+            json!({ "fullName": "Claire Dubois", "email": ceo_email, "enterpriseName": format!("Invited {d}"), "invitedBy": "Test Person", "locale": "fr" })
+        );
+    }
+    let (status, forged) = check("not-a-token".into()).await;
+    assert_eq!((status, forged["fields"]["token"].as_str()), (400, Some("invalid")), "{forged}");
     let (status, refused) = accept(&app, &token, "short").await;
     assert_eq!((status, refused["fields"]["password"].as_str()), (400, Some("too_short")), "{refused}");
     let (status, signed_in) = accept(&app, &token, "a-password-of-her-own").await;
@@ -65,6 +81,8 @@ async fn an_enterprise_made_without_a_password_invites_its_ceo_who_chooses_one_i
     // The link worked once.
     let (status, again) = accept(&app, &token, "another-password-entirely").await;
     assert_eq!((status, again["fields"]["token"].as_str()), (400, Some("invalid")), "{again}");
+    let (status, used) = check(token.clone()).await;
+    assert_eq!((status, used["fields"]["token"].as_str()), (400, Some("invalid")), "a used invitation checks as dead: {used}");
     assert_eq!(app.login(&ceo_email, "a-password-of-her-own").await.status(), 200);
     assert_eq!(app.login(&ceo_email, "another-password-entirely").await.status(), 401);
     let (_, audit) = app.get(&admin, "/api/v1/audit-events?action=user.invitation_accepted").await;
@@ -188,6 +206,13 @@ async fn a_forgotten_password_is_reset_from_an_emailed_link_that_ends_every_sess
             .await
         }
     };
+    // The page checks its link as it opens (204 while it works), without using it up.
+    let check = |token: String| {
+        let app = &app;
+        async move { app.http.post(app.url("/api/v1/auth/password-reset/check")).json(&json!({ "token": token })).send().await.unwrap() }
+    };
+    assert_eq!(check(token.clone()).await.status(), 204);
+    assert_eq!(check(token.clone()).await.status(), 204);
     let resp = app
         .http
         .post(app.url("/api/v1/auth/password-reset/confirm"))
@@ -209,6 +234,8 @@ async fn a_forgotten_password_is_reset_from_an_emailed_link_that_ends_every_sess
     assert!(text.contains(&format!("- Nightly export ({}…), made ", made["prefix"].as_str().unwrap())), "{text}");
     assert!(text.contains("never used"), "{text}");
     assert_eq!(app.me(&api_token).await.status(), 200, "the reset keeps API tokens");
+    let (status, dead) = parts(check(token.clone()).await).await;
+    assert_eq!((status, dead["fields"]["token"].as_str()), (400, Some("invalid")), "a used link checks as dead: {dead}");
     let (status, reused) = confirm(token, "yet-another-secret-9").await;
     assert_eq!((status, reused["fields"]["token"].as_str()), (400, Some("invalid")), "{reused}");
     let (status, forged) = confirm("not-a-token".into(), "yet-another-secret-9").await;
@@ -365,4 +392,22 @@ async fn a_sign_in_from_a_new_country_is_emailed_to_the_person() {
         text.contains("Your account had not been used from this country before.") || text.contains("too soon after a sign-in far away"),
         "{text}"
     );
+}
+
+#[tokio::test]
+async fn the_link_checks_refuse_bad_input_with_a_400_never_a_500() {
+    let (db, _dropped) = test_database().await;
+    let app = TestApp::spawn(db).await;
+    for path in ["/api/v1/auth/password-reset/check", "/api/v1/auth/invitations/check"] {
+        for body in
+            [json!({}), json!({ "token": 5 }), json!({ "token": null }), json!({ "token": "x".repeat(201) }), json!({ "token": "" }), json!([])]
+        {
+            let resp = app.http.post(app.url(path)).json(&body).send().await.unwrap();
+            assert_eq!(resp.status(), 400, "{path} {body}");
+        }
+        let resp = app.http.post(app.url(path)).header("content-type", "application/json").body("{not json").send().await.unwrap();
+        assert_eq!(resp.status(), 400, "{path}: a body that is not JSON");
+    }
+    // The rules of webhook URLs take no input but a token: none is a 401.
+    assert_eq!(app.http.get(app.url("/api/v1/webhooks/url-rules")).send().await.unwrap().status(), 401);
 }

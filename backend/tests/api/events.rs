@@ -239,6 +239,11 @@ async fn webhook_urls_into_private_networks_are_refused_outside_development() {
     let (db, _dropped) = test_database().await;
     let app = TestApp::spawn_with(db, |c| c.events.allow_private_networks = false).await;
     let admin = app.admin_token().await;
+    // The form reads the rules it is about to apply.
+    let (status, rules) = app.get(&admin, "/api/v1/webhooks/url-rules").await;
+    assert_eq!((status, rules), (200, json!({ "schemes": ["https"], "ports": [443, 8443], "privateNetworks": false })));
+    let (status, _) = app.post(&admin, "/api/v1/webhooks", json!({ "url": "https://example.com:8080/hook", "events": ["user.created"] })).await;
+    assert_eq!(status, 400, "a port outside the rules");
     for (url, message) in [
         ("http://example.com/hook", "https"),
         ("https://127.0.0.1/hook", "private network"),
@@ -334,6 +339,53 @@ async fn deliveries_that_ended_a_month_ago_are_pruned_pending_ones_never() {
     assert_eq!(backend::store::webhooks::prune_deliveries(&db, 30).await.unwrap(), 2);
     let left: Vec<(String,)> = sqlx::query_as("select status from webhook_deliveries order by status").fetch_all(&db).await.unwrap();
     assert_eq!(left, [("delivered".to_owned(),), ("pending".to_owned(),)]);
+}
+
+/// Three instances' dispatchers race for the same due deliveries: each is leased to one of them
+/// only. (A lease committed by one while another's statement was already running was taken a
+/// second time: the other locked the row afterwards and PostgreSQL re-checked only the row's own
+/// conditions, not the snapshot the candidates were ranked from. The fault run caught two
+/// messages delivered twice.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dispatchers_racing_for_due_deliveries_lease_each_to_one_of_them() {
+    let (db, _dropped) = test_database().await;
+    let app = TestApp::spawn(db.clone()).await;
+    let admin = app.admin_token().await;
+    let (status, hook) = app.post(&admin, "/api/v1/webhooks", json!({ "url": "http://127.0.0.1:9/x", "events": ["user.created"] })).await;
+    assert_eq!(status, 201, "{hook}");
+    let id: uuid::Uuid = hook["id"].as_str().unwrap().parse().unwrap();
+    let mut taken = std::collections::HashMap::<uuid::Uuid, usize>::new();
+    for _round in 0..20 {
+        sqlx::query(
+            "insert into webhook_deliveries (id, webhook_id, event_type, body, next_attempt_at)
+             select gen_random_uuid(), $1, 'user.created', '{}', now() from generate_series(1, 30)",
+        )
+        .bind(id)
+        .execute(&db)
+        .await
+        .unwrap();
+        let racers: Vec<_> = (0..6)
+            .map(|_| {
+                let (db, keys) = (db.clone(), app.config.data_keys.clone());
+                tokio::spawn(async move {
+                    let mut mine = Vec::new();
+                    for _ in 0..10 {
+                        let due = backend::store::webhooks::take_due(&db, &keys, 3, 60.0, 1000).await.unwrap();
+                        mine.extend(due.into_iter().map(|d| d.id));
+                    }
+                    mine
+                })
+            })
+            .collect();
+        for racer in racers {
+            for delivery in racer.await.unwrap() {
+                *taken.entry(delivery).or_default() += 1;
+            }
+        }
+    }
+    let twice: Vec<_> = taken.iter().filter(|(_, n)| **n > 1).collect();
+    assert_eq!(taken.len(), 600, "every due delivery was taken");
+    assert!(twice.is_empty(), "deliveries leased to two dispatchers at once: {twice:?}");
 }
 
 #[tokio::test]

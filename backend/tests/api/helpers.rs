@@ -75,12 +75,17 @@ pub struct TestApp {
     pub realtime: backend::realtime::Hub,
 }
 
+static TEST_KEYS: std::sync::LazyLock<backend::sealed::KeyRing> = std::sync::LazyLock::new(backend::sealed::KeyRing::random);
+
 pub fn test_config() -> Config {
     Config {
         database_url: String::new(),
         redis_url: std::env::var("REDIS_URL").unwrap_or_else(|_| backend::config::DEFAULT_REDIS_URL.into()),
         redis_prefix: format!("test:{}:", Uuid::now_v7()),
         jwt_secret: backend::config::random_secret(),
+        // One ring for every server of the process: tests that start two servers on a database
+        // start them with one key, as a deployment does (tests/api/sealed.rs sets its own).
+        data_keys: TEST_KEYS.clone(),
         geoip_database: Some(PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/GeoLite2-City-Test.mmdb"))),
         bind_addr: SocketAddr::from(([127, 0, 0, 1], 0)),
         trusted_proxies: Vec::new(),
@@ -97,6 +102,9 @@ pub fn test_config() -> Config {
         login_limits: LoginLimits { per_account_and_ip: 5, per_ip: 50, per_account: 20, per_device: 10, window: Duration::from_secs(900) },
         api_limits: backend::config::ApiLimits { requests: 100_000, window: Duration::from_secs(60) },
         max_body_bytes: 64 * 1024,
+        // None made: tests count tenant schemas (tests/api/enterprises.rs tests the spares).
+        tenant_spares: Some(0),
+        tenant_deletion_grace: Duration::from_secs(30 * 86_400),
         max_spreadsheet_body_bytes: 12 * 1024 * 1024,
         spreadsheet_engine: backend::config::EngineLimits {
             program: PathBuf::from(env!("CARGO_BIN_EXE_backend")),

@@ -353,13 +353,18 @@ async fn the_socket_wants_a_live_token_first_and_never_in_the_url() {
     for first in [json!({ "type": "auth", "token": "not-a-token" }).to_string(), "hello".to_owned()] {
         let (mut ws, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
         ws.send(Message::text(first)).await.unwrap();
-        assert_eq!(closed_with(&mut ws).await.0, 4401);
+        let (code, _, events) = closed_with(&mut ws).await;
+        assert_eq!((code, events), (4401, vec![]), "a token that names no session is told nothing");
     }
+    // A tab that was away when its session ended (asleep, reloading) is told why on connecting,
+    // then closed: the sign-in page then says what happened, not only that the token is dead.
     let dead = app.token(ADMIN_EMAIL, ADMIN_PASSWORD).await;
+    let sid = backend::auth::token::TokenKeys::new(&app.config.jwt_secret).verify(&dead).unwrap().sid.to_string();
     app.logout(&dead).await;
     let (mut ws, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
     ws.send(Message::text(json!({ "type": "auth", "token": dead }).to_string())).await.unwrap();
-    assert_eq!(closed_with(&mut ws).await.0, 4401);
+    let (code, _, events) = closed_with(&mut ws).await;
+    assert_eq!((code, events), (4401, vec![json!({ "type": "session.ended", "sessionId": sid, "reason": "logout" })]));
     // Silence: closed after the 5 s the client has to authenticate.
     let (mut silent, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
     let start = Instant::now();
@@ -566,8 +571,8 @@ async fn bad_input_to_the_monitoring_calls_is_400() {
 async fn the_demo_seed_tells_a_story_once_sessions_on_the_map_reports_and_spreadsheets() {
     let (db, _dropped) = test_database().await;
     let app = TestApp::spawn(db.clone()).await;
-    backend::seed::seed_demo(&db).await.unwrap();
-    backend::seed::seed_demo(&db).await.unwrap();
+    backend::seed::seed_demo(&db, &app.config.data_keys).await.unwrap();
+    backend::seed::seed_demo(&db, &app.config.data_keys).await.unwrap();
     let (count,): (i64,) = sqlx::query_as("select count(*) from public.sessions").fetch_one(&db).await.unwrap();
     assert_eq!(count, 2 * 5 + 1 + 2 * 4 + 1, "a second run adds nothing: {count}");
     let (never,): (i64,) =
@@ -576,6 +581,26 @@ async fn the_demo_seed_tells_a_story_once_sessions_on_the_map_reports_and_spread
             .await
             .unwrap();
     assert_eq!(never, 0, "every demo person on the map has signed in before");
+    // Nobody signed in before their account existed, nor an account before its enterprise
+    // (issue 45, point 17: the seeded sessions were older than the accounts that made them).
+    for (what, query) in [
+        (
+            "a session before its account",
+            "select count(*) from public.sessions s join public.users u on u.id = s.user_id where s.created_at < u.created_at",
+        ),
+        ("a sign-in before its account", "select count(*) from public.users where last_login_at < created_at"),
+        (
+            "an account before its enterprise",
+            "select count(*) from public.users u join public.enterprises e on e.id = u.enterprise_id where u.created_at < e.created_at",
+        ),
+        (
+            "an audit entry before its actor",
+            "select count(*) from public.audit_events a join public.users u on u.id = a.actor_id where a.at < u.created_at",
+        ),
+    ] {
+        let (early,): (i64,) = sqlx::query_as(query).fetch_one(&db).await.unwrap();
+        assert_eq!(early, 0, "{what}");
+    }
 
     let ceo = app.token("ceo@acme.example", backend::seed::DEMO_PASSWORD).await;
     let (status, page) = app.get(&ceo, "/api/v1/monitoring/sessions?active=true&pageSize=100").await;

@@ -141,7 +141,9 @@ const PUBLIC: &[&str] = &[
     "finishSsoSignIn",
     "backchannelLogout",
     "requestPasswordReset",
+    "checkPasswordReset",
     "confirmPasswordReset",
+    "checkInvitation",
     "acceptInvitation",
 ];
 
@@ -212,6 +214,8 @@ const TABLE: &[(&str, [Cell; 11], Program)] = &[
     ("getEnterprise",             [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("enterprises:read")),
     ("updateEnterprise",          [A,     F,  F,   F,    U,   U,    F,     F,   F,     F,    F], S("enterprises:write")),
     ("deleteEnterprise",          [A,     F,  F,   F,    U,   U,    F,     F,   F,     F,    F], S("enterprises:write")),
+    ("restoreEnterprise",         [A,     F,  F,   F,    U,   U,    F,     F,   F,     F,    F], S("enterprises:write")),
+    ("purgeEnterprise",           [A,     F,  F,   F,    U,   U,    F,     F,   F,     F,    F], S("enterprises:write")),
     ("listEnterpriseUsers",       [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("users:read")),
     ("listEnterpriseReports",     [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("reports:read")),
     // Departments: managed by the admin and the CEO; staff read their own department only.
@@ -226,6 +230,7 @@ const TABLE: &[(&str, [Cell; 11], Program)] = &[
     ("getUser",                   [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("users:read")),
     ("updateUser",                [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("users:write")),
     ("deleteUser",                [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("users:write")),
+    ("eraseUser",                 [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("users:write")),
     ("resendInvitation",          [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("users:write")),
     // Reports: staff write in their own department (the author or its head edits and deletes a
     // draft); the CEO reviews; the CEO and the admin read all but drafts.
@@ -294,6 +299,7 @@ const TABLE: &[(&str, [Cell; 11], Program)] = &[
     // Webhooks: a CEO their enterprise's, the admin the platform's (and any by id).
     ("createWebhook",             [A,     A,  F,   F,    U,   U,    A,     F,   F,     F,    F], S("webhooks:write")),
     ("listWebhooks",              [A,     A,  F,   F,    U,   U,    A,     F,   F,     F,    F], S("webhooks:read")),
+    ("getWebhookUrlRules",        [A,     A,  F,   F,    U,   U,    A,     F,   F,     F,    F], S("webhooks:read")),
     ("getWebhook",                [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("webhooks:read")),
     ("updateWebhook",             [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("webhooks:write")),
     ("deleteWebhook",             [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("webhooks:write")),
@@ -633,6 +639,15 @@ impl World {
         body["id"].as_str().unwrap().to_owned()
     }
 
+    /// A spare enterprise whose deletion is scheduled: its id and name.
+    async fn scheduled_spare(&self) -> (String, String) {
+        let id = self.spare_enterprise().await;
+        let (status, body) = self.app.delete(&self.admin.token, &format!("/api/v1/enterprises/{id}")).await;
+        assert_eq!(status, 202, "{body}");
+        let (_, detail) = self.app.get(&self.admin.token, &format!("/api/v1/enterprises/{id}")).await;
+        (id, detail["name"].as_str().unwrap().to_owned())
+    }
+
     /// One call of `operation` by `who`, on Alpha's finance department (or the caller's own, for
     /// operations about the caller). Operations that change or remove something get a target of
     /// their own, made for each call whatever its expected answer.
@@ -747,6 +762,14 @@ impl World {
                 let id = if who == Admin { self.spare_enterprise().await } else { ent.clone() };
                 delete(format!("/api/v1/enterprises/{id}")).target(id)
             }
+            "restoreEnterprise" => {
+                let id = if who == Admin { self.scheduled_spare().await.0 } else { ent.clone() };
+                post(format!("/api/v1/enterprises/{id}/restore")).target(id)
+            }
+            "purgeEnterprise" => {
+                let (id, name) = if who == Admin { self.scheduled_spare().await } else { (ent.clone(), "Alpha".to_owned()) };
+                post(format!("/api/v1/enterprises/{id}/purge")).json(json!({ "confirmName": name })).target(id)
+            }
             "listEnterpriseUsers" => get(format!("/api/v1/enterprises/{ent}/users?pageSize=100")),
             "listEnterpriseReports" => get(format!("/api/v1/enterprises/{ent}/reports?pageSize=100")),
             "listEnterpriseDepartments" => get(format!("/api/v1/enterprises/{ent}/departments")),
@@ -835,6 +858,10 @@ impl World {
             "deleteUser" => {
                 let user = self.fresh_staff(true).await;
                 delete(format!("/api/v1/users/{user}")).target(user)
+            }
+            "eraseUser" => {
+                let user = self.fresh_staff(true).await;
+                post(format!("/api/v1/users/{user}/erasure")).target(user)
             }
             "createDepartmentReport" => post(format!("/api/v1/departments/{dept}/reports")).json(report_body("New", "draft")),
             "listDepartmentReports" => get(format!("/api/v1/departments/{dept}/reports?pageSize=100{}", hint('&'))),
@@ -973,6 +1000,7 @@ impl World {
                 let url = format!("http://127.0.0.1:9/{}", self.unique());
                 post("/api/v1/webhooks").json(json!({ "url": url, "events": ["report.approved"] })).target(url)
             }
+            "getWebhookUrlRules" => get("/api/v1/webhooks/url-rules"),
             "listWebhooks" => {
                 let (_, url) = webhook(&self.app, &t.ceo.token).await;
                 get("/api/v1/webhooks?pageSize=100").target(url)
@@ -1150,7 +1178,15 @@ impl World {
                 ensure!(all(items(&body["departments"]), "enterpriseId", &a.id), "another enterprise's department: {body}");
             }
             "updateEnterprise" => ensure!(body["id"] == a.id.as_str() && body["description"] == "Changed", "{body}"),
-            "deleteEnterprise" => ensure!(self.get(&self.admin.token, &format!("/api/v1/enterprises/{}", call.target)).await.0 == 404, "still there"),
+            "deleteEnterprise" => {
+                let (_, detail) = self.get(&self.admin.token, &format!("/api/v1/enterprises/{}", call.target)).await;
+                ensure!(
+                    body["status"] == "scheduled" && detail["isActive"] == false && detail["purgeAfter"] == body["purgeAfter"],
+                    "{body} {detail}"
+                );
+            }
+            "restoreEnterprise" => ensure!(body["id"] == call.target.as_str() && body["isActive"] == true && body["purgeAfter"].is_null(), "{body}"),
+            "purgeEnterprise" => ensure!(self.get(&self.admin.token, &format!("/api/v1/enterprises/{}", call.target)).await.0 == 404, "still there"),
             "listEnterpriseUsers" => {
                 ensure!(has(list, &a.member) && all(list, "enterpriseId", &a.id), "{body}");
                 ensure!(none(list, &self.people(b)), "another tenant's people: {body}");
@@ -1181,6 +1217,10 @@ impl World {
             "getUser" => ensure!(body["id"] == a.member.as_str() && body["enterpriseId"] == a.id.as_str(), "{body}"),
             "updateUser" => ensure!(body["id"] == call.target.as_str() && body["fullName"] == "Renamed", "{body}"),
             "deleteUser" => ensure!(self.get(&self.admin.token, &format!("/api/v1/users/{}", call.target)).await.0 == 404, "still there"),
+            "eraseUser" => {
+                let (_, user) = self.get(&self.admin.token, &format!("/api/v1/users/{}", call.target)).await;
+                ensure!(user["erased"] == true && user["email"].is_null() && body["kept"].as_array().is_some_and(|k| !k.is_empty()), "{user} {body}");
+            }
             "resendInvitation" => {
                 let (_, user) = self.get(&self.admin.token, &format!("/api/v1/users/{}", call.target)).await;
                 ensure!(user["invitation"]["status"] == "pending" && user["enterpriseId"] == a.id.as_str(), "{user}");
@@ -1345,6 +1385,8 @@ impl World {
                 let home = if who == Admin { Value::Null } else { json!(if who == Ceo { &a.id } else { &b.id }) };
                 ensure!(body["enterpriseId"] == home, "made for the caller's realm: {body}");
             }
+            // The tests' servers allow private networks (their receivers are on the loopback).
+            "getWebhookUrlRules" => ensure!(*body == json!({ "schemes": ["http", "https"], "ports": [], "privateNetworks": true }), "{body}"),
             "listWebhooks" => {
                 let alphas = list.iter().any(|w| w["url"] == call.target.as_str());
                 ensure!(alphas == (who == Ceo), "Alpha's webhook is listed to Alpha's CEO only: {body}");

@@ -12,7 +12,7 @@ use crate::{
     mfa::{code_at, enrol, own_method},
 };
 
-fn issuer() -> String {
+pub(crate) fn issuer() -> String {
     std::env::var("OIDC_ISSUER").expect("OIDC_ISSUER: start the test provider first (source scripts/oidc/start.sh)")
 }
 

@@ -1,0 +1,45 @@
+//! Deletion with a recovery window: `DELETE /enterprises/{id}` suspends an enterprise and
+//! schedules its purge `TENANT_DELETION_GRACE_DAYS` later (`store::enterprises::schedule_deletion`);
+//! the platform admin restores it within the window or purges it at once. This task, on every
+//! instance, purges the enterprises whose window has ended; two instances never purge one twice
+//! (the purge locks the row and finds it gone).
+
+use std::time::Duration;
+
+use chrono::Utc;
+
+use crate::{audit::Audit, state::AppState, store};
+
+/// How often each instance looks for enterprises whose window has ended.
+const LOOK_EVERY: Duration = Duration::from_secs(600);
+
+/// Purges every enterprise whose recovery window has ended; returns how many.
+pub async fn purge_due(state: &AppState) -> anyhow::Result<usize> {
+    let mut purged = 0;
+    for id in store::enterprises::due_for_purge(&state.db, Utc::now(), 50).await? {
+        // Not purged here when restored or purged by someone else meanwhile.
+        if let Ok(ended) = store::enterprises::purge(&state.tenant_ddl, id, None, &Audit::system().0).await? {
+            state.sessions.ended(&ended).await;
+            tracing::info!(enterprise_id = %id, "enterprise purged at the end of its recovery window");
+            purged += 1;
+        }
+    }
+    Ok(purged)
+}
+
+/// Runs `purge_due` every ten minutes while the server runs.
+pub fn spawn(state: &AppState) {
+    let state = state.clone();
+    crate::supervise::spawn("enterprise_purge", move || {
+        let state = state.clone();
+        async move {
+            let mut every = tokio::time::interval(LOOK_EVERY);
+            loop {
+                every.tick().await;
+                if let Err(err) = purge_due(&state).await {
+                    tracing::warn!(error = %err, "purging enterprises at the end of their window failed");
+                }
+            }
+        }
+    });
+}
