@@ -5,7 +5,7 @@
  * Multi-tenant enterprise management platform. Errors are RFC 9457 problem details (`application/problem+json`) that also carry a stable `code`, a `message`, `fields` for invalid input and the `requestId`. Lists are pages `{ items, total, page, pageSize }`. Authenticate with `Authorization: Bearer <token>`: a person's session token from `POST /auth/login`, or a program's token from `POST /api-tokens` (scoped; see each operation's `ApiToken` scope). Every answer carries `RateLimit-Policy` and `RateLimit`; a POST with `Idempotency-Key` is safe to retry; GETs carry an `ETag`. Read [the guide for programs](/api/guide.md) first: tokens, scopes, errors, limits, retries, pages, versions.
 
 **Real time.** `GET /api/v1/ws` upgrades to a WebSocket (one per tab). Its first message, within 5 s, is `{"type":"auth","token":"<token>"}` (never put the token in the URL); the server answers `{"type":"ready"}`, then sends events as JSON objects with a `type`: `session.ended` (`sessionId`, `reason`; the socket then closes with code 4401, as it does for a missing, bad or dead token), `monitoring.session_started` (`sessionId`, `userId`, `enterpriseId`), `monitoring.session_updated` (`sessionId`, `enterpriseId`, `lastSeenAt`) and `monitoring.session_ended` (`sessionId`, `enterpriseId`, `reason`) to the monitors whose scope includes the session, once a second at most: past 20 in a second, one `monitoring.sessions_changed` (`enterpriseId`, null for the admins' summary of the whole platform; `started`, `updated`, `ended`: counts) instead, so a mass expiry is one message; and `report.status_changed` (`reportId`, `departmentId`, `title`, `fromStatus`, `status`, `actorId`: who moved it) to the report's author, department head and CEO. The messenger's events go to a conversation's members: `message.created` (`conversationId`, `messageId`, `senderId`), `message.read` (`conversationId`, `userId`, `messageId`), `conversation.changed` (`conversationId`: members, name, keys or the listener's archive flag) and `conversation.typing` (`conversationId`, `userId`; never stored). `own_sessions.changed` (`userId`) tells a person's sockets that one of their own sessions started or ended (their "Your sessions" list changed; refetch it). `webhook.disabled` (`webhookId`, `url`) tells a webhook's owner (the CEO, or the platform admins) that it was turned off after failing for days. A client too slow to read its events is closed with 4408; reconnect and refetch.
- * OpenAPI spec version: 1.9.0
+ * OpenAPI spec version: 1.11.0
  */
 import {
   useMutation,
@@ -31,6 +31,8 @@ import type {
   BackchannelLogout,
   ChallengeOnly,
   ChangePassword,
+  InvitationPreview,
+  LinkToken,
   ListMySessionsParams,
   LoginRequest,
   LoginResult,
@@ -736,6 +738,150 @@ export const useConfirmPasswordReset = <TError = ErrorType<ApiError | ApiError |
       > => {
 
       const mutationOptions = getConfirmPasswordResetMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * 204 while the link works (unused, within its hour), 400 (`fields.token`) otherwise; the link stays usable: its page asks before the new password is typed.
+ * @summary Check a reset link
+ */
+export const getCheckPasswordResetUrl = () => {
+
+
+  
+
+  return `/api/v1/auth/password-reset/check`
+}
+
+export const checkPasswordReset = async (linkToken: LinkToken, options?: RequestInit): Promise<void> => {
+  
+  return customFetch<void>(getCheckPasswordResetUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      linkToken,)
+  }
+);}
+
+
+
+
+export const getCheckPasswordResetMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof checkPasswordReset>>, TError,{data: BodyType<LinkToken>}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof checkPasswordReset>>, TError,{data: BodyType<LinkToken>}, TContext> => {
+
+const mutationKey = ['checkPasswordReset'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof checkPasswordReset>>, {data: BodyType<LinkToken>}> = (props) => {
+          const {data} = props ?? {};
+
+          return  checkPasswordReset(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CheckPasswordResetMutationResult = NonNullable<Awaited<ReturnType<typeof checkPasswordReset>>>
+    export type CheckPasswordResetMutationBody = BodyType<LinkToken>
+    export type CheckPasswordResetMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+
+    /**
+ * @summary Check a reset link
+ */
+export const useCheckPasswordReset = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof checkPasswordReset>>, TError,{data: BodyType<LinkToken>}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof checkPasswordReset>>,
+        TError,
+        {data: BodyType<LinkToken>},
+        TContext
+      > => {
+
+      const mutationOptions = getCheckPasswordResetMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * Who the invitation is for, to which enterprise, from whom and in which language, while it works (unused, within its 7 days, no password chosen yet); 400 (`fields.token`) otherwise. The invitation stays usable.
+ * @summary Check an invitation
+ */
+export const getCheckInvitationUrl = () => {
+
+
+  
+
+  return `/api/v1/auth/invitations/check`
+}
+
+export const checkInvitation = async (linkToken: LinkToken, options?: RequestInit): Promise<InvitationPreview> => {
+  
+  return customFetch<InvitationPreview>(getCheckInvitationUrl(),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      linkToken,)
+  }
+);}
+
+
+
+
+export const getCheckInvitationMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof checkInvitation>>, TError,{data: BodyType<LinkToken>}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof checkInvitation>>, TError,{data: BodyType<LinkToken>}, TContext> => {
+
+const mutationKey = ['checkInvitation'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof checkInvitation>>, {data: BodyType<LinkToken>}> = (props) => {
+          const {data} = props ?? {};
+
+          return  checkInvitation(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CheckInvitationMutationResult = NonNullable<Awaited<ReturnType<typeof checkInvitation>>>
+    export type CheckInvitationMutationBody = BodyType<LinkToken>
+    export type CheckInvitationMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+
+    /**
+ * @summary Check an invitation
+ */
+export const useCheckInvitation = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof checkInvitation>>, TError,{data: BodyType<LinkToken>}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof checkInvitation>>,
+        TError,
+        {data: BodyType<LinkToken>},
+        TContext
+      > => {
+
+      const mutationOptions = getCheckInvitationMutationOptions(options);
 
       return useMutation(mutationOptions, queryClient);
     }

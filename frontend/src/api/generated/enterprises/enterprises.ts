@@ -5,7 +5,7 @@
  * Multi-tenant enterprise management platform. Errors are RFC 9457 problem details (`application/problem+json`) that also carry a stable `code`, a `message`, `fields` for invalid input and the `requestId`. Lists are pages `{ items, total, page, pageSize }`. Authenticate with `Authorization: Bearer <token>`: a person's session token from `POST /auth/login`, or a program's token from `POST /api-tokens` (scoped; see each operation's `ApiToken` scope). Every answer carries `RateLimit-Policy` and `RateLimit`; a POST with `Idempotency-Key` is safe to retry; GETs carry an `ETag`. Read [the guide for programs](/api/guide.md) first: tokens, scopes, errors, limits, retries, pages, versions.
 
 **Real time.** `GET /api/v1/ws` upgrades to a WebSocket (one per tab). Its first message, within 5 s, is `{"type":"auth","token":"<token>"}` (never put the token in the URL); the server answers `{"type":"ready"}`, then sends events as JSON objects with a `type`: `session.ended` (`sessionId`, `reason`; the socket then closes with code 4401, as it does for a missing, bad or dead token), `monitoring.session_started` (`sessionId`, `userId`, `enterpriseId`), `monitoring.session_updated` (`sessionId`, `enterpriseId`, `lastSeenAt`) and `monitoring.session_ended` (`sessionId`, `enterpriseId`, `reason`) to the monitors whose scope includes the session, once a second at most: past 20 in a second, one `monitoring.sessions_changed` (`enterpriseId`, null for the admins' summary of the whole platform; `started`, `updated`, `ended`: counts) instead, so a mass expiry is one message; and `report.status_changed` (`reportId`, `departmentId`, `title`, `fromStatus`, `status`, `actorId`: who moved it) to the report's author, department head and CEO. The messenger's events go to a conversation's members: `message.created` (`conversationId`, `messageId`, `senderId`), `message.read` (`conversationId`, `userId`, `messageId`), `conversation.changed` (`conversationId`: members, name, keys or the listener's archive flag) and `conversation.typing` (`conversationId`, `userId`; never stored). `own_sessions.changed` (`userId`) tells a person's sockets that one of their own sessions started or ended (their "Your sessions" list changed; refetch it). `webhook.disabled` (`webhookId`, `url`) tells a webhook's owner (the CEO, or the platform admins) that it was turned off after failing for days. A client too slow to read its events is closed with 4408; reconnect and refetch.
- * OpenAPI spec version: 1.9.0
+ * OpenAPI spec version: 1.11.0
  */
 import {
   useMutation,
@@ -29,6 +29,7 @@ import type {
 import type {
   ApiError,
   CreateEnterprise,
+  DeletionScheduled,
   Department,
   Enterprise,
   EnterpriseDetail,
@@ -37,6 +38,7 @@ import type {
   NewSsoDomain,
   PageEnterprise,
   PageUser,
+  PurgeEnterprise,
   SsoDomain,
   SsoSettings,
   SsoSettingsChange,
@@ -989,8 +991,11 @@ export const useUpdateEnterprise = <TError = ErrorType<ApiError | ApiError | Api
       return useMutation(mutationOptions, queryClient);
     }
     /**
- * Platform admin only. Drops its schema, its users and their sessions in one transaction;
-their tokens stop working at once. Cannot be undone.
+ * Platform admin only. Suspends it at once (nobody signs in, every session ends, its tokens
+and webhooks stop) and schedules its purge after the recovery window
+(`TENANT_DELETION_GRACE_DAYS`, 30 days by default); its CEO is told by e-mail. Within the
+window `restore` brings it back as it was, and `purge` ends it at once. Deleting it again
+answers the same schedule.
  * @summary Delete an enterprise
  */
 export const getDeleteEnterpriseUrl = (id: string,) => {
@@ -1001,9 +1006,9 @@ export const getDeleteEnterpriseUrl = (id: string,) => {
   return `/api/v1/enterprises/${id}`
 }
 
-export const deleteEnterprise = async (id: string, options?: RequestInit): Promise<void> => {
+export const deleteEnterprise = async (id: string, options?: RequestInit): Promise<DeletionScheduled> => {
   
-  return customFetch<void>(getDeleteEnterpriseUrl(id),
+  return customFetch<DeletionScheduled>(getDeleteEnterpriseUrl(id),
   {      
     ...options,
     method: 'DELETE'
@@ -1015,7 +1020,7 @@ export const deleteEnterprise = async (id: string, options?: RequestInit): Promi
 
 
 
-export const getDeleteEnterpriseMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const getDeleteEnterpriseMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteEnterprise>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
 ): UseMutationOptions<Awaited<ReturnType<typeof deleteEnterprise>>, TError,{id: string}, TContext> => {
 
@@ -1042,12 +1047,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type DeleteEnterpriseMutationResult = NonNullable<Awaited<ReturnType<typeof deleteEnterprise>>>
     
-    export type DeleteEnterpriseMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+    export type DeleteEnterpriseMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
 
     /**
  * @summary Delete an enterprise
  */
-export const useDeleteEnterprise = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+export const useDeleteEnterprise = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteEnterprise>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof deleteEnterprise>>,
@@ -1057,6 +1062,154 @@ export const useDeleteEnterprise = <TError = ErrorType<ApiError | ApiError | Api
       > => {
 
       const mutationOptions = getDeleteEnterpriseMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * Platform admin only, within the recovery window: the deletion is cancelled and the
+enterprise is as it was (active again if it was active; its people sign in again with the
+same passwords, its tokens and webhooks resume). Its CEO is told by e-mail.
+ * @summary Restore an enterprise
+ */
+export const getRestoreEnterpriseUrl = (id: string,) => {
+
+
+  
+
+  return `/api/v1/enterprises/${id}/restore`
+}
+
+export const restoreEnterprise = async (id: string, options?: RequestInit): Promise<Enterprise> => {
+  
+  return customFetch<Enterprise>(getRestoreEnterpriseUrl(id),
+  {      
+    ...options,
+    method: 'POST'
+    
+    
+  }
+);}
+
+
+
+
+export const getRestoreEnterpriseMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof restoreEnterprise>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof restoreEnterprise>>, TError,{id: string}, TContext> => {
+
+const mutationKey = ['restoreEnterprise'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof restoreEnterprise>>, {id: string}> = (props) => {
+          const {id} = props ?? {};
+
+          return  restoreEnterprise(id,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type RestoreEnterpriseMutationResult = NonNullable<Awaited<ReturnType<typeof restoreEnterprise>>>
+    
+    export type RestoreEnterpriseMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+
+    /**
+ * @summary Restore an enterprise
+ */
+export const useRestoreEnterprise = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof restoreEnterprise>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof restoreEnterprise>>,
+        TError,
+        {id: string},
+        TContext
+      > => {
+
+      const mutationOptions = getRestoreEnterpriseMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * Platform admin only, for an enterprise whose deletion is scheduled, with its name typed
+again. Its schema, its people and every row it owns are dropped at once, for good; the
+platform's audit log keeps that it was purged. Its CEO is told by e-mail.
+ * @summary Purge an enterprise now
+ */
+export const getPurgeEnterpriseUrl = (id: string,) => {
+
+
+  
+
+  return `/api/v1/enterprises/${id}/purge`
+}
+
+export const purgeEnterprise = async (id: string,
+    purgeEnterprise: PurgeEnterprise, options?: RequestInit): Promise<void> => {
+  
+  return customFetch<void>(getPurgeEnterpriseUrl(id),
+  {      
+    ...options,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      purgeEnterprise,)
+  }
+);}
+
+
+
+
+export const getPurgeEnterpriseMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof purgeEnterprise>>, TError,{id: string;data: BodyType<PurgeEnterprise>}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof purgeEnterprise>>, TError,{id: string;data: BodyType<PurgeEnterprise>}, TContext> => {
+
+const mutationKey = ['purgeEnterprise'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof purgeEnterprise>>, {id: string;data: BodyType<PurgeEnterprise>}> = (props) => {
+          const {id,data} = props ?? {};
+
+          return  purgeEnterprise(id,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type PurgeEnterpriseMutationResult = NonNullable<Awaited<ReturnType<typeof purgeEnterprise>>>
+    export type PurgeEnterpriseMutationBody = BodyType<PurgeEnterprise>
+    export type PurgeEnterpriseMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+
+    /**
+ * @summary Purge an enterprise now
+ */
+export const usePurgeEnterprise = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof purgeEnterprise>>, TError,{id: string;data: BodyType<PurgeEnterprise>}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof purgeEnterprise>>,
+        TError,
+        {id: string;data: BodyType<PurgeEnterprise>},
+        TContext
+      > => {
+
+      const mutationOptions = getPurgeEnterpriseMutationOptions(options);
 
       return useMutation(mutationOptions, queryClient);
     }

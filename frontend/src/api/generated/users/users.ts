@@ -5,7 +5,7 @@
  * Multi-tenant enterprise management platform. Errors are RFC 9457 problem details (`application/problem+json`) that also carry a stable `code`, a `message`, `fields` for invalid input and the `requestId`. Lists are pages `{ items, total, page, pageSize }`. Authenticate with `Authorization: Bearer <token>`: a person's session token from `POST /auth/login`, or a program's token from `POST /api-tokens` (scoped; see each operation's `ApiToken` scope). Every answer carries `RateLimit-Policy` and `RateLimit`; a POST with `Idempotency-Key` is safe to retry; GETs carry an `ETag`. Read [the guide for programs](/api/guide.md) first: tokens, scopes, errors, limits, retries, pages, versions.
 
 **Real time.** `GET /api/v1/ws` upgrades to a WebSocket (one per tab). Its first message, within 5 s, is `{"type":"auth","token":"<token>"}` (never put the token in the URL); the server answers `{"type":"ready"}`, then sends events as JSON objects with a `type`: `session.ended` (`sessionId`, `reason`; the socket then closes with code 4401, as it does for a missing, bad or dead token), `monitoring.session_started` (`sessionId`, `userId`, `enterpriseId`), `monitoring.session_updated` (`sessionId`, `enterpriseId`, `lastSeenAt`) and `monitoring.session_ended` (`sessionId`, `enterpriseId`, `reason`) to the monitors whose scope includes the session, once a second at most: past 20 in a second, one `monitoring.sessions_changed` (`enterpriseId`, null for the admins' summary of the whole platform; `started`, `updated`, `ended`: counts) instead, so a mass expiry is one message; and `report.status_changed` (`reportId`, `departmentId`, `title`, `fromStatus`, `status`, `actorId`: who moved it) to the report's author, department head and CEO. The messenger's events go to a conversation's members: `message.created` (`conversationId`, `messageId`, `senderId`), `message.read` (`conversationId`, `userId`, `messageId`), `conversation.changed` (`conversationId`: members, name, keys or the listener's archive flag) and `conversation.typing` (`conversationId`, `userId`; never stored). `own_sessions.changed` (`userId`) tells a person's sockets that one of their own sessions started or ended (their "Your sessions" list changed; refetch it). `webhook.disabled` (`webhookId`, `url`) tells a webhook's owner (the CEO, or the platform admins) that it was turned off after failing for days. A client too slow to read its events is closed with 4408; reconnect and refetch.
- * OpenAPI spec version: 1.9.0
+ * OpenAPI spec version: 1.11.0
  */
 import {
   useMutation,
@@ -29,6 +29,7 @@ import type {
 import type {
   ApiError,
   CreateUser,
+  Erasure,
   ListUsersParams,
   PageUser,
   UpdateUser,
@@ -464,6 +465,84 @@ export const useDeleteUser = <TError = ErrorType<ApiError | ApiError | ApiError 
       > => {
 
       const mutationOptions = getDeleteUserMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * The platform admin for anyone, a CEO for their enterprise's staff. Everything that
+identifies the person goes at once: name, e-mail, password, sessions and sign-in history,
+API tokens, passkeys, authenticator and recovery codes, invitations, e-mails waiting for
+them, their directory and single sign-on identity, their messenger keys and memberships, and
+the ciphertext of the messages they sent. The account stays as "Former member #n" (numbered
+within the enterprise), so that their reports, reviews, spreadsheets and audit entries keep
+an author that names nobody; the audit log shows them under that name, without their
+address or browser. The answer lists what was removed and what was kept. Cannot be undone.
+ * @summary Erase a person's data
+ */
+export const getEraseUserUrl = (id: string,) => {
+
+
+  
+
+  return `/api/v1/users/${id}/erasure`
+}
+
+export const eraseUser = async (id: string, options?: RequestInit): Promise<Erasure> => {
+  
+  return customFetch<Erasure>(getEraseUserUrl(id),
+  {      
+    ...options,
+    method: 'POST'
+    
+    
+  }
+);}
+
+
+
+
+export const getEraseUserMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof eraseUser>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof eraseUser>>, TError,{id: string}, TContext> => {
+
+const mutationKey = ['eraseUser'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof eraseUser>>, {id: string}> = (props) => {
+          const {id} = props ?? {};
+
+          return  eraseUser(id,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type EraseUserMutationResult = NonNullable<Awaited<ReturnType<typeof eraseUser>>>
+    
+    export type EraseUserMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+
+    /**
+ * @summary Erase a person's data
+ */
+export const useEraseUser = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof eraseUser>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof eraseUser>>,
+        TError,
+        {id: string},
+        TContext
+      > => {
+
+      const mutationOptions = getEraseUserMutationOptions(options);
 
       return useMutation(mutationOptions, queryClient);
     }

@@ -5,7 +5,7 @@
  * Multi-tenant enterprise management platform. Errors are RFC 9457 problem details (`application/problem+json`) that also carry a stable `code`, a `message`, `fields` for invalid input and the `requestId`. Lists are pages `{ items, total, page, pageSize }`. Authenticate with `Authorization: Bearer <token>`: a person's session token from `POST /auth/login`, or a program's token from `POST /api-tokens` (scoped; see each operation's `ApiToken` scope). Every answer carries `RateLimit-Policy` and `RateLimit`; a POST with `Idempotency-Key` is safe to retry; GETs carry an `ETag`. Read [the guide for programs](/api/guide.md) first: tokens, scopes, errors, limits, retries, pages, versions.
 
 **Real time.** `GET /api/v1/ws` upgrades to a WebSocket (one per tab). Its first message, within 5 s, is `{"type":"auth","token":"<token>"}` (never put the token in the URL); the server answers `{"type":"ready"}`, then sends events as JSON objects with a `type`: `session.ended` (`sessionId`, `reason`; the socket then closes with code 4401, as it does for a missing, bad or dead token), `monitoring.session_started` (`sessionId`, `userId`, `enterpriseId`), `monitoring.session_updated` (`sessionId`, `enterpriseId`, `lastSeenAt`) and `monitoring.session_ended` (`sessionId`, `enterpriseId`, `reason`) to the monitors whose scope includes the session, once a second at most: past 20 in a second, one `monitoring.sessions_changed` (`enterpriseId`, null for the admins' summary of the whole platform; `started`, `updated`, `ended`: counts) instead, so a mass expiry is one message; and `report.status_changed` (`reportId`, `departmentId`, `title`, `fromStatus`, `status`, `actorId`: who moved it) to the report's author, department head and CEO. The messenger's events go to a conversation's members: `message.created` (`conversationId`, `messageId`, `senderId`), `message.read` (`conversationId`, `userId`, `messageId`), `conversation.changed` (`conversationId`: members, name, keys or the listener's archive flag) and `conversation.typing` (`conversationId`, `userId`; never stored). `own_sessions.changed` (`userId`) tells a person's sockets that one of their own sessions started or ended (their "Your sessions" list changed; refetch it). `webhook.disabled` (`webhookId`, `url`) tells a webhook's owner (the CEO, or the platform admins) that it was turned off after failing for days. A client too slow to read its events is closed with 4408; reconnect and refetch.
- * OpenAPI spec version: 1.9.0
+ * OpenAPI spec version: 1.11.0
  */
 import {
   useMutation,
@@ -38,6 +38,7 @@ import type {
   UpdateWebhook,
   Webhook,
   WebhookDelivery,
+  WebhookUrlRules,
   WebhookWithSecret
 } from '.././model';
 
@@ -229,6 +230,106 @@ export function useListWebhooks<TData = Awaited<ReturnType<typeof listWebhooks>>
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
   const queryOptions = getListWebhooksQueryOptions(params,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
+ * The rules `createWebhook` and `updateWebhook` apply to `url` on this server: its schemes, its ports and whether private networks are allowed.
+ * @summary Which URLs webhooks may use
+ */
+export const getGetWebhookUrlRulesUrl = () => {
+
+
+  
+
+  return `/api/v1/webhooks/url-rules`
+}
+
+export const getWebhookUrlRules = async ( options?: RequestInit): Promise<WebhookUrlRules> => {
+  
+  return customFetch<WebhookUrlRules>(getGetWebhookUrlRulesUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetWebhookUrlRulesQueryKey = () => {
+    return [
+    `/api/v1/webhooks/url-rules`
+    ] as const;
+    }
+
+    
+export const getGetWebhookUrlRulesQueryOptions = <TData = Awaited<ReturnType<typeof getWebhookUrlRules>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getWebhookUrlRules>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetWebhookUrlRulesQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getWebhookUrlRules>>> = ({ signal }) => getWebhookUrlRules({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getWebhookUrlRules>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetWebhookUrlRulesQueryResult = NonNullable<Awaited<ReturnType<typeof getWebhookUrlRules>>>
+export type GetWebhookUrlRulesQueryError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+
+
+export function useGetWebhookUrlRules<TData = Awaited<ReturnType<typeof getWebhookUrlRules>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getWebhookUrlRules>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getWebhookUrlRules>>,
+          TError,
+          Awaited<ReturnType<typeof getWebhookUrlRules>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetWebhookUrlRules<TData = Awaited<ReturnType<typeof getWebhookUrlRules>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getWebhookUrlRules>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getWebhookUrlRules>>,
+          TError,
+          Awaited<ReturnType<typeof getWebhookUrlRules>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetWebhookUrlRules<TData = Awaited<ReturnType<typeof getWebhookUrlRules>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getWebhookUrlRules>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Which URLs webhooks may use
+ */
+
+export function useGetWebhookUrlRules<TData = Awaited<ReturnType<typeof getWebhookUrlRules>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getWebhookUrlRules>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getGetWebhookUrlRulesQueryOptions(options)
 
   const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
 

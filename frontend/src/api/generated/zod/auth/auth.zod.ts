@@ -5,7 +5,7 @@
  * Multi-tenant enterprise management platform. Errors are RFC 9457 problem details (`application/problem+json`) that also carry a stable `code`, a `message`, `fields` for invalid input and the `requestId`. Lists are pages `{ items, total, page, pageSize }`. Authenticate with `Authorization: Bearer <token>`: a person's session token from `POST /auth/login`, or a program's token from `POST /api-tokens` (scoped; see each operation's `ApiToken` scope). Every answer carries `RateLimit-Policy` and `RateLimit`; a POST with `Idempotency-Key` is safe to retry; GETs carry an `ETag`. Read [the guide for programs](/api/guide.md) first: tokens, scopes, errors, limits, retries, pages, versions.
 
 **Real time.** `GET /api/v1/ws` upgrades to a WebSocket (one per tab). Its first message, within 5 s, is `{"type":"auth","token":"<token>"}` (never put the token in the URL); the server answers `{"type":"ready"}`, then sends events as JSON objects with a `type`: `session.ended` (`sessionId`, `reason`; the socket then closes with code 4401, as it does for a missing, bad or dead token), `monitoring.session_started` (`sessionId`, `userId`, `enterpriseId`), `monitoring.session_updated` (`sessionId`, `enterpriseId`, `lastSeenAt`) and `monitoring.session_ended` (`sessionId`, `enterpriseId`, `reason`) to the monitors whose scope includes the session, once a second at most: past 20 in a second, one `monitoring.sessions_changed` (`enterpriseId`, null for the admins' summary of the whole platform; `started`, `updated`, `ended`: counts) instead, so a mass expiry is one message; and `report.status_changed` (`reportId`, `departmentId`, `title`, `fromStatus`, `status`, `actorId`: who moved it) to the report's author, department head and CEO. The messenger's events go to a conversation's members: `message.created` (`conversationId`, `messageId`, `senderId`), `message.read` (`conversationId`, `userId`, `messageId`), `conversation.changed` (`conversationId`: members, name, keys or the listener's archive flag) and `conversation.typing` (`conversationId`, `userId`; never stored). `own_sessions.changed` (`userId`) tells a person's sockets that one of their own sessions started or ended (their "Your sessions" list changed; refetch it). `webhook.disabled` (`webhookId`, `url`) tells a webhook's owner (the CEO, or the platform admins) that it was turned off after failing for days. A client too slow to read its events is closed with 4408; reconnect and refetch.
- * OpenAPI spec version: 1.9.0
+ * OpenAPI spec version: 1.11.0
  */
 import * as zod from 'zod';
 
@@ -38,9 +38,10 @@ export const loginResponse = zod.union([zod.object({
   "user": zod.object({
   "id": zod.uuid(),
   "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.'),
-  "fullName": zod.string(),
-  "email": zod.string(),
+  "fullName": zod.string().describe('\"Former member #n\" once the person\'s data was erased.'),
+  "email": zod.string().nullish().describe('Null once the person\'s data was erased (`erased`).'),
   "status": zod.enum(['active', 'inactive']).describe('Whether an account may sign in.'),
+  "erased": zod.boolean().describe('The person\'s data was erased (`POST /users/{id}/erasure`): the account is a pseudonym that\nkeeps what they wrote attributed, and can no longer be changed or sign in.'),
   "lastLogin": zod.iso.datetime({}).nullish().describe('When the user last signed in; null before the first sign-in.'),
   "departmentId": zod.uuid().nullish().describe('Null when the user is in no department.'),
   "enterpriseId": zod.uuid().nullish().describe('The user\'s enterprise; null for platform administrators.'),
@@ -92,9 +93,10 @@ export const verifyLoginResponse = zod.object({
   "user": zod.object({
   "id": zod.uuid(),
   "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.'),
-  "fullName": zod.string(),
-  "email": zod.string(),
+  "fullName": zod.string().describe('\"Former member #n\" once the person\'s data was erased.'),
+  "email": zod.string().nullish().describe('Null once the person\'s data was erased (`erased`).'),
   "status": zod.enum(['active', 'inactive']).describe('Whether an account may sign in.'),
+  "erased": zod.boolean().describe('The person\'s data was erased (`POST /users/{id}/erasure`): the account is a pseudonym that\nkeeps what they wrote attributed, and can no longer be changed or sign in.'),
   "lastLogin": zod.iso.datetime({}).nullish().describe('When the user last signed in; null before the first sign-in.'),
   "departmentId": zod.uuid().nullish().describe('Null when the user is in no department.'),
   "enterpriseId": zod.uuid().nullish().describe('The user\'s enterprise; null for platform administrators.'),
@@ -160,9 +162,10 @@ export const getMeHeader = zod.object({
 export const getMeResponse = zod.object({
   "id": zod.uuid(),
   "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.'),
-  "fullName": zod.string(),
-  "email": zod.string(),
+  "fullName": zod.string().describe('\"Former member #n\" once the person\'s data was erased.'),
+  "email": zod.string().nullish().describe('Null once the person\'s data was erased (`erased`).'),
   "status": zod.enum(['active', 'inactive']).describe('Whether an account may sign in.'),
+  "erased": zod.boolean().describe('The person\'s data was erased (`POST /users/{id}/erasure`): the account is a pseudonym that\nkeeps what they wrote attributed, and can no longer be changed or sign in.'),
   "lastLogin": zod.iso.datetime({}).nullish().describe('When the user last signed in; null before the first sign-in.'),
   "departmentId": zod.uuid().nullish().describe('Null when the user is in no department.'),
   "enterpriseId": zod.uuid().nullish().describe('The user\'s enterprise; null for platform administrators.'),
@@ -205,9 +208,10 @@ export const updateMeBody = zod.object({
 export const updateMeResponse = zod.object({
   "id": zod.uuid(),
   "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.'),
-  "fullName": zod.string(),
-  "email": zod.string(),
+  "fullName": zod.string().describe('\"Former member #n\" once the person\'s data was erased.'),
+  "email": zod.string().nullish().describe('Null once the person\'s data was erased (`erased`).'),
   "status": zod.enum(['active', 'inactive']).describe('Whether an account may sign in.'),
+  "erased": zod.boolean().describe('The person\'s data was erased (`POST /users/{id}/erasure`): the account is a pseudonym that\nkeeps what they wrote attributed, and can no longer be changed or sign in.'),
   "lastLogin": zod.iso.datetime({}).nullish().describe('When the user last signed in; null before the first sign-in.'),
   "departmentId": zod.uuid().nullish().describe('Null when the user is in no department.'),
   "enterpriseId": zod.uuid().nullish().describe('The user\'s enterprise; null for platform administrators.'),
@@ -276,6 +280,46 @@ export const confirmPasswordResetBody = zod.object({
 }).describe('The secret of an e-mailed link, and the password to set.')
 
 /**
+ * 204 while the link works (unused, within its hour), 400 (`fields.token`) otherwise; the link stays usable: its page asks before the new password is typed.
+ * @summary Check a reset link
+ */
+export const checkPasswordResetHeaderIdempotencyKeyMax = 255;
+
+export const checkPasswordResetHeader = zod.object({
+  "Idempotency-Key": zod.string().min(1).max(checkPasswordResetHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and request (method, path, query and body) within 24 hours replays the first answer instead of doing it again; an answer that held a secret (a token, a signing secret, recovery codes) is never kept, and its repeat is refused (409, reason `answer_withheld`).')
+})
+
+export const checkPasswordResetBodyTokenMax = 200;
+
+export const checkPasswordResetBody = zod.object({
+  "token": zod.string().max(checkPasswordResetBodyTokenMax).describe('The `token` parameter of the link.')
+}).describe('The secret of an e-mailed link, to check before using it.')
+
+/**
+ * Who the invitation is for, to which enterprise, from whom and in which language, while it works (unused, within its 7 days, no password chosen yet); 400 (`fields.token`) otherwise. The invitation stays usable.
+ * @summary Check an invitation
+ */
+export const checkInvitationHeaderIdempotencyKeyMax = 255;
+
+export const checkInvitationHeader = zod.object({
+  "Idempotency-Key": zod.string().min(1).max(checkInvitationHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and request (method, path, query and body) within 24 hours replays the first answer instead of doing it again; an answer that held a secret (a token, a signing secret, recovery codes) is never kept, and its repeat is refused (409, reason `answer_withheld`).')
+})
+
+export const checkInvitationBodyTokenMax = 200;
+
+export const checkInvitationBody = zod.object({
+  "token": zod.string().max(checkInvitationBodyTokenMax).describe('The `token` parameter of the link.')
+}).describe('The secret of an e-mailed link, to check before using it.')
+
+export const checkInvitationResponse = zod.object({
+  "fullName": zod.string().describe('The invited person\'s name.'),
+  "email": zod.string(),
+  "enterpriseName": zod.string().optional().describe('The enterprise they are invited to (none: the platform\'s administration).'),
+  "invitedBy": zod.string().optional().describe('Who invited them (none: their enterprise\'s directory, or an account since erased).'),
+  "locale": zod.enum(['en', 'fr']).describe('A language of the product: of the screens, of files (their labels and dates) and of e-mails; a\nperson\'s own is stored on their account.')
+}).describe('Who an invitation is for, and from whom: what its page says before the password is chosen.')
+
+/**
  * Sets the invited person's password from their invitation link (7 days, single use) and signs them in: the answer is the sign-in's (a second step when their policy requires an authenticator).
  * @summary Accept an invitation
  */
@@ -297,9 +341,10 @@ export const acceptInvitationResponse = zod.union([zod.object({
   "user": zod.object({
   "id": zod.uuid(),
   "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.'),
-  "fullName": zod.string(),
-  "email": zod.string(),
+  "fullName": zod.string().describe('\"Former member #n\" once the person\'s data was erased.'),
+  "email": zod.string().nullish().describe('Null once the person\'s data was erased (`erased`).'),
   "status": zod.enum(['active', 'inactive']).describe('Whether an account may sign in.'),
+  "erased": zod.boolean().describe('The person\'s data was erased (`POST /users/{id}/erasure`): the account is a pseudonym that\nkeeps what they wrote attributed, and can no longer be changed or sign in.'),
   "lastLogin": zod.iso.datetime({}).nullish().describe('When the user last signed in; null before the first sign-in.'),
   "departmentId": zod.uuid().nullish().describe('Null when the user is in no department.'),
   "enterpriseId": zod.uuid().nullish().describe('The user\'s enterprise; null for platform administrators.'),
@@ -416,9 +461,10 @@ export const finishSsoSignInResponse = zod.union([zod.object({
   "user": zod.object({
   "id": zod.uuid(),
   "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.'),
-  "fullName": zod.string(),
-  "email": zod.string(),
+  "fullName": zod.string().describe('\"Former member #n\" once the person\'s data was erased.'),
+  "email": zod.string().nullish().describe('Null once the person\'s data was erased (`erased`).'),
   "status": zod.enum(['active', 'inactive']).describe('Whether an account may sign in.'),
+  "erased": zod.boolean().describe('The person\'s data was erased (`POST /users/{id}/erasure`): the account is a pseudonym that\nkeeps what they wrote attributed, and can no longer be changed or sign in.'),
   "lastLogin": zod.iso.datetime({}).nullish().describe('When the user last signed in; null before the first sign-in.'),
   "departmentId": zod.uuid().nullish().describe('Null when the user is in no department.'),
   "enterpriseId": zod.uuid().nullish().describe('The user\'s enterprise; null for platform administrators.'),

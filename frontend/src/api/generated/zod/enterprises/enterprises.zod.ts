@@ -5,7 +5,7 @@
  * Multi-tenant enterprise management platform. Errors are RFC 9457 problem details (`application/problem+json`) that also carry a stable `code`, a `message`, `fields` for invalid input and the `requestId`. Lists are pages `{ items, total, page, pageSize }`. Authenticate with `Authorization: Bearer <token>`: a person's session token from `POST /auth/login`, or a program's token from `POST /api-tokens` (scoped; see each operation's `ApiToken` scope). Every answer carries `RateLimit-Policy` and `RateLimit`; a POST with `Idempotency-Key` is safe to retry; GETs carry an `ETag`. Read [the guide for programs](/api/guide.md) first: tokens, scopes, errors, limits, retries, pages, versions.
 
 **Real time.** `GET /api/v1/ws` upgrades to a WebSocket (one per tab). Its first message, within 5 s, is `{"type":"auth","token":"<token>"}` (never put the token in the URL); the server answers `{"type":"ready"}`, then sends events as JSON objects with a `type`: `session.ended` (`sessionId`, `reason`; the socket then closes with code 4401, as it does for a missing, bad or dead token), `monitoring.session_started` (`sessionId`, `userId`, `enterpriseId`), `monitoring.session_updated` (`sessionId`, `enterpriseId`, `lastSeenAt`) and `monitoring.session_ended` (`sessionId`, `enterpriseId`, `reason`) to the monitors whose scope includes the session, once a second at most: past 20 in a second, one `monitoring.sessions_changed` (`enterpriseId`, null for the admins' summary of the whole platform; `started`, `updated`, `ended`: counts) instead, so a mass expiry is one message; and `report.status_changed` (`reportId`, `departmentId`, `title`, `fromStatus`, `status`, `actorId`: who moved it) to the report's author, department head and CEO. The messenger's events go to a conversation's members: `message.created` (`conversationId`, `messageId`, `senderId`), `message.read` (`conversationId`, `userId`, `messageId`), `conversation.changed` (`conversationId`: members, name, keys or the listener's archive flag) and `conversation.typing` (`conversationId`, `userId`; never stored). `own_sessions.changed` (`userId`) tells a person's sockets that one of their own sessions started or ended (their "Your sessions" list changed; refetch it). `webhook.disabled` (`webhookId`, `url`) tells a webhook's owner (the CEO, or the platform admins) that it was turned off after failing for days. A client too slow to read its events is closed with 4408; reconnect and refetch.
- * OpenAPI spec version: 1.9.0
+ * OpenAPI spec version: 1.11.0
  */
 import * as zod from 'zod';
 
@@ -220,7 +220,9 @@ export const listEnterprisesResponse = zod.object({
   "fullName": zod.string(),
   "email": zod.string(),
   "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.')
-}).describe('Who someone is, in lists and references.'),zod.null()]).optional().describe('Null if the CEO\'s account was deleted.')
+}).describe('Who someone is, in lists and references.'),zod.null()]).optional().describe('Null if the CEO\'s account was deleted.'),
+  "deletionScheduledAt": zod.iso.datetime({}).nullish().describe('When its deletion was asked for: it is suspended until it is restored or purged. Null\nwhen no deletion is scheduled.'),
+  "purgeAfter": zod.iso.datetime({}).nullish().describe('When it will be purged for good, unless restored before. Null when no deletion is\nscheduled.')
 }).describe('A tenant of the platform.')),
   "total": zod.number().describe('How many items match the filters, over all pages.'),
   "page": zod.number().min(listEnterprisesResponsePageMin),
@@ -275,6 +277,8 @@ export const getEnterpriseResponse = zod.object({
   "email": zod.string(),
   "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.')
 }).describe('Who someone is, in lists and references.'),zod.null()]).optional().describe('Null if the CEO\'s account was deleted.'),
+  "deletionScheduledAt": zod.iso.datetime({}).nullish().describe('When its deletion was asked for: it is suspended until it is restored or purged. Null\nwhen no deletion is scheduled.'),
+  "purgeAfter": zod.iso.datetime({}).nullish().describe('When it will be purged for good, unless restored before. Null when no deletion is\nscheduled.'),
   "departments": zod.array(zod.object({
   "id": zod.uuid(),
   "enterpriseId": zod.uuid(),
@@ -330,17 +334,77 @@ export const updateEnterpriseResponse = zod.object({
   "fullName": zod.string(),
   "email": zod.string(),
   "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.')
-}).describe('Who someone is, in lists and references.'),zod.null()]).optional().describe('Null if the CEO\'s account was deleted.')
+}).describe('Who someone is, in lists and references.'),zod.null()]).optional().describe('Null if the CEO\'s account was deleted.'),
+  "deletionScheduledAt": zod.iso.datetime({}).nullish().describe('When its deletion was asked for: it is suspended until it is restored or purged. Null\nwhen no deletion is scheduled.'),
+  "purgeAfter": zod.iso.datetime({}).nullish().describe('When it will be purged for good, unless restored before. Null when no deletion is\nscheduled.')
 }).describe('A tenant of the platform.')
 
 /**
- * Platform admin only. Drops its schema, its users and their sessions in one transaction;
-their tokens stop working at once. Cannot be undone.
+ * Platform admin only. Suspends it at once (nobody signs in, every session ends, its tokens
+and webhooks stop) and schedules its purge after the recovery window
+(`TENANT_DELETION_GRACE_DAYS`, 30 days by default); its CEO is told by e-mail. Within the
+window `restore` brings it back as it was, and `purge` ends it at once. Deleting it again
+answers the same schedule.
  * @summary Delete an enterprise
  */
 export const deleteEnterpriseParams = zod.object({
   "id": zod.uuid()
 })
+
+/**
+ * Platform admin only, within the recovery window: the deletion is cancelled and the
+enterprise is as it was (active again if it was active; its people sign in again with the
+same passwords, its tokens and webhooks resume). Its CEO is told by e-mail.
+ * @summary Restore an enterprise
+ */
+export const restoreEnterpriseParams = zod.object({
+  "id": zod.uuid()
+})
+
+export const restoreEnterpriseHeaderIdempotencyKeyMax = 255;
+
+export const restoreEnterpriseHeader = zod.object({
+  "Idempotency-Key": zod.string().min(1).max(restoreEnterpriseHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and request (method, path, query and body) within 24 hours replays the first answer instead of doing it again; an answer that held a secret (a token, a signing secret, recovery codes) is never kept, and its repeat is refused (409, reason `answer_withheld`).')
+})
+
+export const restoreEnterpriseResponse = zod.object({
+  "id": zod.uuid(),
+  "name": zod.string(),
+  "description": zod.string(),
+  "isActive": zod.boolean(),
+  "createdAt": zod.iso.datetime({}),
+  "updatedAt": zod.iso.datetime({}),
+  "ceo": zod.union([zod.object({
+  "id": zod.uuid(),
+  "fullName": zod.string(),
+  "email": zod.string(),
+  "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.')
+}).describe('Who someone is, in lists and references.'),zod.null()]).optional().describe('Null if the CEO\'s account was deleted.'),
+  "deletionScheduledAt": zod.iso.datetime({}).nullish().describe('When its deletion was asked for: it is suspended until it is restored or purged. Null\nwhen no deletion is scheduled.'),
+  "purgeAfter": zod.iso.datetime({}).nullish().describe('When it will be purged for good, unless restored before. Null when no deletion is\nscheduled.')
+}).describe('A tenant of the platform.')
+
+/**
+ * Platform admin only, for an enterprise whose deletion is scheduled, with its name typed
+again. Its schema, its people and every row it owns are dropped at once, for good; the
+platform's audit log keeps that it was purged. Its CEO is told by e-mail.
+ * @summary Purge an enterprise now
+ */
+export const purgeEnterpriseParams = zod.object({
+  "id": zod.uuid()
+})
+
+export const purgeEnterpriseHeaderIdempotencyKeyMax = 255;
+
+export const purgeEnterpriseHeader = zod.object({
+  "Idempotency-Key": zod.string().min(1).max(purgeEnterpriseHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and request (method, path, query and body) within 24 hours replays the first answer instead of doing it again; an answer that held a secret (a token, a signing secret, recovery codes) is never kept, and its repeat is refused (409, reason `answer_withheld`).')
+})
+
+export const purgeEnterpriseBodyConfirmNameMax = 200;
+
+export const purgeEnterpriseBody = zod.object({
+  "confirmName": zod.string().max(purgeEnterpriseBodyConfirmNameMax)
+}).describe('The name of the enterprise, typed again to confirm its purge.')
 
 /**
  * `role` may be repeated (`?role=DepartmentHead&role=DepartmentUser`); `q` searches names
@@ -370,9 +434,10 @@ export const listEnterpriseUsersResponse = zod.object({
   "items": zod.array(zod.object({
   "id": zod.uuid(),
   "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.'),
-  "fullName": zod.string(),
-  "email": zod.string(),
+  "fullName": zod.string().describe('\"Former member #n\" once the person\'s data was erased.'),
+  "email": zod.string().nullish().describe('Null once the person\'s data was erased (`erased`).'),
   "status": zod.enum(['active', 'inactive']).describe('Whether an account may sign in.'),
+  "erased": zod.boolean().describe('The person\'s data was erased (`POST /users/{id}/erasure`): the account is a pseudonym that\nkeeps what they wrote attributed, and can no longer be changed or sign in.'),
   "lastLogin": zod.iso.datetime({}).nullish().describe('When the user last signed in; null before the first sign-in.'),
   "departmentId": zod.uuid().nullish().describe('Null when the user is in no department.'),
   "enterpriseId": zod.uuid().nullish().describe('The user\'s enterprise; null for platform administrators.'),

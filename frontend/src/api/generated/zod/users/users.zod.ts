@@ -5,7 +5,7 @@
  * Multi-tenant enterprise management platform. Errors are RFC 9457 problem details (`application/problem+json`) that also carry a stable `code`, a `message`, `fields` for invalid input and the `requestId`. Lists are pages `{ items, total, page, pageSize }`. Authenticate with `Authorization: Bearer <token>`: a person's session token from `POST /auth/login`, or a program's token from `POST /api-tokens` (scoped; see each operation's `ApiToken` scope). Every answer carries `RateLimit-Policy` and `RateLimit`; a POST with `Idempotency-Key` is safe to retry; GETs carry an `ETag`. Read [the guide for programs](/api/guide.md) first: tokens, scopes, errors, limits, retries, pages, versions.
 
 **Real time.** `GET /api/v1/ws` upgrades to a WebSocket (one per tab). Its first message, within 5 s, is `{"type":"auth","token":"<token>"}` (never put the token in the URL); the server answers `{"type":"ready"}`, then sends events as JSON objects with a `type`: `session.ended` (`sessionId`, `reason`; the socket then closes with code 4401, as it does for a missing, bad or dead token), `monitoring.session_started` (`sessionId`, `userId`, `enterpriseId`), `monitoring.session_updated` (`sessionId`, `enterpriseId`, `lastSeenAt`) and `monitoring.session_ended` (`sessionId`, `enterpriseId`, `reason`) to the monitors whose scope includes the session, once a second at most: past 20 in a second, one `monitoring.sessions_changed` (`enterpriseId`, null for the admins' summary of the whole platform; `started`, `updated`, `ended`: counts) instead, so a mass expiry is one message; and `report.status_changed` (`reportId`, `departmentId`, `title`, `fromStatus`, `status`, `actorId`: who moved it) to the report's author, department head and CEO. The messenger's events go to a conversation's members: `message.created` (`conversationId`, `messageId`, `senderId`), `message.read` (`conversationId`, `userId`, `messageId`), `conversation.changed` (`conversationId`: members, name, keys or the listener's archive flag) and `conversation.typing` (`conversationId`, `userId`; never stored). `own_sessions.changed` (`userId`) tells a person's sockets that one of their own sessions started or ended (their "Your sessions" list changed; refetch it). `webhook.disabled` (`webhookId`, `url`) tells a webhook's owner (the CEO, or the platform admins) that it was turned off after failing for days. A client too slow to read its events is closed with 4408; reconnect and refetch.
- * OpenAPI spec version: 1.9.0
+ * OpenAPI spec version: 1.11.0
  */
 import * as zod from 'zod';
 
@@ -59,9 +59,10 @@ export const listUsersResponse = zod.object({
   "items": zod.array(zod.object({
   "id": zod.uuid(),
   "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.'),
-  "fullName": zod.string(),
-  "email": zod.string(),
+  "fullName": zod.string().describe('\"Former member #n\" once the person\'s data was erased.'),
+  "email": zod.string().nullish().describe('Null once the person\'s data was erased (`erased`).'),
   "status": zod.enum(['active', 'inactive']).describe('Whether an account may sign in.'),
+  "erased": zod.boolean().describe('The person\'s data was erased (`POST /users/{id}/erasure`): the account is a pseudonym that\nkeeps what they wrote attributed, and can no longer be changed or sign in.'),
   "lastLogin": zod.iso.datetime({}).nullish().describe('When the user last signed in; null before the first sign-in.'),
   "departmentId": zod.uuid().nullish().describe('Null when the user is in no department.'),
   "enterpriseId": zod.uuid().nullish().describe('The user\'s enterprise; null for platform administrators.'),
@@ -100,9 +101,10 @@ export const getUserHeader = zod.object({
 export const getUserResponse = zod.object({
   "id": zod.uuid(),
   "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.'),
-  "fullName": zod.string(),
-  "email": zod.string(),
+  "fullName": zod.string().describe('\"Former member #n\" once the person\'s data was erased.'),
+  "email": zod.string().nullish().describe('Null once the person\'s data was erased (`erased`).'),
   "status": zod.enum(['active', 'inactive']).describe('Whether an account may sign in.'),
+  "erased": zod.boolean().describe('The person\'s data was erased (`POST /users/{id}/erasure`): the account is a pseudonym that\nkeeps what they wrote attributed, and can no longer be changed or sign in.'),
   "lastLogin": zod.iso.datetime({}).nullish().describe('When the user last signed in; null before the first sign-in.'),
   "departmentId": zod.uuid().nullish().describe('Null when the user is in no department.'),
   "enterpriseId": zod.uuid().nullish().describe('The user\'s enterprise; null for platform administrators.'),
@@ -148,9 +150,10 @@ export const updateUserBody = zod.object({
 export const updateUserResponse = zod.object({
   "id": zod.uuid(),
   "role": zod.enum(['PlatformAdmin', 'EnterpriseCeo', 'DepartmentHead', 'DepartmentUser']).describe('What a user may do on the platform. Spelled exactly as the API shows it.'),
-  "fullName": zod.string(),
-  "email": zod.string(),
+  "fullName": zod.string().describe('\"Former member #n\" once the person\'s data was erased.'),
+  "email": zod.string().nullish().describe('Null once the person\'s data was erased (`erased`).'),
   "status": zod.enum(['active', 'inactive']).describe('Whether an account may sign in.'),
+  "erased": zod.boolean().describe('The person\'s data was erased (`POST /users/{id}/erasure`): the account is a pseudonym that\nkeeps what they wrote attributed, and can no longer be changed or sign in.'),
   "lastLogin": zod.iso.datetime({}).nullish().describe('When the user last signed in; null before the first sign-in.'),
   "departmentId": zod.uuid().nullish().describe('Null when the user is in no department.'),
   "enterpriseId": zod.uuid().nullish().describe('The user\'s enterprise; null for platform administrators.'),
@@ -177,6 +180,32 @@ export const updateUserResponse = zod.object({
 export const deleteUserParams = zod.object({
   "id": zod.uuid()
 })
+
+/**
+ * The platform admin for anyone, a CEO for their enterprise's staff. Everything that
+identifies the person goes at once: name, e-mail, password, sessions and sign-in history,
+API tokens, passkeys, authenticator and recovery codes, invitations, e-mails waiting for
+them, their directory and single sign-on identity, their messenger keys and memberships, and
+the ciphertext of the messages they sent. The account stays as "Former member #n" (numbered
+within the enterprise), so that their reports, reviews, spreadsheets and audit entries keep
+an author that names nobody; the audit log shows them under that name, without their
+address or browser. The answer lists what was removed and what was kept. Cannot be undone.
+ * @summary Erase a person's data
+ */
+export const eraseUserParams = zod.object({
+  "id": zod.uuid()
+})
+
+export const eraseUserHeaderIdempotencyKeyMax = 255;
+
+export const eraseUserHeader = zod.object({
+  "Idempotency-Key": zod.string().min(1).max(eraseUserHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and request (method, path, query and body) within 24 hours replays the first answer instead of doing it again; an answer that held a secret (a token, a signing secret, recovery codes) is never kept, and its repeat is refused (409, reason `answer_withheld`).')
+})
+
+export const eraseUserResponse = zod.object({
+  "removed": zod.array(zod.string()),
+  "kept": zod.array(zod.string())
+}).describe('What an erasure did, as stable codes. `removed`: `name`, `email`, `password`, `sessions`,\n`sign_in_history`, `api_tokens`, `passkeys`, `authenticator`, `recovery_codes`, `invitations`,\n`pending_emails`, `directory_identity`, `messenger_keys`, `conversations`, `messages`,\n`department_head`. `kept` (attributed to the pseudonym): `reports`, `reviews`, `spreadsheets`,\n`audit_entries`.')
 
 /**
  * Sends the person a new invitation (7 days, single use); the earlier link stops working. Only for someone who has not accepted yet (409 otherwise).
