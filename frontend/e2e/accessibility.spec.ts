@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, type Page, expect, test } from '@playwright/test';
 import { generateSync } from 'otplib';
+import { linkIn, waitForMail } from './mail';
 import { overflowing, settle, visit } from './screens';
 import { admin } from './support';
 
@@ -53,7 +54,16 @@ const OIDC_ISSUER = process.env.OIDC_ISSUER ?? 'http://localhost:2590';
 const ssoDomain = `a11y-sso-${runId}.example`;
 
 /** What beforeAll creates: an enterprise, its CEO, the head of Finance and a member, and three reports. */
-const ids = { enterprise: '', finance: '', submittedReport: '', draftReport: '', rejectedReport: '', spreadsheet: '', strictEnterprise: '' };
+const ids = {
+  enterprise: '',
+  finance: '',
+  submittedReport: '',
+  draftReport: '',
+  rejectedReport: '',
+  spreadsheet: '',
+  strictEnterprise: '',
+  scheduledEnterprise: '',
+};
 
 /** Signs in through the API, from `from` (X-Forwarded-For) when given, and returns the bearer header. */
 async function apiHeaders(request: APIRequestContext, credentials: Credentials, from?: string) {
@@ -81,6 +91,21 @@ test.beforeAll(async ({ request }) => {
       },
     }),
   );
+
+  // An enterprise whose deletion is scheduled: suspended, its restore and purge offered.
+  ids.scheduledEnterprise = await created(
+    await request.post('/api/v1/enterprises', {
+      headers: adminHeaders,
+      data: {
+        name: `Compagnie des transports fluviaux en liquidation ${runId}`,
+        ceoFullName: `Gaëlle Fermeture ${runId}`,
+        ceoEmail: `a11y-scheduled-${runId}@e2e.test`,
+        ceoPassword: 'scheduled-password-1',
+      },
+    }),
+  );
+  const scheduled = await request.delete(`/api/v1/enterprises/${ids.scheduledEnterprise}`, { headers: adminHeaders });
+  expect(scheduled.status(), await scheduled.text()).toBe(202);
 
   const ceoHeaders = await apiHeaders(request, ceo);
   const departments = (await (await request.get(`/api/v1/enterprises/${ids.enterprise}/departments`, { headers: ceoHeaders })).json()) as {
@@ -326,21 +351,44 @@ for (const locale of ['en', 'fr'] as const) {
       });
     });
 
-    test('the account forms, with their errors', async ({ page }) => {
+    test('the account forms, with their errors', async ({ page, request }) => {
       await page.goto('/forgot-password');
       await page.getByRole('button', { name: text(locale, 'auth.forgot.submit') }).click();
       await expect(page.getByText(text(locale, 'validation.required'))).toBeVisible();
       await expectNoSeriousViolations(page, 'forgot password, with an error');
 
-      await page.goto('/accept-invitation?token=no-such-token');
-      await page.getByRole('button', { name: text(locale, 'auth.accept.submit') }).click();
+      // The e-mailed links' pages check their link as they open: working links, from the mail catcher.
+      const invited = `a11y-invited-${locale}-${runId}@e2e.test`;
+      await created(
+        await request.post('/api/v1/users', {
+          headers: await apiHeaders(request, ceo),
+          data: { fullName: `Iris Invitée ${locale} ${runId}`, email: invited, role: 'DepartmentUser', departmentId: ids.finance, locale },
+        }),
+      );
+      const invitation = await waitForMail(request, invited, (mail) => mail.text.includes('/accept-invitation?token='));
+      await page.goto(linkIn(invitation, '/accept-invitation?token='));
+      await page.getByRole('button', { name: text(locale, 'emailLinks.accept.submit') }).click();
       await expect(page.getByText(text(locale, 'validation.required'))).toHaveCount(2);
       await expectNoSeriousViolations(page, 'an invitation, with errors');
-      await page.getByLabel(new RegExp(`^${text(locale, 'auth.password')}`)).fill('a11y-passphrase-1');
-      await page.getByLabel(new RegExp(`^${text(locale, 'auth.confirmPassword')}`)).fill('a11y-passphrase-1');
-      await page.getByRole('button', { name: text(locale, 'auth.accept.submit') }).click();
-      await expect(page.getByRole('alert')).toContainText(text(locale, 'auth.accept.dead'));
+      await page.goto('/accept-invitation?token=no-such-token');
+      await expect(page.getByRole('alert')).toContainText(text(locale, 'emailLinks.accept.dead'));
       await expectNoSeriousViolations(page, 'an invitation whose link is dead');
+
+      // Someone of this locale's own: a new reset link replaces an earlier one of the same person.
+      const resetter = `a11y-reset-${locale}-${runId}@e2e.test`;
+      await created(
+        await request.post('/api/v1/users', {
+          headers: await apiHeaders(request, ceo),
+          data: { fullName: `Rémi Reset ${locale} ${runId}`, email: resetter, password: 'reset-password-1', role: 'DepartmentUser', departmentId: ids.finance },
+        }),
+      );
+      const asked = await request.post('/api/v1/auth/password-reset', { data: { email: resetter } });
+      expect(asked.status()).toBe(202);
+      const reset = await waitForMail(request, resetter, (mail) => mail.text.includes('/reset-password?token='));
+      await page.goto(linkIn(reset, '/reset-password?token='));
+      await page.getByRole('button', { name: text(locale, 'emailLinks.reset.submit') }).click();
+      await expect(page.getByText(text(locale, 'validation.required'))).toHaveCount(2);
+      await expectNoSeriousViolations(page, 'a password reset, with errors');
 
       await signIn(page, locale, member);
       await page.goto('/settings/profile');
@@ -419,6 +467,32 @@ for (const locale of ['en', 'fr'] as const) {
       await expectNoSeriousViolations(page, 'the enterprise delete confirmation');
       await page.getByRole('dialog').getByRole('button', { name: close, exact: true }).click();
       await expect(page.getByRole('dialog')).toBeHidden();
+    });
+
+    test('an enterprise scheduled for deletion, and the confirmation of its purge', async ({ page }) => {
+      await signIn(page, locale, admin);
+      await scan(page, locale, [`/admin/enterprises/${ids.scheduledEnterprise}`]);
+      const banner = page.getByRole('region', { name: text(locale, 'enterprises.scheduled.title') });
+      await banner.getByRole('button', { name: text(locale, 'enterprises.scheduled.purge') }).click();
+      const dialog = page.getByRole('dialog', { name: text(locale, 'enterprises.purge.title') });
+      await expect(dialog.getByTestId('purge-enterprise-confirmation')).toBeVisible();
+      await expectNoSeriousViolations(page, 'the enterprise purge confirmation');
+      if (locale === 'fr') expect.soft(await overflowing(page), 'the purge confirmation: content wider than its box').toEqual([]);
+      await dialog.getByRole('button', { name: text(locale, 'common.cancel') }).click();
+      await expect(dialog).toBeHidden();
+    });
+
+    test("a person's erasure: its confirmation, closed without erasing", async ({ page }) => {
+      await signIn(page, locale, ceo);
+      await page.goto(`/admin/users?q=${encodeURIComponent(member.email)}`);
+      await page.getByRole('button', { name: text(locale, 'users.list.actionsFor').replace('{{name}}', member.name) }).click();
+      await page.getByRole('menuitem', { name: text(locale, 'users.erase.action') }).click();
+      const dialog = page.getByRole('dialog', { name: text(locale, 'users.erase.title') });
+      await expect(dialog.getByTestId('erase-user-confirmation')).toBeVisible();
+      await expectNoSeriousViolations(page, 'the erasure confirmation');
+      if (locale === 'fr') expect.soft(await overflowing(page), 'the erasure confirmation: content wider than its box').toEqual([]);
+      await dialog.getByRole('button', { name: text(locale, 'common.cancel') }).click();
+      await expect(dialog).toBeHidden();
     });
 
     test("the CEO's screens", async ({ page }) => {

@@ -1,4 +1,5 @@
-import { type APIRequestContext, type Browser, type Page, expect, test } from '@playwright/test';
+import { type Browser, type Page, expect, test } from '@playwright/test';
+import { linkIn, mailsTo, waitForMail } from './mail';
 import { admin, apiToken, bearer, createEnterprise, signIn } from './support';
 
 /**
@@ -8,38 +9,6 @@ import { admin, apiToken, bearer, createEnterprise, signIn } from './support';
  * whose links open the app. playwright.config.ts gives the server PUBLIC_URL (the links' origin)
  * and a 2 s digest window (MAIL_DIGEST_SECS), so activity e-mails leave within seconds.
  */
-
-const MAIL_CATCHER = process.env.MAIL_CATCHER_URL ?? 'http://127.0.0.1:1080';
-type Mail = { subject: string; to: string | string[]; text: string; html: string; raw: string };
-
-/** The messages the catcher holds for an address, the newest first. */
-async function mailsTo(request: APIRequestContext, address: string): Promise<Mail[]> {
-  const response = await request.get(`${MAIL_CATCHER}/api/messages?to=${encodeURIComponent(address)}`);
-  expect(response.status(), `the mail catcher at ${MAIL_CATCHER}`).toBe(200);
-  return (await response.json()) as Mail[];
-}
-
-/** Waits for a message to `address` that `wanted` picks (activity is batched: up to ~20 s). */
-async function waitForMail(request: APIRequestContext, address: string, wanted: (mail: Mail) => boolean, timeout = 25_000): Promise<Mail> {
-  let found: Mail | undefined;
-  await expect
-    .poll(
-      async () => {
-        found = (await mailsTo(request, address)).find(wanted);
-        return found !== undefined;
-      },
-      { message: `an e-mail to ${address}`, timeout, intervals: [250, 500, 1000] },
-    )
-    .toBe(true);
-  return found!;
-}
-
-/** The link to `path` in a message's text: the server's public address, then the app's path. */
-function linkIn(mail: Mail, path: string): string {
-  const match = mail.text.match(new RegExp(`https?://[^\\s"<>]+${path.replace(/[?]/g, '\\?')}[^\\s"<>]*`));
-  expect(match, `a link to ${path} in:\n${mail.text}`).not.toBeNull();
-  return match![0];
-}
 
 /** A page of its own browser (storage apart), in French when asked: a person on their own device. */
 async function newPerson(browser: Browser, locale?: 'fr') {
@@ -98,7 +67,9 @@ test.describe('accounts people own', () => {
       const invitation = await waitForMail(request, ceo.email, (mail) => mail.text.includes('/accept-invitation?token='));
       expect(invitation.subject).toMatch(/ invited you to Enterprise Platform$/);
       await ceoPage.goto(linkIn(invitation, '/accept-invitation?token='));
-      await expect(ceoPage.getByRole('heading', { level: 1, name: 'Welcome to Enterprise Platform' })).toBeVisible();
+      // The page checked its link: it names the enterprise and who invited them.
+      await expect(ceoPage.getByRole('heading', { level: 1, name: `Join ${enterpriseName}` })).toBeVisible();
+      await expect(ceoPage.getByText('Invited by E2E Admin')).toBeVisible();
       // Bad input first: the page says what is wrong, the server is not asked.
       await ceoPage.getByRole('button', { name: 'Activate my account' }).click();
       await expect(ceoPage.getByText('This field is required')).toHaveCount(2);
@@ -110,13 +81,12 @@ test.describe('accounts people own', () => {
       await ceoPage.getByRole('button', { name: 'Activate my account' }).click();
       await expect(ceoPage).toHaveURL(/\/dashboard$/);
       await expect(ceoPage.getByRole('heading', { level: 1, name: `Welcome, ${ceo.name}` })).toBeVisible();
-      // The link works once.
+      // The link works once, and says so as it opens: no password to type in vain.
       const again = await newPerson(browser);
       await again.goto(linkIn(invitation, '/accept-invitation?token='));
-      await again.getByLabel(/^Password/).fill('another-choice-17');
-      await again.getByLabel(/^Confirm the password/).fill('another-choice-17');
-      await again.getByRole('button', { name: 'Activate my account' }).click();
       await expect(again.getByRole('alert')).toContainText('This invitation link is invalid or has expired. Ask the person who invited you to send a new one.');
+      await expect(again.getByRole('heading', { level: 1, name: 'Welcome to Enterprise Platform' })).toBeVisible();
+      await expect(again.getByLabel(/^Password/)).toHaveCount(0);
       await again.context().close();
     });
 
@@ -138,21 +108,22 @@ test.describe('accounts people own', () => {
       await expect.poll(async () => (await mailsTo(request, staff.email)).length, { timeout: 15_000 }).toBe(2);
     });
 
-    const staffPage = await newPerson(browser, 'fr');
-    await test.step('the department user accepts the newest invitation, in French', async () => {
+    // A browser where nobody chose a language: the invitation, written in French, brings French.
+    const staffPage = await newPerson(browser);
+    await test.step('the department user accepts the newest invitation, in its language, French', async () => {
       const [newest, first] = await mailsTo(request, staff.email);
       expect(newest.subject).toBe(`${ceo.name} vous invite sur Enterprise Platform`);
-      // Sending again made the first link stop working.
-      await staffPage.goto(linkIn(first, '/accept-invitation?token='));
-      await expect(staffPage.getByRole('heading', { level: 1, name: 'Bienvenue sur Enterprise Platform' })).toBeVisible();
+      await staffPage.goto(linkIn(newest, '/accept-invitation?token='));
+      await expect(staffPage.getByRole('heading', { level: 1, name: `Rejoindre ${enterpriseName}` })).toBeVisible();
+      await expect(staffPage.getByText(`Invitation envoyée par ${ceo.name}`)).toBeVisible();
       await staffPage.getByLabel(/^Mot de passe/).fill('court');
       await staffPage.getByRole('button', { name: 'Activer mon compte' }).click();
       await expect(staffPage.getByText('Le mot de passe doit contenir au moins 8 caractères')).toBeVisible();
       await expect(staffPage.getByText('Ce champ est obligatoire')).toBeVisible();
-      await staffPage.getByLabel(/^Mot de passe/).fill(staff.password);
-      await staffPage.getByLabel(/^Confirmez le mot de passe/).fill(staff.password);
-      await staffPage.getByRole('button', { name: 'Activer mon compte' }).click();
+      // Sending again made the first link stop working: its page says so as it opens.
+      await staffPage.goto(linkIn(first, '/accept-invitation?token='));
       await expect(staffPage.getByRole('alert')).toContainText("Ce lien d'invitation est invalide ou a expiré.");
+      await expect(staffPage.getByLabel(/^Mot de passe/)).toHaveCount(0);
 
       await staffPage.goto(linkIn(newest, '/accept-invitation?token='));
       await staffPage.getByLabel(/^Mot de passe/).fill(staff.password);
@@ -230,6 +201,16 @@ test.describe('accounts people own', () => {
       await staffPage.getByLabel(/^Confirmez le mot de passe/).fill(staff.reset);
       await staffPage.getByRole('button', { name: 'Enregistrer le mot de passe' }).click();
       await expect(staffPage.getByRole('status')).toContainText('Votre mot de passe a été modifié. Connectez-vous avec dès maintenant.');
+      // The used link says so as it opens, before a password is typed, in either language.
+      for (const [person, words] of [
+        [await newPerson(browser, 'fr'), 'Ce lien de réinitialisation est invalide ou a expiré.'],
+        [await newPerson(browser), 'This password reset link is invalid or has expired.'],
+      ] as const) {
+        await person.goto(linkIn(reset, '/reset-password?token='));
+        await expect(person.getByRole('alert')).toContainText(words);
+        await expect(person.getByLabel(/password|passe/i)).toHaveCount(0);
+        await person.context().close();
+      }
       await staffPage.getByRole('link', { name: 'Se connecter' }).click();
 
       await expect(staffPage).toHaveURL(/\/login$/);
@@ -323,13 +304,33 @@ test.describe('accounts people own', () => {
         await expect(page.getByText(text.email)).toBeVisible();
       });
 
-      for (const [form, path, dead] of [
-        ['reset', '/reset-password?token=no-such-token', text.resetDead],
-        ['accept', '/accept-invitation?token=no-such-token', text.acceptDead],
+      // Working links (their pages check them as they open): a reset Pat asked for, and an
+      // invitation Pat sent. Neither is used here: bad input only, then a dead link.
+      // A new reset link replaces the one before it: the newest message, once it is there.
+      const resets = async () => (await mailsTo(request, person.email)).filter((mail) => mail.text.includes('/reset-password?token='));
+      const before = (await resets()).length;
+      const asked = await request.post('/api/v1/auth/password-reset', { data: { email: person.email } });
+      expect(asked.status()).toBe(202);
+      await expect.poll(async () => (await resets()).length, { timeout: 25_000 }).toBe(before + 1);
+      const resetLink = linkIn((await resets())[0], '/reset-password?token=');
+      const invitee = `invitee-${locale}-${runId}@e2e.test`;
+      const invited = await request.post('/api/v1/users', {
+        headers: bearer(await apiToken(request, person)),
+        data: { fullName: `Ivo Invité ${locale} ${runId}`, email: invitee, role: 'DepartmentUser', locale },
+      });
+      expect(invited.status(), await invited.text()).toBe(201);
+      const invitationLink = linkIn(
+        await waitForMail(request, invitee, (mail) => mail.text.includes('/accept-invitation?token=')),
+        '/accept-invitation?token=',
+      );
+
+      for (const [form, link, path, dead] of [
+        ['reset', resetLink, '/reset-password', text.resetDead],
+        ['accept', invitationLink, '/accept-invitation', text.acceptDead],
       ] as const) {
         await test.step(`${locale}: ${path}`, async () => {
           const fields = text[form];
-          await page.goto(path);
+          await page.goto(link);
           await page.getByRole('button', { name: fields.submit }).click();
           await expect(page.getByText(text.required)).toHaveCount(2);
           await page.getByLabel(fields.password).fill('short');
@@ -345,12 +346,10 @@ test.describe('accounts people own', () => {
           await page.getByLabel(fields.confirm).fill('password');
           await page.getByRole('button', { name: fields.submit }).click();
           await expect(page.getByText(text.weak)).toBeVisible();
-          await page.getByLabel(fields.password).fill('long-enough-1');
-          await page.getByLabel(fields.confirm).fill('long-enough-1');
-          await page.getByRole('button', { name: fields.submit }).click();
+          // A link that does not work, or none at all: the page says so at once.
+          await page.goto(`${path}?token=no-such-token`);
           await expect(page.getByRole('alert')).toContainText(dead);
-          // Without a token, the page says so at once.
-          await page.goto(path.split('?')[0]);
+          await page.goto(path);
           await expect(page.getByRole('alert')).toContainText(dead);
         });
       }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { type Page, expect, test } from '@playwright/test';
-import { admin, apiToken, bearer, createEnterprise, createStaff, departmentId, sidebar, signIn } from './support';
+import { admin, apiToken, bearer, createEnterprise, createStaff, departmentId, sidebar, signIn, signInInFrench } from './support';
 
 /**
  * The audit log in the real app against the real server: a CEO approves and exports a report,
@@ -98,12 +98,7 @@ test('the filters live in the URL: a reload keeps them, and the selection export
 });
 
 test('the audit log in French', async ({ page }) => {
-  await page.addInitScript(() => window.localStorage.setItem('locale', 'fr'));
-  await page.goto('/login');
-  await page.getByLabel(/^E-mail/).fill(ceo.email);
-  await page.getByLabel(/^Mot de passe/).fill(ceo.password);
-  await page.getByRole('button', { name: 'Se connecter' }).click();
-  await expect(page).toHaveURL(/\/dashboard$/);
+  await signInInFrench(page, ceo);
   await page.goto(`/audit?target=${reportId}&action=report`);
   await expect(page.getByRole('heading', { level: 1, name: "Journal d'audit" })).toBeVisible();
   await expect(sentences(page)).toHaveText([

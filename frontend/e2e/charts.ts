@@ -12,7 +12,17 @@ type Drawn = {
   rects: { x: number; y: number; w: number; h: number; color: string }[];
 };
 
-const NUMBER = /^-?[\d.,]+$/;
+const NUMBER = /^-?[\d.,\u202f\u00a0]+$/;
+
+/**
+ * A tick as the app writes it in either language (charts follow the interface language): `1,500.5`
+ * in English, `1 500,5` in French (a narrow no-break space groups the thousands).
+ */
+function tickValue(text: string): number {
+  const digits = text.replace(/[\u202f\u00a0]/g, '');
+  if (digits.includes('.')) return Number(digits.replace(/,/g, ''));
+  return Number(/,\d{3}$/.test(digits) && !text.includes('\u202f') ? digits.replace(/,/g, '') : digits.replace(',', '.'));
+}
 
 /**
  * Expects the bar chart to show `expected` (see `readBarChart`). ECharts animates bars as they
@@ -44,7 +54,7 @@ async function readBarChart(chart: Locator, categories: string[]): Promise<BarVa
   // Value-axis ticks: right-aligned left of an upright chart, centred under a lying one.
   const ticks = texts
     .filter((text) => numeric(text) && text.anchor === (lying ? 'middle' : 'end'))
-    .map((text) => ({ value: Number(text.text.replace(/,/g, '')), at: lying ? text.x : text.y }))
+    .map((text) => ({ value: tickValue(text.text), at: lying ? text.x : text.y }))
     .sort((a, b) => a.value - b.value);
   const labels = texts
     .filter((text) => !numeric(text) && text.anchor === (lying ? 'end' : 'middle'))

@@ -224,6 +224,19 @@ test.describe('French labels fit at 800 px', () => {
     ]);
   });
 
+  test('at 800 px the reports table fits: its last column is on screen, nothing hidden behind a scroll', async ({ page }) => {
+    await page.setViewportSize({ width: 800, height: 900 });
+    await signIn(page, ceo);
+    for (const path of ['/ceo/reports']) {
+      await visit(page, path);
+      const table = page.getByRole('table', { name: text('reports.list.caption') });
+      await expect(table.getByTestId('report-row').first()).toBeVisible();
+      // Seen whole: not cut by the table's scrolling box (the visible part of it, as the browser computes it).
+      await expect(table.getByRole('columnheader', { name: text('reports.fields.updatedAt') })).toBeInViewport({ ratio: 1 });
+      await expect(table.getByTestId('report-row').first().getByRole('cell').last()).toBeInViewport({ ratio: 1 });
+    }
+  });
+
   test("at 800 px the user list is cards: every row's actions on screen, e-mails whole", async ({ page }) => {
     await page.setViewportSize({ width: 800, height: 900 });
     await signIn(page, ceo);

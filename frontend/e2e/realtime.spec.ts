@@ -1,5 +1,5 @@
-import { type APIRequestContext, type Page, expect, test } from '@playwright/test';
-import { admin, signIn } from './support';
+import { type APIRequestContext, expect, test } from '@playwright/test';
+import { admin, signIn, socketReady } from './support';
 
 const runId = `${Date.now()}`;
 const ceo = { email: `live-ceo-${runId}@e2e.test`, password: 'ceo-password-1' };
@@ -14,17 +14,6 @@ async function apiToken(request: APIRequestContext, credentials: { email: string
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 
 let finance = '';
-
-/** Resolves when the page's real-time socket has said `ready` (set up before signing in). */
-function socketReady(page: Page): Promise<void> {
-  return new Promise((resolve) => {
-    page.on('websocket', (socket) => {
-      socket.on('framereceived', (frame) => {
-        if (String(frame.payload).includes('"ready"')) resolve();
-      });
-    });
-  });
-}
 
 test.beforeAll(async ({ request }) => {
   const adminToken = await apiToken(request, admin);
@@ -53,12 +42,18 @@ for (const locale of ['en', 'fr'] as const) {
       en: 'Your session was ended. Please sign in again.',
       fr: 'Votre session a été fermée. Veuillez vous reconnecter.',
     }[locale];
+    // The first socket ready before the reload's is awaited: a watcher set up while the first
+    // was still opening would take its "ready" for the second's, and the session would then end
+    // while the reloaded page was still connecting and loading.
+    const first = socketReady(page);
     await signIn(page, author);
-    // The app in this language, its socket ready again after the reload.
+    await first;
+    // The app in this language, its socket ready again after the reload, its screen loaded.
     const ready = socketReady(page);
     await page.evaluate((value) => window.localStorage.setItem('locale', value), locale);
     await page.reload();
     await ready;
+    await page.waitForLoadState('networkidle');
     const ceoToken = await apiToken(request, ceo);
     const sessions = (await (
       await request.get(`/api/v1/monitoring/sessions?active=true&q=${encodeURIComponent(author.email)}`, { headers: bearer(ceoToken) })

@@ -35,7 +35,10 @@ const TEXTS = {
     day: (iso: string) => iso.replace(/^(\d{4})-(\d{2})-(\d{2})$/, '$2/$3/$1'),
     periodOrder: 'The period end must be on or after the period start',
     addColumn: 'Add column',
-    notANumber: 'Enter a number: this column holds numbers',
+    notANumber: 'Enter a number, such as 1,250.50: this column holds numbers',
+    // Numbers as this language writes them: grouped, and East's 95.5.
+    grouped: '1,250.50',
+    east: '95.5',
     addRow: 'Add row',
     columnName: (n: number) => `Column ${n} name`,
     cell: (row: number, column: string) => `Row ${row}, ${column}`,
@@ -53,6 +56,7 @@ const TEXTS = {
     notFound: 'Resource not found',
     statusRefused: "The report's status no longer allows this: reload the page to see where it stands.",
     status: { draft: 'Draft', submitted: 'Submitted', reviewed: 'Reviewed', approved: 'Approved', rejected: 'Rejected' },
+    counts: { draft: 'Draft', submitted: 'Submitted', reviewed: 'Reviewed', approved: 'Approved', rejected: 'Rejected' },
     transition: (from: string, to: string) => `${from} → ${to}`,
     createdAs: { draft: 'Created as draft', submitted: 'Created as submitted' },
     download: 'Download',
@@ -113,7 +117,9 @@ const TEXTS = {
     day: (iso: string) => iso.replace(/^(\d{4})-(\d{2})-(\d{2})$/, '$3/$2/$1'),
     periodOrder: 'La fin de période doit être identique ou postérieure au début',
     addColumn: 'Ajouter une colonne',
-    notANumber: 'Saisissez un nombre : cette colonne contient des nombres',
+    notANumber: 'Saisissez un nombre, comme 1 250,50 : cette colonne contient des nombres',
+    grouped: '1 250,50',
+    east: '95,5',
     addRow: 'Ajouter une ligne',
     columnName: (n: number) => `Nom de la colonne ${n}`,
     cell: (row: number, column: string) => `Ligne ${row}, ${column}`,
@@ -131,6 +137,8 @@ const TEXTS = {
     notFound: 'Ressource introuvable',
     statusRefused: 'Le statut du rapport ne le permet plus : rechargez la page pour voir où il en est.',
     status: { draft: 'Brouillon', submitted: 'Soumis', reviewed: 'Examiné', approved: 'Approuvé', rejected: 'Rejeté' },
+    // Counts of reports: the words agree in French.
+    counts: { draft: 'Brouillons', submitted: 'Soumis', reviewed: 'Examinés', approved: 'Approuvés', rejected: 'Rejetés' },
     transition: (from: string, to: string) => `${from} → ${to}`,
     createdAs: { draft: 'Créé en tant que brouillon', submitted: 'Créé en tant que soumis' },
     download: 'Télécharger',
@@ -300,14 +308,20 @@ for (const locale of ['en', 'fr'] as const) {
         await page.getByLabel(T.cell(r + 1, 'Region')).fill(String(region));
         await page.getByLabel(T.cell(r + 1, 'Revenue')).fill(String(revenue));
       }
-      // Text in the number column is refused at its cell, before anything is sent.
+      // Text in the number column is refused at its cell, before anything is sent; so is an
+      // exponent (a slip in a column of amounts). A number grouped as this language writes it is
+      // a number, and East's 95.5 is typed as this language writes it.
       const last = page.getByLabel(T.cell(TABLE.rows.length, 'Revenue'));
       await last.fill('abc');
       await saveDraft.click();
       await expect(last).toHaveAttribute('aria-invalid', 'true');
       await expect(page.getByText(T.notANumber)).toBeVisible();
       await expect(page).toHaveURL(/\/reports\/create$/);
-      await last.fill(String(TABLE.rows[TABLE.rows.length - 1][1]));
+      await last.fill('1e3');
+      await expect(page.getByText(T.notANumber)).toBeVisible();
+      await last.fill(T.grouped);
+      await expect(page.getByText(T.notANumber)).toHaveCount(0);
+      await last.fill(T.east);
       await expect(page.getByText(T.notANumber)).toHaveCount(0);
       await saveDraft.click();
 
@@ -426,7 +440,7 @@ for (const locale of ['en', 'fr'] as const) {
     });
 
     test('the dashboards count it, and the admin reads it from the enterprise', async ({ page }) => {
-      const { draft, submitted, reviewed, approved, rejected } = T.status;
+      const { draft, submitted, reviewed, approved, rejected } = T.counts;
       await signIn(page, author);
       await expectFigure(page.getByTestId('summary-drafts'), T.drafts, '0');
       await nav(page).getByRole('link', { name: T.navDepartment }).click();

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { type APIRequestContext, type Page, type Request, type WebSocketRoute, expect, test } from '@playwright/test';
 import { expectBarChart } from './charts';
-import { admin, apiToken, bearer, createEnterprise, createStaff, departmentId, signIn } from './support';
+import { admin, apiToken, bearer, createEnterprise, createStaff, departmentId, signIn, signInInFrench } from './support';
 import { settle } from './screens';
 import { readXlsx, readXlsxFormulas } from './xlsx';
 
@@ -270,12 +270,7 @@ test('a save over a version someone saved since is refused, and the user keeps t
 });
 
 test('the CEO opens the department spreadsheets read-only, in French', async ({ page }) => {
-  await page.addInitScript(() => window.localStorage.setItem('locale', 'fr'));
-  await page.goto('/login');
-  await page.getByLabel(/^E-mail/).fill(ceo.email);
-  await page.getByLabel(/^Mot de passe/).fill(ceo.password);
-  await page.getByRole('button', { name: 'Se connecter' }).click();
-  await expect(page).toHaveURL(/\/dashboard$/);
+  await signInInFrench(page, ceo);
 
   await page.goto('/ceo');
   await page.getByRole('link', { name: 'Classeurs de Finance' }).click();
@@ -297,12 +292,7 @@ test('the CEO opens the department spreadsheets read-only, in French', async ({ 
 
 test('in French at 1280 × 800 the editor fits the window: the toolbar is one row, the header one line, the page does not scroll', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
-  await page.addInitScript(() => window.localStorage.setItem('locale', 'fr'));
-  await page.goto('/login');
-  await page.getByLabel(/^E-mail/).fill(staff.email);
-  await page.getByLabel(/^Mot de passe/).fill(staff.password);
-  await page.getByRole('button', { name: 'Se connecter' }).click();
-  await expect(page).toHaveURL(/\/dashboard$/);
+  await signInInFrench(page, staff);
   await page.goto(listPath());
   await page.getByRole('link', { name: 'Quarterly sales', exact: true }).click();
   await expect(cell(page, 'B4')).toHaveText('42', { timeout: 20_000 });

@@ -1,6 +1,6 @@
 import { type APIRequestContext, expect, test } from '@playwright/test';
 import { settle } from './screens';
-import { admin, sidebar, signIn } from './support';
+import { admin, sidebar, signIn, signInInFrench } from './support';
 
 const DEPARTMENTS = ['Finance', 'Operations', 'Sales and marketing', 'Human resources', 'Information technology'];
 
@@ -190,15 +190,17 @@ test.describe.serial('tenancy', () => {
     await expect(page.getByTestId('admin-chart-reports').locator('svg').first()).toBeVisible();
   });
 
-  test('the admin deletes an enterprise through the confirmation modal', async ({ page, request }) => {
+  test('the admin deletes an enterprise through the confirmation modal, restores it, then purges it for good', async ({ page, request }) => {
     const headers = { Authorization: `Bearer ${await apiToken(request)}` };
     const doomed = `Doomed ${runId}`;
+    const ceo = { email: `doomed-${runId}@e2e.test`, password: 'doomed-password-1' };
     const created = await request.post('/api/v1/enterprises', {
       headers,
-      data: { name: doomed, ceoFullName: `Dora ${runId}`, ceoEmail: `doomed-${runId}@e2e.test`, ceoPassword: 'doomed-password-1' },
+      data: { name: doomed, ceoFullName: `Dora ${runId}`, ceoEmail: ceo.email, ceoPassword: ceo.password },
     });
     expect(created.status()).toBe(201);
     const { id } = (await created.json()) as { id: string };
+    const ceoSignIn = async () => (await request.post('/api/v1/auth/login', { data: ceo })).status();
 
     await signIn(page);
     await sidebar(page).getByRole('link', { name: 'Enterprises' }).click();
@@ -212,8 +214,9 @@ test.describe.serial('tenancy', () => {
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Delete enterprise' });
     await expect(dialog).toContainText(`Are you sure you want to delete the enterprise “${doomed}”?`);
-    await expect(dialog).toContainText('This action cannot be undone.');
-    await expect(dialog).toContainText('All associated data will be permanently removed');
+    await expect(dialog).toContainText('You can restore it until its recovery window ends.');
+    await expect(dialog).toContainText('Once the recovery window ends, this action cannot be undone.');
+    await expect(dialog).toContainText('All associated data will then be permanently removed');
     await expect(dialog).toContainText('its departments');
     await expect(dialog).toContainText('its users');
     await expect(dialog).toContainText('its reports');
@@ -227,14 +230,51 @@ test.describe.serial('tenancy', () => {
     await page.keyboard.press('Enter');
     await expect(confirm).toBeDisabled();
     await expect(dialog).toBeVisible();
-    expect((await request.get(`/api/v1/enterprises/${id}`, { headers })).status()).toBe(200);
+    expect(await ceoSignIn()).toBe(200);
     await typed.fill(doomed);
     await expect(confirm).toBeEnabled();
     await confirm.click();
 
+    // The toast first, read as it shows: it closes by itself after four seconds, which the checks
+    // below took on a loaded machine (the test failed there once).
+    const toast = page.getByText(`The enterprise “${doomed}” was deleted: it will be purged on`);
+    await expect(toast).toBeVisible();
+    const told = await toast.textContent();
+    // Suspended, not gone: the page says until when, and nobody of it signs in.
+    const banner = page.getByRole('region', { name: 'Deletion scheduled' });
+    await expect(banner).toContainText(`${doomed} is suspended: nobody can sign in, and its tokens and webhooks are stopped.`);
+    const scheduled = (await (await request.get(`/api/v1/enterprises/${id}`, { headers })).json()) as { purgeAfter: string; isActive: boolean };
+    expect(scheduled.isActive).toBe(false);
+    const date = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' }).format(new Date(scheduled.purgeAfter));
+    await expect(banner).toContainText(`Its data will be erased for good on ${date}.`);
+    expect(told).toContain(`The enterprise “${doomed}” was deleted: it will be purged on ${date} unless it is restored`);
+    expect(await ceoSignIn()).toBe(403);
+    await page.getByRole('link', { name: 'Back to enterprises' }).click();
+    await page.getByLabel('Search').fill(doomed);
+    await expect(page.getByRole('row', { name: new RegExp(doomed) })).toContainText('Deletion scheduled');
+    await page.getByRole('link', { name: doomed }).click();
+
+    // Restored as it was: the same password signs in again.
+    await banner.getByRole('button', { name: 'Restore' }).click();
+    await expect(page.getByText(`${doomed} was restored: nothing was lost.`)).toBeVisible();
+    await expect(banner).toBeHidden();
+    expect(await ceoSignIn()).toBe(200);
+
+    // Deleted again, then purged now, behind its name typed once more.
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    await dialog.getByRole('textbox', { name: "Type the enterprise's name to confirm" }).fill(doomed);
+    await dialog.getByRole('button', { name: 'Delete enterprise' }).click();
+    await banner.getByRole('button', { name: 'Purge now' }).click();
+    const purge = page.getByRole('dialog', { name: 'Purge enterprise now' });
+    await expect(purge).toContainText(`Purge the enterprise “${doomed}” now, without waiting for`);
+    await expect(purge).toContainText('This action cannot be undone.');
+    const purgeButton = purge.getByRole('button', { name: 'Purge enterprise' });
+    await expect(purgeButton).toBeDisabled();
+    await purge.getByRole('textbox', { name: "Type the enterprise's name to confirm" }).fill(doomed);
+    await purgeButton.click();
+
     await expect(page).toHaveURL(/\/admin\/enterprises$/);
-    await expect(page.getByText(`The enterprise “${doomed}” was deleted`)).toBeVisible();
-    await expect(page.getByRole('heading', { level: 1, name: 'Enterprises' })).toBeVisible();
+    await expect(page.getByText(`The enterprise “${doomed}” was purged`)).toBeVisible();
     await page.getByLabel('Search').fill(runId);
     await expect(page.getByRole('link', { name: enterprise.name })).toBeVisible();
     await expect(page.getByRole('link', { name: doomed })).toHaveCount(0);
@@ -242,7 +282,39 @@ test.describe.serial('tenancy', () => {
     await expect(page.getByText('No enterprise matches these filters')).toBeVisible();
 
     expect((await request.get(`/api/v1/enterprises/${id}`, { headers })).status()).toBe(404);
+    expect(await ceoSignIn()).toBe(401);
   });
+
+  test('deleting and restoring an enterprise reads in French', async ({ page, request }) => {
+    const headers = { Authorization: `Bearer ${await apiToken(request)}` };
+    const name = `Sursis ${runId}`;
+    const created = await request.post('/api/v1/enterprises', {
+      headers,
+      data: { name, ceoFullName: `Serge ${runId}`, ceoEmail: `sursis-${runId}@e2e.test`, ceoPassword: 'sursis-password-1' },
+    });
+    expect(created.status()).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+
+    await signInInFrench(page);
+    await page.goto(`/admin/enterprises/${id}`);
+    await page.getByRole('button', { name: 'Supprimer', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: "Supprimer l'entreprise" });
+    await expect(dialog).toContainText(`Voulez-vous vraiment supprimer l'entreprise « ${name} » ?`);
+    await expect(dialog).toContainText('Une fois la période de récupération terminée, cette action est irréversible.');
+    await dialog.getByRole('textbox', { name: "Saisissez le nom de l'entreprise pour confirmer" }).fill(name);
+    await dialog.getByRole('button', { name: "Supprimer l'entreprise" }).click();
+
+    const banner = page.getByRole('region', { name: 'Suppression programmée' });
+    const { purgeAfter } = (await (await request.get(`/api/v1/enterprises/${id}`, { headers })).json()) as { purgeAfter: string };
+    const date = new Intl.DateTimeFormat('fr', { dateStyle: 'medium' }).format(new Date(purgeAfter));
+    await expect(banner).toContainText(`${name} est suspendue : personne ne peut se connecter`);
+    await expect(banner).toContainText(`Ses données seront effacées définitivement le ${date}.`);
+    await banner.getByRole('button', { name: 'Restaurer' }).click();
+    await expect(page.getByText(`${name} a été restaurée : rien n'a été perdu.`)).toBeVisible();
+    await expect(banner).toBeHidden();
+    expect(((await (await request.get(`/api/v1/enterprises/${id}`, { headers })).json()) as { isActive: boolean }).isActive).toBe(true);
+  });
+
   test('a CEO giving a new user an address an account of another enterprise has is told only that it cannot be used, in English and in French', async ({
     page,
     request,

@@ -73,6 +73,62 @@ async function secretShown(page: Page) {
   return secret;
 }
 
+/** The groups of four of the key on screen that a line break cuts in two (none, said the issue). */
+async function groupsCut(page: Page): Promise<string[]> {
+  return page.getByTestId('totp-secret').evaluate((code) => {
+    const text = code.textContent ?? '';
+    const cut: string[] = [];
+    const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
+    const nodes: { node: Text; start: number }[] = [];
+    let offset = 0;
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      nodes.push({ node: node as Text, start: offset });
+      offset += node.textContent?.length ?? 0;
+    }
+    const at = (index: number) => {
+      const found = [...nodes].reverse().find((n) => n.start <= index)!;
+      return { node: found.node, offset: index - found.start };
+    };
+    for (const match of text.matchAll(/\S+/g)) {
+      const range = document.createRange();
+      const [start, end] = [at(match.index), at(match.index + match[0].length - 1)];
+      range.setStart(start.node, start.offset);
+      range.setEnd(end.node, end.offset + 1);
+      const tops = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
+      if (tops.size > 1) cut.push(match[0]);
+    }
+    return cut;
+  });
+}
+
+for (const locale of ['en', 'fr'] as const) {
+  test(`on a narrow screen the authenticator key wraps between its groups of four, never inside one (${locale})`, async ({ browser, request }) => {
+    const ceo = { fullName: `Nia Narrow ${locale} ${runId}`, email: `2fa-narrow-ceo-${locale}-${runId}@e2e.test`, password: 'nia-narrow-1' };
+    const person = { fullName: `Ned Narrow ${locale} ${runId}`, email: `2fa-narrow-${locale}-${runId}@e2e.test`, password: 'ned-narrow-1' };
+    await enterpriseWithStaff(request, `Narrow ${locale} ${runId}`, ceo, [person]);
+    const page = await browser.newPage({ viewport: { width: 340, height: 800 } });
+    if (locale === 'fr') await page.addInitScript(() => window.localStorage.setItem('locale', 'fr'));
+    await submitPassword(page, person, locale);
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await page.goto('/settings/profile');
+    const title = locale === 'fr' ? "Configurer une application d'authentification" : 'Set up an authenticator app';
+    await page
+      .getByRole('region', { name: locale === 'fr' ? 'Connexion en deux étapes' : 'Two-step sign-in' })
+      .getByRole('button', { name: title })
+      .click();
+    await expect(page.getByRole('dialog', { name: title }).getByTestId('totp-secret')).toBeVisible();
+    await secretShown(page);
+    const lines = await page
+      .getByTestId('totp-secret')
+      .evaluate((code) => Math.round(code.getBoundingClientRect().height / parseFloat(getComputedStyle(code).lineHeight)));
+    expect(lines, 'the key needs more than one line at this width, or the test proves nothing').toBeGreaterThan(1);
+    const overflow = await page.getByTestId('totp-secret').evaluate((code) => code.scrollWidth - code.clientWidth);
+    expect(overflow, 'the key wraps; it does not run out of its box').toBeLessThanOrEqual(0);
+    expect(await groupsCut(page)).toEqual([]);
+    await page.close();
+  });
+}
+
 test.describe('two-step sign-in', () => {
   test('set up from the profile, used to sign in with app codes and a recovery code, then turned off', async ({ page, request }) => {
     const ceo = { fullName: `Cora Two-Step ${runId}`, email: `2fa-ceo-${runId}@e2e.test`, password: 'cora-two-step-1' };

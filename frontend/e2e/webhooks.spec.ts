@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { type IncomingHttpHeaders, type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Page, expect, test } from '@playwright/test';
-import { admin, apiToken, bearer, createEnterprise, createStaff, departmentId, sidebar, signIn } from './support';
+import { admin, apiToken, bearer, createEnterprise, createStaff, departmentId, sidebar, signIn, signInInFrench } from './support';
 
 /**
  * Webhooks in the real app against the real server, delivering to a receiver this spec runs on
@@ -96,6 +96,13 @@ test("a CEO's webhook: made with its secret shown once, tested, delivered signed
   await expect(page.getByRole('heading', { level: 2, name: 'Webhooks' })).toBeVisible();
   await expect(page.getByText('No webhooks yet')).toBeVisible();
 
+  // The form says which addresses this server takes: the tests' server allows private networks
+  // (WEBHOOK_ALLOW_PRIVATE_NETWORKS, its receiver is on the loopback), as `make run` does.
+  await page.getByRole('button', { name: 'New webhook' }).click();
+  await expect(page.getByRole('dialog', { name: 'New webhook' })).toContainText(
+    'Where the events are sent: an http or https address. This server also takes private and local addresses: it is set up for development.',
+  );
+  await page.getByRole('dialog', { name: 'New webhook' }).getByRole('button', { name: 'Cancel' }).click();
   // The server refuses an address with a user name in it: its reason is said under the field.
   const form = await fillWebhookForm(page, 'New webhook', 'https://someone:secret@example.com/hook', ['Report submitted']);
   await expect(form.getByText('Enter a whole http(s) address, without a user name or password.')).toBeVisible();
@@ -213,4 +220,17 @@ test("the platform admin's own webhooks: on Integrations in their sidebar", asyn
   await page.getByRole('dialog', { name: 'Delete this webhook?' }).getByRole('button', { name: 'Delete' }).click();
   await expect(page.getByText(`The webhook ${url} was deleted.`)).toBeVisible();
   await expect(row).toHaveCount(0);
+});
+
+test('the webhook form says in French which addresses this server takes', async ({ page }) => {
+  await signInInFrench(page, ceo);
+  await page.goto('/ceo/integrations');
+  await page.getByRole('button', { name: 'Nouveau webhook' }).click();
+  const form = page.getByRole('dialog', { name: 'Nouveau webhook' });
+  await expect(form).toContainText(
+    'Où les événements sont envoyés : une adresse http ou https. Ce serveur accepte aussi les adresses privées et locales : il est configuré pour le développement.',
+  );
+  await form.getByLabel(/^URL/).fill('crm.example.com');
+  await form.getByRole('button', { name: 'Créer' }).click();
+  await expect(form.getByText('Saisissez une adresse complète, commençant par http:// ou https://')).toBeVisible();
 });

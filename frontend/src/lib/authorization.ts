@@ -40,7 +40,8 @@ export function editableRoles(caller: Role, current: Role): readonly Role[] {
 export function userActionsFor(caller: User, target: User) {
   const self = caller.id === target.id;
   const manageable =
-    caller.role === PlatformAdmin || (caller.role === EnterpriseCeo && target.enterpriseId === caller.enterpriseId && isStaffRole(target.role));
+    !target.erased &&
+    (caller.role === PlatformAdmin || (caller.role === EnterpriseCeo && target.enterpriseId === caller.enterpriseId && isStaffRole(target.role)));
   return {
     edit: manageable,
     changeRole: manageable && !self,

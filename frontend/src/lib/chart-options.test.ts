@@ -1,5 +1,43 @@
 import { describe, expect, it } from 'vitest';
-import { dailyOption, reportBarOption, stackedStatusOption, statusBarOption } from './chart-options';
+import { localized } from '@/components/charts/localized';
+import { dailyOption, durationBarOption, durationStep, reportBarOption, stackedStatusOption, statusBarOption } from './chart-options';
+
+describe('durationStep', () => {
+  it('puts the ticks of a duration axis at round steps of time, at most five', () => {
+    // 1 hr 6 min fell on ticks of 33 min before.
+    expect(durationStep(66 * 60)).toBe(900);
+    expect(durationStep(0)).toBe(60);
+    expect(durationStep(4 * 60)).toBe(60);
+    expect(durationStep(9 * 60)).toBe(120);
+    expect(durationStep(3 * 3600)).toBe(3600);
+    expect(durationStep(5 * 86400)).toBe(86400);
+    expect(durationStep(400 * 86400)).toBe(80 * 86400);
+    const option = durationBarOption([{ label: 'Ann', seconds: 66 * 60 }], String);
+    expect(option.xAxis).toMatchObject({ interval: 900, max: 4500 });
+  });
+});
+
+describe('localized', () => {
+  const french = (value: number) => new Intl.NumberFormat('fr').format(value);
+  const label = (axis: unknown) => (axis as { axisLabel: { formatter: (value: number) => string } }).axisLabel.formatter(1500.5);
+
+  it('writes the value axes and the tooltip in the interface language', () => {
+    const option = localized(stackedStatusOption([{ label: 'Finance', reports: { submitted: 1500, reviewed: 0, approved: 0, rejected: 0 } }], String), french);
+    expect(label(option.xAxis)).toBe('1\u202f500,5');
+    expect((option.yAxis as { type: string; axisLabel?: unknown }).axisLabel).toEqual({ interval: 0 });
+    expect((option.tooltip as { valueFormatter: (value: unknown) => string }).valueFormatter(2500)).toBe('2\u202f500');
+    const english = localized(dailyOption(['2026-01-01'], [{ name: 'a', data: [1] }]), (value) => new Intl.NumberFormat('en').format(value));
+    expect(label(english.yAxis)).toBe('1,500.5');
+  });
+
+  it('keeps a formatter an axis has', () => {
+    const option = localized(
+      durationBarOption([{ label: 'Ann', seconds: 60 }], () => '1 min'),
+      french,
+    );
+    expect(label(option.xAxis)).toBe('1 min');
+  });
+});
 
 describe('reportBarOption', () => {
   it('uses the first column as categories and every numeric column as a series', () => {

@@ -100,15 +100,30 @@ export function dailyOption(dates: string[], series: { name: string; data: numbe
   };
 }
 
+/** Steps of time a clock reader counts in: minutes, quarters, hours, days. */
+const DURATION_STEPS = [60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400, 172800, 432000, 864000];
+
+/** The smallest round step of time that cuts `0..max` seconds into at most five ticks. */
+export function durationStep(max: number): number {
+  return DURATION_STEPS.find((step) => Math.ceil(max / step) <= 5) ?? Math.ceil(max / 5 / 86400) * 86400;
+}
+
 /**
  * Horizontal bars of a duration per row (active time per user): `seconds` on the value axis,
  * shown through `duration` (already in the interface language), the rows top to bottom.
  */
 export function durationBarOption(rows: { label: string; seconds: number }[], duration: (seconds: number) => string, color = '#228be6'): ChartOption {
+  const step = durationStep(Math.max(0, ...rows.map((row) => row.seconds)));
   return {
     tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, valueFormatter: (value: number) => duration(value) },
     grid: { left: 8, right: 24, top: 8, bottom: 8, containLabel: true },
-    xAxis: { type: 'value', minInterval: 60, axisLabel: { formatter: (value: number) => duration(value) } },
+    // Ticks at a round step of time (15 min, 1 h…), not where a decimal scale falls (33 min).
+    xAxis: {
+      type: 'value',
+      interval: step,
+      max: Math.max(step, Math.ceil(Math.max(0, ...rows.map((row) => row.seconds)) / step) * step),
+      axisLabel: { formatter: (value: number) => duration(value) },
+    },
     yAxis: { type: 'category', inverse: true, data: rows.map((row) => row.label) },
     series: [{ type: 'bar', barMaxWidth: 24, itemStyle: { color }, data: rows.map((row) => row.seconds) }],
   };

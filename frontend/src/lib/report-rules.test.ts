@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ReportStatus } from '@/api/generated/model';
-import { makeUser } from '@/testing/fixtures';
+import { makeUser, summaryOf } from '@/testing/fixtures';
 import { canModify, currentReview, lastRejection, reviewChoices } from './report-rules';
 
 const author = makeUser('DepartmentUser', { id: 'author' });
@@ -11,7 +11,7 @@ const ceo = makeUser('EnterpriseCeo', { id: 'ceo' });
 const report = (status: ReportStatus) => ({
   status,
   departmentId: author.departmentId!,
-  createdBy: { id: author.id, fullName: author.fullName, email: author.email, role: author.role },
+  createdBy: summaryOf(author),
 });
 
 describe('canModify', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   addColumn,
+  parseNumber,
   addRow,
   emptyTable,
   parseCell,
@@ -19,7 +20,7 @@ describe('parseCell', () => {
     ['   ', null],
     ['42', 42],
     [' -3.5 ', -3.5],
-    ['1e3', 1000],
+    ['1e3', '1e3'],
     ['.5', 0.5],
     ['12abc', '12abc'],
     ['North', 'North'],
@@ -90,7 +91,50 @@ describe('textInNumberColumns', () => {
         ['Apr', '1e3', 'x', '-2.5'],
       ],
     };
-    expect(textInNumberColumns(draft)).toEqual(['1:1', '2:3']);
+    // '1e3' is text: a typing slip in a column of amounts, not a thousand.
+    expect(textInNumberColumns(draft)).toEqual(['1:1', '3:1', '2:3']);
     expect(textInNumberColumns({ columns: ['A', 'B'], rows: [['x', 'y']] })).toEqual([]);
+  });
+
+  it('reads numbers as the interface language writes them, grouped or not, and no exponents', () => {
+    for (const [text, value] of [
+      ['1,250.50', 1250.5],
+      ['1250.5', 1250.5],
+      ['-1,000,000', -1000000],
+      ['\u22123', -3],
+      ['+7', 7],
+      ['.5', 0.5],
+    ] as const) {
+      expect(parseNumber(text, 'en'), text).toBe(value);
+    }
+    for (const [text, value] of [
+      ['1 250,50', 1250.5],
+      ['1\u202f250,50', 1250.5],
+      ['1\u00a0000\u00a0000', 1000000],
+      ['1250,5', 1250.5],
+      ['1250.5', 1250.5],
+      ['\u22122,5', -2.5],
+    ] as const) {
+      expect(parseNumber(text, 'fr'), text).toBe(value);
+    }
+    // Not numbers: an exponent, groups that are not of three, the other language's grouping.
+    for (const text of ['1e3', '1,25,0', '12,50', '1 250.50', 'abc', '']) expect(parseNumber(text, 'en'), text).toBeNull();
+    for (const text of ['1e3', '1,250.50', '12 50', '1 2500', 'abc']) expect(parseNumber(text, 'fr'), text).toBeNull();
+    expect(serialiseTable({ columns: ['Poste', 'Montant'], rows: [['Loyer', '1 250,50']] }, 'fr')).toEqual({
+      columns: ['Poste', 'Montant'],
+      rows: [['Loyer', 1250.5]],
+    });
+    expect(
+      textInNumberColumns(
+        {
+          columns: ['Item', 'Amount'],
+          rows: [
+            ['Rent', '1,250.50'],
+            ['Fees', '1e3'],
+          ],
+        },
+        'en',
+      ),
+    ).toEqual(['1:1']);
   });
 });

@@ -7,13 +7,34 @@ export type TableDraft = { columns: string[]; rows: string[][] };
 
 export const emptyTable = (): TableDraft => ({ columns: [], rows: [] });
 
-const NUMBER = /^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
+/** The languages whose way of writing numbers the table reads. */
+export type NumberLocale = 'en' | 'fr';
 
-/** A typed cell: empty → null, a number → that number, anything else the text. */
-export function parseCell(text: string): Cell {
+// How people write a number in each language, as the app itself prints them: digits, with or
+// without groups of three (en `1,250.5`, fr `1 250,5` with a space, a no-break or a narrow
+// no-break space), and a decimal point (en) or comma (fr; a point too, as in `1250.5`). No
+// exponents: `1e3` in a table of money is a typing slip, not a thousand.
+const SPACES = /[ \u00a0\u202f]/g;
+const SHAPES: Record<NumberLocale, readonly RegExp[]> = {
+  en: [/^(\d+(\.\d*)?|\.\d+)$/, /^\d{1,3}(,\d{3})+(\.\d*)?$/],
+  fr: [/^(\d+([,.]\d*)?|[,.]\d+)$/, /^\d{1,3}([ \u00a0\u202f]\d{3})+(,\d*)?$/],
+};
+
+/** The number `text` writes in `locale`'s way, or null when it is not one. */
+export function parseNumber(text: string, locale: NumberLocale = 'en'): number | null {
   const trimmed = text.trim();
-  if (trimmed === '') return null;
-  return NUMBER.test(trimmed) ? Number(trimmed) : text;
+  const negative = /^[-\u2212]/.test(trimmed);
+  const digits = /^[-+\u2212]/.test(trimmed) ? trimmed.slice(1) : trimmed;
+  if (!SHAPES[locale].some((shape) => shape.test(digits))) return null;
+  const plain = locale === 'fr' ? digits.replace(SPACES, '').replace(',', '.') : digits.replace(/,/g, '');
+  const value = Number(plain);
+  return negative ? -value : value;
+}
+
+/** A typed cell: empty → null, a number (written as `locale` writes them) → that number, anything else the text. */
+export function parseCell(text: string, locale: NumberLocale = 'en'): Cell {
+  if (text.trim() === '') return null;
+  return parseNumber(text, locale) ?? text;
 }
 
 /**
@@ -21,10 +42,10 @@ export function parseCell(text: string): Cell {
  * labels) where some cell is a number must hold only numbers and empty cells, as the server
  * requires, or the chart would silently drop that bar.
  */
-export function textInNumberColumns(draft: TableDraft): string[] {
+export function textInNumberColumns(draft: TableDraft, locale: NumberLocale = 'en'): string[] {
   const out: string[] = [];
   for (let c = 1; c < draft.columns.length; c += 1) {
-    const cells = draft.rows.map((row) => parseCell(row[c] ?? ''));
+    const cells = draft.rows.map((row) => parseCell(row[c] ?? '', locale));
     if (!cells.some((cell) => typeof cell === 'number')) continue;
     cells.forEach((cell, r) => {
       if (typeof cell === 'string') out.push(`${r}:${c}`);
@@ -34,9 +55,9 @@ export function textInNumberColumns(draft: TableDraft): string[] {
 }
 
 /** The table to send; null when there is none (no columns). Blank rows are dropped. */
-export function serialiseTable(draft: TableDraft): ReportData | null {
+export function serialiseTable(draft: TableDraft, locale: NumberLocale = 'en'): ReportData | null {
   if (draft.columns.length === 0) return null;
-  const rows = draft.rows.map((row) => draft.columns.map((_, index) => parseCell(row[index] ?? ''))).filter((row) => row.some((cell) => cell !== null));
+  const rows = draft.rows.map((row) => draft.columns.map((_, index) => parseCell(row[index] ?? '', locale))).filter((row) => row.some((cell) => cell !== null));
   return { columns: draft.columns.map((name) => name.trim()), rows };
 }
 

@@ -45,6 +45,7 @@ export function makeUser(role: Role = 'PlatformAdmin', overrides: Partial<User> 
     invitation: null,
     notifications: { reports: true, signIns: true, invitations: true },
     mfaEnabled: false,
+    erased: false,
     ...overrides,
   };
 }
@@ -60,7 +61,7 @@ export function makeInvitedUser(role: Role = 'DepartmentUser', overrides: Partia
 
 /** The short form of a user that reports, departments and activities carry. */
 export function summaryOf({ id, fullName, email, role }: User): UserSummary {
-  return { id, fullName, email, role };
+  return { id, fullName, email: email ?? '', role };
 }
 
 /** POST /auth/login's answer. */
@@ -119,6 +120,8 @@ export function makeEnterprise(overrides: Partial<Enterprise> = {}): Enterprise 
     createdAt: '2026-01-15T09:30:00Z',
     updatedAt: '2026-01-16T10:00:00Z',
     ceo: { id: '0190f3c2-0000-7000-8000-0000000000c1', fullName: 'Cora Ceo', email: 'cora@acme.test', role: 'EnterpriseCeo' },
+    deletionScheduledAt: null,
+    purgeAfter: null,
     ...overrides,
   };
 }

@@ -1,6 +1,6 @@
 import { Badge } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import type { ReportStatus, Role, UserStatus } from '@/api/generated/model';
+import type { Enterprise, ReportStatus, Role, UserStatus } from '@/api/generated/model';
 import { STATUS_COLORS } from '@/lib/report-rules';
 
 // Never cut a badge short (a narrow table column would truncate it to "Acti…").
@@ -32,12 +32,33 @@ export function UserStatusBadge({ status }: { status: UserStatus }) {
   );
 }
 
+/** A person whose data was erased: the account is a pseudonym. */
+export function ErasedBadge() {
+  const { t } = useTranslation();
+  return (
+    <Badge color="gray" variant="light" style={BADGE_STYLE}>
+      {t('users.erased.badge')}
+    </Badge>
+  );
+}
+
 /** An enterprise's status. */
 export function ActiveBadge({ active }: { active: boolean }) {
   const { t } = useTranslation();
   return (
     <Badge color={active ? 'teal' : 'gray'} variant="light" style={BADGE_STYLE}>
       {active ? t('common.status.active') : t('common.status.inactive')}
+    </Badge>
+  );
+}
+
+/** An enterprise's status: active, inactive, or suspended until its scheduled purge. */
+export function EnterpriseStatusBadge({ enterprise }: { enterprise: Pick<Enterprise, 'isActive' | 'purgeAfter'> }) {
+  const { t } = useTranslation();
+  if (enterprise.purgeAfter == null) return <ActiveBadge active={enterprise.isActive} />;
+  return (
+    <Badge color="red" variant="light" style={BADGE_STYLE}>
+      {t('enterprises.scheduled.badge')}
     </Badge>
   );
 }

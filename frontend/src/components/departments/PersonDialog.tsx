@@ -45,7 +45,10 @@ export function PersonDialog({ enterpriseId, department, kind, onClose, onPick, 
 
   const departmentName = department ? t(`departmentTypes.${department.type}`) : '';
   const excluded = new Set(kind === 'head' ? [department?.head?.id] : (department?.members ?? []).map((m) => m.id));
-  const people: UserSummary[] = (staff.data?.items ?? []).filter((user) => isStaffRole(user.role) && !excluded.has(user.id));
+  // A person whose data was erased has no address: never offered as a head or member.
+  const people: UserSummary[] = (staff.data?.items ?? [])
+    .filter((user) => isStaffRole(user.role) && !excluded.has(user.id) && !user.erased)
+    .map(({ id, fullName, email, role }) => ({ id, fullName, email: email ?? '', role }));
   if (picked && !people.some((user) => user.id === picked.id)) people.unshift(picked);
   const options = people.map((user) => ({ value: user.id, label: optionLabel(user) }));
   const more = staff.data && staff.data.total > staff.data.items.length ? staff.data.total - staff.data.items.length : 0;

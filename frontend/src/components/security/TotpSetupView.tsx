@@ -20,7 +20,9 @@ export function TotpSetupView({ setup }: { setup: TotpSetup }) {
           data-testid="totp-secret"
           data-secret={setup.secret}
           aria-label={t('twoStep.secretLabel')}
-          style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all', fontSize: 'var(--mantine-font-size-md)' }}
+          // Lines break at the spaces between groups, never inside one ("OFLY M / YPY" was hard
+          // to type): no break-all.
+          style={{ whiteSpace: 'pre-wrap', wordBreak: 'normal', overflowWrap: 'normal', fontSize: 'var(--mantine-font-size-md)' }}
         >
           {groupedSecret(setup.secret)}
         </Code>

@@ -80,7 +80,7 @@ export default function AdminDashboardScreen() {
         />
         <Kpis
           title={t('adminDashboard.reports')}
-          items={REVIEW_STATUSES.map((status) => ({ label: t(`reportStatus.${status}`), value: d?.reportsByStatus[status] }))}
+          items={REVIEW_STATUSES.map((status) => ({ label: t(`reportCounts.${status}`), value: d?.reportsByStatus[status] }))}
         />
         <Kpis title={t('adminDashboard.sessions')} items={[{ label: t('adminDashboard.activeSessions'), value: d?.activeSessions }]} />
       </SimpleGrid>
@@ -131,7 +131,7 @@ export default function AdminDashboardScreen() {
                 option={dailyOption(
                   dates,
                   REVIEW_STATUSES.map((status) => ({
-                    name: t(`reportStatus.${status}`),
+                    name: t(`reportCounts.${status}`),
                     data: days.map((day) => day.reports[status]),
                     color: STATUS_CHART_COLORS[status],
                   })),

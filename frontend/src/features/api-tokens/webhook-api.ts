@@ -4,6 +4,7 @@ import {
   createWebhook,
   deleteWebhook,
   getListWebhookDeliveriesQueryKey,
+  getWebhookUrlRules,
   listWebhookDeliveries,
   listWebhooks,
   redeliverWebhookDelivery,
@@ -29,6 +30,11 @@ const isWebhookRead = (query: Query) => {
   const path = query.queryKey[0];
   return typeof path === 'string' && (path === WEBHOOKS || path.startsWith(`${WEBHOOKS}/`));
 };
+
+/** The addresses this server accepts for a webhook's URL: fixed while it runs, read once. */
+export function useWebhookUrlRules(enabled: boolean) {
+  return useQuery({ queryKey: [`${WEBHOOKS}/url-rules`], queryFn: ({ signal }) => getWebhookUrlRules({ signal }), staleTime: Infinity, enabled });
+}
 
 /** One page of the scope's webhooks; the previous page stays on screen while the next loads. */
 export function useWebhookList(scope: WebhookScope, page: number) {

@@ -22,6 +22,7 @@ export const ACTION_GROUPS = {
     'user.deactivated',
     'user.reactivated',
     'user.deleted',
+    'user.erased',
   ],
   // `sso_*`: its single sign-on (OpenID Connect) set up or changed, and removed.
   enterprise: [
@@ -31,6 +32,10 @@ export const ACTION_GROUPS = {
     'enterprise.sso_updated',
     'enterprise.sso_removed',
     'enterprise.deleted',
+    // Deletion with a recovery window: suspended, then restored or purged.
+    'enterprise.deletion_scheduled',
+    'enterprise.restored',
+    'enterprise.purged',
   ],
   platform: ['platform.security_policy_updated'],
   department: ['department.updated', 'department.head_changed', 'department.member_added', 'department.member_removed'],

@@ -39,7 +39,8 @@ export function CeoDashboardSection() {
     { key: 'pending', label: t('ceoDashboard.pending'), value: data?.pendingReviews, to: `${href('ceoReports')}?status=submitted` },
     ...REVIEW_STATUSES.map((status) => ({
       key: status,
-      label: t(`reportStatus.${status}`),
+      // A count of reports: in French the word agrees (« Approuvés »).
+      label: t(`reportCounts.${status}`),
       value: data?.totals[status],
       to: `${href('ceoReports')}?status=${status}`,
     })),
@@ -68,14 +69,20 @@ export function CeoDashboardSection() {
             <Title order={3} fz="md" mb="sm">
               {t('ceoDashboard.byDepartment')}
             </Title>
-            <Chart
-              option={stackedStatusOption(
-                data.departments.map((d) => ({ label: t(`departmentTypes.${d.type}`), reports: d.reports })),
-                (status) => t(`reportStatus.${status}`),
-              )}
-              label={t('ceoDashboard.byDepartment')}
-              testId="ceo-chart"
-            />
+            {data.departments.every((d) => REVIEW_STATUSES.every((status) => d.reports[status] === 0)) ? (
+              <Text size="sm" c="dimmed" data-testid="ceo-chart-empty">
+                {t('ceoDashboard.noReports')}
+              </Text>
+            ) : (
+              <Chart
+                option={stackedStatusOption(
+                  data.departments.map((d) => ({ label: t(`departmentTypes.${d.type}`), reports: d.reports })),
+                  (status) => t(`reportCounts.${status}`),
+                )}
+                label={t('ceoDashboard.byDepartment')}
+                testId="ceo-chart"
+              />
+            )}
           </Card>
           <Card withBorder radius="md" padding="md">
             <Title order={3} fz="md" mb="sm">

@@ -86,6 +86,23 @@ describe('the CEO home', () => {
     expect(screen.getByRole('link', { name: 'All reports' })).toHaveAttribute('href', '/ceo/reports');
   });
 
+  it('says no report was submitted yet instead of drawing an empty chart', async () => {
+    const departments = makeDepartments();
+    mockEnterprise(departments, {
+      'GET /api/v1/dashboard/ceo': () =>
+        jsonResponse(200, {
+          ...ceoDashboard(departments),
+          departments: departments.map((d) => ({ id: d.id, type: d.type, head: d.head, memberCount: 0, reports: counts(0) })),
+          totals: counts(0),
+          pendingReviews: 0,
+          recentActivity: [],
+        }),
+    });
+    renderApp('/ceo');
+    expect(await screen.findByTestId('ceo-chart-empty')).toHaveTextContent(/No report has been submitted yet/);
+    expect(screen.queryByTestId('ceo-chart')).not.toBeInTheDocument();
+  });
+
   it('makes a person the head of a department, choosing among the staff only', async () => {
     let departments = makeDepartments();
     const { calls } = mockEnterprise(departments, {

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { resetUserMfa } from '@/api/generated/security/security';
 import { useListEnterpriseDepartments } from '@/api/generated/enterprises/enterprises';
 import type { UpdateUser } from '@/api/generated/model';
-import { useCreateUser, useDeleteUser, useUpdateUser } from '@/api/generated/users/users';
+import { useCreateUser, useDeleteUser, useEraseUser, useUpdateUser } from '@/api/generated/users/users';
 import { invalidate } from '@/lib/query-invalidation';
 import { session } from '@/lib/session';
 import { sortDepartments } from '@/components/departments/department-order';
@@ -40,6 +40,12 @@ export function useUpdateUserMutation() {
 export function useDeleteUserMutation() {
   const client = useQueryClient();
   return useDeleteUser({ mutation: { onSuccess: () => invalidate.users(client) } });
+}
+
+/** Erasing renames the person everywhere they appear: every user read and what names them. */
+export function useEraseUserMutation() {
+  const client = useQueryClient();
+  return useEraseUser({ mutation: { onSuccess: () => invalidate.users(client) } });
 }
 
 /** An enterprise's departments in the interface's order (none without an enterprise). */

@@ -76,7 +76,7 @@ function AccountSection({ user }: { user: User }) {
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
           <TextInput {...fieldProps('fullName')} label={t('profile.account.fullName')} required autoComplete="name" />
-          <TextInput label={t('profile.account.email')} value={user.email} description={t('profile.account.emailHint')} readOnly type="email" />
+          <TextInput label={t('profile.account.email')} value={user.email ?? ''} description={t('profile.account.emailHint')} readOnly type="email" />
           <Group gap="xl" wrap="wrap">
             <Stack gap={4}>
               <Text size="sm" fw={500} id="profile-role">

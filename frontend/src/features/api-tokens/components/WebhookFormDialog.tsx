@@ -11,7 +11,7 @@ import { type ServerFieldErrors, serverFieldErrors } from '@/lib/form-errors';
 import { focusFirstError, useFieldProps } from '@/lib/forms';
 import { notify } from '@/lib/notify';
 import { type FieldError, all, rules } from '@/lib/validation';
-import { type WebhookScope, useCreateWebhook, useUpdateWebhook } from '../webhook-api';
+import { type WebhookScope, useCreateWebhook, useUpdateWebhook, useWebhookUrlRules } from '../webhook-api';
 import { EventPicker } from './EventPicker';
 
 type Values = { url: string; events: string[]; description: string };
@@ -77,7 +77,10 @@ type WebhookFormDialogProps = {
 
 /** The form of a webhook, new or edited: where events go, which ones, and what it is for. */
 export function WebhookFormDialog({ scope, webhook, opened, onClose, onCreated }: WebhookFormDialogProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  // The server says which addresses it takes (https on the public internet in production; any
+  // address where private networks are allowed, as in development): the form says the same.
+  const urlRules = useWebhookUrlRules(opened).data;
   const create = useCreateWebhook(scope);
   const update = useUpdateWebhook();
   const [refusal, setRefusal] = useState<UrlRefusal | null>(null);
@@ -85,7 +88,9 @@ export function WebhookFormDialog({ scope, webhook, opened, onClose, onCreated }
     initialValues: EMPTY,
     validate: {
       url: (value): FieldError | null =>
-        rules.required(value) ?? rules.maxLength(MAX_URL)(value.trim()) ?? (HTTP_URL.test(value.trim()) ? null : 'webhooks.form.urlInvalid'),
+        rules.required(value) ??
+        rules.maxLength(MAX_URL)(value.trim()) ??
+        (HTTP_URL.test(value.trim()) ? null : urlRules?.privateNetworks ? 'webhooks.form.urlInvalidAny' : 'webhooks.form.urlInvalid'),
       events: (value): ParseKeys | null => (value.length > 0 ? null : 'webhooks.form.eventsRequired'),
       description: all(rules.maxLength(MAX_DESCRIPTION)),
     },
@@ -116,6 +121,13 @@ export function WebhookFormDialog({ scope, webhook, opened, onClose, onCreated }
 
   const eventsError = typeof form.errors.events === 'string' ? t(form.errors.events as ParseKeys) : undefined;
   const urlProps = fieldProps('url');
+  const urlDescription = !urlRules
+    ? t('webhooks.form.urlDescription')
+    : urlRules.privateNetworks
+      ? t('webhooks.form.urlRulesAny')
+      : t('webhooks.form.urlRulesPublic', {
+          ports: new Intl.ListFormat(i18n.language, { type: 'disjunction' }).format(urlRules.ports.map(String)),
+        });
   const urlError = refusal ? ('key' in refusal ? t(refusal.key) : refusal.text) : urlProps.error;
 
   const failed = (error: unknown, title: string, action: string) => {
@@ -183,7 +195,7 @@ export function WebhookFormDialog({ scope, webhook, opened, onClose, onCreated }
             error={urlError}
             type="url"
             label={t('webhooks.form.url')}
-            description={t('webhooks.form.urlDescription')}
+            description={urlDescription}
             placeholder="https://example.com/webhooks"
             required
             data-autofocus

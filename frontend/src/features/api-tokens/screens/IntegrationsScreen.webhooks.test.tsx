@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { CreateWebhook, UpdateWebhook, Webhook, WebhookDelivery } from '@/api/generated/model';
+import type { CreateWebhook, UpdateWebhook, Webhook, WebhookDelivery, WebhookUrlRules } from '@/api/generated/model';
 import { changeLocale } from '@/i18n';
 import { session } from '@/lib/session';
 import { type MockRequest, givenMembers, mockApi } from '@/testing/api-mock';
@@ -37,13 +37,18 @@ const failedDelivery = makeWebhookDelivery({
   deliveredAt: null,
 });
 
+/** The addresses a production server takes (`GET /webhooks/url-rules`), and one that allows private networks. */
+const PUBLIC_ONLY: WebhookUrlRules = { schemes: ['https'], ports: [443, 8443], privateNetworks: false };
+const ANY_ADDRESS: WebhookUrlRules = { schemes: ['http', 'https'], ports: [], privateNetworks: true };
+
 /** The webhooks as the server keeps them, with their deliveries; every answer the screen may ask for. */
-function webhookServer(initial: Webhook[], deliveries: WebhookDelivery[] = []) {
+function webhookServer(initial: Webhook[], deliveries: WebhookDelivery[] = [], urlRules = PUBLIC_ONLY) {
   let webhooks = [...initial];
   let sent = [...deliveries];
   const idOf = (request: MockRequest) => request.url.pathname.split('/')[4];
   const answers = {
     'GET /api/v1/webhooks': () => jsonResponse(200, page(webhooks)),
+    'GET /api/v1/webhooks/url-rules': () => jsonResponse(200, urlRules),
     'POST /api/v1/webhooks': ({ body }: MockRequest) => {
       const { url, events, description } = body as CreateWebhook;
       if (url.startsWith('http://')) {
@@ -136,6 +141,12 @@ describe("the CEO's webhooks, on Integrations", () => {
     expect(calls.map((call) => call.path)).toContain('/api/v1/webhooks?page=1&pageSize=20');
 
     const form = await openForm(user);
+    // The server's rules for the address, said before anything is typed.
+    expect(
+      await within(form).findByText(
+        "Where the events are sent: an https address on the public internet, on port 443 or 8443. Private and local addresses are refused, so that no webhook can reach into the platform's own network.",
+      ),
+    ).toBeInTheDocument();
     await user.click(within(form).getByRole('button', { name: 'Create' }));
     expect(within(form).getByText('This field is required')).toBeInTheDocument();
     expect(within(form).getByText('Choose at least one event')).toBeInTheDocument();
@@ -193,6 +204,23 @@ describe("the CEO's webhooks, on Integrations", () => {
     await user.click(within(form).getByRole('button', { name: 'Create' }));
     expect(await within(form).findByText('Nothing may be sent to that host')).toBeInTheDocument();
     expect(screen.queryByRole('dialog', { name: 'Copy the signing secret' })).not.toBeInTheDocument();
+  });
+
+  it('says that any address is taken where the server allows private networks (development), and asks for http or https', async () => {
+    const { calls } = mockApi({ ...tokenAnswers, ...webhookServer([], [], ANY_ADDRESS) });
+    session.start('token', ceo);
+    const user = userEvent.setup();
+    renderApp('/ceo/integrations');
+    const form = await openForm(user);
+    expect(
+      await within(form).findByText(
+        'Where the events are sent: an http or https address. This server also takes private and local addresses: it is set up for development.',
+      ),
+    ).toBeInTheDocument();
+    await user.type(within(form).getByLabelText(/^URL/), 'erp.example.com');
+    await user.click(within(form).getByRole('button', { name: 'Create' }));
+    expect(within(form).getByText('Enter a whole address, starting with http:// or https://')).toBeInTheDocument();
+    expect(calls.filter((call) => call.path === '/api/v1/webhooks/url-rules')).toHaveLength(1);
   });
 
   it('says so prominently when one was turned off for failing, and turns it back on', async () => {
@@ -322,6 +350,11 @@ describe("the CEO's webhooks, on Integrations", () => {
       await user.click(screen.getByRole('button', { name: 'Nouveau webhook' }));
       return screen.findByRole('dialog', { name: 'Nouveau webhook' });
     })();
+    expect(
+      await within(form).findByText(
+        "Où les événements sont envoyés : une adresse https sur l'internet public, sur le port 443 ou 8443. Les adresses privées et locales sont refusées : aucun webhook ne peut atteindre le réseau interne de la plateforme.",
+      ),
+    ).toBeInTheDocument();
     expect(within(form).getByRole('checkbox', { name: 'Tous les événements des rapports' })).toBeInTheDocument();
     expect(within(form).getByRole('checkbox', { name: 'Rapport approuvé' })).toBeInTheDocument();
   });

@@ -10,12 +10,18 @@ import { renderApp } from '@/app/testing';
 
 const DEAD = 'This invitation link is invalid or has expired. Ask the person who invited you to send a new one.';
 
-/** The server's answers around an accepted invitation: the sign-in answer, then what the dashboard reads. */
+/** What the page's check of a working link answers: Cora Ceo invited `user` to Acme Corp, in their language. */
+const preview = (user: User) =>
+  jsonResponse(200, { fullName: user.fullName, email: user.email, enterpriseName: 'Acme Corp', invitedBy: 'Cora Ceo', locale: user.locale });
+
+/** The server's answers around an accepted invitation: the link's check, the sign-in answer, then what the dashboard reads. */
 function mockAccept(
   user: User,
   accept: Response | (() => Response) = jsonResponse(200, makeLoginResponse(user, { token: 'tok-new', deviceToken: 'dev-new' })),
+  check: Response = preview(user),
 ) {
   return mockApi({
+    'POST /api/v1/auth/invitations/check': () => check.clone(),
     'POST /api/v1/auth/invitations/accept': typeof accept === 'function' ? accept : () => accept.clone(),
     [`GET /api/v1/departments/${user.departmentId}/reports`]: jsonResponse(200, page([])),
   });
@@ -34,7 +40,9 @@ describe('accept an invitation', () => {
     const invited = makeUser('DepartmentUser', { fullName: 'Hal Jordan', email: 'hal@acme.test' });
     const { calls } = mockAccept(invited);
     const { location } = renderApp('/accept-invitation?token=inv-123');
-    expect(await screen.findByRole('heading', { level: 1, name: 'Welcome to Enterprise Platform' })).toBeInTheDocument();
+    // The link is checked as the page opens: it names the enterprise and who invited them.
+    expect(await screen.findByRole('heading', { level: 1, name: 'Join Acme Corp' })).toBeInTheDocument();
+    expect(screen.getByText('Invited by Cora Ceo')).toBeInTheDocument();
     expect(
       screen.getByText('You were invited to join Enterprise Platform. Choose a password to activate your account: you are signed in at once.'),
     ).toBeInTheDocument();
@@ -43,18 +51,21 @@ describe('accept an invitation', () => {
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Welcome, Hal Jordan' })).toBeInTheDocument();
     expect(location().pathname).toBe('/dashboard');
-    expect(calls[0]).toMatchObject({ method: 'POST', path: '/api/v1/auth/invitations/accept', body: { token: 'inv-123', password: 'my own passphrase' } });
+    expect(calls[0]).toMatchObject({ method: 'POST', path: '/api/v1/auth/invitations/check', body: { token: 'inv-123' } });
+    expect(calls[1]).toMatchObject({ method: 'POST', path: '/api/v1/auth/invitations/accept', body: { token: 'inv-123', password: 'my own passphrase' } });
     expect(sessionStorage.getItem('token')).toBe('tok-new');
     expect(JSON.parse(sessionStorage.getItem('user')!)).toEqual(invited);
     expect(localStorage.getItem('device')).toBe('dev-new');
     expect(session.get().status).toBe('signed_in');
   });
 
-  it("in a browser without a language choice yet, takes the account's language", async () => {
+  it("in a browser without a language choice yet, speaks the invitation's language from the start", async () => {
     const invited = makeUser('DepartmentUser', { fullName: 'Léa Martin', locale: 'fr' });
     mockAccept(invited);
     renderApp('/accept-invitation?token=inv-123');
-    await choose('my own passphrase');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Rejoindre Acme Corp' })).toBeInTheDocument();
+    expect(screen.getByText('Invitation envoyée par Cora Ceo')).toBeInTheDocument();
+    await choose('my own passphrase', { labels: ['Mot de passe', 'Confirmez le mot de passe'], submit: 'Activer mon compte' });
     expect(await screen.findByRole('heading', { level: 1, name: 'Bienvenue, Léa Martin' })).toBeInTheDocument();
     expect(localStorage.getItem('locale')).toBe('fr');
     expect(document.documentElement.lang).toBe('fr');
@@ -64,12 +75,31 @@ describe('accept an invitation', () => {
     localStorage.setItem('locale', 'en');
     mockAccept(makeUser('DepartmentUser', { fullName: 'Léa Martin', locale: 'fr' }));
     renderApp('/accept-invitation?token=inv-123');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Join Acme Corp' })).toBeInTheDocument();
     await choose('my own passphrase');
     expect(await screen.findByRole('heading', { level: 1, name: 'Welcome, Léa Martin' })).toBeInTheDocument();
     expect(localStorage.getItem('locale')).toBe('en');
   });
 
-  it('says when the link is dead, and signs nobody in', async () => {
+  it('says a used or expired link is dead as the page opens, before a password is typed', async () => {
+    const { calls } = mockAccept(makeUser('DepartmentUser'), jsonResponse(200, {}), serverErrors.validation({ token: 'invalid' }));
+    renderApp('/accept-invitation?token=used');
+    expect(await screen.findByRole('alert')).toHaveTextContent(`This invitation no longer works${DEAD}`);
+    expect(screen.getByRole('heading', { level: 1, name: 'Welcome to Enterprise Platform' })).toBeInTheDocument();
+    expect(screen.queryByLabelText(/^Password/, { selector: 'input' })).not.toBeInTheDocument();
+    expect(calls.map((call) => call.path)).toEqual(['/api/v1/auth/invitations/check']);
+  });
+
+  it('keeps the form when the check could not be made: sending it tells', async () => {
+    const invited = makeUser('DepartmentUser', { fullName: 'Hal Jordan' });
+    mockAccept(invited, undefined, serverErrors.internal());
+    renderApp('/accept-invitation?token=inv-123');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Welcome to Enterprise Platform' })).toBeInTheDocument();
+    await choose('my own passphrase');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Welcome, Hal Jordan' })).toBeInTheDocument();
+  });
+
+  it('says when the link died after the page opened, and signs nobody in', async () => {
     mockAccept(makeUser('DepartmentUser'), serverErrors.validation({ token: 'invalid' }));
     const { location } = renderApp('/accept-invitation?token=used');
     await choose('my own passphrase');
@@ -100,7 +130,7 @@ describe('accept an invitation', () => {
     await changeLocale('fr');
     mockAccept(makeUser('DepartmentUser'), serverErrors.validation({ token: 'invalid' }));
     renderApp('/accept-invitation?token=used');
-    expect(await screen.findByRole('heading', { level: 1, name: 'Bienvenue sur Enterprise Platform' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Rejoindre Acme Corp' })).toBeInTheDocument();
     const user = userEvent.setup();
     await user.type(screen.getByLabelText(/^Mot de passe/, { selector: 'input' }), 'court');
     await user.click(screen.getByRole('button', { name: 'Activer mon compte' }));
@@ -115,20 +145,25 @@ describe('accept an invitation', () => {
 
   it('asks someone already signed in to sign out first, then takes the invitation', async () => {
     session.start('tok-old', makeUser('EnterpriseCeo', { fullName: 'Cora Ceo' }));
-    const { calls } = mockApi({ 'POST /api/v1/auth/logout': new Response(null, { status: 204 }) });
+    const { calls } = mockApi({
+      'POST /api/v1/auth/logout': new Response(null, { status: 204 }),
+      'POST /api/v1/auth/invitations/check': preview(makeUser('DepartmentUser')),
+    });
     renderApp('/accept-invitation?token=inv');
     expect(await screen.findByRole('status')).toHaveTextContent('You are signed in as Cora Ceo. Sign out first to accept this invitation.');
     expect(screen.getByRole('link', { name: 'Continue as Cora Ceo' })).toHaveAttribute('href', '/dashboard');
 
     await userEvent.setup().click(screen.getByRole('button', { name: 'Sign out' }));
     expect(await screen.findByRole('button', { name: 'Activate my account' })).toBeInTheDocument();
-    await waitFor(() => expect(calls.map((call) => call.path)).toEqual(['/api/v1/auth/logout']));
+    // Checked once signed out, not before: the link is for whoever is about to accept it.
+    await waitFor(() => expect(calls.map((call) => call.path)).toEqual(['/api/v1/auth/logout', '/api/v1/auth/invitations/check']));
   });
 
   it('goes on to the second step a policy requires (setting up an authenticator), then opens the dashboard', async () => {
     const invited = makeUser('DepartmentUser', { fullName: 'Hal Jordan', email: 'hal@acme.test' });
     const second = { mfaRequired: true, challenge: 'chal-9', methods: [], enrollmentRequired: true };
     const { calls } = mockApi({
+      'POST /api/v1/auth/invitations/check': preview(invited),
       'POST /api/v1/auth/invitations/accept': jsonResponse(200, second),
       'POST /api/v1/auth/login/totp': jsonResponse(200, { secret: 'JBSWY3DPEHPK3PXP', otpauthUrl: 'otpauth://totp/Acme:hal?secret=JBSWY3DPEHPK3PXP' }),
       'POST /api/v1/auth/login/verify': jsonResponse(200, { ...makeLoginResponse(invited), recoveryCodes: ['aaaa-bbbb', 'cccc-dddd'] }),

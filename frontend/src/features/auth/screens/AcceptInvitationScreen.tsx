@@ -1,16 +1,21 @@
 import { Alert, Anchor, Button, Group, Stack, Text } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { IconAlertCircle, IconUserCheck } from '@tabler/icons-react';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useSearchParams } from 'react-router-dom';
-import type { SecondFactorRequired } from '@/api/generated/model';
+// The plain call, not a react-query hook: the signed-out pages load without react-query.
+import { checkInvitation } from '@/api/generated/auth/auth';
+import type { InvitationPreview, SecondFactorRequired } from '@/api/generated/model';
 import { isApiRequestError } from '@/api/mutator';
 import { AuthLayout } from '@/components/layouts/AuthLayout';
+// The e-mailed links' pages have their strings with the signed-in ones: the sign-in page does not carry them.
+import '@/i18n/signed-in';
+import { adoptAccountLocale } from '@/lib/account-locale';
 import { errorMessage } from '@/lib/errors';
 import { href } from '@/lib/paths';
 import { useSession } from '@/lib/session';
-import { LinkProblem } from '../components/LinkProblem';
+import { LinkChecking, LinkProblem } from '../components/LinkProblem';
 import { PasswordPairFields, usePasswordPair } from '../components/PasswordPair';
 import { SecondFactorStep, acceptInvitationAndSignIn, loadSignInSteps, needsSecondFactor, useSignOut } from '../session-hooks';
 
@@ -22,7 +27,7 @@ import { SecondFactorStep, acceptInvitationAndSignIn, loadSignInSteps, needsSeco
 export default function AcceptInvitationScreen() {
   const { t } = useTranslation();
   const product = t('app.name');
-  useDocumentTitle(`${t('auth.accept.pageTitle')} · ${product}`);
+  useDocumentTitle(`${t('emailLinks.accept.pageTitle')} · ${product}`);
   const current = useSession();
   const { signOut, isSigningOut } = useSignOut();
   const [params] = useSearchParams();
@@ -31,9 +36,36 @@ export default function AcceptInvitationScreen() {
   const [pending, setPending] = useState(false);
   const [failure, setFailure] = useState<unknown>(null);
   const [dead, setDead] = useState(!token);
+  /** Who the invitation is for and from, once its link is checked (null while checking, or when the check could not be made). */
+  const [invitation, setInvitation] = useState<InvitationPreview | null>(null);
+  /** The token whose check has answered (or could not be made). */
+  const [checked, setChecked] = useState<string | null>(null);
   /** The password is set; the account's policy asks for a second step before the session opens. */
   const [secondStep, setSecondStep] = useState<SecondFactorRequired | null>(null);
   const [secondStepExpired, setSecondStepExpired] = useState(false);
+
+  // The link is checked as the page opens: a used or expired one says so before a password is
+  // typed, and a working one names the enterprise and who invited them, in the invitation's
+  // language (unless this browser chose one). A check that could not be made leaves the form: sending it tells.
+  const signedIn = current.status === 'signed_in';
+  const checking = Boolean(token) && !signedIn && checked !== token;
+  useEffect(() => {
+    if (!token || signedIn) return;
+    let live = true;
+    checkInvitation({ token })
+      .then((preview) => {
+        if (!live) return;
+        setInvitation(preview);
+        void adoptAccountLocale(preview);
+      })
+      .catch((error: unknown) => {
+        if (live && isApiRequestError(error) && error.fields.token) setDead(true);
+      })
+      .finally(() => live && setChecked(token));
+    return () => {
+      live = false;
+    };
+  }, [token, signedIn]);
 
   // Signed in while the form was being sent: this acceptance did it. On to the app.
   if (current.status === 'signed_in' && pending) return <Navigate to={href('dashboard')} replace />;
@@ -85,26 +117,33 @@ export default function AcceptInvitationScreen() {
       return (
         <Stack>
           <Alert color="yellow" icon={<IconUserCheck aria-hidden />} role="status">
-            {t('auth.accept.signedIn', { name: current.user.fullName })}
+            {t('emailLinks.accept.signedIn', { name: current.user.fullName })}
           </Alert>
           <Group justify="space-between" wrap="wrap" gap="sm">
             <Anchor component={Link} to={href('dashboard')} fw={500}>
-              {t('auth.accept.continue', { name: current.user.fullName })}
+              {t('emailLinks.accept.continue', { name: current.user.fullName })}
             </Anchor>
             <Button onClick={signOut} loading={isSigningOut}>
-              {t('auth.accept.signOut')}
+              {t('emailLinks.accept.signOut')}
             </Button>
           </Group>
         </Stack>
       );
     }
+    if (checking) return <LinkChecking />;
     if (dead) {
-      return <LinkProblem title={t('auth.accept.deadTitle')} message={t('auth.accept.dead')} action={{ to: href('login'), label: t('auth.forgot.back') }} />;
+      return (
+        <LinkProblem
+          title={t('emailLinks.accept.deadTitle')}
+          message={t('emailLinks.accept.dead')}
+          action={{ to: href('login'), label: t('auth.forgot.back') }}
+        />
+      );
     }
     return (
       <form onSubmit={submit} noValidate>
         <Stack>
-          <Text>{t('auth.accept.body', { product })}</Text>
+          <Text>{t('emailLinks.accept.body', { product })}</Text>
           {failure !== null && (
             <Alert color="red" icon={<IconAlertCircle aria-hidden />} role="alert">
               {errorMessage(failure, t)}
@@ -118,7 +157,7 @@ export default function AcceptInvitationScreen() {
           )}
           <PasswordPairFields fields={pair.fields} passwordLabel={t('auth.password')} confirmLabel={t('auth.confirmPassword')} autoFocus />
           <Button type="submit" fullWidth loading={pending}>
-            {t('auth.accept.submit')}
+            {t('emailLinks.accept.submit')}
           </Button>
         </Stack>
       </form>
@@ -126,7 +165,12 @@ export default function AcceptInvitationScreen() {
   };
 
   return (
-    <AuthLayout title={t('auth.accept.title', { product })} subtitle={t('app.tagline')}>
+    <AuthLayout
+      title={
+        invitation?.enterpriseName && !dead ? t('emailLinks.accept.join', { enterprise: invitation.enterpriseName }) : t('emailLinks.accept.title', { product })
+      }
+      subtitle={invitation?.invitedBy && !dead ? t('emailLinks.accept.invitedBy', { name: invitation.invitedBy }) : t('app.tagline')}
+    >
       {body()}
     </AuthLayout>
   );

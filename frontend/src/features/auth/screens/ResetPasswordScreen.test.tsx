@@ -8,6 +8,9 @@ import { renderApp } from '@/app/testing';
 
 const DEAD = 'This password reset link is invalid or has expired. Links work once, for one hour.';
 
+/** The page's check of its link as it opens: the link works. */
+const WORKS = { 'POST /api/v1/auth/password-reset/check': () => new Response(null, { status: 204 }) };
+
 async function choose(password: string, confirm = password) {
   const user = userEvent.setup();
   await user.type(await screen.findByLabelText(/^New password/, { selector: 'input' }), password);
@@ -18,21 +21,40 @@ async function choose(password: string, confirm = password) {
 
 describe('reset password from an e-mailed link', () => {
   it('saves the new password, then offers to sign in', async () => {
-    const { calls } = mockApi({ 'POST /api/v1/auth/password-reset/confirm': new Response(null, { status: 204 }) });
+    const { calls } = mockApi({ ...WORKS, 'POST /api/v1/auth/password-reset/confirm': new Response(null, { status: 204 }) });
     const { location } = renderApp('/reset-password?token=tok-123');
     expect(await screen.findByRole('heading', { level: 1, name: 'Choose a new password' })).toBeInTheDocument();
 
     const user = await choose('a new passphrase');
 
     expect(await screen.findByRole('status')).toHaveTextContent('Password changedYour password was changed. Sign in with it now.');
-    expect(calls.map((call) => call.body)).toEqual([{ token: 'tok-123', password: 'a new passphrase' }]);
+    expect(calls.map((call) => call.body)).toEqual([{ token: 'tok-123' }, { token: 'tok-123', password: 'a new passphrase' }]);
     await user.click(screen.getByRole('link', { name: 'Sign in' }));
     expect(await screen.findByRole('button', { name: 'Sign in' })).toBeInTheDocument();
     expect(location().pathname).toBe('/login');
   });
 
-  it('says when a link is dead (used, expired), and leads to asking for a new one', async () => {
-    mockApi({ 'POST /api/v1/auth/password-reset/confirm': serverErrors.validation({ token: 'invalid' }) });
+  it('says a used or expired link is dead as the page opens, before the new password is typed', async () => {
+    const { calls } = mockApi({ 'POST /api/v1/auth/password-reset/check': serverErrors.validation({ token: 'invalid' }) });
+    renderApp('/reset-password?token=used');
+    expect(await screen.findByRole('alert')).toHaveTextContent(`This link no longer works${DEAD}`);
+    expect(screen.queryByLabelText(/^New password/, { selector: 'input' })).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Ask for a new link' })).toHaveAttribute('href', '/forgot-password');
+    expect(calls).toEqual([{ method: 'POST', path: '/api/v1/auth/password-reset/check', body: { token: 'used' } }]);
+  });
+
+  it('keeps the form when the check could not be made: sending it tells', async () => {
+    mockApi({
+      'POST /api/v1/auth/password-reset/check': serverErrors.internal(),
+      'POST /api/v1/auth/password-reset/confirm': new Response(null, { status: 204 }),
+    });
+    renderApp('/reset-password?token=tok-123');
+    await choose('a new passphrase');
+    expect(await screen.findByRole('status')).toHaveTextContent('Password changed');
+  });
+
+  it('says when a link died after the page opened, and leads to asking for a new one', async () => {
+    mockApi({ ...WORKS, 'POST /api/v1/auth/password-reset/confirm': serverErrors.validation({ token: 'invalid' }) });
     const { location } = renderApp('/reset-password?token=used');
     const user = await choose('a new passphrase');
 
@@ -52,11 +74,11 @@ describe('reset password from an e-mailed link', () => {
   });
 
   it('checks the two fields first, and shows the server’s word on the password under it', async () => {
-    const { calls } = mockApi({ 'POST /api/v1/auth/password-reset/confirm': serverErrors.validation({ password: 'too_weak' }) });
+    const { calls } = mockApi({ ...WORKS, 'POST /api/v1/auth/password-reset/confirm': serverErrors.validation({ password: 'too_weak' }) });
     renderApp('/reset-password?token=tok');
     await choose('short', 'short');
     expect(screen.getByText('Password must be at least 8 characters')).toBeInTheDocument();
-    expect(calls).toEqual([]);
+    expect(calls.map((call) => call.path)).toEqual(['/api/v1/auth/password-reset/check']);
 
     const user = userEvent.setup();
     const password = screen.getByLabelText(/^New password/, { selector: 'input' });
@@ -68,7 +90,7 @@ describe('reset password from an e-mailed link', () => {
     await user.click(screen.getByRole('button', { name: 'Save the new password' }));
     expect(confirm).toHaveAccessibleDescription('The passwords do not match');
     expect(confirm).toHaveFocus();
-    expect(calls).toEqual([]);
+    expect(calls).toHaveLength(1);
 
     await user.clear(confirm);
     await user.type(confirm, 'password1');
@@ -79,9 +101,10 @@ describe('reset password from an e-mailed link', () => {
 
   it('speaks French', async () => {
     await changeLocale('fr');
-    mockApi({ 'POST /api/v1/auth/password-reset/confirm': serverErrors.validation({ token: 'invalid' }) });
+    mockApi({ ...WORKS, 'POST /api/v1/auth/password-reset/confirm': serverErrors.validation({ token: 'invalid' }) });
     renderApp('/reset-password?token=used');
     expect(await screen.findByRole('heading', { level: 1, name: 'Choisissez un nouveau mot de passe' })).toBeInTheDocument();
+    await screen.findByRole('button', { name: 'Enregistrer le mot de passe' });
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: 'Enregistrer le mot de passe' }));
     expect(screen.getAllByText('Ce champ est obligatoire')).toHaveLength(2);

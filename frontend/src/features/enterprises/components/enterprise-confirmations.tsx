@@ -10,19 +10,19 @@ export function typedNameMatches(typed: string, name: string): boolean {
   return typed.trim() !== '' && typed.trim() === name.trim();
 }
 
-/**
- * Asks before deleting: names the enterprise, says it is final and what goes with it (SPEC §8),
- * and asks for its name to be typed: names are unique ignoring case and accents, and typing the
- * exact name makes sure it is this one. The red button stays disabled until the name matches.
- */
-export function confirmDeleteEnterprise(enterprise: Pick<Enterprise, 'name'>, t: TFunction, onConfirm: () => void) {
-  const modalId = `delete-enterprise-${Math.random().toString(36).slice(2)}`;
+/** What a typed-name confirmation says: the question, the warnings and what goes. */
+type TypedNameTexts = { question: string; notes: string[]; removed: string[]; confirm: string };
+
+function openTypedNameConfirmation(kind: string, title: string, name: string, texts: TypedNameTexts, onConfirm: () => void) {
+  const modalId = `${kind}-enterprise-${Math.random().toString(36).slice(2)}`;
   modals.open({
     modalId,
-    title: t('enterprises.delete.title'),
+    title,
     children: (
-      <DeleteEnterpriseConfirmation
-        name={enterprise.name}
+      <TypedNameConfirmation
+        kind={kind}
+        name={name}
+        texts={texts}
         onCancel={() => modals.close(modalId)}
         onConfirm={() => {
           modals.close(modalId);
@@ -33,12 +33,56 @@ export function confirmDeleteEnterprise(enterprise: Pick<Enterprise, 'name'>, t:
   });
 }
 
-type DeleteEnterpriseConfirmationProps = { name: string; onConfirm: () => void; onCancel: () => void };
+/**
+ * Asks before deleting: names the enterprise, says what its deletion does and that, once its
+ * recovery window ends, it is final and every associated datum goes (SPEC §8), and asks for its
+ * name to be typed: names are unique ignoring case and accents, and typing the exact name makes
+ * sure it is this one. The red button stays disabled until the name matches.
+ */
+export function confirmDeleteEnterprise(enterprise: Pick<Enterprise, 'name'>, t: TFunction, onConfirm: () => void) {
+  openTypedNameConfirmation(
+    'delete',
+    t('enterprises.delete.title'),
+    enterprise.name,
+    {
+      question: t('enterprises.delete.question', { name: enterprise.name }),
+      notes: [t('enterprises.delete.window'), t('enterprises.delete.irreversible')],
+      removed: [t('enterprises.delete.dataRemoved'), t('enterprises.delete.departments'), t('enterprises.delete.users'), t('enterprises.delete.reports')],
+      confirm: t('enterprises.delete.confirm'),
+    },
+    onConfirm,
+  );
+}
 
-function DeleteEnterpriseConfirmation({ name, onConfirm, onCancel }: DeleteEnterpriseConfirmationProps) {
+/** Asks before purging a scheduled deletion now, with the name typed again: nothing comes back. */
+export function confirmPurgeEnterprise(enterprise: Pick<Enterprise, 'name'>, date: string, t: TFunction, onConfirm: () => void) {
+  openTypedNameConfirmation(
+    'purge',
+    t('enterprises.purge.title'),
+    enterprise.name,
+    {
+      question: t('enterprises.purge.question', { name: enterprise.name, date }),
+      notes: [t('enterprises.purge.irreversible')],
+      removed: [
+        t('enterprises.purge.dataRemoved'),
+        t('enterprises.delete.departments'),
+        t('enterprises.delete.users'),
+        t('enterprises.delete.reports'),
+        t('enterprises.purge.history'),
+      ],
+      confirm: t('enterprises.purge.confirm'),
+    },
+    onConfirm,
+  );
+}
+
+type TypedNameConfirmationProps = { kind: string; name: string; texts: TypedNameTexts; onConfirm: () => void; onCancel: () => void };
+
+function TypedNameConfirmation({ kind, name, texts, onConfirm, onCancel }: TypedNameConfirmationProps) {
   const { t } = useTranslation();
   const [typed, setTyped] = useState('');
   const matches = typedNameMatches(typed, name);
+  const [intro, ...items] = texts.removed;
   // Enter in the field submits only once the name matches.
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -47,16 +91,18 @@ function DeleteEnterpriseConfirmation({ name, onConfirm, onCancel }: DeleteEnter
 
   return (
     <form onSubmit={submit} noValidate>
-      <Stack gap="xs" data-testid="delete-enterprise-confirmation">
-        <Text size="sm">{t('enterprises.delete.question', { name })}</Text>
-        <Text size="sm" fw={600}>
-          {t('enterprises.delete.irreversible')}
-        </Text>
-        <Text size="sm">{t('enterprises.delete.dataRemoved')}</Text>
+      <Stack gap="xs" data-testid={`${kind}-enterprise-confirmation`}>
+        <Text size="sm">{texts.question}</Text>
+        {texts.notes.map((note, index) => (
+          <Text key={note} size="sm" fw={index === texts.notes.length - 1 ? 600 : undefined}>
+            {note}
+          </Text>
+        ))}
+        <Text size="sm">{intro}</Text>
         <List size="sm" withPadding>
-          <List.Item>{t('enterprises.delete.departments')}</List.Item>
-          <List.Item>{t('enterprises.delete.users')}</List.Item>
-          <List.Item>{t('enterprises.delete.reports')}</List.Item>
+          {items.map((item) => (
+            <List.Item key={item}>{item}</List.Item>
+          ))}
         </List>
         <TextInput
           label={t('enterprises.delete.typeName')}
@@ -67,7 +113,7 @@ function DeleteEnterpriseConfirmation({ name, onConfirm, onCancel }: DeleteEnter
           autoCapitalize="off"
           spellCheck={false}
           data-autofocus
-          data-testid="delete-enterprise-name"
+          data-testid={`${kind}-enterprise-name`}
         />
       </Stack>
       <Group justify="flex-end" gap="sm" mt="md">
@@ -75,7 +121,7 @@ function DeleteEnterpriseConfirmation({ name, onConfirm, onCancel }: DeleteEnter
           {t('common.cancel')}
         </Button>
         <Button type="submit" color="red" disabled={!matches}>
-          {t('enterprises.delete.confirm')}
+          {texts.confirm}
         </Button>
       </Group>
     </form>

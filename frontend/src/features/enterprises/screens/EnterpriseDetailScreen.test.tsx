@@ -1,6 +1,7 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { changeLocale } from '@/i18n';
 import { session } from '@/lib/session';
 import { mockApi } from '@/testing/api-mock';
 import type { Department, EnterpriseDetail } from '@/api/generated/model';
@@ -45,16 +46,24 @@ describe('enterprise detail', () => {
     expect(within(users).getByText('CEO')).toBeInTheDocument();
   });
 
-  it('asks before deleting, naming the enterprise and what goes with it, then returns to the list', async () => {
-    const { calls } = mockDetail({ [`DELETE ${base}`]: new Response(null, { status: 204 }) });
+  it('asks before deleting, naming the enterprise, its recovery window and what goes with it, then shows it scheduled', async () => {
+    let current: EnterpriseDetail = detail;
+    const { calls } = mockDetail({
+      [`GET ${base}`]: () => jsonResponse(200, current),
+      [`DELETE ${base}`]: () => {
+        current = { ...detail, isActive: false, deletionScheduledAt: '2026-12-01T12:00:00Z', purgeAfter: '2026-12-31T12:00:00Z' };
+        return jsonResponse(202, { status: 'scheduled', purgeAfter: '2026-12-31T12:00:00Z' });
+      },
+    });
     const user = userEvent.setup();
     const { location } = renderApp(`/admin/enterprises/${detail.id}`);
 
     await user.click(await screen.findByRole('button', { name: 'Delete' }));
     const dialog = await screen.findByRole('dialog', { name: 'Delete enterprise' });
     expect(dialog).toHaveTextContent('Are you sure you want to delete the enterprise “Acme Corp”?');
-    expect(dialog).toHaveTextContent('This action cannot be undone.');
-    expect(dialog).toHaveTextContent('All associated data will be permanently removed');
+    expect(dialog).toHaveTextContent('It is suspended at once: nobody can sign in, its tokens and webhooks stop.');
+    expect(dialog).toHaveTextContent('Once the recovery window ends, this action cannot be undone.');
+    expect(dialog).toHaveTextContent('All associated data will then be permanently removed');
     expect(dialog).toHaveTextContent('its departments');
     expect(dialog).toHaveTextContent('its users');
     expect(dialog).toHaveTextContent('its reports');
@@ -79,15 +88,23 @@ describe('enterprise detail', () => {
     expect(confirm).toBeEnabled();
     await user.click(confirm);
 
-    await waitFor(() => expect(location().pathname).toBe('/admin/enterprises'));
-    expect(await screen.findByText('The enterprise “Acme Corp” was deleted')).toBeInTheDocument();
+    expect(await screen.findByText('The enterprise “Acme Corp” was deleted: it will be purged on Dec 31, 2026 unless it is restored')).toBeInTheDocument();
     expect(calls.filter((call) => call.method === 'DELETE').map((call) => call.path)).toEqual([base]);
+    // Still here, suspended: its page says until when and offers the way back.
+    const banner = await screen.findByRole('region', { name: 'Deletion scheduled' });
+    expect(banner).toHaveTextContent(
+      'Acme Corp is suspended: nobody can sign in, and its tokens and webhooks are stopped. Its data will be erased for good on Dec 31, 2026.',
+    );
+    expect(location().pathname).toBe(`/admin/enterprises/${detail.id}`);
+    expect(screen.getAllByText('Deletion scheduled').length).toBeGreaterThan(1);
+    expect(screen.queryByRole('button', { name: 'Delete' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Activate' })).not.toBeInTheDocument();
   });
 
   it('deletes with Enter once the name is typed, and Cancel deletes nothing', async () => {
-    const { calls } = mockDetail({ [`DELETE ${base}`]: new Response(null, { status: 204 }) });
+    const { calls } = mockDetail({ [`DELETE ${base}`]: jsonResponse(202, { status: 'scheduled', purgeAfter: '2026-12-31T12:00:00Z' }) });
     const user = userEvent.setup();
-    const { location } = renderApp(`/admin/enterprises/${detail.id}`);
+    renderApp(`/admin/enterprises/${detail.id}`);
 
     await user.click(await screen.findByRole('button', { name: 'Delete' }));
     let dialog = await screen.findByRole('dialog', { name: 'Delete enterprise' });
@@ -104,8 +121,90 @@ describe('enterprise detail', () => {
     expect(within(dialog).getByRole('button', { name: 'Delete enterprise' })).toBeDisabled();
     await user.type(typed, 'Acme Corp{Enter}');
 
+    await waitFor(() => expect(calls.filter((call) => call.method === 'DELETE').map((call) => call.path)).toEqual([base]));
+  });
+
+  const scheduled: EnterpriseDetail = { ...detail, isActive: false, deletionScheduledAt: '2026-12-01T12:00:00Z', purgeAfter: '2026-12-31T12:00:00Z' };
+
+  it('restores a scheduled enterprise in one click', async () => {
+    let current = scheduled;
+    const { calls } = mockDetail({
+      [`GET ${base}`]: () => jsonResponse(200, current),
+      [`POST ${base}/restore`]: () => {
+        current = { ...detail, isActive: true };
+        return jsonResponse(200, current);
+      },
+    });
+    const user = userEvent.setup();
+    renderApp(`/admin/enterprises/${detail.id}`);
+
+    const banner = await screen.findByRole('region', { name: 'Deletion scheduled' });
+    await user.click(within(banner).getByRole('button', { name: 'Restore' }));
+    expect(await screen.findByText('Acme Corp was restored: nothing was lost.')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('region', { name: 'Deletion scheduled' })).not.toBeInTheDocument());
+    expect(screen.getByRole('button', { name: 'Delete' })).toBeInTheDocument();
+    expect(calls.filter((call) => call.method === 'POST').map((call) => call.path)).toEqual([`${base}/restore`]);
+  });
+
+  it('says so when the deletion was undone meanwhile (409)', async () => {
+    mockDetail({
+      [`GET ${base}`]: jsonResponse(200, scheduled),
+      [`POST ${base}/restore`]: jsonResponse(409, {
+        code: 'conflict',
+        reason: 'deletion_not_scheduled',
+        message: 'This enterprise is not scheduled for deletion',
+      }),
+    });
+    const user = userEvent.setup();
+    renderApp(`/admin/enterprises/${detail.id}`);
+
+    const banner = await screen.findByRole('region', { name: 'Deletion scheduled' });
+    await user.click(within(banner).getByRole('button', { name: 'Restore' }));
+    expect(await screen.findByText('The enterprise could not be restored')).toBeInTheDocument();
+    expect(screen.getByText('This enterprise is not scheduled for deletion any more. Reload the page.')).toBeInTheDocument();
+  });
+
+  it('purges now only once the name is typed again, then returns to the list', async () => {
+    const { calls } = mockDetail({ [`GET ${base}`]: jsonResponse(200, scheduled), [`POST ${base}/purge`]: new Response(null, { status: 204 }) });
+    const user = userEvent.setup();
+    const { location } = renderApp(`/admin/enterprises/${detail.id}`);
+
+    const banner = await screen.findByRole('region', { name: 'Deletion scheduled' });
+    await user.click(within(banner).getByRole('button', { name: 'Purge now' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Purge enterprise now' });
+    expect(dialog).toHaveTextContent('Purge the enterprise “Acme Corp” now, without waiting for Dec 31, 2026?');
+    expect(dialog).toHaveTextContent('This action cannot be undone.');
+    expect(dialog).toHaveTextContent('its audit history');
+    const confirm = within(dialog).getByRole('button', { name: 'Purge enterprise' });
+    const typed = within(dialog).getByRole('textbox', { name: "Type the enterprise's name to confirm" });
+    await user.type(typed, 'acme corp{Enter}');
+    expect(confirm).toBeDisabled();
+    expect(calls.some((call) => call.path.endsWith('/purge'))).toBe(false);
+    await user.clear(typed);
+    await user.type(typed, 'Acme Corp');
+    await user.click(confirm);
+
     await waitFor(() => expect(location().pathname).toBe('/admin/enterprises'));
-    expect(calls.filter((call) => call.method === 'DELETE').map((call) => call.path)).toEqual([base]);
+    expect(await screen.findByText('The enterprise “Acme Corp” was purged')).toBeInTheDocument();
+    expect(calls.filter((call) => call.method === 'POST')).toEqual([{ method: 'POST', path: `${base}/purge`, body: { confirmName: 'Acme Corp' } }]);
+  });
+
+  it('says a scheduled deletion, its restore and its purge in French', async () => {
+    mockDetail({ [`GET ${base}`]: jsonResponse(200, scheduled) });
+    await act(() => changeLocale('fr'));
+    const user = userEvent.setup();
+    renderApp(`/admin/enterprises/${detail.id}`);
+
+    const banner = await screen.findByRole('region', { name: 'Suppression programmée' });
+    expect(banner).toHaveTextContent(
+      'Acme Corp est suspendue : personne ne peut se connecter, et ses jetons et webhooks sont arrêtés. Ses données seront effacées définitivement le 31 déc. 2026.',
+    );
+    expect(within(banner).getByRole('button', { name: 'Restaurer' })).toBeInTheDocument();
+    await user.click(within(banner).getByRole('button', { name: 'Purger maintenant' }));
+    const dialog = await screen.findByRole('dialog', { name: "Purger l'entreprise maintenant" });
+    expect(dialog).toHaveTextContent("Purger l'entreprise « Acme Corp » maintenant, sans attendre le 31 déc. 2026 ?");
+    expect(dialog).toHaveTextContent('Cette action est irréversible.');
+    expect(within(dialog).getByRole('button', { name: "Purger l'entreprise" })).toBeDisabled();
   });
 
   it('shows a name another enterprise has (409) under the Name field of the edit dialog', async () => {

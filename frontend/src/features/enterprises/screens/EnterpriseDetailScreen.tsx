@@ -1,23 +1,34 @@
-import { Button, Card, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Card, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure, useDocumentTitle } from '@mantine/hooks';
-import { IconBuildingOff, IconListSearch, IconPencil, IconPlayerPause, IconPlayerPlay, IconPlugConnected, IconTrash } from '@tabler/icons-react';
+import {
+  IconArrowBackUp,
+  IconBuildingOff,
+  IconClockExclamation,
+  IconListSearch,
+  IconPencil,
+  IconPlayerPause,
+  IconPlayerPlay,
+  IconPlugConnected,
+  IconTrash,
+} from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { useGetEnterprise } from '@/api/generated/enterprises/enterprises';
 import type { EnterpriseDetail } from '@/api/generated/model';
 import { isApiRequestError } from '@/api/mutator';
+import type { TFunction } from 'i18next';
 import { EmptyMessage } from '@/components/data/EmptyMessage';
 import { QueryError } from '@/components/data/QueryError';
-import { ActiveBadge } from '@/components/data/badges';
+import { EnterpriseStatusBadge } from '@/components/data/badges';
 import { DepartmentManager } from '@/components/departments/DepartmentManager';
 import { PageHeader } from '@/components/PageHeader';
 import { errorMessage } from '@/lib/errors';
 import { useFormat } from '@/lib/format';
 import { notify } from '@/lib/notify';
 import { auditLogHref, href } from '@/lib/paths';
-import { useDeleteEnterpriseMutation, useUpdateEnterpriseMutation } from '../api';
-import { confirmDeactivateEnterprise, confirmDeleteEnterprise } from '../components/enterprise-confirmations';
+import { useDeleteEnterpriseMutation, usePurgeEnterpriseMutation, useRestoreEnterpriseMutation, useUpdateEnterpriseMutation } from '../api';
+import { confirmDeactivateEnterprise, confirmDeleteEnterprise, confirmPurgeEnterprise } from '../components/enterprise-confirmations';
 import { EnterpriseEditModal } from '../components/EnterpriseEditModal';
 import { EnterpriseReportsSection } from '../components/EnterpriseReportsSection';
 import { EnterpriseUsersTable } from '../components/EnterpriseUsersTable';
@@ -66,6 +77,13 @@ export default function EnterpriseDetailScreen() {
   return <EnterpriseDetailView enterprise={enterprise.data} back={back} />;
 }
 
+/** A refused restore or purge: the deletion was undone meanwhile, or the typed name was not its; else the usual words. */
+function deletionError(error: unknown, t: TFunction): string {
+  if (isApiRequestError(error) && error.reason === 'deletion_not_scheduled') return t('enterprises.scheduled.notScheduled');
+  if (isApiRequestError(error) && error.code === 'confirmation_mismatch') return t('enterprises.purge.mismatch');
+  return errorMessage(error, t);
+}
+
 function EnterpriseDetailView({ enterprise, back }: { enterprise: EnterpriseDetail; back: { to: string; label: string } }) {
   const { t } = useTranslation();
   const format = useFormat();
@@ -73,6 +91,11 @@ function EnterpriseDetailView({ enterprise, back }: { enterprise: EnterpriseDeta
   const [editing, edit] = useDisclosure(false);
   const update = useUpdateEnterpriseMutation();
   const remove = useDeleteEnterpriseMutation();
+  const restore = useRestoreEnterpriseMutation();
+  const purge = usePurgeEnterpriseMutation(() => {
+    notify.success(`enterprise.purge:${enterprise.id}`, t('enterprises.purge.success', { name: enterprise.name }));
+    navigate(href('adminEnterprises'), { replace: true });
+  });
 
   const setActive = (isActive: boolean) =>
     update.mutate(
@@ -94,21 +117,44 @@ function EnterpriseDetailView({ enterprise, back }: { enterprise: EnterpriseDeta
       remove.mutate(
         { id: enterprise.id },
         {
-          onSuccess: () => {
-            notify.success(`enterprise.delete:${enterprise.id}`, t('enterprises.delete.success', { name: enterprise.name }));
-            navigate(href('adminEnterprises'), { replace: true });
-          },
+          // The enterprise stays, suspended, until its purge: its page says so and offers a restore.
+          onSuccess: (scheduled) =>
+            notify.success(
+              `enterprise.delete:${enterprise.id}`,
+              t('enterprises.delete.success', { name: enterprise.name, date: format.date(scheduled.purgeAfter) }),
+            ),
           onError: (error) => notify.failure(`enterprise.delete:${enterprise.id}`, t('enterprises.delete.failed'), errorMessage(error, t)),
         },
       ),
     );
+
+  const restoreNow = () =>
+    restore.mutate(
+      { id: enterprise.id },
+      {
+        onSuccess: () => notify.success(`enterprise.restore:${enterprise.id}`, t('enterprises.scheduled.restored', { name: enterprise.name })),
+        onError: (error) => notify.failure(`enterprise.restore:${enterprise.id}`, t('enterprises.scheduled.restoreFailed'), deletionError(error, t)),
+      },
+    );
+
+  const purgeAfter = format.date(enterprise.purgeAfter);
+  const askPurge = () =>
+    confirmPurgeEnterprise(enterprise, purgeAfter, t, () =>
+      purge.mutate(
+        { id: enterprise.id, data: { confirmName: enterprise.name } },
+        {
+          onError: (error) => notify.failure(`enterprise.purge:${enterprise.id}`, t('enterprises.purge.failed'), deletionError(error, t)),
+        },
+      ),
+    );
+  const scheduled = enterprise.purgeAfter != null;
 
   const details: { label: string; value: ReactNode }[] = [
     {
       label: t('enterprises.fields.ceo'),
       value: enterprise.ceo ? `${enterprise.ceo.fullName} · ${enterprise.ceo.email}` : t('enterprises.noCeo'),
     },
-    { label: t('enterprises.fields.status'), value: <ActiveBadge active={enterprise.isActive} /> },
+    { label: t('enterprises.fields.status'), value: <EnterpriseStatusBadge enterprise={enterprise} /> },
     { label: t('enterprises.fields.createdAt'), value: format.dateTime(enterprise.createdAt) },
     { label: t('enterprises.fields.updatedAt'), value: format.dateTime(enterprise.updatedAt) },
   ];
@@ -122,7 +168,7 @@ function EnterpriseDetailView({ enterprise, back }: { enterprise: EnterpriseDeta
     <Stack gap="xl">
       <PageHeader
         title={enterprise.name}
-        badge={<ActiveBadge active={enterprise.isActive} />}
+        badge={<EnterpriseStatusBadge enterprise={enterprise} />}
         back={back}
         actions={
           <>
@@ -137,21 +183,49 @@ function EnterpriseDetailView({ enterprise, back }: { enterprise: EnterpriseDeta
             <Button variant="default" leftSection={<IconPencil size={16} aria-hidden />} onClick={edit.open}>
               {t('common.edit')}
             </Button>
-            <Button
-              variant="light"
-              color={enterprise.isActive ? 'orange' : 'teal'}
-              leftSection={enterprise.isActive ? <IconPlayerPause size={16} aria-hidden /> : <IconPlayerPlay size={16} aria-hidden />}
-              onClick={toggleActive}
-              loading={update.isPending}
-            >
-              {enterprise.isActive ? t('enterprises.deactivate.action') : t('enterprises.activate.action')}
-            </Button>
-            <Button variant="light" color="red" leftSection={<IconTrash size={16} aria-hidden />} onClick={askDelete} loading={remove.isPending}>
-              {t('common.delete')}
-            </Button>
+            {!scheduled && (
+              <>
+                <Button
+                  variant="light"
+                  color={enterprise.isActive ? 'orange' : 'teal'}
+                  leftSection={enterprise.isActive ? <IconPlayerPause size={16} aria-hidden /> : <IconPlayerPlay size={16} aria-hidden />}
+                  onClick={toggleActive}
+                  loading={update.isPending}
+                >
+                  {enterprise.isActive ? t('enterprises.deactivate.action') : t('enterprises.activate.action')}
+                </Button>
+                <Button variant="light" color="red" leftSection={<IconTrash size={16} aria-hidden />} onClick={askDelete} loading={remove.isPending}>
+                  {t('common.delete')}
+                </Button>
+              </>
+            )}
           </>
         }
       />
+
+      {scheduled && (
+        <Alert
+          color="red"
+          variant="light"
+          icon={<IconClockExclamation size={20} aria-hidden />}
+          title={t('enterprises.scheduled.title')}
+          // A lasting state of the page, not news: a landmark named by its title, not an alert.
+          role="region"
+          data-testid="enterprise-deletion"
+        >
+          <Stack gap="sm">
+            <Text size="sm">{t('enterprises.scheduled.body', { name: enterprise.name, date: purgeAfter })}</Text>
+            <Group gap="sm">
+              <Button variant="filled" color="teal" leftSection={<IconArrowBackUp size={16} aria-hidden />} onClick={restoreNow} loading={restore.isPending}>
+                {t('enterprises.scheduled.restore')}
+              </Button>
+              <Button variant="light" color="red" leftSection={<IconTrash size={16} aria-hidden />} onClick={askPurge} loading={purge.isPending}>
+                {t('enterprises.scheduled.purge')}
+              </Button>
+            </Group>
+          </Stack>
+        </Alert>
+      )}
 
       <Card withBorder radius="md" padding="lg" component="section" aria-labelledby="enterprise-overview">
         <Stack gap="md">

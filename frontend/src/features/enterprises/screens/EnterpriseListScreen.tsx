@@ -10,7 +10,7 @@ import { ListPagination } from '@/components/data/ListPagination';
 import { QueryError } from '@/components/data/QueryError';
 import { SearchInput } from '@/components/data/SearchInput';
 import { TableSkeleton } from '@/components/data/TableSkeleton';
-import { ActiveBadge } from '@/components/data/badges';
+import { EnterpriseStatusBadge } from '@/components/data/badges';
 import { PageHeader } from '@/components/PageHeader';
 import { useFormat } from '@/lib/format';
 import { PAGE_SIZE, oneOf, useListParams } from '@/lib/list-params';
@@ -106,7 +106,7 @@ export default function EnterpriseListScreen() {
                       )}
                     </Table.Td>
                     <Table.Td>
-                      <ActiveBadge active={enterprise.isActive} />
+                      <EnterpriseStatusBadge enterprise={enterprise} />
                     </Table.Td>
                     <Table.Td>{format.date(enterprise.createdAt)}</Table.Td>
                   </Table.Tr>

@@ -31,7 +31,8 @@ type Values = { passphrase: string; confirm: string };
  */
 export function PassphraseForm({ kind, label, submitLabel, onSubmit, extra }: PassphraseFormProps) {
   const { t } = useTranslation();
-  const { fullName, email } = useCurrentUser();
+  const { fullName, email: address } = useCurrentUser();
+  const email = address ?? '';
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const form = useForm<Values>({

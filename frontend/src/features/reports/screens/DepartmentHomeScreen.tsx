@@ -35,7 +35,7 @@ export default function DepartmentHomeScreen() {
     return <LoadState query={own ? department : undefined} back={back} title={t('reports.department.pageTitle')} notFound={t('reports.department.notFound')} />;
   }
 
-  const statusCounts = REPORT_STATUSES.map((status, index) => ({ status, label: t(`reportStatus.${status}`), value: counts[index].data?.total }));
+  const statusCounts = REPORT_STATUSES.map((status, index) => ({ status, label: t(`reportCounts.${status}`), value: counts[index].data?.total }));
   const loaded = statusCounts.every((c) => c.value !== undefined);
   const newReport = (
     <Button component={Link} to={href('departmentReportCreate', { id: departmentId })} leftSection={<IconPlus size={18} aria-hidden />}>

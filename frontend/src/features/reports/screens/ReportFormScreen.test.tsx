@@ -112,7 +112,7 @@ describe('the report form', () => {
     await user.type(screen.getByLabelText('Row 2, Region'), 'South');
     await user.type(screen.getByLabelText('Row 2, Revenue'), 'abc');
     await user.click(screen.getByRole('button', { name: 'Save as Draft' }));
-    expect(await screen.findByText('Enter a number: this column holds numbers')).toBeInTheDocument();
+    expect(await screen.findByText('Enter a number, such as 1,250.50: this column holds numbers')).toBeInTheDocument();
     expect(screen.getByLabelText('Row 2, Revenue')).toHaveAttribute('aria-invalid', 'true');
     expect(screen.getByLabelText('Row 2, Region')).not.toHaveAttribute('aria-invalid', 'true');
     expect(calls.some((call) => call.method === 'PUT')).toBe(false);
@@ -120,7 +120,7 @@ describe('the report form', () => {
     const cell = screen.getByLabelText('Row 2, Revenue');
     await user.clear(cell);
     await user.type(cell, '80');
-    expect(screen.queryByText('Enter a number: this column holds numbers')).not.toBeInTheDocument();
+    expect(screen.queryByText('Enter a number, such as 1,250.50: this column holds numbers')).not.toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Save as Draft' }));
     await waitFor(() =>
       expect(calls.find((call) => call.method === 'PUT')?.body).toMatchObject({

@@ -59,7 +59,9 @@ export default function ReportFormScreen() {
 }
 
 function ReportForm({ departmentId, report, back }: { departmentId: string; report?: ReportDetail; back: { to: string; label: string } }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  // Numbers are read as the interface language writes them (en 1,250.50, fr 1 250,50).
+  const numbers = i18n.language === 'fr' ? 'fr' : 'en';
   const navigate = useNavigate();
   const create = useCreateReportMutation();
   const update = useUpdateReportMutation();
@@ -67,7 +69,7 @@ function ReportForm({ departmentId, report, back }: { departmentId: string; repo
   const [missingNames, setMissingNames] = useState<number[]>([]);
   // Cells are checked from the first save on, then as they change.
   const [cellsChecked, setCellsChecked] = useState(false);
-  const notNumbers = cellsChecked ? textInNumberColumns(table) : [];
+  const notNumbers = cellsChecked ? textInNumberColumns(table, numbers) : [];
   const [pending, setPending] = useState<ReportStatus | null>(null);
   const format = useFormat();
   // What the author has to answer: the last rejection's notes, from the history (editing clears
@@ -97,10 +99,10 @@ function ReportForm({ departmentId, report, back }: { departmentId: string; repo
     const missing = table.columns.flatMap((name, index) => (name.trim() ? [] : [index]));
     setMissingNames(missing);
     setCellsChecked(true);
-    if (checked.hasErrors || missing.length > 0 || textInNumberColumns(table).length > 0) return;
+    if (checked.hasErrors || missing.length > 0 || textInNumberColumns(table, numbers).length > 0) return;
     const values = form.getValues();
     const action = report ? `report.update:${report.id}` : `report.create:${departmentId}`;
-    const data = serialiseTable(table);
+    const data = serialiseTable(table, numbers);
     const onError = (error: unknown) => {
       setPending(null);
       if (showServerErrors(form, serverFieldErrors(error, FIELDS), FIELDS)) return;

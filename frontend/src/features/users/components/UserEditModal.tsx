@@ -20,7 +20,7 @@ const NO_DEPARTMENT = 'none';
 
 const valuesOf = (user: User): Values => ({
   fullName: user.fullName,
-  email: user.email,
+  email: user.email ?? '',
   role: user.role,
   departmentId: user.departmentId ?? NO_DEPARTMENT,
   password: '',

@@ -83,6 +83,73 @@ describe('the user list', () => {
     expect(calls.filter((call) => call.method === 'DELETE').map((call) => call.path)).toEqual(['/api/v1/users/hal']);
   });
 
+  it('erases a person after saying what goes and what stays, then reports what the server did; an erased person offers nothing to change', async () => {
+    const erased = makeUser('DepartmentUser', { ...hal, fullName: 'Former member #1', email: null, erased: true, status: 'inactive' });
+    let listed: User[] = [admin, hal];
+    const { calls } = mockApi({
+      'GET /api/v1/users': () => jsonResponse(200, page(listed)),
+      'GET /api/v1/enterprises': jsonResponse(200, page([enterprise])),
+      'POST /api/v1/users/hal/erasure': () => {
+        listed = [admin, erased];
+        return jsonResponse(200, { removed: ['name', 'email', 'messages'], kept: ['reports', 'audit_entries'] });
+      },
+    });
+    session.start('token', admin);
+    const user = userEvent.setup();
+    renderApp('/admin/users');
+
+    await user.click(await screen.findByRole('button', { name: 'Actions for Hal Jordan' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Erase personal data' }));
+    const dialog = await screen.findByRole('dialog', { name: "Erase this person's data?" });
+    expect(dialog).toHaveTextContent('Erase the personal data of Hal Jordan? They will appear as “Former member” followed by a number.');
+    expect(dialog).toHaveTextContent('the messages they sent');
+    expect(dialog).toHaveTextContent('their reports, with their review history');
+    expect(dialog).toHaveTextContent('This action cannot be undone.');
+    expect(calls.some((call) => call.path.endsWith('/erasure'))).toBe(false);
+    await user.click(within(dialog).getByRole('button', { name: 'Erase' }));
+
+    const result = await screen.findByRole('dialog', { name: 'Personal data erased' });
+    expect(result).toHaveTextContent('Hal Jordan now appears as a former member.');
+    expect(
+      within(result)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual([
+      'their name',
+      'their e-mail address',
+      'the messages they sent',
+      'their reports, with their review history',
+      "the audit log's entries about them, under the pseudonym, without their address or browser",
+    ]);
+    expect(calls.filter((call) => call.method === 'POST').map((call) => call.path)).toEqual(['/api/v1/users/hal/erasure']);
+    await user.keyboard('{Escape}');
+
+    const gone = await screen.findByText('Former member #1');
+    const erasedRow = row('Former member #1');
+    expect(erasedRow).toHaveTextContent('No e-mail address (erased)');
+    expect(erasedRow).toHaveTextContent('Erased');
+    expect(gone).toBeInTheDocument();
+    await user.click(within(erasedRow).getByRole('button', { name: 'Actions for Former member #1' }));
+    expect(await screen.findByRole('menuitem', { name: 'Audit log' })).toBeInTheDocument();
+    expect(screen.queryByRole('menuitem', { name: 'Edit' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('menuitem', { name: 'Erase personal data' })).not.toBeInTheDocument();
+  });
+
+  it('says an erasure in French', async () => {
+    mockUsers([admin, hal]);
+    session.start('token', admin);
+    await act(() => changeLocale('fr'));
+    const user = userEvent.setup();
+    renderApp('/admin/users');
+
+    await user.click(await screen.findByRole('button', { name: 'Actions pour Hal Jordan' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Effacer les données personnelles' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Effacer les données de cette personne ?' });
+    expect(dialog).toHaveTextContent("Cette personne apparaîtra comme « Ancien membre » suivi d'un numéro.");
+    expect(dialog).toHaveTextContent('Cette action est irréversible.');
+    expect(within(dialog).getByRole('button', { name: 'Effacer' })).toBeInTheDocument();
+  });
+
   it('shows who signs in with two steps, and a CEO resets it for their staff after confirming', async () => {
     const halWithApp = { ...hal, mfaEnabled: true };
     const dee = makeUser('DepartmentHead', { id: 'dee', fullName: 'Dee Head', enterpriseId: enterprise.id, departmentId: departments[1].id });

@@ -1,6 +1,17 @@
 import { ActionIcon, Button, Card, Group, Loader, Menu, Select, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
-import { IconDots, IconListSearch, IconPencil, IconPlus, IconShieldOff, IconTrash, IconUserCheck, IconUserOff, IconUsers } from '@tabler/icons-react';
+import {
+  IconDots,
+  IconEraser,
+  IconListSearch,
+  IconPencil,
+  IconPlus,
+  IconShieldOff,
+  IconTrash,
+  IconUserCheck,
+  IconUserOff,
+  IconUsers,
+} from '@tabler/icons-react';
 import { keepPreviousData } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -16,7 +27,7 @@ import { StackedTable } from '@/components/data/StackedTable';
 import { TableSkeleton } from '@/components/data/TableSkeleton';
 import { EnterpriseName } from '@/components/enterprises/EnterpriseName';
 import { useEnterpriseOptions } from '@/components/enterprises/use-enterprise-options';
-import { MfaBadge, RoleBadge, UserStatusBadge } from '@/components/data/badges';
+import { ErasedBadge, MfaBadge, RoleBadge, UserStatusBadge } from '@/components/data/badges';
 import { PageHeader } from '@/components/PageHeader';
 import { InvitationBadge, ResendInvitationButton } from '@/components/users/invitations';
 import { ALL_ROLES, STAFF_ROLES, userActionsFor } from '@/lib/authorization';
@@ -26,8 +37,8 @@ import { PAGE_SIZE, oneOf, useListParams } from '@/lib/list-params';
 import { notify } from '@/lib/notify';
 import { auditLogHref, href } from '@/lib/paths';
 import { useCurrentUser } from '@/lib/session';
-import { useDeleteUserMutation, useDepartments, useResetUserMfaMutation, useUpdateUserMutation } from '../api';
-import { confirmDeactivateUser, confirmDeleteUser, confirmResetMfa } from '../components/user-confirmations';
+import { useDeleteUserMutation, useDepartments, useEraseUserMutation, useResetUserMfaMutation, useUpdateUserMutation } from '../api';
+import { confirmDeactivateUser, confirmDeleteUser, confirmEraseUser, confirmResetMfa, showErasure } from '../components/user-confirmations';
 import { UserEditModal } from '../components/UserEditModal';
 
 const STATUSES = Object.values(UserStatus);
@@ -59,6 +70,7 @@ export default function UserListScreen() {
 
   const update = useUpdateUserMutation();
   const remove = useDeleteUserMutation();
+  const erase = useEraseUserMutation();
   const resetMfa = useResetUserMfaMutation();
 
   const setStatus = (user: User, next: UserStatus) =>
@@ -84,6 +96,17 @@ export default function UserListScreen() {
         {
           onSuccess: () => notify.success(`user.delete:${user.id}`, t('users.delete.success', { name: user.fullName })),
           onError: (error) => notify.failure(`user.delete:${user.id}`, t('users.delete.failed'), errorMessage(error, t)),
+        },
+      ),
+    );
+
+  const askErase = (user: User) =>
+    confirmEraseUser(user, t, () =>
+      erase.mutate(
+        { id: user.id },
+        {
+          onSuccess: (erasure) => showErasure(user.fullName, erasure, t),
+          onError: (error) => notify.failure(`user.erase:${user.id}`, t('users.erase.failed'), errorMessage(error, t)),
         },
       ),
     );
@@ -157,7 +180,7 @@ export default function UserListScreen() {
                       )}
                     </Text>
                     <Text size="xs" c="dimmed">
-                      <EmailAddress email={user.email} />
+                      {user.email ? <EmailAddress email={user.email} /> : t('users.erased.noEmail')}
                     </Text>
                   </Table.Td>
                   <Table.Td data-label={t('users.fields.role')}>
@@ -184,7 +207,7 @@ export default function UserListScreen() {
                       </Stack>
                     ) : (
                       <Group gap={6}>
-                        <UserStatusBadge status={user.status} />
+                        {user.erased ? <ErasedBadge /> : <UserStatusBadge status={user.status} />}
                         {user.mfaEnabled && <MfaBadge />}
                       </Group>
                     )}
@@ -225,6 +248,9 @@ export default function UserListScreen() {
                           {allowed.delete && (
                             <>
                               <Menu.Divider />
+                              <Menu.Item color="red" leftSection={<IconEraser size={16} aria-hidden />} onClick={() => askErase(user)}>
+                                {t('users.erase.action')}
+                              </Menu.Item>
                               <Menu.Item color="red" leftSection={<IconTrash size={16} aria-hidden />} onClick={() => askDelete(user)}>
                                 {t('common.delete')}
                               </Menu.Item>
