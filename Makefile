@@ -33,3 +33,4 @@ bench:
 	@bash bench/tokens.sh
 	@bash bench/events.sh
 	@bash bench/mail.sh
+	@bash bench/rekey.sh

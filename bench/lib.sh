@@ -25,7 +25,7 @@ start_server() {
   psql "$PG_BASE_URL/postgres" -qc "drop database if exists $name with (force)"
   BENCH_DBS+=("$name")
   export DATABASE_URL="$PG_BASE_URL/$name" BENCH_DB_URL="$PG_BASE_URL/$name"
-  export REDIS_PREFIX="$name:$(date +%s):" JWT_SECRET="${JWT_SECRET:-$(openssl rand -hex 32)}" BIND_ADDR="127.0.0.1:$port" RUST_LOG=warn
+  export REDIS_PREFIX="$name:$(date +%s):" JWT_SECRET="${JWT_SECRET:-$(openssl rand -hex 32)}" DATA_ENCRYPTION_KEYS="${DATA_ENCRYPTION_KEYS:-v1:$(openssl rand -base64 32)}" BIND_ADDR="127.0.0.1:$port" RUST_LOG=warn
   # One token sends thousands of requests a second here: the request limit is off unless a
   # benchmark asks for it (bench/tokens.sh measures what it costs).
   export API_RATE_LIMIT="${API_RATE_LIMIT:-0}"

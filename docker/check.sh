@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 
 if docker compose version >/dev/null 2>&1; then compose=(docker compose); else compose=(docker-compose); fi
 # Placeholder secrets: the file requires them.
-export JWT_SECRET=check POSTGRES_PASSWORD=check APP_DB_PASSWORD=check OWNER_DB_PASSWORD=check REDIS_PASSWORD=check
+export JWT_SECRET=check DATA_ENCRYPTION_KEYS=check POSTGRES_PASSWORD=check APP_DB_PASSWORD=check OWNER_DB_PASSWORD=check REDIS_PASSWORD=check
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "${compose[@]}" -f docker/compose.yaml config >"$work/default.yaml"

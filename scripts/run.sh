@@ -29,11 +29,16 @@ if [ "${SEED_DEMO:-1}" != 0 ] && [ "${SSO_DEMO:-1}" != 0 ]; then
   export DEMO_OIDC_ISSUER="$OIDC_ISSUER" WEBHOOK_ALLOW_PRIVATE_NETWORKS="${WEBHOOK_ALLOW_PRIVATE_NETWORKS:-true}"
 fi
 
-# A stable secret for this checkout, so restarting the server keeps everyone signed in.
+# A stable secret for this checkout, so restarting the server keeps everyone signed in, and a
+# stable data key, so the secrets sealed at rest still open after a restart.
 mkdir -p .run
 if [ -z "${JWT_SECRET:-}" ]; then
   [ -s .run/jwt_secret ] || (umask 077 && openssl rand -hex 32 > .run/jwt_secret)
   export JWT_SECRET="$(cat .run/jwt_secret)"
+fi
+if [ -z "${DATA_ENCRYPTION_KEYS:-}" ]; then
+  [ -s .run/data_encryption_keys ] || (umask 077 && echo "v1:$(openssl rand -base64 32)" > .run/data_encryption_keys)
+  export DATA_ENCRYPTION_KEYS="$(cat .run/data_encryption_keys)"
 fi
 
 # The web app builds beside the server: cargo keeps both cores busy only part of the time.

@@ -124,7 +124,7 @@ if [ "$(psql "$PG_BASE_URL/postgres" -Atc "select rolsuper or rolcreaterole from
   migration_url="postgres://emp_owner:emp_owner@${PG_BASE_URL#*@}/$e2e_db"
 fi
 export REDIS_PREFIX="e2e:$(date +%s%N):"
-export JWT_SECRET="$(openssl rand -hex 32)"
+export JWT_SECRET="$(openssl rand -hex 32)" DATA_ENCRYPTION_KEYS="v1:$(openssl rand -base64 32)"
 export E2E_BACKEND_BIN="${CARGO_TARGET_DIR:-$PWD/target}/debug/backend"
 export E2E_ADMIN_EMAIL="admin@e2e.test" E2E_ADMIN_PASSWORD="e2e-admin-password"
 # Migrated as the owner; the server started by Playwright gets no MIGRATION_DATABASE_URL.

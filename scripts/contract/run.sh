@@ -75,7 +75,7 @@ bin="${CONTRACT_BIN:-${CARGO_TARGET_DIR:-$PWD/target}/debug/backend}"
 port="${CONTRACT_PORT:-8184}"
 [ -x "$bin" ] || die "no server binary at $bin (cargo build -p backend, or set CONTRACT_BIN)"
 psql "$PG_BASE_URL/postgres" -qc "drop database if exists $db with (force)"
-export DATABASE_URL="$PG_BASE_URL/$db" REDIS_PREFIX="contract:$(date +%s%N):" JWT_SECRET="$(openssl rand -hex 32)"
+export DATABASE_URL="$PG_BASE_URL/$db" REDIS_PREFIX="contract:$(date +%s%N):" JWT_SECRET="$(openssl rand -hex 32)" DATA_ENCRYPTION_KEYS="v1:$(openssl rand -base64 32)"
 export BIND_ADDR="127.0.0.1:$port" RUST_LOG="${RUST_LOG:-error}" LOG_FORMAT=json
 export CONTRACT_ADMIN_EMAIL="admin@contract.test" CONTRACT_ADMIN_PASSWORD="contract-admin-password"
 "$bin" create-admin --email "$CONTRACT_ADMIN_EMAIL" --password "$CONTRACT_ADMIN_PASSWORD" --full-name "Contract Admin" >/dev/null

@@ -98,7 +98,7 @@ chmod +x "$work"/pg-start "$work"/pg-stop "$work"/redis-start "$work"/redis-stop
 "$work/redis-start" || die "Redis did not start ($work/redis.log)"
 
 export DATABASE_URL="postgres://postgres@127.0.0.1:$pg_port/faults" REDIS_URL="redis://127.0.0.1:$redis_port"
-export REDIS_PREFIX="faults:" JWT_SECRET="$(openssl rand -hex 32)" RUST_LOG="${RUST_LOG:-warn}"
+export REDIS_PREFIX="faults:" JWT_SECRET="$(openssl rand -hex 32)" DATA_ENCRYPTION_KEYS="v1:$(openssl rand -base64 32)" RUST_LOG="${RUST_LOG:-warn}"
 export FAULTS_ADMIN_EMAIL="admin@faults.test" FAULTS_ADMIN_PASSWORD="faults-admin-password" FAULTS_WORK="$work"
 # Webhooks: every instance (C too) delivers to the test's receiver on 127.0.0.1 over http, and
 # retries at a thousandth of the real schedule (5 ms, 300 ms, 1.8 s, 7.2 s, ...). A and B look at

@@ -26,7 +26,7 @@ port="${FUZZ_PORT:-8183}"
 db="enterprise_platform_fuzz"
 work="$(mktemp -d)"
 psql "$PG_BASE_URL/postgres" -qc "drop database if exists $db with (force)"
-export DATABASE_URL="$PG_BASE_URL/$db" REDIS_PREFIX="fuzz:$(date +%s%N):" JWT_SECRET="$(openssl rand -hex 32)"
+export DATABASE_URL="$PG_BASE_URL/$db" REDIS_PREFIX="fuzz:$(date +%s%N):" JWT_SECRET="$(openssl rand -hex 32)" DATA_ENCRYPTION_KEYS="v1:$(openssl rand -base64 32)"
 # Request limits off: schemathesis sends far more than a program may (they have their own tests).
 export BIND_ADDR="127.0.0.1:$port" RUST_LOG="${RUST_LOG:-error}" LOG_FORMAT=json LOGIN_MAX_FAILURES_PER_IP=100000 API_RATE_LIMIT=0 WEBHOOK_ALLOW_PRIVATE_NETWORKS=true
 export FUZZ_ADMIN_EMAIL="admin@fuzz.test" FUZZ_ADMIN_PASSWORD="fuzz-admin-password"

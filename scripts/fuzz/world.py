@@ -62,6 +62,8 @@ head_id = staff(ceo, "head@acme.fuzz", "DepartmentHead", finance)
 call("PUT", f"/enterprises/{ent}/departments/{finance}", ceo, {"headId": head_id})
 staff(ceo, "user@acme.fuzz", "DepartmentUser", finance)
 spare_user = staff(ceo, "spare@acme.fuzz", "DepartmentUser", finance)
+# Erased on its own: an erased account refuses changes, which would stop the other operations on spare_user.
+erasable_user = staff(ceo, "erasable@acme.fuzz", "DepartmentUser", finance)
 head = login("head@acme.fuzz", "fuzz-staff-password")
 user = login("user@acme.fuzz", "fuzz-staff-password")
 submitted = report(user, finance, "Submitted", "submitted")
@@ -117,11 +119,13 @@ invited = call("POST", "/users", ceo, {"fullName": "Invited", "email": "invited@
 # Operation id -> its path parameters. Deleting and changing people or enterprises uses spares.
 ids = {
     "getEnterprise": {"id": ent}, "updateEnterprise": {"id": spare_ent}, "deleteEnterprise": {"id": spare_ent},
+    "restoreEnterprise": {"id": spare_ent}, "purgeEnterprise": {"id": spare_ent},
     "listEnterpriseUsers": {"id": ent}, "listEnterpriseDepartments": {"id": ent}, "listEnterpriseReports": {"id": ent},
     "getDepartment": {"id": ent, "deptId": finance}, "updateDepartment": {"id": ent, "deptId": finance},
     "assignDepartmentUser": {"id": ent, "deptId": finance},
     "removeDepartmentUser": {"id": ent, "deptId": finance, "userId": spare_user},
     "getUser": {"id": spare_user}, "updateUser": {"id": spare_user}, "deleteUser": {"id": spare_user},
+    "eraseUser": {"id": erasable_user},
     "resendInvitation": {"id": invited},
     "createDepartmentReport": {"id": finance}, "listDepartmentReports": {"id": finance},
     "getReport": {"id": submitted}, "updateReport": {"id": draft}, "deleteReport": {"id": spare_draft},
