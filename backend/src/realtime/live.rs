@@ -110,9 +110,11 @@ impl LiveSessions {
         }
     }
 
-    /// The subscription answered a PING: everything published before it has been heard.
-    pub fn heard(&self) {
-        self.lock().heard_at = Some(Instant::now());
+    /// The subscription answered a PING sent at `sent`, and every message queued before that
+    /// answer was handled: everything published before `sent` has been heard.
+    pub fn heard(&self, sent: Instant) {
+        let mut inner = self.lock();
+        inner.heard_at = Some(inner.heard_at.map_or(sent, |at| at.max(sent)));
     }
 
     /// The subscription is lost: ends may go unheard, so nothing is known any more.
@@ -150,20 +152,31 @@ mod tests {
         let live = LiveSessions::default();
         let id = Uuid::now_v7();
         assert_eq!(live.ticket(), None, "no subscription yet");
-        live.heard();
+        live.heard(Instant::now());
         let ticket = live.ticket().expect("trusted once heard");
         live.keep(ticket, id, MINUTE, MINUTE);
         assert_eq!(live.check(id, Some(MINUTE)), Some(false));
         live.deaf();
         assert_eq!(live.check(id, Some(MINUTE)), None, "forgotten when the subscription is lost");
-        live.heard();
+        live.heard(Instant::now());
         assert_eq!(live.check(id, Some(MINUTE)), None, "and not remembered when it is back");
+    }
+
+    #[test]
+    fn trust_lasts_from_when_the_answered_ping_was_sent_not_from_its_answer() {
+        let live = LiveSessions::default();
+        let now = Instant::now();
+        live.heard(now - FRESH - Duration::from_millis(1));
+        assert_eq!(live.ticket(), None, "a PING sent longer than FRESH ago vouches for nothing now, however late its answer came");
+        live.heard(now);
+        live.heard(now - FRESH - Duration::from_millis(1));
+        assert!(live.ticket().is_some(), "an older PING's answer does not take back a newer one's");
     }
 
     #[test]
     fn an_end_heard_while_a_check_was_asking_is_not_undone_by_its_answer() {
         let live = LiveSessions::default();
-        live.heard();
+        live.heard(Instant::now());
         let (id, other) = (Uuid::now_v7(), Uuid::now_v7());
         let ticket = live.ticket().unwrap();
         live.ended([id]);
@@ -179,7 +192,7 @@ mod tests {
     #[test]
     fn an_entry_lasts_no_longer_than_its_source_allowed_and_asks_for_a_write_once_per_period() {
         let live = LiveSessions::default();
-        live.heard();
+        live.heard(Instant::now());
         let (short, long) = (Uuid::now_v7(), Uuid::now_v7());
         live.keep(live.ticket().unwrap(), short, Duration::ZERO, MINUTE);
         assert_eq!(live.check(short, Some(MINUTE)), None, "its cached answer had expired");

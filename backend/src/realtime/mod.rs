@@ -29,7 +29,7 @@ use std::{
 
 use chrono::{DateTime, Utc};
 use deadpool_redis::redis;
-use futures_util::StreamExt;
+use futures_util::{FutureExt, StreamExt};
 use serde::{Deserialize, Serialize};
 use tokio::sync::{mpsc, watch};
 use uuid::Uuid;
@@ -325,8 +325,9 @@ impl Hub {
     }
 
     /// Waits (up to `BARRIER_WAIT`) until each of the `receivers` of a message that ended
-    /// sessions has said it heard it (`heard`): every instance has then forgotten those sessions,
-    /// so the caller's answer ("signed out", "deactivated") is true on all of them.
+    /// sessions has said it heard it (`heard`): every instance has then forgotten those sessions
+    /// (or, one that was too slow to say so, stopped trusting what it knows), so the caller's
+    /// answer ("signed out", "deactivated") is true on all of them.
     async fn barrier(&self, sealed: &str, receivers: u64) {
         let key = self.heard_key(sealed);
         let deadline = tokio::time::Instant::now() + BARRIER_WAIT;
@@ -435,38 +436,56 @@ impl Hub {
         let (mut sink, mut messages) = pubsub.split();
         let _deaf = Deaf(&self.0.live);
         let mut ping = tokio::time::interval(PING_EVERY);
+        ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             tokio::select! {
                 message = messages.next() => {
                     let Some(message) = message else { return Ok(()) };
-                    let payload: String = message.get_payload()?;
-                    let Some(json) = open(&self.0.signing_key, Utc::now().timestamp(), &payload) else {
-                        tracing::warn!("realtime: a message without a valid signature was ignored");
-                        continue;
-                    };
-                    match serde_json::from_str::<Vec<Envelope>>(json) {
-                        Ok(envelopes) => {
-                            let ended = ended_sessions(&envelopes);
-                            if !ended.is_empty() {
-                                self.0.live.ended(ended);
-                                self.heard(&payload);
-                            }
-                            envelopes.iter().for_each(|envelope| self.deliver(envelope));
-                        }
-                        Err(err) => tracing::warn!(error = %err, "realtime: unreadable event"),
-                    }
+                    self.receive(&message)?;
                 }
                 _ = ping.tick() => {
                     // A subscription can die without an error (a half-open connection): one that
-                    // does not answer is dropped and made again.
-                    match tokio::time::timeout(PING_EVERY, sink.ping::<redis::Value>()).await {
-                        Ok(Ok(_)) => self.0.live.heard(),
+                    // does not answer is dropped and made again. Redis answers a PING after every
+                    // message it published before the PING reached it, and the connection's reader
+                    // queues those messages before it hands the answer over: once the queue is
+                    // handled, everything published before `sent` has been heard.
+                    let sent = std::time::Instant::now();
+                    match tokio::time::timeout(live::FRESH, sink.ping::<redis::Value>()).await {
+                        Ok(Ok(_)) => {
+                            while let Some(message) = messages.next().now_or_never() {
+                                let Some(message) = message else { return Ok(()) };
+                                self.receive(&message)?;
+                            }
+                            self.0.live.heard(sent);
+                        }
                         Ok(Err(err)) => return Err(err.into()),
-                        Err(_) => anyhow::bail!("no answer to a PING in {PING_EVERY:?}"),
+                        Err(_) => anyhow::bail!("no answer to a PING in {:?}", live::FRESH),
                     }
                 }
             }
         }
+    }
+
+    /// One message from the events channel: sessions it ends are forgotten here (and that is
+    /// confirmed to their ender), then its events reach this instance's sockets.
+    fn receive(&self, message: &redis::Msg) -> anyhow::Result<()> {
+        let payload: String = message.get_payload()?;
+        let Some(json) = open(&self.0.signing_key, Utc::now().timestamp(), &payload) else {
+            tracing::warn!("realtime: a message without a valid signature was ignored");
+            return Ok(());
+        };
+        match serde_json::from_str::<Vec<Envelope>>(json) {
+            Ok(envelopes) => {
+                let ended = ended_sessions(&envelopes);
+                if !ended.is_empty() {
+                    self.0.live.ended(ended);
+                    self.heard(&payload);
+                }
+                envelopes.iter().for_each(|envelope| self.deliver(envelope));
+            }
+            Err(err) => tracing::warn!(error = %err, "realtime: unreadable event"),
+        }
+        Ok(())
     }
 }
 
@@ -483,8 +502,11 @@ fn ended_sessions(envelopes: &[Envelope]) -> Vec<Uuid> {
 
 /// How often the subscription is checked with a PING (`live::FRESH` is longer).
 const PING_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
-/// How long the instance that ends sessions waits for every instance to confirm it heard.
-const BARRIER_WAIT: std::time::Duration = std::time::Duration::from_secs(1);
+/// How long the instance that ends sessions waits for every instance to confirm it heard: past
+/// `live::FRESH` after the end was published, an instance that has not heard it does not trust
+/// what it knows any more (its last answered PING was sent before the end), so the end holds on
+/// every instance either way.
+const BARRIER_WAIT: std::time::Duration = live::FRESH.saturating_add(std::time::Duration::from_millis(100));
 
 /// How old (or how far ahead, between clocks) a published message may be.
 const MAX_MESSAGE_AGE_SECS: i64 = 300;
