@@ -1,5 +1,5 @@
 # Shared by the bench scripts: services, a release build, a fresh database with an admin, and a
-# server on loopback that is stopped (and its database dropped) on exit. Source it, then call
+# server on loopback that is stopped (and its database dropped, and any service it started) on exit. Source it, then call
 # `start_server NAME PORT` (more than once for several servers); each call exports BENCH_BASE,
 # BENCH_DB_URL (also as DATABASE_URL), BENCH_BIN (unless given), BENCH_EMAIL and BENCH_PASSWORD for its server.
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -10,6 +10,7 @@ BENCH_DBS=()
 stop_servers() {
   for pid in "${BENCH_PIDS[@]}"; do kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true; done
   for db in "${BENCH_DBS[@]}"; do psql "$PG_BASE_URL/postgres" -qc "drop database if exists $db with (force)"; done
+  stop_started_services
 }
 trap stop_servers EXIT
 

@@ -5,6 +5,12 @@ cd "$(dirname "$0")/.."
 source scripts/services.sh
 
 export DATABASE_URL="${DATABASE_URL:-$PG_BASE_URL/enterprise_platform}"
+# This checkout's own Redis keys and events channel: another checkout's server on this machine
+# (its own secret) would otherwise hear this one's events, and each would wait for the other at
+# every sign-out.
+export REDIS_PREFIX="${REDIS_PREFIX:-emp:$(printf '%s' "$PWD" | sha256sum | cut -c1-12):}"
+# What this run starts beside the server (the mail catcher, the OpenID provider) stops with it.
+trap stop_started_services EXIT
 export STATIC_DIR="${STATIC_DIR:-$PWD/frontend/dist}"
 export GEOIP_DATABASE="${GEOIP_DATABASE:-$PWD/backend/tests/data/GeoLite2-City-Test.mmdb}"
 ADMIN_EMAIL="${ADMIN_EMAIL:-admin@example.com}"
@@ -82,6 +88,17 @@ if [ "${SEED_DEMO:-1}" != 0 ]; then
   Any two people of one enterprise can try the encrypted messenger (/messages).
 MSG
 fi
+for reused in "${reused_services[@]}"; do echo "  Reused: $reused"; done
+echo "  Redis keys and events: prefix $REDIS_PREFIX (this checkout's)"
 echo "  ------------------------------------------------------------------------------------------"
 export BIND_ADDR="$bind"
-exec "$bin" serve
+# In the background, so that this shell's trap runs when the server ends: Ctrl-C (which a
+# background job does not get) and a TERM are handed to it, and it shuts down gracefully.
+"$bin" serve &
+server=$!
+trap 'kill -TERM "$server" 2>/dev/null || true' INT TERM
+status=0
+wait "$server" || status=$?
+# A signal handed over interrupts the first wait: wait for the server's own end.
+kill -0 "$server" 2>/dev/null && { wait "$server" || status=$?; }
+exit "$status"

@@ -43,7 +43,8 @@ report_stages() {
   printf '\nmake %s, by stage (%d s and %d CPU-s in all):\n  wall    CPU\n' "$($only_check && echo check || echo test)" "$SECONDS" "$stage_cpu" >&2
   printf '  %s\n' "${stages[@]}" >&2
 }
-trap report_stages EXIT
+# The services this run started (the mail catcher, the OpenID provider, the DNS server) stop with it.
+trap 'report_stages; stop_started_services' EXIT
 
 # A real SMTP server for the tests of e-mail (scripts/mail/catcher.py): exports SMTP_URL and
 # MAIL_CATCHER_URL, which the API tests and the end-to-end servers send to and read from.
@@ -53,11 +54,13 @@ MAIL_SMTP_PORT=2525 MAIL_HTTP_PORT=2580 MAIL_DIR="$(mktemp -d)/mail" source scri
 curl -fsS -X DELETE "$MAIL_CATCHER_URL/api/messages" >/dev/null
 # A real OpenID provider (scripts/oidc/provider.mjs, oidc-provider) for the tests of single
 # sign-on: exports OIDC_ISSUER, which the API tests and the end-to-end tests configure.
-OIDC_PORT=2590 OIDC_LOG="$(mktemp -d)/oidc.log" source scripts/oidc/start.sh
+OIDC_PORT=2595 OIDC_LOG="$(mktemp -d)/oidc.log" source scripts/oidc/start.sh
 # A real DNS server (scripts/dns/server.py, dnslib) for the proofs of single sign-on domains:
 # exports DNS_RESOLVER, which the API tests' servers and the end-to-end servers look TXT records
 # up at, and DNS_ZONE_DIR, where the tests publish them.
 source scripts/dns/start.sh
+# The rules those services follow: a run stops what it started, reuses only its own checkout's.
+bash scripts/services-check.sh
 
 # Each #[sqlx::test] makes (and drops) its own database through this server.
 export DATABASE_URL="$PG_BASE_URL/postgres"
