@@ -394,6 +394,67 @@ test("at a laptop's width the sessions table is whole, in English and French, fo
   await ceoPage.context().close();
 });
 
+/** Where each line of an element's text starts, and where the table cell it is in starts its content. */
+function lineStarts(element: Locator): Promise<{ starts: number[]; cellStart: number }> {
+  return element.evaluate((root) => {
+    const starts: { top: number; height: number; left: number }[] = [];
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    while (walker.nextNode()) {
+      const node = walker.currentNode as Text;
+      for (let i = 0; i < node.data.length; i += 1) {
+        if (/\s/.test(node.data[i])) continue;
+        const range = document.createRange();
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        const rect = range.getBoundingClientRect();
+        const last = starts[starts.length - 1];
+        if (rect.width > 0 && (!last || rect.top > last.top + last.height / 2)) starts.push({ top: rect.top, height: rect.height, left: rect.left });
+      }
+    }
+    const cell = root.closest('td')!;
+    return { starts: starts.map((line) => line.left), cellStart: cell.getBoundingClientRect().left + parseFloat(getComputedStyle(cell).paddingLeft) };
+  });
+}
+
+test('"Activity per user" starts a long name\'s every line where its cell does, and breaks an e-mail address only after the "@" or before a dot, in English and French, at 1280 and 800 px', async ({
+  page,
+  request,
+}) => {
+  // An enterprise of its own, out of the other tests' filter (their run id is not in its names).
+  const tag = `wrap${Math.random().toString(36).slice(2, 8)}`;
+  const ceo = { fullName: `Wren Ceo ${tag}`, email: `mon-wren-${tag}@e2e.test`, password: 'wren-password-1' };
+  const long = {
+    fullName: `Maximilienne-Éléonore de La Tour d’Auvergne-Lauraguais ${tag}`,
+    email: `maximilienne.de-la-tour-dauvergne-${tag}@subsidiary.long-enterprise-name.e2e.test`,
+    password: 'long-password-1',
+  };
+  await createEnterprise(request, await apiToken(request, admin), `Wrapping ${tag}`, ceo);
+  await createStaff(request, await apiToken(request, ceo), long);
+  await apiToken(request, long, PLACES.london.ip);
+  await signIn(page, ceo);
+  for (const language of ['en', 'fr'] as const) {
+    for (const width of [1280, 800]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.evaluate((locale) => window.localStorage.setItem('locale', locale), language);
+      await page.goto(`/ceo/monitoring?q=${tag}`);
+      const row = page.getByTestId('activity-row').filter({ hasText: long.email });
+      await expect(row).toBeVisible();
+      const { starts, cellStart } = await lineStarts(row.getByRole('button', { name: long.fullName }));
+      if (width === 800) expect(starts.length, `the name wraps at ${width} px (${language})`).toBeGreaterThan(1);
+      for (const [line, start] of starts.entries()) {
+        expect(Math.abs(start - cellStart), `line ${line + 1} of the name starts where the cell does (${width} px, ${language})`).toBeLessThan(1.5);
+      }
+      const { text, lines } = await laidOut(row.locator('td').first().locator('p').filter({ hasText: long.email }));
+      expect(text).toBe(long.email);
+      if (width === 800) expect(new Set(lines).size, `the address wraps at ${width} px`).toBeGreaterThan(1);
+      for (let i = 1; i < text.length; i += 1) {
+        if (lines[i] !== lines[i - 1]) expect(`${text[i - 1]}|${text[i]}`, `${long.email} breaks after "@" or before "." only`).toMatch(/^@\||\|\.$/);
+      }
+    }
+  }
+  await page.evaluate(() => window.localStorage.removeItem('locale'));
+});
+
 test('the map says it is loading until its outlines are drawn, and one session is not zoomed into blocks', async ({ page }) => {
   await signIn(page, admin);
   // The outlines come late: the map says so meanwhile, in place of a blank box.

@@ -12,6 +12,7 @@ import { TableSkeleton } from '@/components/data/TableSkeleton';
 import { durationBarOption } from '@/lib/chart-options';
 import { useFormat } from '@/lib/format';
 import { useSessionFormat } from '../session-format';
+import { SessionEmail } from './SessionCells';
 
 type UserActivitySectionProps = {
   params: ListUserActivityParams;
@@ -69,11 +70,12 @@ export function UserActivitySection({ params, onPageChange, filtered, onShowUser
               {items.map((row) => (
                 <Table.Tr key={row.user.id} data-testid="activity-row">
                   <Table.Td>
-                    <Anchor component="button" type="button" size="sm" fw={500} onClick={() => onShowUser(row.user.id)}>
+                    {/* A button centres its lines: a name that wraps starts where the cell does. */}
+                    <Anchor component="button" type="button" size="sm" fw={500} ta="start" onClick={() => onShowUser(row.user.id)}>
                       {row.user.fullName}
                     </Anchor>
-                    <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                      {row.user.email}
+                    <Text size="xs" c="dimmed">
+                      <SessionEmail email={row.user.email} />
                     </Text>
                   </Table.Td>
                   <Table.Td ta="end">{format.number(row.sessionCount)}</Table.Td>
