@@ -1,7 +1,7 @@
-import { ActionIcon, Anchor, Button, Card, FileButton, Menu, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Alert, Anchor, Button, Card, FileButton, Menu, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { IconDots, IconFileSpreadsheet, IconFileUpload, IconPencil, IconPlus, IconTable, IconTrash } from '@tabler/icons-react';
+import { IconAlertCircle, IconDots, IconFileSpreadsheet, IconFileUpload, IconPencil, IconPlus, IconTable, IconTrash } from '@tabler/icons-react';
 import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -59,6 +59,8 @@ export default function SpreadsheetListScreen() {
   const [dialog, setDialog] = useState<{ kind: 'create' } | { kind: 'rename'; spreadsheet: SpreadsheetSummary } | null>(null);
   const [renaming, setRenaming] = useState(false);
   const [importing, setImporting] = useState(false);
+  /** Why the last import failed: said at the import, not in a toast over the page's actions. */
+  const [importFailure, setImportFailure] = useState<string | null>(null);
 
   const back = ceo
     ? { to: href('ceo'), label: t('spreadsheets.backToEnterprise') }
@@ -101,8 +103,9 @@ export default function SpreadsheetListScreen() {
 
   const onImport = async (file: File | null) => {
     if (!file) return;
+    setImportFailure(null);
     if (file.size > MAX_IMPORT_BYTES) {
-      notifications.show({ color: 'red', title: t('spreadsheets.import.failed'), message: t('spreadsheets.import.tooLarge') });
+      setImportFailure(t('spreadsheets.import.tooLarge'));
       return;
     }
     setImporting(true);
@@ -120,7 +123,7 @@ export default function SpreadsheetListScreen() {
             : field
               ? t('spreadsheets.import.unreadable')
               : errorMessage(error, t);
-      notifications.show({ color: 'red', title: t('spreadsheets.import.failed'), message });
+      setImportFailure(message);
     } finally {
       setImporting(false);
     }
@@ -252,6 +255,19 @@ export default function SpreadsheetListScreen() {
         back={back}
         actions={actions || undefined}
       />
+      {importFailure && (
+        <Alert
+          color="red"
+          icon={<IconAlertCircle aria-hidden />}
+          title={t('spreadsheets.import.failed')}
+          role="alert"
+          withCloseButton
+          closeButtonLabel={t('common.close')}
+          onClose={() => setImportFailure(null)}
+        >
+          {importFailure}
+        </Alert>
+      )}
       <Card withBorder radius="md" padding="lg">
         {body()}
       </Card>
