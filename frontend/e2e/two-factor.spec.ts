@@ -163,9 +163,12 @@ test.describe('two-step sign-in', () => {
       recoveryCodes = (await codes.getByTestId('recovery-code').allTextContents()).map((code) => code.trim());
       expect(new Set(recoveryCodes).size).toBe(10);
       await expect(codes.getByRole('button', { name: 'Done' })).toBeDisabled();
+      // Nothing lies over the codes: the confirmation waits until they are put away.
+      await expect(page.locator('.mantine-Notification-root')).toHaveCount(0);
       await codes.getByRole('checkbox', { name: 'I have saved these recovery codes' }).check();
       await codes.getByRole('button', { name: 'Done' }).click();
       await expect(codes).toBeHidden();
+      await expect(page.locator('.mantine-Notification-root').filter({ hasText: 'Two-step sign-in is on' })).toBeVisible();
       await expect(section.getByTestId('two-step-status')).toHaveText('On');
       await expect(section.getByTestId('recovery-codes-left')).toHaveText('10 recovery codes left.');
       await signOut(page, person);

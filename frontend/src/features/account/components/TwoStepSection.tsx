@@ -63,8 +63,8 @@ function SetupDialog({ opened, onClose }: { opened: boolean; onClose: () => void
     }
     confirm.mutate(value, {
       onSuccess: (answer) => {
+        // Said once the codes are put away (Done): no toast over the dialog that shows them.
         setCodes(answer);
-        notify.success('profile.twoStep', t('profile.twoStep.enabled'));
       },
       onError: (error) => {
         if (wrongField(error) === 'code') {
@@ -78,7 +78,13 @@ function SetupDialog({ opened, onClose }: { opened: boolean; onClose: () => void
 
   const showingCodes = codes !== null;
   const body = () => {
-    if (codes) return <RecoveryCodesView codes={codes.recoveryCodes} doneLabel={t('profile.twoStep.done')} onDone={onClose} />;
+    if (codes) {
+      const done = () => {
+        notify.success('profile.twoStep', t('profile.twoStep.enabled'));
+        onClose();
+      };
+      return <RecoveryCodesView codes={codes.recoveryCodes} doneLabel={t('profile.twoStep.done')} onDone={done} />;
+    }
     if (start.isError) {
       return (
         <Alert color="red" icon={<IconAlertCircle aria-hidden />} role="alert">
@@ -203,8 +209,8 @@ function ProofDialog({ purpose, required, passkeys, onClose }: { purpose: ProofP
     } else {
       regenerate.mutate(proof, {
         onSuccess: (answer) => {
+          // Said once the codes are put away (Done), not over the dialog that shows them.
           setCodes(answer.recoveryCodes);
-          notify.success('profile.twoStep', t('profile.twoStep.regenerated'));
         },
         onError,
       });
@@ -226,7 +232,14 @@ function ProofDialog({ purpose, required, passkeys, onClose }: { purpose: ProofP
       withCloseButton={!codes}
     >
       {codes ? (
-        <RecoveryCodesView codes={codes} doneLabel={t('profile.twoStep.done')} onDone={onClose} />
+        <RecoveryCodesView
+          codes={codes}
+          doneLabel={t('profile.twoStep.done')}
+          onDone={() => {
+            notify.success('profile.twoStep', t('profile.twoStep.regenerated'));
+            onClose();
+          }}
+        />
       ) : (
         <form onSubmit={submit} noValidate data-testid="two-step-proof-dialog">
           <Stack gap="md">
