@@ -1,5 +1,5 @@
 import { type Browser, type Page, expect, test } from '@playwright/test';
-import { linkIn, mailsTo, waitForMail } from './mail';
+import { MAIL_CATCHER, linkIn, mailsTo, waitForMail } from './mail';
 import { admin, apiToken, bearer, createEnterprise, signIn } from './support';
 
 /**
@@ -62,11 +62,19 @@ test.describe('accounts people own', () => {
       await expect(row.getByRole('button', { name: `Resend invitation (${ceo.name})` })).toBeVisible();
     });
 
-    const ceoPage = await newPerson(browser);
+    const mailbox = await newPerson(browser);
+    let ceoPage = mailbox;
     await test.step('the CEO accepts the e-mailed invitation and lands signed in', async () => {
       const invitation = await waitForMail(request, ceo.email, (mail) => mail.text.includes('/accept-invitation?token='));
       expect(invitation.subject).toMatch(/ invited you to Enterprise Platform$/);
-      await ceoPage.goto(linkIn(invitation, '/accept-invitation?token='));
+      // As a person reads it: the mail page, the message, and its button, which opens the app in a
+      // tab of its own (in the message's frame the app, which refuses to be framed, was a broken frame).
+      await mailbox.goto(MAIL_CATCHER);
+      await mailbox.getByRole('row').filter({ hasText: ceo.email }).getByRole('link', { name: invitation.subject }).first().click();
+      const opened = mailbox.context().waitForEvent('page');
+      await mailbox.frameLocator('iframe[title="The message"]').getByRole('link', { name: 'Accept the invitation' }).click();
+      ceoPage = await opened;
+      await expect(ceoPage).toHaveURL(linkIn(invitation, '/accept-invitation?token='));
       // The page checked its link: it names the enterprise and who invited them.
       await expect(ceoPage.getByRole('heading', { level: 1, name: `Join ${enterpriseName}` })).toBeVisible();
       await expect(ceoPage.getByText('Invited by E2E Admin')).toBeVisible();

@@ -5,7 +5,7 @@ import { type APIRequestContext, expect } from '@playwright/test';
  * (scripts/mail/catcher.py, MAIL_CATCHER_URL): its messages to an address, and the links in them.
  */
 
-const MAIL_CATCHER = process.env.MAIL_CATCHER_URL ?? 'http://127.0.0.1:1080';
+export const MAIL_CATCHER = process.env.MAIL_CATCHER_URL ?? 'http://127.0.0.1:1080';
 export type Mail = { subject: string; to: string | string[]; text: string; html: string; raw: string };
 
 /** The messages the catcher holds for an address, the newest first. */

@@ -6,7 +6,8 @@ file, and a small web page (and JSON) to read them.
 - Messages land in --dir, one `<ns>.eml` file each (written whole, then renamed).
 - A recipient whose address starts with `bounce` is refused for good (550 5.1.1), as a mail
   server refuses an address that does not exist: the platform must record the bounce.
-- http://HOST/ lists the messages, newest first; /messages/<id> shows one (text and HTML);
+- http://HOST/ lists the messages, newest first; /messages/<id> shows one (text and HTML, whose
+  links open in a new tab);
   /api/messages?to=<address> answers JSON `[{id, from, to, subject, date, text, html, raw}]`;
   DELETE /api/messages empties the box.
 """
@@ -116,8 +117,11 @@ def handler_for(directory):
                 body = (
                     f"<p><a href='/'>All messages</a></p><h1>{html.escape(m['subject'])}</h1>"
                     f"<p>From {html.escape(m['from'])} to {html.escape(m['to'])}, {html.escape(m['date'])}</p>"
-                    "<h2>HTML</h2><iframe sandbox style='width:100%;height:32rem;border:1px solid #ccc' srcdoc='"
-                    + html.escape(m["html"], quote=True)
+                    # No script runs in the message; its links open in a tab of their own, outside
+                    # the frame (the app refuses to be framed: frame-ancestors 'none').
+                    "<h2>HTML</h2><iframe title='The message' sandbox='allow-popups allow-popups-to-escape-sandbox'"
+                    " style='width:100%;height:32rem;border:1px solid #ccc' srcdoc='"
+                    + html.escape("<base target='_blank'>" + m["html"], quote=True)
                     + "'></iframe><h2>Text</h2><pre>"
                     + html.escape(m["text"])
                     + "</pre>"
