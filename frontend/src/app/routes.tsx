@@ -12,7 +12,7 @@ const reportForm = lazy(() => import('@/features/reports/screens/ReportFormScree
 // Both monitoring routes show one screen, scoped by the caller's role.
 const monitoring = lazy(() => import('@/features/monitoring/screens/MonitoringScreen'));
 // The CEO's integrations, the admin's for any enterprise and the platform's: one screen, scoped by the route.
-const integrations = lazy(() => import('@/features/api-tokens/screens/IntegrationsScreen'));
+const integrations = lazy(() => import('@/features/integrations/screens/IntegrationsScreen'));
 // The CEO's audit log and the admin's: one screen, scoped by the caller's role.
 const audit = lazy(() => import('@/features/audit/screens/AuditLogScreen'));
 
@@ -52,7 +52,7 @@ const screens = {
   // The editor's chunk brings the grid and the engine's WebAssembly, and only it does.
   departmentSpreadsheetEditor: lazy(() => import('@/features/spreadsheets/screens/SpreadsheetEditorScreen')),
   messages: lazy(() => import('@/features/messages/screens/MessagesScreen')),
-  apiTokens: lazy(() => import('@/features/api-tokens/screens/ApiTokensScreen')),
+  apiTokens: lazy(() => import('@/features/integrations/screens/ApiTokensScreen')),
   profile: lazy(() => import('@/features/account/screens/ProfileScreen')),
 } satisfies Record<Exclude<ReadyRouteKey, 'home'>, Screen>;
 

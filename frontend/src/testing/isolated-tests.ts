@@ -14,7 +14,7 @@ export const ISOLATED_TESTS = [
   'src/app/RouteErrorScreen.test.tsx',
   'src/app/signed-out-strings.test.tsx',
   'src/features/account/screens/ProfilePasskeys.test.tsx',
-  'src/features/api-tokens/screens/IntegrationsScreen.webhooks.test.tsx',
+  'src/features/integrations/screens/IntegrationsScreen.webhooks.test.tsx',
   'src/features/auth/screens/LoginScreen.passkeys.test.tsx',
   'src/features/messages/screens/MessagesScreen.test.tsx',
   'src/features/monitoring/screens/MonitoringScreen.test.tsx',

@@ -126,7 +126,7 @@ async function rowAction(user: UserEvent, url: string, action: string) {
 // two busy cores, a first test that also paid for them went past its 30 s budget in CI, and the
 // next test ran beside its leftovers.
 beforeAll(async () => {
-  await import('@/features/api-tokens/screens/IntegrationsScreen');
+  await import('@/features/integrations/screens/IntegrationsScreen');
 }, 120_000);
 
 describe("the CEO's webhooks, on Integrations", () => {
