@@ -49,7 +49,7 @@ pub fn routes(state: AppState) -> impl Endpoint {
     let max_spreadsheet_body = state.config.max_spreadsheet_body_bytes.max(max_body);
     let csp = edge::content_security_policy(state.config.map_tiles.as_ref());
     route
-        .around(edge::refuse_nul)
+        .around(edge::request_rules)
         .around(move |ep, req| {
             // Workbooks travel whole (saves as base64, imports as files): a larger limit there.
             let max = if req.uri().path().contains("/spreadsheets") { max_spreadsheet_body } else { max_body };

@@ -1,5 +1,6 @@
 //! Rules every request and response passes at the edge, whatever route serves it: text that
-//! PostgreSQL cannot store is refused, HEAD is answered wherever GET is, responses are compressed
+//! PostgreSQL cannot store is refused, SCIM's errors take its format, a write moves its tenant's
+//! data generation, HEAD is answered wherever GET is, responses are compressed
 //! when the client accepts it, and every response carries the security headers.
 
 use poem::{
@@ -17,30 +18,32 @@ use crate::{
     state::AppState,
 };
 
-/// PostgreSQL refuses the NUL character in text, so a NUL anywhere a client can put one (a path,
-/// a query parameter, a JSON string or key under any JSON media type, a form field, a multipart
-/// field's name, text or file name) is refused here with 400 `validation_failed` naming the
-/// field, before any handler could pass it to the database. The bytes of uploaded files are
-/// theirs to hold.
-pub async fn refuse_nul<E: Endpoint>(ep: E, req: Request) -> poem::Result<Response> {
-    // Two concerns of every request live here, the innermost of the outer layers, so as to add no
-    // layer of their own (one more overflowed a debug test thread's stack): a write moves its
-    // tenant's data generation once done (`generations`), and SCIM answers in its own format,
-    // whoever refused the request (`api::scim_errors`).
+/// The innermost of the outer layers: three rules of every request, each its own function,
+/// composed here in one layer rather than three. (A layer of poem's `around` nests its future in
+/// the next one's; in a debug build every nested poll frame is large, and the API tests' servers
+/// run on the test's own thread, whose 2 MiB stack one more layer overflowed.)
+///
+/// - Text PostgreSQL cannot store is refused (`refuse_nul`).
+/// - SCIM answers in its own format, whoever refused the request (`api::scim_errors`).
+/// - A write moves its tenant's data generation once done, so that no instance serves a read it
+///   kept from before it (`generations::moved_by`).
+pub async fn request_rules<E: Endpoint>(ep: E, req: Request) -> poem::Result<Response> {
     let state = req.data::<AppState>().expect("AppState is attached to every request").clone();
     let moves = crate::generations::moved_by(&req, &state.tokens);
-    let answer = if crate::api::is_scim(req.uri().path()) {
-        Ok(crate::api::scim_errors(refuse_nul_in(ep, req).await).await)
-    } else {
-        refuse_nul_in(ep, req).await
-    };
+    let answer =
+        if crate::api::is_scim(req.uri().path()) { Ok(crate::api::scim_errors(refuse_nul(ep, req).await).await) } else { refuse_nul(ep, req).await };
     if let Some(enterprise) = moves {
         Box::pin(state.generations.bump(enterprise)).await;
     }
     answer
 }
 
-async fn refuse_nul_in<E: Endpoint>(ep: E, mut req: Request) -> poem::Result<Response> {
+/// PostgreSQL refuses the NUL character in text, so a NUL anywhere a client can put one (a path,
+/// a query parameter, a JSON string or key under any JSON media type, a form field, a multipart
+/// field's name, text or file name) is refused here with 400 `validation_failed` naming the
+/// field, before any handler could pass it to the database. The bytes of uploaded files are
+/// theirs to hold.
+async fn refuse_nul<E: Endpoint>(ep: E, mut req: Request) -> poem::Result<Response> {
     if let Some(field) = nul_in_uri(&req) {
         return Ok(refused(&field));
     }

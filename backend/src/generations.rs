@@ -3,10 +3,9 @@
 //! Each enterprise has a number in Redis, and the platform one more; every request that may
 //! change data moves its tenant's number (a program's or an unsigned request's, and the platform
 //! admin's, move the platform's), after its work and before its answer (`moved_by`, applied by
-//! `edge::refuse_nul`). A
-//! read kept in memory (`ReadCache`) records the numbers it was made under and is served only
-//! while both are still current: asking costs one Redis round trip and no SQL, and a change made
-//! through any instance is seen by the next read on every instance.
+//! `edge::request_rules`). A read kept in memory (`ReadCache`) records the numbers it was made
+//! under and is served only while both are still current: asking costs one Redis round trip and
+//! no SQL, and a change made through any instance is seen by the next read on every instance.
 //!
 //! - Missing numbers (a new or restarted Redis) are set to random ones, so nothing kept before
 //!   matches them; without Redis nothing kept is served.

@@ -600,7 +600,7 @@ pub fn is_scim(path: &str) -> bool {
 /// SCIM's own error bodies (RFC 7644 section 3.12) and media type for everything under
 /// `/api/v1/scim/v2`, whoever refused the request (the edge's checks, the token check, the rate
 /// limit, a handler): the problem details' status and message, with a `scimType` where SCIM has
-/// one. Called by `edge::refuse_nul` on SCIM's answers.
+/// one. Called by `edge::request_rules` on SCIM's answers.
 pub async fn scim_errors(result: poem::Result<Response>) -> Response {
     let resp = match result {
         Ok(resp) => resp,
