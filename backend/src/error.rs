@@ -71,7 +71,10 @@ pub struct ErrorBody {
     /// `Idempotency-Key` is still running; `answer_withheld`: it was done, and its answer held a
     /// secret, which is never replayed). With `validation_failed` on a single sign-on `issuer`:
     /// `invalid_url`, `not_https`, `unresolvable`, `private_address`, `port_not_allowed`,
-    /// `untrusted_certificate`, `no_provider`, `sso_unavailable`.
+    /// `untrusted_certificate`, `no_provider`, `sso_unavailable`. With `session_expired`, when the
+    /// server ended the session: why, as the session's `endReason` says (`logout`, `revoked`,
+    /// `user_deactivated`, `enterprise_deactivated`, `deleted`, `role_changed`,
+    /// `provider_logout`, `idle`, `expired`).
     #[oai(skip_serializing_if_is_none)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
@@ -388,6 +391,10 @@ pub enum AppError {
     InvalidCredentials,
     #[error("Your session has expired. Please login again.")]
     SessionExpired,
+    /// `session_expired` for a session the server ended, with why (`Session.endReason`): a tab
+    /// that learns it from a request, before the socket's `session.ended`, can say so too.
+    #[error("Your session has expired. Please login again.")]
+    SessionEnded(String),
     /// A wrong or already used one-time or recovery code at the sign-in's second step.
     #[error("This code is not correct")]
     InvalidCode,
@@ -504,7 +511,7 @@ impl AppError {
         match self {
             Self::Validation(_) | Self::Explained(..) | Self::IssuerRefused(_) => "validation_failed",
             Self::InvalidCredentials => "invalid_credentials",
-            Self::SessionExpired => "session_expired",
+            Self::SessionExpired | Self::SessionEnded(_) => "session_expired",
             Self::InvalidCode => "invalid_code",
             Self::ChallengeExpired => "challenge_expired",
             Self::PasskeyRejected => "passkey_rejected",
@@ -536,6 +543,7 @@ impl AppError {
             | Self::ConfirmationMismatch => StatusCode::BAD_REQUEST,
             Self::InvalidCredentials
             | Self::SessionExpired
+            | Self::SessionEnded(_)
             | Self::Unauthorized
             | Self::InvalidCode
             | Self::ChallengeExpired
@@ -587,6 +595,7 @@ impl AppError {
             Self::SsoFailed(failure) => {
                 ErrorBody { reason: Some(failure.reason().to_owned()), ..ErrorBody::new(self.status(), self.code(), self.to_string()) }
             }
+            Self::SessionEnded(reason) => ErrorBody { reason: Some(reason.clone()), ..ErrorBody::new(self.status(), self.code(), self.to_string()) },
             _ => ErrorBody::new(self.status(), self.code(), self.to_string()),
         }
     }

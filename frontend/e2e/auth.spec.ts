@@ -70,9 +70,10 @@ test('signing out returns to /login and the dashboard is closed afterwards', asy
   await expect(page).toHaveURL(/\/login$/);
 });
 
-test('a token the server has ended sends the user to /login', async ({ page }) => {
+test('a token the server has ended sends the user to /login, saying it was ended', async ({ page }) => {
   // No real-time socket: the end must be found by the reload's GET /auth/me alone, not announced
-  // first by the socket's session.ended (which, on a loaded machine, can win the race).
+  // first by the socket's session.ended (which, on a loaded machine, can win the race); its 401
+  // says why (a sign-out), as the socket would have.
   await page.routeWebSocket(/\/api\/v1\/ws$/, () => {});
   await signIn(page);
   const token = await page.evaluate(() => sessionStorage.getItem('token'));
@@ -83,7 +84,7 @@ test('a token the server has ended sends the user to /login', async ({ page }) =
   await page.reload();
 
   await expect(page).toHaveURL(/\/login$/);
-  await expect(page.getByText('Your session has expired. Please login again.')).toBeVisible();
+  await expect(page.getByText('Your session was ended. Please sign in again.')).toBeVisible();
   expect(await page.evaluate(() => sessionStorage.getItem('token'))).toBeNull();
 });
 

@@ -98,7 +98,7 @@ pub async fn verify(state: &AppState, token: &str) -> Result<Caller, AppError> {
     };
     // A session that cannot be checked (PostgreSQL away) is a 503, like any database error.
     if !state.sessions.is_live(claims.sid).await? {
-        return Err(AppError::SessionExpired);
+        return Err(state.sessions.why_ended(claims.sid).await.map_or(AppError::SessionExpired, AppError::SessionEnded));
     }
     Ok(Caller { user_id: claims.sub, role: claims.role, enterprise_id: claims.ent, session_id: claims.sid, credential: Credential::Session })
 }

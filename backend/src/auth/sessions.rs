@@ -183,6 +183,18 @@ impl SessionGuard {
         Ok(touched.len())
     }
 
+    /// Why the server ended a session that is not live (its `end_reason`), when PostgreSQL says:
+    /// asked only of a session a check refused, so that the refusal can say why.
+    pub async fn why_ended(&self, id: Uuid) -> Option<String> {
+        match store::sessions::find(&self.db, id).await {
+            Ok(record) => record.and_then(|record| record.end_reason),
+            Err(err) => {
+                tracing::warn!(error = %err, "cannot read why a session ended");
+                None
+            }
+        }
+    }
+
     /// Marks a just-created session live in the cache.
     pub async fn started(&self, id: Uuid, expires_at: DateTime<Utc>, remember_me: bool) {
         self.remember(id, Some(expires_at.min(Utc::now() + self.idle_timeout(remember_me)))).await;

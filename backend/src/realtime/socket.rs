@@ -128,15 +128,7 @@ async fn tell_end<S>(state: &AppState, sink: &mut S, session_id: Uuid)
 where
     S: futures_util::Sink<Message> + Unpin,
 {
-    let reason = match crate::store::sessions::find(&state.db, session_id).await {
-        Ok(Some(record)) => record.end_reason,
-        Ok(None) => None,
-        Err(err) => {
-            tracing::warn!(error = %err, "cannot read why a socket's session ended");
-            None
-        }
-    };
-    if let Some(reason) = reason {
+    if let Some(reason) = state.sessions.why_ended(session_id).await {
         let event = serde_json::to_string(&Event::SessionEnded { session_id, reason }).expect("events serialize");
         let _ = sink.send(Message::text(event)).await;
     }

@@ -401,3 +401,35 @@ async fn without_redis_sign_in_attempts_are_limited_by_the_instance() {
     assert_eq!(resp.status(), 429);
     assert!(resp.headers().contains_key("retry-after"));
 }
+
+/// A request with a session the server ended is told why (`reason`, as the session's `endReason`
+/// and the socket's `session.ended` say), so that a tab that learns of the end from a request
+/// before its socket hears it says the same: the person's own sign-out, the CEO ending it, a
+/// deactivation. A bearer that is no session of this server's is told no reason.
+#[tokio::test]
+async fn a_request_with_a_session_the_server_ended_is_told_why() {
+    let (db, _dropped) = test_database().await;
+    let app = TestApp::spawn(db).await;
+    let admin = app.admin_token().await;
+    let (acme, ceo) = app.enterprise(&admin, "Acme").await;
+    let author = app.staff(&ceo, &acme, "author@acme.example", "DepartmentUser", None).await;
+    let refusal = |(status, body): (u16, serde_json::Value)| (status, body["code"].as_str().unwrap_or("").to_owned(), body["reason"].clone());
+
+    let token = app.token("author@acme.example", "staff-password").await;
+    assert_eq!(app.logout(&token).await.status(), 204);
+    assert_eq!(refusal(parts(app.me(&token).await).await), (401, "session_expired".into(), json!("logout")));
+
+    let token = app.token("author@acme.example", "staff-password").await;
+    let (_, sessions) = app.get(&ceo, "/api/v1/monitoring/sessions?active=true&q=author%40acme.example").await;
+    let id = sessions["items"][0]["id"].as_str().unwrap().to_owned();
+    assert_eq!(app.post(&ceo, &format!("/api/v1/monitoring/sessions/{id}/logout"), json!({})).await.0, 204);
+    assert_eq!(refusal(app.get(&token, "/api/v1/users").await), (401, "session_expired".into(), json!("revoked")));
+
+    let token = app.token("author@acme.example", "staff-password").await;
+    assert_eq!(app.put(&ceo, &format!("/api/v1/users/{author}"), json!({ "status": "inactive" })).await.0, 200);
+    assert_eq!(refusal(parts(app.me(&token).await).await), (401, "session_expired".into(), json!("user_deactivated")));
+
+    // Not a session of this server's at all: no reason to give.
+    let (status, body) = parts(app.me("not-a-token").await).await;
+    assert_eq!((status, body.get("reason")), (401, None));
+}

@@ -116,6 +116,24 @@ describe('customFetch', () => {
     expect(navigate).toHaveBeenCalledWith('/login', expect.objectContaining({ reason: 'expired' }));
   });
 
+  it.each([
+    ['revoked', 'ended'],
+    ['logout', 'ended'],
+    ['user_deactivated', 'user_deactivated'],
+    ['role_changed', 'role_changed'],
+    ['idle', 'expired'],
+  ])('on a 401 for a session the server ended (%s), the sign-in page is told why (%s)', async (reason, notice) => {
+    const navigate = vi.fn();
+    setNavigator(navigate);
+    session.start('tok-ended', makeUser());
+    fetchMock.mockResolvedValue(jsonResponse(401, { code: 'session_expired', message: 'Your session has expired. Please login again.', reason }));
+
+    await expect(customFetch('/api/v1/reports')).rejects.toMatchObject({ status: 401, code: 'session_expired', reason });
+
+    expect(session.get()).toMatchObject({ status: 'signed_out', reason: notice });
+    expect(navigate).toHaveBeenCalledWith('/login', expect.objectContaining({ reason: notice }));
+  });
+
   it('leaves a failed sign-in (401 from /auth/login) to the sign-in screen', async () => {
     const navigate = vi.fn();
     setNavigator(navigate);

@@ -1,4 +1,4 @@
-import { session } from '@/lib/session';
+import { endNotice, session } from '@/lib/session';
 import type { ApiError } from './generated/model';
 
 /** The error body every API error carries (`ApiError` in openapi.json: RFC 9457 problem details
@@ -11,7 +11,7 @@ export class ApiRequestError<E = ApiErrorBody> extends Error {
   readonly status: number;
   readonly code: string;
   readonly fields: Record<string, string>;
-  /** With `conflict`: why (`own_account`, `has_reports`), when the server said. */
+  /** With `conflict`: why (`own_account`, `has_reports`); with `session_expired`, why the server ended it; when the server said. */
   readonly reason: string | undefined;
   /** The server's (English) `message`, when the body had one. */
   readonly serverMessage: string | undefined;
@@ -119,7 +119,8 @@ export async function customFetch<T>(url: string, options?: RequestInit): Promis
   if (!response.ok) {
     const error = new ApiRequestError(response.status, body as ApiErrorBody | undefined, parseRetryAfter(response.headers.get('Retry-After')));
     console.warn(`[api] ← ${response.status} ${method} ${url} (${elapsed} ms) ${error.code}`);
-    if (response.status === 401 && !isLoginRequest(url)) session.expire();
+    // A session the server ended says why (`reason`), as the socket's session.ended would.
+    if (response.status === 401 && !isLoginRequest(url)) session.expire(error.code === 'session_expired' && error.reason ? endNotice(error.reason) : 'expired');
     throw error;
   }
 

@@ -138,3 +138,23 @@ export function useCurrentUser(): User {
   if (current.status !== 'signed_in') throw new Error('useCurrentUser() outside a signed-in route');
   return current.user;
 }
+
+/**
+ * The notice for why the server ended a session (openapi.json, `Session.endReason`): the socket's
+ * `session.ended` event's reason, or a 401 `session_expired`'s, whichever the tab hears first.
+ */
+export function endNotice(reason: unknown): SessionEndNotice {
+  switch (reason) {
+    case 'user_deactivated':
+    case 'enterprise_deactivated':
+    case 'role_changed':
+      return reason;
+    case 'revoked':
+    case 'deleted':
+    case 'logout':
+    case 'provider_logout':
+      return 'ended';
+    default:
+      return 'expired';
+  }
+}

@@ -7,7 +7,7 @@ import type { ReportStatus } from '@/api/generated/model';
 import { handleMessagingEvent, isMessagingEvent } from '@/lib/messaging-live';
 import { invalidate } from '@/lib/query-invalidation';
 import { connectRealtime, type RealtimeEvent } from '@/lib/realtime';
-import { type SessionEndNotice, session } from '@/lib/session';
+import { endNotice, session } from '@/lib/session';
 import { throttle } from '@/lib/throttle';
 
 const HEARTBEAT_MS = 60_000;
@@ -76,21 +76,4 @@ export function useRealtime(queryClient: QueryClient) {
       activityEvents.forEach((name) => window.removeEventListener(name, markActive));
     };
   }, [queryClient, t]);
-}
-
-/** The notice for a `session.ended` event's reason (openapi.json, `Session.endReason`). */
-function endNotice(reason: unknown): SessionEndNotice {
-  switch (reason) {
-    case 'user_deactivated':
-    case 'enterprise_deactivated':
-    case 'role_changed':
-      return reason;
-    case 'revoked':
-    case 'deleted':
-    case 'logout':
-    case 'provider_logout':
-      return 'ended';
-    default:
-      return 'expired';
-  }
 }
