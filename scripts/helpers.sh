@@ -37,11 +37,32 @@ service_owner() {
   else echo "$owner"; fi
 }
 
-# may_reuse NAME PORT WHAT: called when something answers on PORT. Succeeds when it is this
-# checkout's (and says so); stops one a deleted checkout left behind (then fails: start ours);
-# stops the run when it is another checkout's or unknown: no run talks to a service not its own.
+# legacy_pid SCRIPT PORT: the pid of a process of this project's SCRIPT (scripts/mail/catcher.py…)
+# serving PORT (in its command line, or OIDC_PORT in its environment) that left no record: one a
+# run started before runs kept records.
+legacy_pid() {
+  local pid
+  for pid in $(pgrep -f "$1" 2>/dev/null); do
+    if tr '\0' '\n' <"/proc/$pid/cmdline" 2>/dev/null | grep -qE "(:|^)$2\$" \
+      || tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -qx "OIDC_PORT=$2"; then
+      echo "$pid"; return 0
+    fi
+  done
+  return 1
+}
+
+# may_reuse NAME PORT WHAT SCRIPT: called when something answers on PORT. Succeeds when it is
+# this checkout's (and says so); stops one a deleted checkout left behind, or one of this
+# project's SCRIPT that left no record (then fails: start ours); stops the run when it is another
+# checkout's or unknown: no run talks to a service not its own.
 may_reuse() {
-  local owner; owner="$(service_owner "$1" "$2")"
+  local owner pid; owner="$(service_owner "$1" "$2")"
+  if [ -z "$owner" ] && pid="$(legacy_pid "$4" "$2")"; then
+    say "$3 on port $2 was left by an earlier run that kept no record: stopping it"
+    kill "$pid" 2>/dev/null || true
+    for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    return 1
+  fi
   case "$owner" in
     ours) reused_services+=("$3 on port $2 (this checkout's, started by an earlier run)"); return 0 ;;
     gone)

@@ -2,8 +2,9 @@
 # Proves the rules of the services a run starts beside the server (scripts/helpers.sh,
 # `may_reuse`), with the real mail catcher on ports of its own: a run stops what it started when it
 # ends, however it ends; a later run of this checkout reuses its own service and says so; one that
-# another checkout started is refused by name; one a deleted checkout left behind is stopped and
-# replaced. `make test` runs it in its first stage (a few seconds).
+# another checkout started is refused by name; one a deleted checkout left behind, or one that
+# kept no record, is stopped and replaced; anything else answering there is refused. `make test`
+# runs it in its first stage (a few seconds).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/helpers.sh
@@ -52,10 +53,29 @@ run 'trap - EXIT' >/dev/null 2>&1
 ! kill -0 "$first" 2>/dev/null || die "the deleted checkout's catcher is still running"
 answers && [ "$(owner_of)" = "$PWD" ] || die "no catcher of this checkout replaced it"
 
-# Something this project did not start (no record) is refused.
+# One of this project's catchers that kept no record (started before runs kept them) is stopped
+# and replaced.
 replaced="$(pid_of)"
 rm "$SERVICE_RECORDS/mail-$http"
-if out="$(run 'trap - EXIT' 2>&1)"; then die "an unknown mail catcher was used: $out"; fi
+run 'trap - EXIT' >/dev/null 2>&1
+! kill -0 "$replaced" 2>/dev/null || die "a catcher without a record is still running"
+answers && [ "$(owner_of)" = "$PWD" ] || die "no catcher of this checkout replaced the one without a record"
+kill "$(pid_of)"
+for _ in $(seq 1 50); do answers || break; sleep 0.1; done
+
+# Something else answering there is refused, and left alone.
+python3 -c '
+import http.server, sys
+class Yes(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        self.send_response(200); self.end_headers(); self.wfile.write(b"[]")
+    def log_message(self, *args): pass
+http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), Yes).serve_forever()' "$http" &
+stranger=$!
+for _ in $(seq 1 50); do answers && break; sleep 0.1; done
+rm -f "$SERVICE_RECORDS/mail-$http"
+if out="$(run 'trap - EXIT' 2>&1)"; then kill "$stranger"; die "an unknown mail catcher was used: $out"; fi
+kill -0 "$stranger" 2>/dev/null || die "the stranger on port $http was stopped"
+kill "$stranger"
 grep -q "port $http answers a mail catcher that this checkout did not start" <<<"$out" || die "the refusal is unclear: $out"
-kill "$replaced"
 say "services: a run stops what it started, reuses only its own checkout's and says so"

@@ -15,7 +15,7 @@ mkdir -p "$DNS_ZONE_DIR"
 dns_answers() {
   "$TEST_PYTHON" -c "import dnslib,sys; q=dnslib.DNSRecord.question('probe.invalid','TXT'); q.send('127.0.0.1', int(sys.argv[1]), timeout=0.5)" "$DNS_PORT" >/dev/null 2>&1
 }
-if ! dns_answers || ! may_reuse dns "$DNS_PORT" "DNS server"; then
+if ! dns_answers || ! may_reuse dns "$DNS_PORT" "DNS server" scripts/dns/server.py; then
   nohup "$TEST_PYTHON" "$dns_here/server.py" --port "$DNS_PORT" --zone "$DNS_ZONE_DIR" >"$DNS_ZONE_DIR.log" 2>&1 &
   started_service dns "$DNS_PORT" $!
   for _ in $(seq 1 50); do

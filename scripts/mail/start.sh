@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Starts the mail catcher (catcher.py: a real SMTP server that keeps what it receives, with a page
-# to read it) unless this checkout's answers already (helpers.sh: `may_reuse`). Source it: it exports SMTP_URL (for the server),
+# to read it) unless this checkout's answers already (helpers.sh: `may_reuse`). Source it: it
+# exports SMTP_URL (for the server),
 # MAIL_CATCHER_URL (to read the messages) and TEST_PYTHON (the venv's Python, which also has pyotp
 # for the tests' authenticator codes).
 #
@@ -21,7 +22,7 @@ if ! cmp -s "$mail_here/requirements.txt" "$mail_venv/requirements.txt"; then
   "$mail_venv/bin/pip" install -q -r "$mail_here/requirements.txt"
   cp "$mail_here/requirements.txt" "$mail_venv/requirements.txt"
 fi
-if ! curl -fs "$MAIL_CATCHER_URL/api/messages?to=nobody" >/dev/null 2>&1 || ! may_reuse mail "$MAIL_HTTP_PORT" "mail catcher"; then
+if ! curl -fs "$MAIL_CATCHER_URL/api/messages?to=nobody" >/dev/null 2>&1 || ! may_reuse mail "$MAIL_HTTP_PORT" "mail catcher" scripts/mail/catcher.py; then
   mkdir -p "$MAIL_DIR"
   nohup "$mail_venv/bin/python" "$mail_here/catcher.py" --smtp "127.0.0.1:$MAIL_SMTP_PORT" \
     --http "127.0.0.1:$MAIL_HTTP_PORT" --dir "$MAIL_DIR" >"$MAIL_DIR.log" 2>&1 &

@@ -24,7 +24,7 @@ fi
 # provider.mjs (its /health answers the file's hash); an older one is stopped and started again.
 # Another checkout's is never used (helpers.sh: `may_reuse`).
 if curl -fs "$OIDC_ISSUER/.well-known/openid-configuration" >/dev/null 2>&1 \
-  && may_reuse oidc "$OIDC_PORT" "OpenID provider" \
+  && may_reuse oidc "$OIDC_PORT" "OpenID provider" scripts/oidc/provider.mjs \
   && [ "$(curl -fs "$OIDC_ISSUER/health" 2>/dev/null)" != "$(sha256sum "$oidc_here/provider.mjs" | cut -d' ' -f1)" ]; then
   printf '\033[1m==> %s\033[0m\n' "oidc: this checkout's provider at $OIDC_ISSUER runs older code: restarting it" >&2
   unset 'reused_services[-1]'
