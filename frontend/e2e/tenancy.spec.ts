@@ -305,9 +305,12 @@ test.describe.serial('tenancy', () => {
     await dialog.getByRole('button', { name: "Supprimer l'entreprise" }).click();
 
     const banner = page.getByRole('region', { name: 'Suppression programmée' });
-    const { purgeAfter } = (await (await request.get(`/api/v1/enterprises/${id}`, { headers })).json()) as { purgeAfter: string };
-    const date = new Intl.DateTimeFormat('fr', { dateStyle: 'medium' }).format(new Date(purgeAfter));
+    // The banner first: it shows once the deletion is done, and only then has the enterprise a
+    // purge date to read (read before, it was none: 1 January 1970).
     await expect(banner).toContainText(`${name} est suspendue : personne ne peut se connecter`);
+    const { purgeAfter } = (await (await request.get(`/api/v1/enterprises/${id}`, { headers })).json()) as { purgeAfter: string };
+    expect(purgeAfter).toBeTruthy();
+    const date = new Intl.DateTimeFormat('fr', { dateStyle: 'medium' }).format(new Date(purgeAfter));
     await expect(banner).toContainText(`Ses données seront effacées définitivement le ${date}.`);
     await banner.getByRole('button', { name: 'Restaurer' }).click();
     await expect(page.getByText(`${name} a été restaurée : rien n'a été perdu.`)).toBeVisible();

@@ -9,10 +9,9 @@ import classes from './Toasts.module.css';
  * The notification toasts, a module of their own so that they can load lazily (provider.tsx): a
  * dynamic import of '@mantine/notifications' itself would be the package the store already loaded.
  * Their close buttons are named once the signed-in strings are there (a toast before sign-in is
- * rare, and its button is better unnamed than named with a key). They open at the bottom, on the
- * left of the page beside the sidebar (Toasts.module.css): pages keep their actions at the top right
- * (a toast there covered "New spreadsheet" and a report's buttons, and one over the account menu
- * took its clicks) and their forms' buttons at the right. A pointer resting on a toast keeps it open.
+ * rare, and its button is better unnamed than named with a key). They open below the signed-in
+ * header (Toasts.module.css), not over it: a toast over the account menu took its clicks, and a
+ * pointer resting on a toast keeps it open.
  */
 export default function Toasts() {
   const { t, i18n } = useTranslation();
@@ -20,7 +19,7 @@ export default function Toasts() {
   const labels = useMemo(() => (close ? closeButtonLabels(close) : {}), [close]);
   return (
     <MantineThemeProvider theme={labels}>
-      <Notifications position="bottom-left" containerWidth={360} classNames={{ root: classes.root }} />
+      <Notifications position="top-right" classNames={{ root: classes.root }} />
     </MantineThemeProvider>
   );
 }
