@@ -207,6 +207,8 @@ test.describe.serial('tenancy', () => {
     await expect(page).toHaveURL(/\/admin\/enterprises$/);
     // Other spec files make enterprises meanwhile (they run side by side): searched, not paged.
     await page.getByLabel('Search').fill(doomed);
+    await page.getByLabel('Search').press('Enter');
+    await expect(page).toHaveURL(/\/admin\/enterprises\?q=/);
     await page.getByRole('link', { name: doomed }).click();
     await expect(page).toHaveURL(new RegExp(`/admin/enterprises/${id}$`));
     await expect(page.getByRole('heading', { level: 1, name: doomed })).toBeVisible();
@@ -250,7 +252,11 @@ test.describe.serial('tenancy', () => {
     expect(told).toContain(`The enterprise “${doomed}” was deleted: it will be purged on ${date} unless it is restored`);
     expect(await ceoSignIn()).toBe(403);
     await page.getByRole('link', { name: 'Back to enterprises' }).click();
+    await expect(page).toHaveURL(/\/admin\/enterprises$/);
+    // Searched at once (Enter), so that no search waiting for its pause runs after the next click.
     await page.getByLabel('Search').fill(doomed);
+    await page.getByLabel('Search').press('Enter');
+    await expect(page).toHaveURL(/\/admin\/enterprises\?q=/);
     await expect(page.getByRole('row', { name: new RegExp(doomed) })).toContainText('Deletion scheduled');
     await page.getByRole('link', { name: doomed }).click();
 
