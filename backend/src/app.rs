@@ -123,6 +123,7 @@ pub async fn listen_until<S: Future<Output = ()> + Send + 'static>(
     crate::webhooks::dispatcher::spawn(&state);
     crate::tenancy::spares::spawn(state.tenant_ddl.clone(), state.config.tenant_spares);
     crate::enterprise_deletion::spawn(&state);
+    crate::enterprise_export::spawn(&state);
     crate::mail::sender::spawn(&state)?;
     let acceptor = TcpListener::bind(addr).into_acceptor().await.with_context(|| format!("cannot listen on {addr}"))?;
     let local = acceptor.local_addr().into_iter().find_map(|a| a.as_socket_addr().copied()).context("no local address")?;

@@ -56,6 +56,9 @@ pub struct Config {
     /// How long a deleted enterprise stays suspended, restorable, before its purge
     /// (`TENANT_DELETION_GRACE_DAYS`, 30 by default, 0 to 3650; fractions allowed).
     pub tenant_deletion_grace: Duration,
+    /// How long an enterprise's export can be downloaded once it is ready
+    /// (`TENANT_EXPORT_TTL_HOURS`, 168 by default, 1 to 720).
+    pub tenant_export_ttl: Duration,
     /// The body limit of spreadsheet saves and imports (`MAX_SPREADSHEET_BODY_BYTES`): a
     /// workbook's bytes travel as base64.
     pub max_spreadsheet_body_bytes: usize,
@@ -276,6 +279,7 @@ impl Config {
             tenant_deletion_grace: Duration::from_secs_f64(
                 parse_var::<f64>("TENANT_DELETION_GRACE_DAYS")?.filter(|d| d.is_finite()).unwrap_or(30.0).clamp(0.0, 3650.0) * 86_400.0,
             ),
+            tenant_export_ttl: Duration::from_secs(parse_var::<u64>("TENANT_EXPORT_TTL_HOURS")?.unwrap_or(168).clamp(1, 720) * 3600),
             max_spreadsheet_body_bytes: parse_var("MAX_SPREADSHEET_BODY_BYTES")?.unwrap_or(12 * 1024 * 1024),
             spreadsheet_engine: EngineLimits {
                 program: std::env::current_exe().context("cannot find this program, to run the spreadsheet engine")?,

@@ -192,6 +192,8 @@ pub enum Conflict {
     DeletionScheduled,
     /// Restoring or purging an enterprise whose deletion is not scheduled.
     DeletionNotScheduled,
+    /// An export that is not ready (queued, running, failed or expired) has nothing to download.
+    ExportNotReady,
     /// Changing, inviting or erasing again a person whose data was erased.
     Erased,
 }
@@ -224,6 +226,7 @@ impl Conflict {
             Self::SsoDomainInUse => "sso_domain_in_use",
             Self::DeletionScheduled => "deletion_scheduled",
             Self::DeletionNotScheduled => "deletion_not_scheduled",
+            Self::ExportNotReady => "export_not_ready",
             Self::Erased => "erased",
         }
     }
@@ -257,6 +260,7 @@ impl Conflict {
             Self::SsoDomainInUse => "People outside this enterprise have addresses at one of these domains",
             Self::DeletionScheduled => "This enterprise is scheduled for deletion; restore it to reactivate it",
             Self::DeletionNotScheduled => "This enterprise is not scheduled for deletion",
+            Self::ExportNotReady => "This export is not ready to download",
             Self::Erased => "This person's data was erased: the account cannot be changed any more",
         }
     }

@@ -477,6 +477,25 @@ pub fn long_time(t: DateTime<Utc>, lang: Lang) -> String {
     }
 }
 
+/// A file's size as people read it: `12.4 MB`, `12,4 Mo`.
+pub fn file_size(bytes: i64, lang: Lang) -> String {
+    let (value, unit) = match bytes {
+        b if b >= 1_000_000_000 => (b as f64 / 1e9, ["GB", "Go"]),
+        b if b >= 1_000_000 => (b as f64 / 1e6, ["MB", "Mo"]),
+        b if b >= 1_000 => (b as f64 / 1e3, ["kB", "ko"]),
+        b => {
+            return match lang {
+                Lang::En => format!("{b} bytes"),
+                Lang::Fr => format!("{b}\u{a0}octets"),
+            };
+        }
+    };
+    match lang {
+        Lang::En => format!("{value:.1} {}", unit[0]),
+        Lang::Fr => format!("{}\u{a0}{}", format!("{value:.1}").replace('.', ","), unit[1]),
+    }
+}
+
 /// `Label: value`, with French typography's (no-break) space before the colon.
 fn labelled(label: &str, value: &str, lang: Lang) -> String {
     match lang {

@@ -13,6 +13,7 @@ pub mod db;
 pub mod domain;
 pub mod edge;
 pub mod enterprise_deletion;
+pub mod enterprise_export;
 pub mod error;
 pub mod export;
 pub mod generations;

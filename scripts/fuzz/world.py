@@ -10,6 +10,7 @@ import base64
 import json
 import os
 import sys
+import time
 import urllib.error
 import urllib.request
 import uuid
@@ -116,10 +117,19 @@ if os.environ.get("OIDC_ISSUER"):
 # server here: the e-mails wait in its outbox).
 invited = call("POST", "/users", ceo, {"fullName": "Invited", "email": "invited@fuzz.example", "role": "DepartmentUser", "departmentId": finance})["id"]
 
+# An export of Acme, to read and download (written in the background; ready within seconds).
+export = call("POST", f"/enterprises/{ent}/exports", ceo)["id"]
+for _ in range(600):
+    if call("GET", f"/enterprises/{ent}/exports/{export}", ceo)["status"] not in ("queued", "running"):
+        break
+    time.sleep(0.1)
+
 # Operation id -> its path parameters. Deleting and changing people or enterprises uses spares.
 ids = {
     "getEnterprise": {"id": ent}, "updateEnterprise": {"id": spare_ent}, "deleteEnterprise": {"id": spare_ent},
     "restoreEnterprise": {"id": spare_ent}, "purgeEnterprise": {"id": spare_ent},
+    "createEnterpriseExport": {"id": ent}, "listEnterpriseExports": {"id": ent},
+    "getEnterpriseExport": {"id": ent, "exportId": export}, "downloadEnterpriseExport": {"id": ent, "exportId": export},
     "listEnterpriseUsers": {"id": ent}, "listEnterpriseDepartments": {"id": ent}, "listEnterpriseReports": {"id": ent},
     "getDepartment": {"id": ent, "deptId": finance}, "updateDepartment": {"id": ent, "deptId": finance},
     "assignDepartmentUser": {"id": ent, "deptId": finance},

@@ -10,6 +10,7 @@ mod dashboards;
 mod departments;
 mod document;
 mod enterprises;
+mod exports;
 mod idempotency;
 mod location;
 mod managed;
@@ -78,7 +79,7 @@ pub enum ApiTags {
 pub type Api = (
     (auth::AuthApi, accounts::AccountsApi, mfa::MfaApi, passkeys::PasskeysApi, sso::SsoApi, sso::SsoSignInApi),
     monitoring::OwnSessionsApi,
-    enterprises::EnterprisesApi,
+    (enterprises::EnterprisesApi, exports::ExportsApi),
     departments::DepartmentsApi,
     users::UsersApi,
     reports::ReportsApi,

@@ -122,6 +122,11 @@ pub const PERMISSIONS: &[Permission] = &[
     row("deleteEnterprise", A, NEVER, NEVER, NEVER),
     row("restoreEnterprise", A, NEVER, NEVER, NEVER),
     row("purgeEnterprise", A, NEVER, NEVER, NEVER),
+    // An enterprise's export: the admin any, a CEO their own.
+    row("createEnterpriseExport", A, OWN, NEVER, NEVER),
+    row("listEnterpriseExports", A, OWN, NEVER, NEVER),
+    row("getEnterpriseExport", A, OWN, NEVER, NEVER),
+    row("downloadEnterpriseExport", A, OWN, NEVER, NEVER),
     row("listEnterpriseUsers", A, OWN, NEVER, NEVER),
     row("listEnterpriseReports", A, OWN, NEVER, NEVER),
     // Departments: managed by the admin and the CEO; staff read their own department.
@@ -227,6 +232,10 @@ pub const SCOPES: &[(&str, &str)] = &[
     ("deleteEnterprise", "enterprises:write"),
     ("restoreEnterprise", "enterprises:write"),
     ("purgeEnterprise", "enterprises:write"),
+    ("createEnterpriseExport", "enterprises:write"),
+    ("listEnterpriseExports", "enterprises:read"),
+    ("getEnterpriseExport", "enterprises:read"),
+    ("downloadEnterpriseExport", "enterprises:read"),
     ("listEnterpriseDepartments", "enterprises:read"),
     ("getDepartment", "enterprises:read"),
     ("updateDepartment", "enterprises:write"),

@@ -33,6 +33,8 @@ pub enum Kind {
     /// To an enterprise's CEO, at each step of its deletion: scheduled (with the purge date),
     /// restored, purged. Always sent.
     EnterpriseDeletion,
+    /// To whoever asked for an enterprise's export: it is ready to download, until when.
+    ExportReady,
 }
 
 impl Kind {
@@ -44,11 +46,12 @@ impl Kind {
             Self::Activity => "activity",
             Self::SecurityNotice => "security_notice",
             Self::EnterpriseDeletion => "enterprise_deletion",
+            Self::ExportReady => "export_ready",
         }
     }
 
     pub fn parse(s: &str) -> Option<Self> {
-        [Self::Invitation, Self::PasswordReset, Self::SignInAlert, Self::Activity, Self::SecurityNotice, Self::EnterpriseDeletion]
+        [Self::Invitation, Self::PasswordReset, Self::SignInAlert, Self::Activity, Self::SecurityNotice, Self::EnterpriseDeletion, Self::ExportReady]
             .into_iter()
             .find(|k| k.as_str() == s)
     }

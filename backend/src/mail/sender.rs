@@ -336,6 +336,17 @@ async fn context(state: &AppState, kind: Kind, to: &UserRecord, group: &[Pending
                 "purge_after": purge_after.map(|at| crate::export::long_date(at.date_naive(), lang)),
             })
         }
+        Kind::ExportReady => {
+            let expires = data.get("expiresAt").and_then(Value::as_str).and_then(|t| t.parse::<DateTime<Utc>>().ok()).unwrap_or_else(Utc::now);
+            let size = data.get("sizeBytes").and_then(Value::as_i64).unwrap_or_default();
+            json!({
+                "name": to.full_name,
+                "enterprise": text("enterprise"),
+                "expires": crate::export::long_time(expires, lang),
+                "size": crate::export::file_size(size, lang),
+                "link": format!("{base}{}", data.get("path").and_then(Value::as_str).unwrap_or("/")),
+            })
+        }
         Kind::Activity => {
             let items: Vec<Value> = group
                 .iter()

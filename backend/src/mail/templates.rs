@@ -43,6 +43,10 @@ const SOURCES: &[(&str, &str)] = templates![
     "enterprise_deletion.en.html",
     "enterprise_deletion.fr.txt",
     "enterprise_deletion.fr.html",
+    "export_ready.en.txt",
+    "export_ready.en.html",
+    "export_ready.fr.txt",
+    "export_ready.fr.html",
 ];
 
 static ENVIRONMENT: LazyLock<Environment<'static>> = LazyLock::new(|| {

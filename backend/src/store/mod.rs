@@ -6,6 +6,7 @@ pub mod audit;
 pub mod dashboards;
 pub mod departments;
 pub mod enterprises;
+pub mod exports;
 pub mod messaging;
 pub mod mfa;
 pub mod outbox;

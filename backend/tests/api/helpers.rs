@@ -105,6 +105,7 @@ pub fn test_config() -> Config {
         // None made: tests count tenant schemas (tests/api/enterprises.rs tests the spares).
         tenant_spares: Some(0),
         tenant_deletion_grace: Duration::from_secs(30 * 86_400),
+        tenant_export_ttl: Duration::from_secs(168 * 3600),
         max_spreadsheet_body_bytes: 12 * 1024 * 1024,
         spreadsheet_engine: backend::config::EngineLimits {
             program: PathBuf::from(env!("CARGO_BIN_EXE_backend")),

@@ -7,6 +7,7 @@ mod dashboards;
 mod database;
 mod deletion;
 mod departments;
+mod enterprise_export;
 mod enterprises;
 mod erasure;
 mod errors;

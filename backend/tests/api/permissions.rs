@@ -216,6 +216,11 @@ const TABLE: &[(&str, [Cell; 11], Program)] = &[
     ("deleteEnterprise",          [A,     F,  F,   F,    U,   U,    F,     F,   F,     F,    F], S("enterprises:write")),
     ("restoreEnterprise",         [A,     F,  F,   F,    U,   U,    F,     F,   F,     F,    F], S("enterprises:write")),
     ("purgeEnterprise",           [A,     F,  F,   F,    U,   U,    F,     F,   F,     F,    F], S("enterprises:write")),
+    // An enterprise's export: the admin any, a CEO their own.
+    ("createEnterpriseExport",    [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("enterprises:write")),
+    ("listEnterpriseExports",     [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("enterprises:read")),
+    ("getEnterpriseExport",       [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("enterprises:read")),
+    ("downloadEnterpriseExport",  [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("enterprises:read")),
     ("listEnterpriseUsers",       [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("users:read")),
     ("listEnterpriseReports",     [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("reports:read")),
     // Departments: managed by the admin and the CEO; staff read their own department only.
@@ -639,6 +644,29 @@ impl World {
         body["id"].as_str().unwrap().to_owned()
     }
 
+    /// An export of Alpha that is ready to download (asked for by the admin, waited for).
+    async fn ready_export(&self) -> String {
+        let ent = &self.a.id;
+        let (_, listed) = self.app.get(&self.admin.token, &format!("/api/v1/enterprises/{ent}/exports")).await;
+        if let Some(ready) = listed.as_array().and_then(|l| l.iter().find(|e| e["status"] == "ready")) {
+            return ready["id"].as_str().unwrap().to_owned();
+        }
+        let (status, export) = self.app.post(&self.admin.token, &format!("/api/v1/enterprises/{ent}/exports"), json!({})).await;
+        assert_eq!(status, 202, "{export}");
+        let path = format!("/api/v1/enterprises/{ent}/exports/{}", export["id"].as_str().unwrap());
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        loop {
+            let (_, export) = self.app.get(&self.admin.token, &path).await;
+            match export["status"].as_str() {
+                Some("ready") => return export["id"].as_str().unwrap().to_owned(),
+                Some("queued" | "running") => {}
+                _ => panic!("Alpha's export did not become ready: {export}"),
+            }
+            assert!(std::time::Instant::now() < deadline, "Alpha's export never became ready: {export}");
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+    }
+
     /// A spare enterprise whose deletion is scheduled: its id and name.
     async fn scheduled_spare(&self) -> (String, String) {
         let id = self.spare_enterprise().await;
@@ -770,6 +798,10 @@ impl World {
                 let (id, name) = if who == Admin { self.scheduled_spare().await } else { (ent.clone(), "Alpha".to_owned()) };
                 post(format!("/api/v1/enterprises/{id}/purge")).json(json!({ "confirmName": name })).target(id)
             }
+            "createEnterpriseExport" => post(format!("/api/v1/enterprises/{ent}/exports")).json(json!({})),
+            "listEnterpriseExports" => get(format!("/api/v1/enterprises/{ent}/exports")),
+            "getEnterpriseExport" => get(format!("/api/v1/enterprises/{ent}/exports/{}", self.ready_export().await)),
+            "downloadEnterpriseExport" => get(format!("/api/v1/enterprises/{ent}/exports/{}/download", self.ready_export().await)),
             "listEnterpriseUsers" => get(format!("/api/v1/enterprises/{ent}/users?pageSize=100")),
             "listEnterpriseReports" => get(format!("/api/v1/enterprises/{ent}/reports?pageSize=100")),
             "listEnterpriseDepartments" => get(format!("/api/v1/enterprises/{ent}/departments")),
@@ -1172,6 +1204,14 @@ impl World {
             }
             "logoutMySession" => ensure!(!self.live(&call.target).await, "the session still works"),
             "listEnterprises" => ensure!(has(list, &a.id) && has(list, &b.id), "not every enterprise: {body}"),
+            "createEnterpriseExport" => ensure!(body["id"].is_string() && body["createdAt"].is_string() && body["progress"].is_number(), "{body}"),
+            "listEnterpriseExports" => ensure!(!list.is_empty() && list.iter().all(|e| e["id"].is_string() && e["status"].is_string()), "{body}"),
+            "getEnterpriseExport" => {
+                ensure!(body["status"] == "ready" && body["downloadUrl"].as_str().is_some_and(|u| u.contains(&a.id)), "{body}")
+            }
+            "downloadEnterpriseExport" => {
+                ensure!(reply.disposition.contains(".zip") && reply.text.starts_with("PK"), "not a zip: {}", reply.disposition)
+            }
             "createEnterprise" => ensure!(body["name"] == call.target.as_str() && body["ceo"]["email"] == call.spare.as_str(), "{body}"),
             "getEnterprise" => {
                 ensure!(body["id"] == a.id.as_str() && has(items(&body["departments"]), &a.finance), "{body}");
