@@ -265,6 +265,11 @@ test.beforeAll(async ({ request }) => {
     );
   }
 
+  // An export of the enterprise, so that the CEO's home and the admin's page scan its card with
+  // an archive listed (written in the background meanwhile).
+  const exported = await request.post(`/api/v1/enterprises/${ids.enterprise}/exports`, { headers: ceoHeaders });
+  expect(exported.status(), await exported.text()).toBe(202);
+
   // Sessions with places for the monitoring map (MaxMind's test database): London and Boxford
   // close enough to share a marker, Milton alone; the second sign-in from abroad is flagged.
   await apiHeaders(request, member, '81.2.69.142');

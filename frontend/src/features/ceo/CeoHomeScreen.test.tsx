@@ -59,6 +59,7 @@ function mockEnterprise(departments: Department[], extra: Parameters<typeof mock
     'GET /api/v1/users': jsonResponse(200, page([hal], 2, 1)),
     'GET /api/v1/dashboard/ceo': () => jsonResponse(200, ceoDashboard(departments)),
     [`GET ${base}/security-policy`]: () => jsonResponse(200, makeEnterpriseSecurityPolicy()),
+    [`GET ${base}/exports`]: () => jsonResponse(200, []),
     [`GET ${base}/sso`]: () => jsonResponse(200, makeSsoSettings()),
     ...extra,
   });

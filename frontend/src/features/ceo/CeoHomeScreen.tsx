@@ -11,6 +11,7 @@ import { PageHeader } from '@/components/PageHeader';
 import { useFormat } from '@/lib/format';
 import { href } from '@/lib/paths';
 import { useCurrentUser } from '@/lib/session';
+import { EnterpriseExportsCard } from '@/components/enterprises/EnterpriseExportsCard';
 import { EnterpriseSecurityCard } from '@/components/security/SecurityPolicyCards';
 import { SsoSettingsCard } from '@/components/security/sso/SsoSettingsCard';
 import { CeoDashboardSection } from './CeoDashboardSection';
@@ -92,6 +93,7 @@ export default function CeoHomeScreen() {
 
       <EnterpriseSecurityCard enterpriseId={enterpriseId} />
       <SsoSettingsCard enterpriseId={enterpriseId} />
+      {enterprise.data ? <EnterpriseExportsCard enterpriseId={enterpriseId} enterpriseName={enterprise.data.name} /> : null}
     </Stack>
   );
 }

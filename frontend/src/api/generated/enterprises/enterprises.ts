@@ -5,7 +5,7 @@
  * Multi-tenant enterprise management platform. Errors are RFC 9457 problem details (`application/problem+json`) that also carry a stable `code`, a `message`, `fields` for invalid input and the `requestId`. Lists are pages `{ items, total, page, pageSize }`. Authenticate with `Authorization: Bearer <token>`: a person's session token from `POST /auth/login`, or a program's token from `POST /api-tokens` (scoped; see each operation's `ApiToken` scope). Every answer carries `RateLimit-Policy` and `RateLimit`; a POST with `Idempotency-Key` is safe to retry; GETs carry an `ETag`. Read [the guide for programs](/api/guide.md) first: tokens, scopes, errors, limits, retries, pages, versions.
 
 **Real time.** `GET /api/v1/ws` upgrades to a WebSocket (one per tab). Its first message, within 5 s, is `{"type":"auth","token":"<token>"}` (never put the token in the URL); the server answers `{"type":"ready"}`, then sends events as JSON objects with a `type`: `session.ended` (`sessionId`, `reason`; the socket then closes with code 4401, as it does for a missing, bad or dead token), `monitoring.session_started` (`sessionId`, `userId`, `enterpriseId`), `monitoring.session_updated` (`sessionId`, `enterpriseId`, `lastSeenAt`) and `monitoring.session_ended` (`sessionId`, `enterpriseId`, `reason`) to the monitors whose scope includes the session, once a second at most: past 20 in a second, one `monitoring.sessions_changed` (`enterpriseId`, null for the admins' summary of the whole platform; `started`, `updated`, `ended`: counts) instead, so a mass expiry is one message; and `report.status_changed` (`reportId`, `departmentId`, `title`, `fromStatus`, `status`, `actorId`: who moved it) to the report's author, department head and CEO. The messenger's events go to a conversation's members: `message.created` (`conversationId`, `messageId`, `senderId`), `message.read` (`conversationId`, `userId`, `messageId`), `conversation.changed` (`conversationId`: members, name, keys or the listener's archive flag) and `conversation.typing` (`conversationId`, `userId`; never stored). `own_sessions.changed` (`userId`) tells a person's sockets that one of their own sessions started or ended (their "Your sessions" list changed; refetch it). `webhook.disabled` (`webhookId`, `url`) tells a webhook's owner (the CEO, or the platform admins) that it was turned off after failing for days. A client too slow to read its events is closed with 4408; reconnect and refetch.
- * OpenAPI spec version: 1.12.0
+ * OpenAPI spec version: 1.13.0
  */
 import {
   useMutation,
@@ -33,6 +33,7 @@ import type {
   Department,
   Enterprise,
   EnterpriseDetail,
+  EnterpriseExport,
   ListEnterpriseUsersParams,
   ListEnterprisesParams,
   NewSsoDomain,
@@ -1427,6 +1428,400 @@ export function useListEnterpriseDepartments<TData = Awaited<ReturnType<typeof l
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
   const queryOptions = getListEnterpriseDepartmentsQueryOptions(id,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
+ * The platform admin, or the enterprise's CEO. Starts a background job that writes
+everything the enterprise holds into one zip archive: people, departments, reports with
+their review history and tables (JSON and XLSX), the dashboard's figures, spreadsheets
+(XLSX), the audit log, webhook and single sign-on settings (without secrets) and the
+messenger as the server holds it (ciphertext and membership: it is end-to-end encrypted).
+Whoever asked is e-mailed when it is ready. One export runs at a time per enterprise:
+asking again while one is queued or running answers that one.
+ * @summary Export an enterprise
+ */
+export const getCreateEnterpriseExportUrl = (id: string,) => {
+
+
+  
+
+  return `/api/v1/enterprises/${id}/exports`
+}
+
+export const createEnterpriseExport = async (id: string, options?: RequestInit): Promise<EnterpriseExport> => {
+  
+  return customFetch<EnterpriseExport>(getCreateEnterpriseExportUrl(id),
+  {      
+    ...options,
+    method: 'POST'
+    
+    
+  }
+);}
+
+
+
+
+export const getCreateEnterpriseExportMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createEnterpriseExport>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof createEnterpriseExport>>, TError,{id: string}, TContext> => {
+
+const mutationKey = ['createEnterpriseExport'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof createEnterpriseExport>>, {id: string}> = (props) => {
+          const {id} = props ?? {};
+
+          return  createEnterpriseExport(id,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CreateEnterpriseExportMutationResult = NonNullable<Awaited<ReturnType<typeof createEnterpriseExport>>>
+    
+    export type CreateEnterpriseExportMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+
+    /**
+ * @summary Export an enterprise
+ */
+export const useCreateEnterpriseExport = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createEnterpriseExport>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof createEnterpriseExport>>,
+        TError,
+        {id: string},
+        TContext
+      > => {
+
+      const mutationOptions = getCreateEnterpriseExportMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * The ten latest, newest first.
+ * @summary List an enterprise's exports
+ */
+export const getListEnterpriseExportsUrl = (id: string,) => {
+
+
+  
+
+  return `/api/v1/enterprises/${id}/exports`
+}
+
+export const listEnterpriseExports = async (id: string, options?: RequestInit): Promise<EnterpriseExport[]> => {
+  
+  return customFetch<EnterpriseExport[]>(getListEnterpriseExportsUrl(id),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListEnterpriseExportsQueryKey = (id?: string,) => {
+    return [
+    `/api/v1/enterprises/${id}/exports`
+    ] as const;
+    }
+
+    
+export const getListEnterpriseExportsQueryOptions = <TData = Awaited<ReturnType<typeof listEnterpriseExports>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listEnterpriseExports>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListEnterpriseExportsQueryKey(id);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listEnterpriseExports>>> = ({ signal }) => listEnterpriseExports(id, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(id), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listEnterpriseExports>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListEnterpriseExportsQueryResult = NonNullable<Awaited<ReturnType<typeof listEnterpriseExports>>>
+export type ListEnterpriseExportsQueryError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+
+
+export function useListEnterpriseExports<TData = Awaited<ReturnType<typeof listEnterpriseExports>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+ id: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listEnterpriseExports>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listEnterpriseExports>>,
+          TError,
+          Awaited<ReturnType<typeof listEnterpriseExports>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListEnterpriseExports<TData = Awaited<ReturnType<typeof listEnterpriseExports>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listEnterpriseExports>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listEnterpriseExports>>,
+          TError,
+          Awaited<ReturnType<typeof listEnterpriseExports>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListEnterpriseExports<TData = Awaited<ReturnType<typeof listEnterpriseExports>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listEnterpriseExports>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary List an enterprise's exports
+ */
+
+export function useListEnterpriseExports<TData = Awaited<ReturnType<typeof listEnterpriseExports>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listEnterpriseExports>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getListEnterpriseExportsQueryOptions(id,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
+ * Its status and progress (percent and stage); when ready, its download address, size and
+expiry.
+ * @summary Get an export
+ */
+export const getGetEnterpriseExportUrl = (id: string,
+    exportId: string,) => {
+
+
+  
+
+  return `/api/v1/enterprises/${id}/exports/${exportId}`
+}
+
+export const getEnterpriseExport = async (id: string,
+    exportId: string, options?: RequestInit): Promise<EnterpriseExport> => {
+  
+  return customFetch<EnterpriseExport>(getGetEnterpriseExportUrl(id,exportId),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetEnterpriseExportQueryKey = (id?: string,
+    exportId?: string,) => {
+    return [
+    `/api/v1/enterprises/${id}/exports/${exportId}`
+    ] as const;
+    }
+
+    
+export const getGetEnterpriseExportQueryOptions = <TData = Awaited<ReturnType<typeof getEnterpriseExport>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(id: string,
+    exportId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getEnterpriseExport>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetEnterpriseExportQueryKey(id,exportId);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getEnterpriseExport>>> = ({ signal }) => getEnterpriseExport(id,exportId, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(id && exportId), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getEnterpriseExport>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetEnterpriseExportQueryResult = NonNullable<Awaited<ReturnType<typeof getEnterpriseExport>>>
+export type GetEnterpriseExportQueryError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+
+
+export function useGetEnterpriseExport<TData = Awaited<ReturnType<typeof getEnterpriseExport>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+ id: string,
+    exportId: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getEnterpriseExport>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getEnterpriseExport>>,
+          TError,
+          Awaited<ReturnType<typeof getEnterpriseExport>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetEnterpriseExport<TData = Awaited<ReturnType<typeof getEnterpriseExport>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+ id: string,
+    exportId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getEnterpriseExport>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getEnterpriseExport>>,
+          TError,
+          Awaited<ReturnType<typeof getEnterpriseExport>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetEnterpriseExport<TData = Awaited<ReturnType<typeof getEnterpriseExport>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+ id: string,
+    exportId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getEnterpriseExport>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Get an export
+ */
+
+export function useGetEnterpriseExport<TData = Awaited<ReturnType<typeof getEnterpriseExport>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+ id: string,
+    exportId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getEnterpriseExport>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getGetEnterpriseExportQueryOptions(id,exportId,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
+ * The archive, while the export is ready (until `expiresAt`).
+ * @summary Download an export
+ */
+export const getDownloadEnterpriseExportUrl = (id: string,
+    exportId: string,) => {
+
+
+  
+
+  return `/api/v1/enterprises/${id}/exports/${exportId}/download`
+}
+
+export const downloadEnterpriseExport = async (id: string,
+    exportId: string, options?: RequestInit): Promise<Blob> => {
+  
+  return customFetch<Blob>(getDownloadEnterpriseExportUrl(id,exportId),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getDownloadEnterpriseExportQueryKey = (id?: string,
+    exportId?: string,) => {
+    return [
+    `/api/v1/enterprises/${id}/exports/${exportId}/download`
+    ] as const;
+    }
+
+    
+export const getDownloadEnterpriseExportQueryOptions = <TData = Awaited<ReturnType<typeof downloadEnterpriseExport>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(id: string,
+    exportId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadEnterpriseExport>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getDownloadEnterpriseExportQueryKey(id,exportId);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof downloadEnterpriseExport>>> = ({ signal }) => downloadEnterpriseExport(id,exportId, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(id && exportId), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof downloadEnterpriseExport>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type DownloadEnterpriseExportQueryResult = NonNullable<Awaited<ReturnType<typeof downloadEnterpriseExport>>>
+export type DownloadEnterpriseExportQueryError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+
+
+export function useDownloadEnterpriseExport<TData = Awaited<ReturnType<typeof downloadEnterpriseExport>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+ id: string,
+    exportId: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadEnterpriseExport>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof downloadEnterpriseExport>>,
+          TError,
+          Awaited<ReturnType<typeof downloadEnterpriseExport>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useDownloadEnterpriseExport<TData = Awaited<ReturnType<typeof downloadEnterpriseExport>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+ id: string,
+    exportId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadEnterpriseExport>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof downloadEnterpriseExport>>,
+          TError,
+          Awaited<ReturnType<typeof downloadEnterpriseExport>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useDownloadEnterpriseExport<TData = Awaited<ReturnType<typeof downloadEnterpriseExport>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+ id: string,
+    exportId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadEnterpriseExport>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Download an export
+ */
+
+export function useDownloadEnterpriseExport<TData = Awaited<ReturnType<typeof downloadEnterpriseExport>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+ id: string,
+    exportId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadEnterpriseExport>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getDownloadEnterpriseExportQueryOptions(id,exportId,options)
 
   const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
 

@@ -321,6 +321,7 @@ describe('links to the audit log', () => {
       [`GET ${base}/reports`]: jsonResponse(200, page([])),
       'GET /api/v1/enterprises': jsonResponse(200, page([])),
       [`GET ${base}/security-policy`]: jsonResponse(200, makeEnterpriseSecurityPolicy()),
+      [`GET ${base}/exports`]: jsonResponse(200, []),
       [`GET ${base}/sso`]: () => jsonResponse(200, makeSsoSettings()),
     });
     session.start('token', admin);

@@ -66,6 +66,7 @@ describe('create an enterprise', () => {
       [`GET /api/v1/enterprises/${created.id}/users`]: jsonResponse(200, page([])),
       [`GET /api/v1/enterprises/${created.id}/reports`]: jsonResponse(200, page([])),
       [`GET /api/v1/enterprises/${created.id}/security-policy`]: () => jsonResponse(200, makeEnterpriseSecurityPolicy()),
+      [`GET /api/v1/enterprises/${created.id}/exports`]: () => jsonResponse(200, []),
       [`GET /api/v1/enterprises/${created.id}/sso`]: () => jsonResponse(200, makeSsoSettings()),
     });
     const { location } = renderApp('/admin/enterprises/create');
@@ -94,6 +95,7 @@ describe('create an enterprise', () => {
       [`GET /api/v1/enterprises/${created.id}/users`]: jsonResponse(200, page([])),
       [`GET /api/v1/enterprises/${created.id}/reports`]: jsonResponse(200, page([])),
       [`GET /api/v1/enterprises/${created.id}/security-policy`]: () => jsonResponse(200, makeEnterpriseSecurityPolicy()),
+      [`GET /api/v1/enterprises/${created.id}/exports`]: () => jsonResponse(200, []),
       [`GET /api/v1/enterprises/${created.id}/sso`]: () => jsonResponse(200, makeSsoSettings()),
     });
     renderApp('/admin/enterprises/create');
@@ -175,6 +177,7 @@ describe('create an enterprise', () => {
       [`GET /api/v1/enterprises/${created.id}/users`]: jsonResponse(200, page([])),
       [`GET /api/v1/enterprises/${created.id}/reports`]: jsonResponse(200, page([])),
       [`GET /api/v1/enterprises/${created.id}/security-policy`]: () => jsonResponse(200, makeEnterpriseSecurityPolicy()),
+      [`GET /api/v1/enterprises/${created.id}/exports`]: () => jsonResponse(200, []),
       [`GET /api/v1/enterprises/${created.id}/sso`]: () => jsonResponse(200, makeSsoSettings()),
     });
     renderApp('/admin/enterprises/create');

@@ -19,6 +19,7 @@ function mockDetail(extra: Parameters<typeof mockApi>[0] = {}) {
     [`GET ${base}/reports`]: jsonResponse(200, page([])),
     'GET /api/v1/enterprises': jsonResponse(200, page([])),
     [`GET ${base}/security-policy`]: () => jsonResponse(200, makeEnterpriseSecurityPolicy()),
+    [`GET ${base}/exports`]: () => jsonResponse(200, []),
     [`GET ${base}/sso`]: () => jsonResponse(200, makeSsoSettings()),
     ...extra,
   });

@@ -32,6 +32,7 @@ import { confirmDeactivateEnterprise, confirmDeleteEnterprise, confirmPurgeEnter
 import { EnterpriseEditModal } from '../components/EnterpriseEditModal';
 import { EnterpriseReportsSection } from '../components/EnterpriseReportsSection';
 import { EnterpriseUsersTable } from '../components/EnterpriseUsersTable';
+import { EnterpriseExportsCard } from '@/components/enterprises/EnterpriseExportsCard';
 import { EnterpriseSecurityCard } from '@/components/security/SecurityPolicyCards';
 import { SsoSettingsCard } from '@/components/security/sso/SsoSettingsCard';
 
@@ -309,6 +310,7 @@ function EnterpriseDetailView({ enterprise, back }: { enterprise: EnterpriseDeta
 
       <EnterpriseSecurityCard enterpriseId={enterprise.id} />
       <SsoSettingsCard enterpriseId={enterprise.id} />
+      <EnterpriseExportsCard enterpriseId={enterprise.id} enterpriseName={enterprise.name} />
       <EnterpriseEditModal enterprise={enterprise} opened={editing} onClose={edit.close} />
     </Stack>
   );

@@ -21,6 +21,7 @@ function mockEnterprise(policy: EnterpriseSecurityPolicy) {
     'GET /api/v1/users': jsonResponse(200, page([], 0, 1)),
     'GET /api/v1/dashboard/ceo': jsonResponse(500, { code: 'internal', message: 'x' }),
     [`GET ${base}/security-policy`]: () => jsonResponse(200, saved),
+    [`GET ${base}/exports`]: () => jsonResponse(200, []),
     [`GET ${base}/sso`]: () => jsonResponse(200, makeSsoSettings()),
     [`PUT ${base}/security-policy`]: ({ body }) => {
       saved = { ...saved, mfaRequiredRoles: (body as EnterpriseSecurityPolicyChange).mfaRequiredRoles ?? null };

@@ -74,6 +74,7 @@ function mockEnterprise(settings: SsoSettings, put?: (request: MockRequest) => R
     'GET /api/v1/users': jsonResponse(200, page([], 0, 1)),
     'GET /api/v1/dashboard/ceo': jsonResponse(500, { code: 'internal', message: 'x' }),
     [`GET ${base}/security-policy`]: () => jsonResponse(200, makeEnterpriseSecurityPolicy()),
+    [`GET ${base}/exports`]: () => jsonResponse(200, []),
     [`GET ${base}/sso`]: () => jsonResponse(200, saved),
     [`PUT ${base}/sso`]: (request) => {
       if (put) return put(request);

@@ -5,7 +5,7 @@
  * Multi-tenant enterprise management platform. Errors are RFC 9457 problem details (`application/problem+json`) that also carry a stable `code`, a `message`, `fields` for invalid input and the `requestId`. Lists are pages `{ items, total, page, pageSize }`. Authenticate with `Authorization: Bearer <token>`: a person's session token from `POST /auth/login`, or a program's token from `POST /api-tokens` (scoped; see each operation's `ApiToken` scope). Every answer carries `RateLimit-Policy` and `RateLimit`; a POST with `Idempotency-Key` is safe to retry; GETs carry an `ETag`. Read [the guide for programs](/api/guide.md) first: tokens, scopes, errors, limits, retries, pages, versions.
 
 **Real time.** `GET /api/v1/ws` upgrades to a WebSocket (one per tab). Its first message, within 5 s, is `{"type":"auth","token":"<token>"}` (never put the token in the URL); the server answers `{"type":"ready"}`, then sends events as JSON objects with a `type`: `session.ended` (`sessionId`, `reason`; the socket then closes with code 4401, as it does for a missing, bad or dead token), `monitoring.session_started` (`sessionId`, `userId`, `enterpriseId`), `monitoring.session_updated` (`sessionId`, `enterpriseId`, `lastSeenAt`) and `monitoring.session_ended` (`sessionId`, `enterpriseId`, `reason`) to the monitors whose scope includes the session, once a second at most: past 20 in a second, one `monitoring.sessions_changed` (`enterpriseId`, null for the admins' summary of the whole platform; `started`, `updated`, `ended`: counts) instead, so a mass expiry is one message; and `report.status_changed` (`reportId`, `departmentId`, `title`, `fromStatus`, `status`, `actorId`: who moved it) to the report's author, department head and CEO. The messenger's events go to a conversation's members: `message.created` (`conversationId`, `messageId`, `senderId`), `message.read` (`conversationId`, `userId`, `messageId`), `conversation.changed` (`conversationId`: members, name, keys or the listener's archive flag) and `conversation.typing` (`conversationId`, `userId`; never stored). `own_sessions.changed` (`userId`) tells a person's sockets that one of their own sessions started or ended (their "Your sessions" list changed; refetch it). `webhook.disabled` (`webhookId`, `url`) tells a webhook's owner (the CEO, or the platform admins) that it was turned off after failing for days. A client too slow to read its events is closed with 4408; reconnect and refetch.
- * OpenAPI spec version: 1.12.0
+ * OpenAPI spec version: 1.13.0
  */
 import * as zod from 'zod';
 
@@ -492,4 +492,94 @@ export const listEnterpriseDepartmentsResponseItem = zod.object({
 }).describe('Who someone is, in lists and references.'))
 }).describe('One of an enterprise\'s five departments.')
 export const listEnterpriseDepartmentsResponse = zod.array(listEnterpriseDepartmentsResponseItem)
+
+/**
+ * The platform admin, or the enterprise's CEO. Starts a background job that writes
+everything the enterprise holds into one zip archive: people, departments, reports with
+their review history and tables (JSON and XLSX), the dashboard's figures, spreadsheets
+(XLSX), the audit log, webhook and single sign-on settings (without secrets) and the
+messenger as the server holds it (ciphertext and membership: it is end-to-end encrypted).
+Whoever asked is e-mailed when it is ready. One export runs at a time per enterprise:
+asking again while one is queued or running answers that one.
+ * @summary Export an enterprise
+ */
+export const createEnterpriseExportParams = zod.object({
+  "id": zod.uuid()
+})
+
+export const createEnterpriseExportHeaderIdempotencyKeyMax = 255;
+
+export const createEnterpriseExportHeader = zod.object({
+  "Idempotency-Key": zod.string().min(1).max(createEnterpriseExportHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and request (method, path, query and body) within 24 hours replays the first answer instead of doing it again; an answer that held a secret (a token, a signing secret, recovery codes) is never kept, and its repeat is refused (409, reason `answer_withheld`).')
+})
+
+/**
+ * The ten latest, newest first.
+ * @summary List an enterprise's exports
+ */
+export const listEnterpriseExportsParams = zod.object({
+  "id": zod.uuid()
+})
+
+export const listEnterpriseExportsHeader = zod.object({
+  "If-None-Match": zod.string().optional().describe('An `ETag` from an earlier answer: 304 without a body when it still matches.')
+})
+
+export const listEnterpriseExportsResponseProgressMin = 0;
+export const listEnterpriseExportsResponseProgressMax = 100;
+
+export const listEnterpriseExportsResponseItem = zod.object({
+  "id": zod.uuid(),
+  "status": zod.enum(['queued', 'running', 'ready', 'failed', 'expired']).describe('Where an export is.'),
+  "progress": zod.number().min(listEnterpriseExportsResponseProgressMin).max(listEnterpriseExportsResponseProgressMax).describe('0-100.'),
+  "stage": zod.enum(['queued', 'people', 'departments', 'reports', 'spreadsheets', 'audit', 'messenger', 'storing', 'ready', 'failed', 'expired']).describe('What a running export is writing.'),
+  "createdAt": zod.iso.datetime({}),
+  "finishedAt": zod.iso.datetime({}).nullish().describe('When it was ready or failed.'),
+  "downloadUrl": zod.string().nullish().describe('When ready: where to download it (with the same bearer token).'),
+  "expiresAt": zod.iso.datetime({}).nullish().describe('When ready: when its archive is deleted (`TENANT_EXPORT_TTL_HOURS` after it was ready).'),
+  "sizeBytes": zod.number().nullish().describe('When ready: the archive\'s size.'),
+  "sha256": zod.string().nullish().describe('When ready: the archive\'s SHA-256, in hexadecimal.'),
+  "error": zod.string().nullish().describe('When failed: why, in words.')
+}).describe('An export of one enterprise: a zip archive of everything it holds (docs/api.md, \"A tenant\'s\nlife\").')
+export const listEnterpriseExportsResponse = zod.array(listEnterpriseExportsResponseItem)
+
+/**
+ * Its status and progress (percent and stage); when ready, its download address, size and
+expiry.
+ * @summary Get an export
+ */
+export const getEnterpriseExportParams = zod.object({
+  "id": zod.uuid(),
+  "exportId": zod.uuid()
+})
+
+export const getEnterpriseExportHeader = zod.object({
+  "If-None-Match": zod.string().optional().describe('An `ETag` from an earlier answer: 304 without a body when it still matches.')
+})
+
+export const getEnterpriseExportResponseProgressMin = 0;
+export const getEnterpriseExportResponseProgressMax = 100;
+
+export const getEnterpriseExportResponse = zod.object({
+  "id": zod.uuid(),
+  "status": zod.enum(['queued', 'running', 'ready', 'failed', 'expired']).describe('Where an export is.'),
+  "progress": zod.number().min(getEnterpriseExportResponseProgressMin).max(getEnterpriseExportResponseProgressMax).describe('0-100.'),
+  "stage": zod.enum(['queued', 'people', 'departments', 'reports', 'spreadsheets', 'audit', 'messenger', 'storing', 'ready', 'failed', 'expired']).describe('What a running export is writing.'),
+  "createdAt": zod.iso.datetime({}),
+  "finishedAt": zod.iso.datetime({}).nullish().describe('When it was ready or failed.'),
+  "downloadUrl": zod.string().nullish().describe('When ready: where to download it (with the same bearer token).'),
+  "expiresAt": zod.iso.datetime({}).nullish().describe('When ready: when its archive is deleted (`TENANT_EXPORT_TTL_HOURS` after it was ready).'),
+  "sizeBytes": zod.number().nullish().describe('When ready: the archive\'s size.'),
+  "sha256": zod.string().nullish().describe('When ready: the archive\'s SHA-256, in hexadecimal.'),
+  "error": zod.string().nullish().describe('When failed: why, in words.')
+}).describe('An export of one enterprise: a zip archive of everything it holds (docs/api.md, \"A tenant\'s\nlife\").')
+
+/**
+ * The archive, while the export is ready (until `expiresAt`).
+ * @summary Download an export
+ */
+export const downloadEnterpriseExportParams = zod.object({
+  "id": zod.uuid(),
+  "exportId": zod.uuid()
+})
 
