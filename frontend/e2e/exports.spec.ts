@@ -23,7 +23,7 @@ test.describe('an enterprise export', () => {
     await expect(item).toHaveCount(1);
     // Followed while it is written, then ready with its size and the date it lasts until.
     await expect(item.getByText('Ready', { exact: true })).toBeVisible({ timeout: 30_000 });
-    await expect(item).toContainText(/\d+(\.\d)? (kB|MB) · can be downloaded until /);
+    await expect(item).toContainText(/\d+(\.\d)?\s(kB|MB) · can be downloaded until /);
     await expect(card.getByRole('button', { name: 'Export all data' })).toBeEnabled();
 
     const download = page.waitForEvent('download');
@@ -50,7 +50,7 @@ test.describe('an enterprise export', () => {
     await card.getByRole('button', { name: 'Exporter toutes les données' }).click();
     const item = card.getByTestId('enterprise-export');
     await expect(item.getByText('Prêt', { exact: true })).toBeVisible({ timeout: 30_000 });
-    await expect(item).toContainText(/\d+(,\d)? (ko|Mo) · téléchargeable jusqu'au /);
+    await expect(item).toContainText(/\d+(,\d)?\s(ko|Mo) · téléchargeable jusqu'au /);
     const download = page.waitForEvent('download');
     await item.getByRole('button', { name: 'Télécharger' }).click();
     expect((await download).suggestedFilename()).toMatch(/\.zip$/);
