@@ -139,8 +139,25 @@ pub async fn seed_demo(pool: &PgPool, keys: &crate::sealed::KeyRing) -> anyhow::
     }
     seed_closing(pool, &hash).await?;
     seed_sso(pool, keys).await?;
+    seed_export(pool).await?;
     // The demo's sessions were moved into the past, which the activity rollup cannot follow.
     store::sessions::rebuild_activity(pool).await?;
+    Ok(())
+}
+
+/// An export of the first demo enterprise asked for by its CEO: the server writes it once it runs
+/// (its look for waiting exports, within 30 s), so the CEO's home shows an archive to download and
+/// the mail catcher its e-mail. Once: a seeded enterprise with any export is left alone.
+async fn seed_export(pool: &PgPool) -> anyhow::Result<()> {
+    let demo = &DEMO[0];
+    let Some(ceo) = store::users::find_by_email(pool, &Email::parse(&format!("ceo@{}", demo.domain)).expect("valid demo e-mail")).await? else {
+        return Ok(());
+    };
+    let Some(enterprise) = ceo.enterprise_id else { return Ok(()) };
+    if store::exports::list(pool, enterprise, 1).await?.is_empty() {
+        store::exports::create(pool, enterprise, ceo.id, chrono::Utc::now()).await?;
+        println!("{}: an export asked for by its CEO (written once the server runs)", demo.name);
+    }
     Ok(())
 }
 
