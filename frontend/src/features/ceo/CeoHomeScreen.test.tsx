@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Department, DepartmentType, StatusCounts } from '@/api/generated/model';
+import { changeLocale } from '@/i18n';
 import { session } from '@/lib/session';
 import { mockApi } from '@/testing/api-mock';
 import {
@@ -196,5 +197,71 @@ describe('the CEO home', () => {
     fail = false;
     await user.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByRole('region', { name: 'Finance' })).toBeInTheDocument();
+  });
+});
+
+describe("the CEO home's export card", () => {
+  const running = {
+    id: 'x1',
+    status: 'running',
+    progress: 42,
+    stage: 'reports',
+    createdAt: '2026-03-01T10:00:00Z',
+    finishedAt: null,
+    downloadUrl: null,
+    expiresAt: null,
+    sizeBytes: null,
+    sha256: null,
+    error: null,
+  };
+  const ready = {
+    ...running,
+    status: 'ready',
+    progress: 100,
+    stage: 'ready',
+    finishedAt: '2026-03-01T10:02:00Z',
+    downloadUrl: `${base}/exports/x1/download`,
+    expiresAt: '2026-03-08T10:02:00Z',
+    sizeBytes: 12_400_000,
+    sha256: 'ab',
+  };
+
+  it('asks for an export, follows its percent and stage, then offers the archive with its size and expiry', async () => {
+    let listed: object[] = [];
+    const { calls } = mockEnterprise(makeDepartments(), {
+      [`GET ${base}/exports`]: () => jsonResponse(200, listed),
+      [`POST ${base}/exports`]: () => {
+        listed = [running];
+        return jsonResponse(202, running);
+      },
+    });
+    const user = userEvent.setup();
+    renderApp('/ceo');
+    const card = await screen.findByRole('region', { name: 'Export all data' });
+    expect(await within(card).findByText(/No export yet/)).toBeInTheDocument();
+    await user.click(within(card).getByRole('button', { name: 'Export all data' }));
+    expect(await within(card).findByText('42% · reports')).toBeInTheDocument();
+    expect(within(card).getByRole('progressbar', { name: 'Export progress' })).toBeInTheDocument();
+    // One at a time: asking again waits for this one.
+    expect(within(card).getByRole('button', { name: 'Export all data' })).toBeDisabled();
+    expect(calls.filter((c) => c.method === 'POST')).toHaveLength(1);
+
+    listed = [ready];
+    expect(await within(card).findByText('Ready', {}, { timeout: 3000 })).toBeInTheDocument();
+    expect(within(card).getByText(/^12\.4 MB · can be downloaded until Mar 8, 2026/)).toBeInTheDocument();
+    expect(within(card).getByRole('button', { name: 'Download' })).toBeEnabled();
+    expect(within(card).getByRole('button', { name: 'Export all data' })).toBeEnabled();
+  });
+
+  it('says a failed export in the screen’s words, in French too', async () => {
+    await changeLocale('fr');
+    mockEnterprise(makeDepartments(), {
+      [`GET ${base}/exports`]: () => jsonResponse(200, [{ ...running, status: 'failed', stage: 'failed', error: 'The archive could not be written.' }]),
+    });
+    renderApp('/ceo');
+    const card = await screen.findByRole('region', { name: 'Exporter toutes les données' });
+    expect(await within(card).findByText('Échec')).toBeInTheDocument();
+    expect(within(card).getByText(/L'archive n'a pas pu être écrite/)).toBeInTheDocument();
+    await changeLocale('en');
   });
 });
