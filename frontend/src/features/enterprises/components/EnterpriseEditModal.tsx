@@ -1,9 +1,8 @@
 import { Modal, Stack, TextInput, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { EnterpriseDetail } from '@/api/generated/model';
-import { isApiRequestError } from '@/api/mutator';
 import { errorMessage } from '@/lib/errors';
 import { serverFieldErrors } from '@/lib/form-errors';
 import { focusFirstError, showServerErrors, useFieldProps } from '@/lib/forms';
@@ -11,6 +10,7 @@ import { notify } from '@/lib/notify';
 import { all, rules } from '@/lib/validation';
 import { useUpdateEnterpriseMutation } from '../api';
 import { DialogActions } from '@/components/DialogActions';
+import { type Failure, FormFailure } from '@/components/forms/FormFailure';
 
 type Values = { name: string; description: string };
 const FIELDS = ['name', 'description'] as const;
@@ -26,6 +26,11 @@ export function EnterpriseEditModal({ enterprise, opened, onClose }: EnterpriseE
     validate: { name: all(rules.required, rules.maxLength(200)), description: rules.maxLength(2000) },
   });
   const fieldProps = useFieldProps(form);
+  const [failure, setFailure] = useState<Failure | null>(null);
+  const close = () => {
+    setFailure(null);
+    onClose();
+  };
 
   // Each opening starts from the enterprise as it is now.
   useEffect(() => {
@@ -37,32 +42,36 @@ export function EnterpriseEditModal({ enterprise, opened, onClose }: EnterpriseE
   }, [opened]);
 
   const submit = form.onSubmit(
-    (values) =>
+    (values) => {
+      setFailure(null);
       update.mutate(
         { id: enterprise.id, data: { name: values.name.trim(), description: values.description.trim() } },
         {
           onSuccess: () => {
             notify.success(`enterprise.update:${enterprise.id}`, t('enterprises.edit.success'));
-            onClose();
+            close();
           },
           onError: (error) => {
-            // Names are unique ignoring case and accents: a 409 `name: taken` is shown on the field.
-            const nameTaken = isApiRequestError(error) && error.status === 409 && error.fields.name === 'taken';
-            notify.failure(`enterprise.update:${enterprise.id}`, t('enterprises.edit.failed'), nameTaken ? t('enterprises.nameTaken') : errorMessage(error, t));
-            showServerErrors(form, serverFieldErrors(error, FIELDS, { takenMessages: { name: 'enterprises.nameTaken' } }), FIELDS);
+            // Names are unique ignoring case and accents: a 409 `name: taken` is shown on the field;
+            // any other failure at the top of the form.
+            if (!showServerErrors(form, serverFieldErrors(error, FIELDS, { takenMessages: { name: 'enterprises.nameTaken' } }), FIELDS)) {
+              setFailure({ title: t('enterprises.edit.failed'), message: errorMessage(error, t) });
+            }
           },
         },
-      ),
+      );
+    },
     (errors) => focusFirstError(form, errors, FIELDS),
   );
 
   return (
-    <Modal opened={opened} onClose={onClose} title={t('enterprises.edit.title', { name: enterprise.name })}>
+    <Modal opened={opened} onClose={close} title={t('enterprises.edit.title', { name: enterprise.name })}>
       <form onSubmit={submit} noValidate>
         <Stack>
+          <FormFailure failure={failure} onClose={() => setFailure(null)} />
           <TextInput {...fieldProps('name')} label={t('enterprises.fields.name')} required data-autofocus />
           <Textarea {...fieldProps('description')} label={t('enterprises.fields.description')} autosize minRows={3} maxRows={8} />
-          <DialogActions onCancel={onClose} saving={update.isPending} />
+          <DialogActions onCancel={close} saving={update.isPending} />
         </Stack>
       </form>
     </Modal>

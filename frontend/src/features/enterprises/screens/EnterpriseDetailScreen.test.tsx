@@ -224,7 +224,24 @@ describe('enterprise detail', () => {
     expect(await within(dialog).findByText(message)).toBeInTheDocument();
     expect(name).toHaveAccessibleDescription(message);
     expect(name).toHaveFocus();
-    expect(await screen.findByText('The enterprise could not be updated')).toBeInTheDocument();
+    // Said once, at its field: no second message above the form, no toast.
+    expect(screen.queryByText('The enterprise could not be updated')).not.toBeInTheDocument();
+  });
+
+  it('says a failure no field explains at the top of the edit dialog, not in a toast behind or over it', async () => {
+    mockDetail({ [`PUT ${base}`]: serverErrors.internal() });
+    const user = userEvent.setup();
+    renderApp(`/admin/enterprises/${detail.id}`);
+
+    await user.click(await screen.findByRole('button', { name: 'Edit' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Acme Corp' });
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    const failure = await within(dialog).findByRole('alert');
+    expect(failure).toHaveTextContent('The enterprise could not be updated');
+    expect(screen.getAllByText('The enterprise could not be updated')).toHaveLength(1);
+    // Closed by hand; a new opening starts without it.
+    await user.click(within(failure).getByRole('button', { name: 'Close' }));
+    expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
   });
 
   it('asks before deactivating: its people are signed out', async () => {

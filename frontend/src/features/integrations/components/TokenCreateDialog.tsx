@@ -1,17 +1,17 @@
 import { Modal, Select, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { ParseKeys } from 'i18next';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CreatedApiToken } from '@/api/generated/model';
 import { isApiRequestError } from '@/api/mutator';
+import { type Failure, FormFailure } from '@/components/forms/FormFailure';
 import { DialogActions } from '@/components/DialogActions';
 import { DateField } from '@/components/forms/DateField';
 import { errorMessage } from '@/lib/errors';
 import { type ServerFieldErrors, serverFieldErrors } from '@/lib/form-errors';
 import { useFormat } from '@/lib/format';
 import { focusFirstError, showServerErrors, useFieldProps } from '@/lib/forms';
-import { notify } from '@/lib/notify';
 import { all, rules } from '@/lib/validation';
 import { type TokenOwner, useCreateToken } from '../api';
 import { DEFAULT_EXPIRY, EXPIRY_PRESETS, type ExpiryChoice, customExpiryBounds, expiresAt } from '../expiry';
@@ -66,6 +66,13 @@ export function TokenCreateDialog({ owner, opened, onClose, onCreated }: TokenCr
     },
   });
   const fieldProps = useFieldProps(form);
+  // A failure belongs to the opening it came in (state adjusted while rendering).
+  const [failure, setFailure] = useState<Failure | null>(null);
+  const [seenOpened, setSeenOpened] = useState(opened);
+  if (opened !== seenOpened) {
+    setSeenOpened(opened);
+    if (opened) setFailure(null);
+  }
 
   // Each opening starts from an empty form.
   useEffect(() => {
@@ -83,7 +90,8 @@ export function TokenCreateDialog({ owner, opened, onClose, onCreated }: TokenCr
   const scopesError = typeof form.errors.scopes === 'string' ? t(form.errors.scopes as ParseKeys) : undefined;
 
   const submit = form.onSubmit(
-    (values) =>
+    (values) => {
+      setFailure(null);
       create.mutate(
         { name: values.name.trim(), scopes: scopesOf(values.scopes), expiresAt: expiresAt(values.expiry, values.expiryDate, new Date()) },
         {
@@ -93,11 +101,14 @@ export function TokenCreateDialog({ owner, opened, onClose, onCreated }: TokenCr
             onCreated(token);
           },
           onError: (error) => {
-            notify.failure('apiToken.create', t('apiTokens.form.failed'), errorMessage(error, t));
-            showServerErrors(form, tokenFieldErrors(error, values.expiry), FIELDS);
+            // What a field explains is said at the field; anything else at the top of the form.
+            if (!showServerErrors(form, tokenFieldErrors(error, values.expiry), FIELDS)) {
+              setFailure({ title: t('apiTokens.form.failed'), message: errorMessage(error, t) });
+            }
           },
         },
-      ),
+      );
+    },
     (errors) => focusFirstError(form, errors, FIELDS),
   );
 
@@ -105,6 +116,7 @@ export function TokenCreateDialog({ owner, opened, onClose, onCreated }: TokenCr
     <Modal opened={opened} onClose={onClose} title={t(`apiTokens.${owner.kind}.createTitle`)} size="lg">
       <form onSubmit={submit} noValidate>
         <Stack>
+          <FormFailure failure={failure} onClose={() => setFailure(null)} />
           <TextInput {...fieldProps('name')} label={t('apiTokens.form.name')} description={t('apiTokens.form.nameDescription')} required data-autofocus />
           <ScopeGrid
             value={form.values.scopes}

@@ -5,6 +5,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { UpdateWebhook, Webhook, WebhookWithSecret } from '@/api/generated/model';
 import { isApiRequestError } from '@/api/mutator';
+import { type Failure, FormFailure } from '@/components/forms/FormFailure';
 import { DialogActions } from '@/components/DialogActions';
 import { errorMessage } from '@/lib/errors';
 import { type ServerFieldErrors, serverFieldErrors } from '@/lib/form-errors';
@@ -84,6 +85,7 @@ export function WebhookFormDialog({ scope, webhook, opened, onClose, onCreated }
   const create = useCreateWebhook(scope);
   const update = useUpdateWebhook();
   const [refusal, setRefusal] = useState<UrlRefusal | null>(null);
+  const [failure, setFailure] = useState<Failure | null>(null);
   const form = useForm<Values>({
     initialValues: EMPTY,
     validate: {
@@ -102,7 +104,10 @@ export function WebhookFormDialog({ scope, webhook, opened, onClose, onCreated }
   const [seenOpened, setSeenOpened] = useState(opened);
   if (opened !== seenOpened) {
     setSeenOpened(opened);
-    if (opened) setRefusal(null);
+    if (opened) {
+      setRefusal(null);
+      setFailure(null);
+    }
   }
 
   // Each opening starts from the webhook's values, or from an empty form.
@@ -130,12 +135,13 @@ export function WebhookFormDialog({ scope, webhook, opened, onClose, onCreated }
         });
   const urlError = refusal ? ('key' in refusal ? t(refusal.key) : refusal.text) : urlProps.error;
 
-  const failed = (error: unknown, title: string, action: string) => {
-    notify.failure(action, title, errorMessage(error, t));
+  // What a field explains is said at the field; anything else at the top of the form.
+  const failed = (error: unknown, title: string) => {
     const refused = urlRefusal(error);
     setRefusal(refused);
     const mapped = webhookFieldErrors(error);
     if (Object.keys(mapped.errors).length > 0) form.setErrors(mapped.errors as Record<string, ParseKeys>);
+    else if (!refused) setFailure({ title, message: errorMessage(error, t) });
     // The URL comes first in the form: its refusal is where the keyboard goes.
     if (refused) form.getInputNode('url')?.focus();
     else focusFirstError(form, mapped.errors, FIELDS);
@@ -143,6 +149,7 @@ export function WebhookFormDialog({ scope, webhook, opened, onClose, onCreated }
 
   const submit = form.onSubmit(
     (values) => {
+      setFailure(null);
       const url = values.url.trim();
       const description = values.description.trim();
       if (!webhook) {
@@ -155,7 +162,7 @@ export function WebhookFormDialog({ scope, webhook, opened, onClose, onCreated }
               notify.success('webhook.create', t('webhooks.form.created', { url: made.url }));
               onCreated(made);
             },
-            onError: (error) => failed(error, t('webhooks.form.createFailed'), 'webhook.create'),
+            onError: (error) => failed(error, t('webhooks.form.createFailed')),
           },
         );
         return;
@@ -175,7 +182,7 @@ export function WebhookFormDialog({ scope, webhook, opened, onClose, onCreated }
             notify.success(`webhook.update:${webhook.id}`, t('webhooks.form.updated', { url: saved.url }));
             onClose();
           },
-          onError: (error) => failed(error, t('webhooks.form.updateFailed'), `webhook.update:${webhook.id}`),
+          onError: (error) => failed(error, t('webhooks.form.updateFailed')),
         },
       );
     },
@@ -186,6 +193,7 @@ export function WebhookFormDialog({ scope, webhook, opened, onClose, onCreated }
     <Modal opened={opened} onClose={onClose} title={webhook ? t('webhooks.editTitle') : t(`webhooks.${scope.kind}.createTitle`)} size="lg">
       <form onSubmit={submit} noValidate>
         <Stack>
+          <FormFailure failure={failure} onClose={() => setFailure(null)} />
           <TextInput
             {...urlProps}
             onChange={(event) => {

@@ -100,6 +100,7 @@ describe('integrations (service credentials)', () => {
       [`GET ${base}/reports`]: jsonResponse(200, page([])),
       'GET /api/v1/enterprises': jsonResponse(200, page([])),
       [`GET ${base}/security-policy`]: jsonResponse(200, makeEnterpriseSecurityPolicy()),
+      [`GET ${base}/exports`]: jsonResponse(200, []),
       [`GET ${base}/sso`]: () => jsonResponse(200, makeSsoSettings()),
       ...serviceTokenAnswers([warehouse]),
     });

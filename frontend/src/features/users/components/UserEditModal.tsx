@@ -1,5 +1,6 @@
 import { Modal, PasswordInput, Select, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Role, User } from '@/api/generated/model';
 import { isApiRequestError } from '@/api/mutator';
@@ -12,6 +13,7 @@ import { useCurrentUser } from '@/lib/session';
 import { all, rules } from '@/lib/validation';
 import { type UserChanges, useDepartments, useUpdateUserMutation } from '../api';
 import { DialogActions } from '@/components/DialogActions';
+import { type Failure, FormFailure } from '@/components/forms/FormFailure';
 
 type Values = { fullName: string; email: string; role: Role; departmentId: string; password: string };
 const FIELDS = ['fullName', 'email', 'role', 'departmentId', 'password'] as const;
@@ -67,9 +69,11 @@ function UserEditForm({ user, onClose }: { user: User; onClose: () => void }) {
   const { departments, query: departmentsQuery } = useDepartments(staff ? user.enterpriseId : null);
   const roles = editableRoles(caller.role, user.role);
   const allowed = userActionsFor(caller, user);
+  const [failure, setFailure] = useState<Failure | null>(null);
 
   const submit = form.onSubmit(
     (values) => {
+      setFailure(null);
       const changes = userChanges(user, values);
       if (Object.keys(changes).length === 0) {
         onClose();
@@ -83,10 +87,13 @@ function UserEditForm({ user, onClose }: { user: User; onClose: () => void }) {
             onClose();
           },
           onError: (error) => {
-            const taken = isApiRequestError(error) && error.status === 409 && changes.email !== undefined;
-            notify.failure(`user.update:${user.id}`, t('users.edit.failed'), taken ? t('validation.emailTaken') : errorMessage(error, t));
-            if (taken) form.setFieldError('email', 'validation.emailTaken');
-            showServerErrors(form, serverFieldErrors(error, FIELDS, { passwordFields: ['password'] }), FIELDS);
+            // What a field explains is said at the field; anything else at the top of the form.
+            if (isApiRequestError(error) && error.status === 409 && changes.email !== undefined) {
+              form.setFieldError('email', 'validation.emailTaken');
+              focusFirstError(form, { email: 'validation.emailTaken' }, FIELDS);
+            } else if (!showServerErrors(form, serverFieldErrors(error, FIELDS, { passwordFields: ['password'] }), FIELDS)) {
+              setFailure({ title: t('users.edit.failed'), message: errorMessage(error, t) });
+            }
           },
         },
       );
@@ -97,6 +104,7 @@ function UserEditForm({ user, onClose }: { user: User; onClose: () => void }) {
   return (
     <form onSubmit={submit} noValidate>
       <Stack>
+        <FormFailure failure={failure} onClose={() => setFailure(null)} />
         <TextInput {...fieldProps('fullName')} label={t('users.fields.fullName')} required data-autofocus autoComplete="off" />
         <TextInput {...fieldProps('email')} label={t('users.fields.email')} type="email" inputMode="email" required autoComplete="off" />
         <Select
