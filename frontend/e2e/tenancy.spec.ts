@@ -222,6 +222,7 @@ test.describe.serial('tenancy', () => {
     await expect(dialog).toContainText('its departments');
     await expect(dialog).toContainText('its users');
     await expect(dialog).toContainText('its reports');
+    await expect(dialog).toContainText('To keep a copy of its data, export it first (“Export all data”, on its page).');
     // The red button waits for the exact name, typed into the field that has the focus.
     const confirm = dialog.getByRole('button', { name: 'Delete enterprise' });
     const typed = dialog.getByRole('textbox', { name: "Type the enterprise's name to confirm" });

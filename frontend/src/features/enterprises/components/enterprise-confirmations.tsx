@@ -46,7 +46,7 @@ export function confirmDeleteEnterprise(enterprise: Pick<Enterprise, 'name'>, t:
     enterprise.name,
     {
       question: t('enterprises.delete.question', { name: enterprise.name }),
-      notes: [t('enterprises.delete.window'), t('enterprises.delete.irreversible')],
+      notes: [t('enterprises.delete.window'), t('enterprises.delete.irreversible'), t('enterprises.delete.exportFirst')],
       removed: [t('enterprises.delete.dataRemoved'), t('enterprises.delete.departments'), t('enterprises.delete.users'), t('enterprises.delete.reports')],
       confirm: t('enterprises.delete.confirm'),
     },
