@@ -12,7 +12,7 @@ import classes from './Toasts.module.css';
  * rare, and its button is better unnamed than named with a key). They open below the signed-in
  * header (Toasts.module.css), not over it: a toast over the account menu took its clicks, and a
  * pointer resting on a toast keeps it open. They lie under any open dialog and its overlay, never
- * over it: a dialog says its own failures at its form (components/forms/FormFailure).
+ * over it: a dialog says its own failures at its form (components/forms/InlineNotice).
  */
 export default function Toasts() {
   const { t, i18n } = useTranslation();

@@ -10,7 +10,7 @@ import { notify } from '@/lib/notify';
 import { all, rules } from '@/lib/validation';
 import { useUpdateEnterpriseMutation } from '../api';
 import { DialogActions } from '@/components/DialogActions';
-import { type Failure, FormFailure } from '@/components/forms/FormFailure';
+import { type Notice, InlineNotice } from '@/components/forms/InlineNotice';
 
 type Values = { name: string; description: string };
 const FIELDS = ['name', 'description'] as const;
@@ -26,7 +26,7 @@ export function EnterpriseEditModal({ enterprise, opened, onClose }: EnterpriseE
     validate: { name: all(rules.required, rules.maxLength(200)), description: rules.maxLength(2000) },
   });
   const fieldProps = useFieldProps(form);
-  const [failure, setFailure] = useState<Failure | null>(null);
+  const [failure, setFailure] = useState<Notice | null>(null);
   const close = () => {
     setFailure(null);
     onClose();
@@ -68,7 +68,7 @@ export function EnterpriseEditModal({ enterprise, opened, onClose }: EnterpriseE
     <Modal opened={opened} onClose={close} title={t('enterprises.edit.title', { name: enterprise.name })}>
       <form onSubmit={submit} noValidate>
         <Stack>
-          <FormFailure failure={failure} onClose={() => setFailure(null)} />
+          <InlineNotice notice={failure} onClose={() => setFailure(null)} />
           <TextInput {...fieldProps('name')} label={t('enterprises.fields.name')} required data-autofocus />
           <Textarea {...fieldProps('description')} label={t('enterprises.fields.description')} autosize minRows={3} maxRows={8} />
           <DialogActions onCancel={close} saving={update.isPending} />

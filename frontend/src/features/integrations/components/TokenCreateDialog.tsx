@@ -5,7 +5,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CreatedApiToken } from '@/api/generated/model';
 import { isApiRequestError } from '@/api/mutator';
-import { type Failure, FormFailure } from '@/components/forms/FormFailure';
+import { type Notice, InlineNotice } from '@/components/forms/InlineNotice';
 import { DialogActions } from '@/components/DialogActions';
 import { DateField } from '@/components/forms/DateField';
 import { errorMessage } from '@/lib/errors';
@@ -67,7 +67,7 @@ export function TokenCreateDialog({ owner, opened, onClose, onCreated }: TokenCr
   });
   const fieldProps = useFieldProps(form);
   // A failure belongs to the opening it came in (state adjusted while rendering).
-  const [failure, setFailure] = useState<Failure | null>(null);
+  const [failure, setFailure] = useState<Notice | null>(null);
   const [seenOpened, setSeenOpened] = useState(opened);
   if (opened !== seenOpened) {
     setSeenOpened(opened);
@@ -116,7 +116,7 @@ export function TokenCreateDialog({ owner, opened, onClose, onCreated }: TokenCr
     <Modal opened={opened} onClose={onClose} title={t(`apiTokens.${owner.kind}.createTitle`)} size="lg">
       <form onSubmit={submit} noValidate>
         <Stack>
-          <FormFailure failure={failure} onClose={() => setFailure(null)} />
+          <InlineNotice notice={failure} onClose={() => setFailure(null)} />
           <TextInput {...fieldProps('name')} label={t('apiTokens.form.name')} description={t('apiTokens.form.nameDescription')} required data-autofocus />
           <ScopeGrid
             value={form.values.scopes}

@@ -3,6 +3,7 @@ import { IconRefresh, IconSend, IconSend2 } from '@tabler/icons-react';
 import type { ParseKeys, TFunction } from 'i18next';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { type Notice, InlineNotice } from '@/components/forms/InlineNotice';
 import type { Webhook, WebhookDelivery } from '@/api/generated/model';
 import { EmptyMessage } from '@/components/data/EmptyMessage';
 import { ListPagination } from '@/components/data/ListPagination';
@@ -11,7 +12,6 @@ import { StackedTable } from '@/components/data/StackedTable';
 import { TableSkeleton } from '@/components/data/TableSkeleton';
 import { errorMessage } from '@/lib/errors';
 import { useFormat } from '@/lib/format';
-import { notify } from '@/lib/notify';
 import { useDeliveries, useRedeliver, useSendTestEvent } from '../webhook-api';
 import { eventParts, isWebhookEvent } from '../webhook-events';
 import classes from './WebhookManager.module.css';
@@ -74,16 +74,25 @@ export function WebhookDeliveriesDialog({ webhook, opened, onClose }: WebhookDel
   const page = webhook && paging.webhookId === webhook.id ? paging.page : 1;
   const deliveries = useDeliveries(opened && webhook ? webhook.id : null, page);
   const test = useSendTestEvent();
+  // What the last test or redelivery came to, said in the dialog (it lies over the toasts); each
+  // opening starts without it (state adjusted while rendering).
+  const [notice, setNotice] = useState<Notice | null>(null);
+  const [seenOpened, setSeenOpened] = useState(opened);
+  if (opened !== seenOpened) {
+    setSeenOpened(opened);
+    if (opened) setNotice(null);
+  }
 
   const sendTest = () => {
     if (!webhook) return;
+    setNotice(null);
     test.mutate(webhook.id, {
       onSuccess: () => {
-        notify.success(`webhook.test:${webhook.id}`, t('webhooks.test.success', { url: webhook.url }));
+        setNotice({ success: true, message: t('webhooks.test.success', { url: webhook.url }) });
         // The new delivery is the newest: on the first page.
         setPaging({ webhookId: webhook.id, page: 1 });
       },
-      onError: (error) => notify.failure(`webhook.test:${webhook.id}`, t('webhooks.test.failed'), errorMessage(error, t)),
+      onError: (error) => setNotice({ title: t('webhooks.test.failed'), message: errorMessage(error, t) }),
     });
   };
 
@@ -105,12 +114,19 @@ export function WebhookDeliveriesDialog({ webhook, opened, onClose }: WebhookDel
               </Button>
             </Group>
           </Group>
+          <InlineNotice notice={notice} onClose={() => setNotice(null)} />
           {!webhook.enabled && (
             <Text size="sm" c="dimmed">
               {t('webhooks.deliveries.offHint')}
             </Text>
           )}
-          <DeliveryList webhook={webhook} query={deliveries} page={page} onPage={(next) => setPaging({ webhookId: webhook.id, page: next })} />
+          <DeliveryList
+            webhook={webhook}
+            query={deliveries}
+            page={page}
+            onPage={(next) => setPaging({ webhookId: webhook.id, page: next })}
+            onOutcome={setNotice}
+          />
         </Stack>
       )}
     </Modal>
@@ -122,21 +138,24 @@ type DeliveryListProps = {
   query: ReturnType<typeof useDeliveries>;
   page: number;
   onPage: (page: number) => void;
+  onOutcome: (notice: Notice | null) => void;
 };
 
-function DeliveryList({ webhook, query, page, onPage }: DeliveryListProps) {
+function DeliveryList({ webhook, query, page, onPage, onOutcome }: DeliveryListProps) {
   const { t } = useTranslation();
   const format = useFormat();
   const redeliver = useRedeliver();
 
-  const send = (delivery: WebhookDelivery) =>
+  const send = (delivery: WebhookDelivery) => {
+    onOutcome(null);
     redeliver.mutate(
       { webhookId: webhook.id, deliveryId: delivery.id },
       {
-        onSuccess: () => notify.success(`webhook.redeliver:${delivery.id}`, t('webhooks.deliveries.redelivered')),
-        onError: (error) => notify.failure(`webhook.redeliver:${delivery.id}`, t('webhooks.deliveries.redeliverFailed'), errorMessage(error, t)),
+        onSuccess: () => onOutcome({ success: true, message: t('webhooks.deliveries.redelivered') }),
+        onError: (error) => onOutcome({ title: t('webhooks.deliveries.redeliverFailed'), message: errorMessage(error, t) }),
       },
     );
+  };
 
   if (query.isPending) return <TableSkeleton rows={3} />;
   if (query.isError) return <QueryError error={query.error} onRetry={() => void query.refetch()} retrying={query.isFetching} />;

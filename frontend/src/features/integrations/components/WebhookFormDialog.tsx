@@ -5,7 +5,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { UpdateWebhook, Webhook, WebhookWithSecret } from '@/api/generated/model';
 import { isApiRequestError } from '@/api/mutator';
-import { type Failure, FormFailure } from '@/components/forms/FormFailure';
+import { type Notice, InlineNotice } from '@/components/forms/InlineNotice';
 import { DialogActions } from '@/components/DialogActions';
 import { errorMessage } from '@/lib/errors';
 import { type ServerFieldErrors, serverFieldErrors } from '@/lib/form-errors';
@@ -85,7 +85,7 @@ export function WebhookFormDialog({ scope, webhook, opened, onClose, onCreated }
   const create = useCreateWebhook(scope);
   const update = useUpdateWebhook();
   const [refusal, setRefusal] = useState<UrlRefusal | null>(null);
-  const [failure, setFailure] = useState<Failure | null>(null);
+  const [failure, setFailure] = useState<Notice | null>(null);
   const form = useForm<Values>({
     initialValues: EMPTY,
     validate: {
@@ -193,7 +193,7 @@ export function WebhookFormDialog({ scope, webhook, opened, onClose, onCreated }
     <Modal opened={opened} onClose={onClose} title={webhook ? t('webhooks.editTitle') : t(`webhooks.${scope.kind}.createTitle`)} size="lg">
       <form onSubmit={submit} noValidate>
         <Stack>
-          <FormFailure failure={failure} onClose={() => setFailure(null)} />
+          <InlineNotice notice={failure} onClose={() => setFailure(null)} />
           <TextInput
             {...urlProps}
             onChange={(event) => {

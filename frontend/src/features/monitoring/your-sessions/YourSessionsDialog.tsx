@@ -1,13 +1,14 @@
 import { Badge, Button, Card, Group, Modal, Stack, Text } from '@mantine/core';
 import { IconDeviceDesktop, IconDeviceMobile, IconLogout } from '@tabler/icons-react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Session } from '@/api/generated/model';
 import { EmptyMessage } from '@/components/data/EmptyMessage';
+import { type Notice, InlineNotice } from '@/components/forms/InlineNotice';
 import { QueryError } from '@/components/data/QueryError';
 import { TableSkeleton } from '@/components/data/TableSkeleton';
 import { errorMessage } from '@/lib/errors';
 import { useFormat } from '@/lib/format';
-import { notify } from '@/lib/notify';
 import { useLogoutMySessionMutation, useMySessions } from '../api';
 import { useSessionFormat } from '../session-format';
 
@@ -29,6 +30,13 @@ type YourSessionsDialogProps = {
 export default function YourSessionsDialog({ opened, onClose, onSignOut, signingOut }: YourSessionsDialogProps) {
   const { t } = useTranslation();
   const sessions = useMySessions({ active: true, page: 1, pageSize: LIMIT }, opened);
+  // What ending a session came to; each opening starts without it (state adjusted while rendering).
+  const [notice, setNotice] = useState<Notice | null>(null);
+  const [seenOpened, setSeenOpened] = useState(opened);
+  if (opened !== seenOpened) {
+    setSeenOpened(opened);
+    if (opened) setNotice(null);
+  }
 
   const body = () => {
     if (sessions.isPending) return <TableSkeleton rows={2} />;
@@ -40,7 +48,7 @@ export default function YourSessionsDialog({ opened, onClose, onSignOut, signing
     return (
       <Stack gap="sm" component="ul" m={0} p={0} style={{ listStyle: 'none' }} aria-label={t('yourSessions.listLabel')}>
         {ordered.map((session) => (
-          <SessionEntry key={session.id} session={session} onSignOut={onSignOut} signingOut={signingOut} />
+          <SessionEntry key={session.id} session={session} onSignOut={onSignOut} signingOut={signingOut} onOutcome={setNotice} />
         ))}
         {total > items.length && (
           <Text component="li" size="sm" c="dimmed">
@@ -57,13 +65,16 @@ export default function YourSessionsDialog({ opened, onClose, onSignOut, signing
         <Text size="sm" c="dimmed">
           {t('yourSessions.description')}
         </Text>
+        <InlineNotice notice={notice} onClose={() => setNotice(null)} />
         {body()}
       </Stack>
     </Modal>
   );
 }
 
-function SessionEntry({ session, onSignOut, signingOut }: { session: Session; onSignOut: () => void; signingOut: boolean }) {
+type SessionEntryProps = { session: Session; onSignOut: () => void; signingOut: boolean; onOutcome: (notice: Notice | null) => void };
+
+function SessionEntry({ session, onSignOut, signingOut, onOutcome }: SessionEntryProps) {
   const { t } = useTranslation();
   const format = useFormat();
   const sessionFormat = useSessionFormat();
@@ -73,14 +84,17 @@ function SessionEntry({ session, onSignOut, signingOut }: { session: Session; on
   const signInMethod = sessionFormat.signInMethod(session.signInMethod);
   const DeviceIcon = session.deviceType === 'mobile' ? IconDeviceMobile : IconDeviceDesktop;
 
-  const endIt = () =>
+  // Said in the dialog, which lies over the toasts.
+  const endIt = () => {
+    onOutcome(null);
     end.mutate(
       { id: session.id },
       {
-        onSuccess: () => notify.success(`session.logout:${session.id}`, t('yourSessions.ended', { device, place })),
-        onError: (error) => notify.failure(`session.logout:${session.id}`, t('yourSessions.failed'), errorMessage(error, t)),
+        onSuccess: () => onOutcome({ success: true, message: t('yourSessions.ended', { device, place }) }),
+        onError: (error) => onOutcome({ title: t('yourSessions.failed'), message: errorMessage(error, t) }),
       },
     );
+  };
 
   return (
     <Card component="li" withBorder radius="md" padding="sm" data-testid="your-session">

@@ -13,7 +13,7 @@ import { useCurrentUser } from '@/lib/session';
 import { all, rules } from '@/lib/validation';
 import { type UserChanges, useDepartments, useUpdateUserMutation } from '../api';
 import { DialogActions } from '@/components/DialogActions';
-import { type Failure, FormFailure } from '@/components/forms/FormFailure';
+import { type Notice, InlineNotice } from '@/components/forms/InlineNotice';
 
 type Values = { fullName: string; email: string; role: Role; departmentId: string; password: string };
 const FIELDS = ['fullName', 'email', 'role', 'departmentId', 'password'] as const;
@@ -69,7 +69,7 @@ function UserEditForm({ user, onClose }: { user: User; onClose: () => void }) {
   const { departments, query: departmentsQuery } = useDepartments(staff ? user.enterpriseId : null);
   const roles = editableRoles(caller.role, user.role);
   const allowed = userActionsFor(caller, user);
-  const [failure, setFailure] = useState<Failure | null>(null);
+  const [failure, setFailure] = useState<Notice | null>(null);
 
   const submit = form.onSubmit(
     (values) => {
@@ -104,7 +104,7 @@ function UserEditForm({ user, onClose }: { user: User; onClose: () => void }) {
   return (
     <form onSubmit={submit} noValidate>
       <Stack>
-        <FormFailure failure={failure} onClose={() => setFailure(null)} />
+        <InlineNotice notice={failure} onClose={() => setFailure(null)} />
         <TextInput {...fieldProps('fullName')} label={t('users.fields.fullName')} required data-autofocus autoComplete="off" />
         <TextInput {...fieldProps('email')} label={t('users.fields.email')} type="email" inputMode="email" required autoComplete="off" />
         <Select
