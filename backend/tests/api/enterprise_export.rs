@@ -222,3 +222,26 @@ async fn a_ceo_exports_their_enterprise_follows_it_downloads_it_and_the_archive_
     let parts: i64 = sqlx::query_scalar("select count(*) from public.enterprise_export_parts").fetch_one(&db).await.unwrap();
     assert_eq!(parts, 0);
 }
+
+#[tokio::test]
+async fn bad_export_ids_are_400_or_404_and_never_reach_the_job() {
+    let (db, _dropped) = test_database().await;
+    let app = TestApp::spawn(db.clone()).await;
+    let admin = app.admin_token().await;
+    let (ent, ceo) = app.enterprise(&admin, "Bad Ids Export").await;
+    let base = format!("/api/v1/enterprises/{ent}/exports");
+    for bad in ["not-a-uuid", "1", "%00", &"x".repeat(300)] {
+        assert_eq!(app.get(&ceo, &format!("{base}/{bad}")).await.0, 400, "{bad}");
+        assert_eq!(app.get(&ceo, &format!("{base}/{bad}/download")).await.0, 400, "{bad}");
+    }
+    assert_eq!(app.post(&ceo, "/api/v1/enterprises/not-a-uuid/exports", json!({})).await.0, 400);
+    let unknown = uuid::Uuid::now_v7();
+    assert_eq!(app.get(&ceo, &format!("{base}/{unknown}")).await.0, 404);
+    assert_eq!(app.get(&ceo, &format!("{base}/{unknown}/download")).await.0, 404);
+    assert_eq!(app.post(&admin, &format!("/api/v1/enterprises/{unknown}/exports"), json!({})).await.0, 404);
+    assert_eq!(app.get(&admin, &format!("/api/v1/enterprises/{unknown}/exports")).await.0, 404);
+    let (status, listed) = app.get(&ceo, &base).await;
+    assert_eq!((status, listed), (200, json!([])), "nothing was queued by refused calls");
+    let queued: i64 = sqlx::query_scalar("select count(*) from public.enterprise_exports").fetch_one(&db).await.unwrap();
+    assert_eq!(queued, 0);
+}
