@@ -52,16 +52,20 @@ export default function AcceptInvitationScreen() {
   useEffect(() => {
     if (!token || signedIn) return;
     let live = true;
+    // The answer and the end of the check are set in one go, so no render shows the
+    // invitation's heading over the check's spinner.
     checkInvitation({ token })
       .then((preview) => {
         if (!live) return;
         setInvitation(preview);
+        setChecked(token);
         void adoptAccountLocale(preview);
       })
       .catch((error: unknown) => {
-        if (live && isApiRequestError(error) && error.fields.token) setDead(true);
-      })
-      .finally(() => live && setChecked(token));
+        if (!live) return;
+        if (isApiRequestError(error) && error.fields.token) setDead(true);
+        setChecked(token);
+      });
     return () => {
       live = false;
     };
