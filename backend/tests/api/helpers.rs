@@ -203,14 +203,12 @@ impl TestApp {
     /// A server that sends e-mail to the test mail catcher, retries at once and gathers
     /// notifications for half a second.
     pub async fn with_mail(db: PgPool) -> Self {
-        Self::spawn_with(db, |c| {
-            c.mail.smtp_url = Some(Mailbox::smtp_url());
-            c.mail.public_url = "http://app.test".into();
-            c.mail.retry_scale = 0.001;
-            c.mail.digest_window = Duration::from_millis(500);
-            c.events.outbox_poll = Duration::from_millis(100);
-        })
-        .await
+        Self::spawn_with(db, send_mail).await
+    }
+
+    /// As `with_mail`, beside `other` (its secret and Redis prefix) on the same database.
+    pub async fn with_mail_like(other: &TestApp, db: PgPool) -> Self {
+        Self::spawn_like_with(other, db, send_mail).await
     }
 
     /// Another server with the same configuration (secret, Redis prefix) on another pool.
@@ -445,4 +443,14 @@ pub async fn slow_redis(redis_url: &str, delay: Duration) -> String {
         }
     });
     format!("redis://{addr}")
+}
+
+/// What `TestApp::with_mail` changes: mail to the test catcher, retries at once, notifications
+/// gathered for half a second.
+fn send_mail(c: &mut Config) {
+    c.mail.smtp_url = Some(Mailbox::smtp_url());
+    c.mail.public_url = "http://app.test".into();
+    c.mail.retry_scale = 0.001;
+    c.mail.digest_window = Duration::from_millis(500);
+    c.events.outbox_poll = Duration::from_millis(100);
 }
