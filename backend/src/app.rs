@@ -124,6 +124,7 @@ pub async fn listen_until<S: Future<Output = ()> + Send + 'static>(
     crate::tenancy::spares::spawn(state.tenant_ddl.clone(), state.config.tenant_spares);
     crate::enterprise_deletion::spawn(&state);
     crate::enterprise_export::spawn(&state);
+    crate::usage::spawn(state.usage.clone(), state.db.clone());
     crate::mail::sender::spawn(&state)?;
     let acceptor = TcpListener::bind(addr).into_acceptor().await.with_context(|| format!("cannot listen on {addr}"))?;
     let local = acceptor.local_addr().into_iter().find_map(|a| a.as_socket_addr().copied()).context("no local address")?;
@@ -146,6 +147,9 @@ pub async fn listen_until<S: Future<Output = ()> + Send + 'static>(
             tracing::warn!(error = %err, "could not write the last heartbeats");
         }
         after.realtime.flush_monitors().await;
+        if let Err(err) = after.usage.flush(&after.db).await {
+            tracing::warn!(error = %err, "could not write the last usage counts");
+        }
         served
     };
     Ok((local, server))

@@ -59,6 +59,9 @@ pub struct Config {
     /// How long an enterprise's export can be downloaded once it is ready
     /// (`TENANT_EXPORT_TTL_HOURS`, 168 by default, 1 to 720).
     pub tenant_export_ttl: Duration,
+    /// The limits of an enterprise that has none of its own (`PUT /enterprises/{id}/limits`):
+    /// none unless configured.
+    pub tenant_limits: TenantLimits,
     /// The body limit of spreadsheet saves and imports (`MAX_SPREADSHEET_BODY_BYTES`): a
     /// workbook's bytes travel as base64.
     pub max_spreadsheet_body_bytes: usize,
@@ -280,6 +283,11 @@ impl Config {
                 parse_var::<f64>("TENANT_DELETION_GRACE_DAYS")?.filter(|d| d.is_finite()).unwrap_or(30.0).clamp(0.0, 3650.0) * 86_400.0,
             ),
             tenant_export_ttl: Duration::from_secs(parse_var::<u64>("TENANT_EXPORT_TTL_HOURS")?.unwrap_or(168).clamp(1, 720) * 3600),
+            tenant_limits: TenantLimits {
+                people: parse_var::<u32>("TENANT_LIMIT_PEOPLE")?.filter(|n| *n > 0),
+                storage_bytes: parse_var::<u64>("TENANT_LIMIT_STORAGE_BYTES")?.filter(|n| *n > 0),
+                api_calls_per_minute: parse_var::<u32>("TENANT_LIMIT_API_CALLS_PER_MINUTE")?.filter(|n| *n > 0),
+            },
             max_spreadsheet_body_bytes: parse_var("MAX_SPREADSHEET_BODY_BYTES")?.unwrap_or(12 * 1024 * 1024),
             spreadsheet_engine: EngineLimits {
                 program: std::env::current_exe().context("cannot find this program, to run the spreadsheet engine")?,
@@ -325,6 +333,19 @@ pub fn random_secret() -> Vec<u8> {
 
 fn var(name: &str) -> Option<String> {
     env::var(name).ok().filter(|v| !v.trim().is_empty())
+}
+
+/// What an enterprise may use (`usage`); `None` is no limit. The configured ones are the
+/// defaults of enterprises without limits of their own.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TenantLimits {
+    /// People in the enterprise (`TENANT_LIMIT_PEOPLE`): everyone not erased, deactivated or not.
+    pub people: Option<u32>,
+    /// The size of the enterprise's schema on disk (`TENANT_LIMIT_STORAGE_BYTES`).
+    pub storage_bytes: Option<u64>,
+    /// API calls per minute by everyone of the enterprise together
+    /// (`TENANT_LIMIT_API_CALLS_PER_MINUTE`).
+    pub api_calls_per_minute: Option<u32>,
 }
 
 fn parse_var<T: FromStr>(name: &str) -> anyhow::Result<Option<T>>

@@ -78,6 +78,11 @@ pub struct ErrorBody {
     #[oai(skip_serializing_if_is_none)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// With `limit_reached`: the enterprise's limit that was reached (`people`, `storageBytes`,
+    /// `apiCallsPerMinute`), as `GET /enterprises/{id}/usage` names it.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub limit: Option<String>,
 }
 
 impl ErrorBody {
@@ -95,6 +100,7 @@ impl ErrorBody {
             message,
             fields: None,
             reason: None,
+            limit: None,
         }
     }
 }
@@ -448,6 +454,10 @@ pub enum AppError {
     DomainNotVerified,
     #[error("Too many attempts. Please try again later.")]
     RateLimited { retry_after_secs: u64 },
+    /// One of the enterprise's limits (`usage`) is reached: `limit_reached` naming it; 409 for
+    /// what it holds, 429 with Retry-After for its API calls per minute.
+    #[error("{}", .0.message())]
+    LimitReached(Limit),
     /// Bounded work (exports, spreadsheets) is at capacity, or a dependency did not answer in
     /// time: 503 `unavailable` with Retry-After.
     #[error("The server is busy. Please try again in a moment.")]
@@ -532,6 +542,7 @@ impl AppError {
             Self::DomainNotVerified => "domain_not_verified",
             Self::ConfirmationMismatch => "confirmation_mismatch",
             Self::RateLimited { .. } => "rate_limited",
+            Self::LimitReached(_) => "limit_reached",
             Self::Busy { .. } => "unavailable",
             Self::Unexpected(_) => "internal",
         }
@@ -558,7 +569,8 @@ impl AppError {
             Self::AccountInactive | Self::SsoRequired | Self::Forbidden | Self::InsufficientScope => StatusCode::FORBIDDEN,
             Self::NotFound => StatusCode::NOT_FOUND,
             Self::Conflict(_) | Self::EmailTaken { .. } | Self::EnterpriseNameTaken | Self::InvalidTransition(_) => StatusCode::CONFLICT,
-            Self::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
+            Self::RateLimited { .. } | Self::LimitReached(Limit::ApiCallsPerMinute { .. }) => StatusCode::TOO_MANY_REQUESTS,
+            Self::LimitReached(_) => StatusCode::CONFLICT,
             Self::Busy { .. } => StatusCode::SERVICE_UNAVAILABLE,
             Self::Unexpected(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -599,6 +611,9 @@ impl AppError {
             Self::SsoFailed(failure) => {
                 ErrorBody { reason: Some(failure.reason().to_owned()), ..ErrorBody::new(self.status(), self.code(), self.to_string()) }
             }
+            Self::LimitReached(limit) => {
+                ErrorBody { limit: Some(limit.name().to_owned()), ..ErrorBody::new(self.status(), self.code(), self.to_string()) }
+            }
             Self::SessionEnded(reason) => ErrorBody { reason: Some(reason.clone()), ..ErrorBody::new(self.status(), self.code(), self.to_string()) },
             _ => ErrorBody::new(self.status(), self.code(), self.to_string()),
         }
@@ -612,10 +627,48 @@ impl ResponseError for AppError {
 
     fn as_response(&self) -> Response {
         let mut resp = json_response(self.status(), &self.body());
-        if let Self::RateLimited { retry_after_secs } | Self::Busy { retry_after_secs } = self {
-            resp.headers_mut().insert("retry-after", (*retry_after_secs).into());
+        if let Some(secs) = self.retry_after() {
+            resp.headers_mut().insert("retry-after", secs.into());
         }
         resp
+    }
+}
+
+impl AppError {
+    /// The seconds a client should wait before trying again, for the errors that say.
+    pub fn retry_after(&self) -> Option<u64> {
+        match self {
+            Self::RateLimited { retry_after_secs }
+            | Self::Busy { retry_after_secs }
+            | Self::LimitReached(Limit::ApiCallsPerMinute { retry_after_secs }) => Some(*retry_after_secs),
+            _ => None,
+        }
+    }
+}
+
+/// An enterprise's limit (`usage`), as the API names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Limit {
+    People,
+    StorageBytes,
+    ApiCallsPerMinute { retry_after_secs: u64 },
+}
+
+impl Limit {
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::People => "people",
+            Self::StorageBytes => "storageBytes",
+            Self::ApiCallsPerMinute { .. } => "apiCallsPerMinute",
+        }
+    }
+
+    fn message(self) -> &'static str {
+        match self {
+            Self::People => "The enterprise has as many people as its limit allows: remove someone, or ask the platform admin to raise the limit",
+            Self::StorageBytes => "The enterprise's storage is full: delete what it no longer needs, or ask the platform admin to raise the limit",
+            Self::ApiCallsPerMinute { .. } => "The enterprise has made as many API calls this minute as its limit allows; try again shortly",
+        }
     }
 }
 
@@ -685,8 +738,9 @@ macro_rules! api_errors {
                 #[oai(status = $status)]
                 $variant($crate::error::Problem),
             )+
-            /// Past a limit (`rate_limited`): the request limit, or this operation's own; retry
-            /// after `Retry-After` seconds.
+            /// Past a limit (`rate_limited`): the request limit, or this operation's own; or past
+            /// the enterprise's API calls per minute (`limit_reached`, `limit`
+            /// `apiCallsPerMinute`). Retry after `Retry-After` seconds.
             #[oai(status = 429)]
             TooManyRequests($crate::error::Problem, #[oai(header = "Retry-After")] u64),
             /// Busy, or a dependency did not answer in time (`unavailable`); retry after
@@ -703,8 +757,8 @@ macro_rules! api_errors {
                 let body = $crate::error::Problem(err.body());
                 match err.status().as_u16() {
                     $( $status => Self::$variant(body), )+
-                    429 => Self::TooManyRequests(body, if let $crate::error::AppError::RateLimited { retry_after_secs } = err { retry_after_secs } else { 60 }),
-                    503 => Self::Unavailable(body, if let $crate::error::AppError::Busy { retry_after_secs } = err { retry_after_secs } else { 1 }),
+                    429 => Self::TooManyRequests(body, err.retry_after().unwrap_or(60)),
+                    503 => Self::Unavailable(body, err.retry_after().unwrap_or(1)),
                     500 => Self::Internal(body),
                     other => {
                         tracing::error!(status = other, code = err.code(), operation = stringify!($name), "undeclared error status");

@@ -29,4 +29,5 @@ pub mod store;
 pub mod supervise;
 pub mod telemetry;
 pub mod tenancy;
+pub mod usage;
 pub mod webhooks;

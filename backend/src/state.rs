@@ -14,6 +14,7 @@ use crate::{
     geoip::GeoIp,
     realtime::Hub,
     spreadsheet::worker::Engine,
+    usage::Counters,
 };
 
 #[derive(Clone)]
@@ -48,6 +49,8 @@ pub struct Inner {
     /// Single sign-on's client side; none when `PUBLIC_URL` is not a URL a provider can send
     /// people back to.
     pub sso: Option<SingleSignOn>,
+    /// What each enterprise used today, counted on this instance and not yet written.
+    pub usage: Arc<Counters>,
 }
 
 impl Deref for AppState {
@@ -115,6 +118,7 @@ impl AppState {
             engine: Engine::new(config.spreadsheet_engine.clone()),
             passkeys,
             sso,
+            usage: Arc::default(),
             cache,
             db,
             config,

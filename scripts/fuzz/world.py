@@ -130,6 +130,8 @@ ids = {
     "restoreEnterprise": {"id": spare_ent}, "purgeEnterprise": {"id": spare_ent},
     "createEnterpriseExport": {"id": ent}, "listEnterpriseExports": {"id": ent},
     "getEnterpriseExport": {"id": ent, "exportId": export}, "downloadEnterpriseExport": {"id": ent, "exportId": export},
+    # Limits on the spare enterprise: tiny ones on Acme would refuse the rest of the run.
+    "getEnterpriseUsage": {"id": ent}, "setEnterpriseLimits": {"id": spare_ent},
     "listEnterpriseUsers": {"id": ent}, "listEnterpriseDepartments": {"id": ent}, "listEnterpriseReports": {"id": ent},
     "getDepartment": {"id": ent, "deptId": finance}, "updateDepartment": {"id": ent, "deptId": finance},
     "assignDepartmentUser": {"id": ent, "deptId": finance},

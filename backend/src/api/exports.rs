@@ -174,6 +174,7 @@ impl ExportsApi {
         let enterprise = find_managed(&state, &auth, id.0).await?;
         let (export, new) = store::exports::create(&state.db, enterprise.id, auth.0.user_id, Utc::now()).await?;
         if new {
+            state.usage.add(enterprise.id, crate::usage::Counter::Export);
             Audit::of(&state, &auth.0)
                 .record_alone(
                     &state,

@@ -26,6 +26,7 @@ mod scim;
 mod spreadsheets;
 mod sso;
 mod types;
+mod usage;
 mod users;
 mod webhooks;
 
@@ -79,7 +80,7 @@ pub enum ApiTags {
 pub type Api = (
     (auth::AuthApi, accounts::AccountsApi, mfa::MfaApi, passkeys::PasskeysApi, sso::SsoApi, sso::SsoSignInApi),
     monitoring::OwnSessionsApi,
-    (enterprises::EnterprisesApi, exports::ExportsApi),
+    (enterprises::EnterprisesApi, exports::ExportsApi, usage::UsageApi),
     departments::DepartmentsApi,
     users::UsersApi,
     reports::ReportsApi,

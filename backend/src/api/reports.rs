@@ -205,7 +205,8 @@ api_errors!(ReportError {
     403 Forbidden,
     /// No such report or department for this caller.
     404 NotFound,
-    /// The report's status does not allow this (`invalid_transition`).
+    /// The report's status does not allow this (`invalid_transition`); or a new report once the
+    /// enterprise's storage is at its limit (`limit_reached`, `limit` `storageBytes`).
     409 Conflict,
 });
 
@@ -572,6 +573,7 @@ impl ReportsApi {
         };
         let data = body.data.as_ref().map(data_json);
         let mut tx = tenancy::begin(&state.db, &scope.schema).await?;
+        crate::usage::check_storage(&mut tx, state.config.tenant_limits, scope.enterprise_id, &scope.schema).await?;
         let new = NewReport {
             enterprise_id: scope.enterprise_id,
             department_id: id.0,

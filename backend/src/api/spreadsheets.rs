@@ -189,7 +189,9 @@ api_errors!(SpreadsheetError {
     403 Forbidden,
     /// No such department or spreadsheet for this caller.
     404 NotFound,
-    /// Someone saved since `version` (`conflict`, reason `stale_version`): reload, or keep a copy.
+    /// Someone saved since `version` (`conflict`, reason `stale_version`): reload, or keep a copy;
+    /// or a new spreadsheet once the enterprise's storage is at its limit (`limit_reached`,
+    /// `limit` `storageBytes`).
     409 Conflict,
 });
 
@@ -507,6 +509,7 @@ impl SpreadsheetsApi {
     ) -> Result<Created<SpreadsheetSummary>, SpreadsheetError> {
         let mut tx = tenancy::begin(&state.db, &scope.schema).await?;
         scope.department(&mut tx, department).await?;
+        crate::usage::check_storage(&mut tx, state.config.tenant_limits, scope.enterprise, &scope.schema).await?;
         store::users::hold(&mut tx, caller.user_id).await.map_err(AppError::gone_is_not_found)?;
         let id = db::insert(
             &mut tx,

@@ -315,6 +315,9 @@ api_errors!(SsoFinishError {
     /// account has this address (`sso_failed`, reason `not_invited`), or the account is bound to
     /// another person at the provider (`identity_mismatch`).
     403 Forbidden,
+    /// A first sign-in that would make an account past the enterprise's limit of people
+    /// (`limit_reached`, `limit` `people`).
+    409 Conflict,
     /// The provider cannot be reached (`sso_failed`, reason `provider_unavailable`).
     502 BadGateway,
 });
@@ -813,6 +816,7 @@ async fn provision(state: &AppState, config: &SsoRecord, identity: &Identity) ->
     let local = identity.email.split('@').next().unwrap_or_default();
     let full_name = identity.name.as_deref().and_then(crate::domain::text::clean_name).unwrap_or(local).to_owned();
     let mut tx = state.db.begin().await?;
+    crate::usage::check_people(&mut tx, state.config.tenant_limits, config.enterprise_id).await?;
     // A department deleted since the settings were saved: the person has none.
     let department = match config.default_department_id {
         Some(id) => {

@@ -103,7 +103,8 @@ api_errors!(UserError {
     403 Forbidden,
     /// No such user, enterprise or department for this caller.
     404 NotFound,
-    /// The e-mail is taken, or the change would lock the caller out (`conflict`).
+    /// The e-mail is taken, or the change would lock the caller out (`conflict`); or a new
+    /// person past the enterprise's limit of people (`limit_reached`, `limit` `people`).
     409 Conflict,
 });
 
@@ -304,6 +305,7 @@ pub(super) async fn create_user(state: &AppState, caller: &Caller, body: &Create
     let mut tx = state.db.begin().await?;
     let mut enterprise_name = None;
     if let Some(enterprise_id) = enterprise_id {
+        crate::usage::check_people(&mut tx, state.config.tenant_limits, enterprise_id).await?;
         let enterprise = store::enterprises::find(&state.db, enterprise_id).await?.ok_or(AppError::NotFound)?;
         enterprise_name = Some(enterprise.name.clone());
         if let Some(department_id) = body.department_id {

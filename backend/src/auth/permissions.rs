@@ -127,6 +127,9 @@ pub const PERMISSIONS: &[Permission] = &[
     row("listEnterpriseExports", A, OWN, NEVER, NEVER),
     row("getEnterpriseExport", A, OWN, NEVER, NEVER),
     row("downloadEnterpriseExport", A, OWN, NEVER, NEVER),
+    // Usage: the admin any, a CEO their own; limits are the admin's.
+    row("getEnterpriseUsage", A, OWN, NEVER, NEVER),
+    row("setEnterpriseLimits", A, NEVER, NEVER, NEVER),
     row("listEnterpriseUsers", A, OWN, NEVER, NEVER),
     row("listEnterpriseReports", A, OWN, NEVER, NEVER),
     // Departments: managed by the admin and the CEO; staff read their own department.
@@ -236,6 +239,8 @@ pub const SCOPES: &[(&str, &str)] = &[
     ("listEnterpriseExports", "enterprises:read"),
     ("getEnterpriseExport", "enterprises:read"),
     ("downloadEnterpriseExport", "enterprises:read"),
+    ("getEnterpriseUsage", "enterprises:read"),
+    ("setEnterpriseLimits", "enterprises:write"),
     ("listEnterpriseDepartments", "enterprises:read"),
     ("getDepartment", "enterprises:read"),
     ("updateDepartment", "enterprises:write"),

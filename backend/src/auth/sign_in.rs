@@ -484,6 +484,9 @@ pub async fn open_session(
     let own = Event::OwnSessionsChanged { user_id: user.id };
     state.realtime.publish(Audience::Users { enterprise: user.enterprise_id, users: vec![user.id] }, own).await;
     store::users::record_login(&state.db, user.id).await?;
+    if let Some(enterprise) = user.enterprise_id {
+        state.usage.add(enterprise, crate::usage::Counter::SignIn);
+    }
     // The e-mail is a courtesy: a database hiccup writing it does not undo the sign-in.
     if !flags.is_empty()
         && let Err(err) = alert(state, &user, &flags, location.as_ref(), &device, now).await

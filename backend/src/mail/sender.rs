@@ -156,6 +156,9 @@ async fn deliver(state: &AppState, transport: &Transport, group: &[PendingEmail]
         Ok(_) => {
             metrics::counter!("emails_total", "outcome" => "sent").increment(1);
             tracing::info!(kind = kind.as_str(), user_id = %recipient.id, items = group.len(), "e-mail sent");
+            if let Some(enterprise) = first.enterprise_id {
+                state.usage.add(enterprise, crate::usage::Counter::Email);
+            }
             store::outbox::emails_done(&state.db, &ids).await?;
         }
         Err(err) if err.is_permanent() => {

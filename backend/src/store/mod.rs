@@ -15,6 +15,7 @@ pub mod reports;
 pub mod sessions;
 pub mod spreadsheets;
 pub mod sso;
+pub mod usage;
 pub mod users;
 pub mod webhooks;
 

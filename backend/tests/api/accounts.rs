@@ -4,14 +4,13 @@
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use uuid::Uuid;
 
 use crate::database::test_database;
 use crate::helpers::{Mailbox, TestApp, link_token, outbox_drained, parts};
 
 /// A domain of its own for each test: the catcher is shared by every test running at once.
 fn domain() -> String {
-    format!("m{}.test", &Uuid::now_v7().simple().to_string()[20..])
+    crate::helpers::mail_domain("m")
 }
 
 async fn accept(app: &TestApp, token: &str, password: &str) -> (u16, Value) {

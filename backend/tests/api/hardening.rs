@@ -10,7 +10,7 @@ use crate::helpers::{Mailbox, TestApp, outbox_drained, parts};
 
 /// A domain of its own for each test: the catcher is shared by every test running at once.
 fn domain() -> String {
-    format!("h{}.test", &Uuid::now_v7().simple().to_string()[20..])
+    crate::helpers::mail_domain("h")
 }
 
 async fn ask_reset(app: &TestApp, email: &str) {

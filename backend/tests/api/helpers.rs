@@ -106,6 +106,7 @@ pub fn test_config() -> Config {
         tenant_spares: Some(0),
         tenant_deletion_grace: Duration::from_secs(30 * 86_400),
         tenant_export_ttl: Duration::from_secs(168 * 3600),
+        tenant_limits: Default::default(),
         max_spreadsheet_body_bytes: 12 * 1024 * 1024,
         spreadsheet_engine: backend::config::EngineLimits {
             program: PathBuf::from(env!("CARGO_BIN_EXE_backend")),
@@ -453,4 +454,9 @@ fn send_mail(c: &mut Config) {
     c.mail.retry_scale = 0.001;
     c.mail.digest_window = Duration::from_millis(500);
     c.events.outbox_poll = Duration::from_millis(100);
+}
+
+/// A mail domain no other test uses (the mail catcher is shared), starting with `tag`.
+pub fn mail_domain(tag: &str) -> String {
+    format!("{tag}{}.test", &Uuid::now_v7().simple().to_string()[20..])
 }

@@ -32,4 +32,5 @@ mod security;
 mod serving;
 mod spreadsheets;
 mod sso;
+mod usage;
 mod users;

@@ -221,6 +221,9 @@ const TABLE: &[(&str, [Cell; 11], Program)] = &[
     ("listEnterpriseExports",     [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("enterprises:read")),
     ("getEnterpriseExport",       [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("enterprises:read")),
     ("downloadEnterpriseExport",  [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("enterprises:read")),
+    // Usage: the admin any, a CEO their own; limits are the admin's.
+    ("getEnterpriseUsage",        [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("enterprises:read")),
+    ("setEnterpriseLimits",       [A,     F,  F,   F,    U,   U,    F,     F,   F,     F,    F], S("enterprises:write")),
     ("listEnterpriseUsers",       [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("users:read")),
     ("listEnterpriseReports",     [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("reports:read")),
     // Departments: managed by the admin and the CEO; staff read their own department only.
@@ -802,6 +805,9 @@ impl World {
             "listEnterpriseExports" => get(format!("/api/v1/enterprises/{ent}/exports")),
             "getEnterpriseExport" => get(format!("/api/v1/enterprises/{ent}/exports/{}", self.ready_export().await)),
             "downloadEnterpriseExport" => get(format!("/api/v1/enterprises/{ent}/exports/{}/download", self.ready_export().await)),
+            "getEnterpriseUsage" => get(format!("/api/v1/enterprises/{ent}/usage")),
+            // A limit no walk comes near.
+            "setEnterpriseLimits" => put(format!("/api/v1/enterprises/{ent}/limits")).json(json!({ "people": 1000 })),
             "listEnterpriseUsers" => get(format!("/api/v1/enterprises/{ent}/users?pageSize=100")),
             "listEnterpriseReports" => get(format!("/api/v1/enterprises/{ent}/reports?pageSize=100")),
             "listEnterpriseDepartments" => get(format!("/api/v1/enterprises/{ent}/departments")),
@@ -1212,6 +1218,11 @@ impl World {
             "downloadEnterpriseExport" => {
                 ensure!(reply.disposition.contains(".zip") && reply.text.starts_with("PK"), "not a zip: {}", reply.disposition)
             }
+            "getEnterpriseUsage" => {
+                ensure!(body["current"]["people"].as_i64().is_some_and(|n| n >= 3), "{body}");
+                ensure!(body["daily"].as_array().is_some_and(|d| d.len() == 30), "not the 30 days up to today: {body}");
+            }
+            "setEnterpriseLimits" => ensure!(body["ownLimits"] == json!({ "people": 1000 }) && body["limits"]["people"] == 1000, "{body}"),
             "createEnterprise" => ensure!(body["name"] == call.target.as_str() && body["ceo"]["email"] == call.spare.as_str(), "{body}"),
             "getEnterprise" => {
                 ensure!(body["id"] == a.id.as_str() && has(items(&body["departments"]), &a.finance), "{body}");
