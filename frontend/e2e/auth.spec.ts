@@ -71,17 +71,19 @@ test('signing out returns to /login and the dashboard is closed afterwards', asy
 });
 
 test('a token the server has ended sends the user to /login, saying it was ended', async ({ page }) => {
-  // No real-time socket: the end must be found by the reload's GET /auth/me alone, not announced
-  // first by the socket's session.ended (which, on a loaded machine, can win the race); its 401
-  // says why (a sign-out), as the socket would have.
+  // No real-time socket: the end must be found by the app's requests alone, not announced first
+  // by the socket's session.ended (which, on a loaded machine, can win the race); their 401 says
+  // why (a sign-out), as the socket would have.
   await page.routeWebSocket(/\/api\/v1\/ws$/, () => {});
   await signIn(page);
   const token = await page.evaluate(() => sessionStorage.getItem('token'));
-  // End the session behind the app's back, then reload: GET /auth/me answers 401.
+  // The tab leaves the app (its sessionStorage stays), so none of the page's own background
+  // requests can find the end first; the end is found by the app opened again.
+  await page.goto('about:blank');
   const logout = await page.request.post('/api/v1/auth/logout', { headers: { Authorization: `Bearer ${token}` } });
   expect(logout.status()).toBe(204);
 
-  await page.reload();
+  await page.goto('/dashboard');
 
   await expect(page).toHaveURL(/\/login$/);
   await expect(page.getByText('Your session was ended. Please sign in again.')).toBeVisible();
