@@ -140,6 +140,7 @@ pub async fn seed_demo(pool: &PgPool, keys: &crate::sealed::KeyRing) -> anyhow::
     seed_closing(pool, &hash).await?;
     seed_sso(pool, keys).await?;
     seed_export(pool).await?;
+    seed_usage(pool).await?;
     // The demo's sessions were moved into the past, which the activity rollup cannot follow.
     store::sessions::rebuild_activity(pool).await?;
     Ok(())
@@ -157,6 +158,45 @@ async fn seed_export(pool: &PgPool) -> anyhow::Result<()> {
     if store::exports::list(pool, enterprise, 1).await?.is_empty() {
         store::exports::create(pool, enterprise, ceo.id, chrono::Utc::now()).await?;
         println!("{}: an export asked for by its CEO (written once the server runs)", demo.name);
+    }
+    Ok(())
+}
+
+/// Four weeks of usage for each demo enterprise (weekdays busier than weekends), and limits for
+/// the first, so the usage card has days to chart and "x of y" to show. Once: an enterprise with
+/// any counted day is left alone.
+async fn seed_usage(pool: &PgPool) -> anyhow::Result<()> {
+    let today = chrono::Utc::now().date_naive();
+    for (n, demo) in DEMO.iter().enumerate() {
+        let Some(ceo) = store::users::find_by_email(pool, &Email::parse(&format!("ceo@{}", demo.domain)).expect("valid demo e-mail")).await? else {
+            continue;
+        };
+        let Some(enterprise) = ceo.enterprise_id else { continue };
+        if !store::usage::daily(pool, enterprise, today - chrono::Days::new(400), today).await?.is_empty() {
+            continue;
+        }
+        let scale = 3 - n.min(2) as i64;
+        let rows: Vec<_> = (1..=28u64)
+            .map(|ago| {
+                let day = today - chrono::Days::new(ago);
+                let weekday = !matches!(chrono::Datelike::weekday(&day), chrono::Weekday::Sat | chrono::Weekday::Sun);
+                let busy = if weekday { 4 } else { 1 } * scale;
+                let wobble = (ago as i64 * 7) % 5;
+                let counts = store::usage::DailyCounts {
+                    api_calls: busy * (60 + wobble * 9),
+                    emails: busy + wobble % 3,
+                    exports: i64::from(ago % 9 == 0),
+                    sign_ins: busy * 3 + wobble,
+                };
+                (enterprise, day, counts)
+            })
+            .collect();
+        store::usage::add_daily(pool, &rows).await?;
+        if n == 0 {
+            let limits = store::usage::OwnLimits { people: Some(25), storage_bytes: Some(500_000_000), api_calls_per_minute: Some(600) };
+            store::usage::set_limits(pool, enterprise, limits).await?;
+        }
+        println!("{}: four weeks of usage{}", demo.name, if n == 0 { ", and limits of 25 people, 500 MB and 600 API calls a minute" } else { "" });
     }
     Ok(())
 }

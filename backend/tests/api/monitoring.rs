@@ -663,6 +663,12 @@ async fn the_demo_seed_tells_a_story_once_sessions_on_the_map_reports_and_spread
     let (mails,): (i64,) =
         sqlx::query_as("select count(*) from public.outbox where kind = 'email' and event_type = 'invitation'").fetch_one(&db).await.unwrap();
     assert_eq!(mails, 1, "one invitation, made once");
+    // Four weeks of usage to chart, and limits to show against.
+    let acme = app.get(&ceo, "/api/v1/auth/me").await.1["enterpriseId"].as_str().unwrap().to_owned();
+    let (_, usage) = app.get(&ceo, &format!("/api/v1/enterprises/{acme}/usage")).await;
+    let busy = usage["daily"].as_array().unwrap().iter().filter(|d| d["apiCalls"].as_i64().unwrap() > 50).count();
+    assert!(busy >= 27, "nearly every day of the last 30 had calls: {usage}");
+    assert_eq!(usage["limits"], json!({ "people": 25, "storageBytes": 500_000_000, "apiCallsPerMinute": 600 }), "{usage}");
 }
 
 #[tokio::test]
