@@ -472,6 +472,18 @@ for (const locale of ['en', 'fr'] as const) {
       await expectNoSeriousViolations(page, 'the enterprise delete confirmation');
       await page.getByRole('dialog').getByRole('button', { name: close, exact: true }).click();
       await expect(page.getByRole('dialog')).toBeHidden();
+      await page.getByRole('button', { name: text(locale, 'enterprises.usage.editLimits'), exact: true }).click();
+      await expect(page.getByRole('dialog')).toBeVisible();
+      await expectNoSeriousViolations(page, "the enterprise's limits dialog");
+      await page.getByRole('dialog').getByRole('button', { name: close, exact: true }).click();
+      await expect(page.getByRole('dialog')).toBeHidden();
+      // The usage's days as a table, beside the chart the page scan saw.
+      await page
+        .getByRole('radiogroup', { name: text(locale, 'enterprises.usage.viewLabel') })
+        .getByText(text(locale, 'enterprises.usage.asTable'), { exact: true })
+        .click();
+      await expect(page.getByRole('table', { name: text(locale, 'enterprises.usage.tableLabel') })).toBeVisible();
+      await expectNoSeriousViolations(page, "the enterprise's usage as a table");
     });
 
     test('an enterprise scheduled for deletion, and the confirmation of its purge', async ({ page }) => {

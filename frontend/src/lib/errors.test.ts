@@ -61,3 +61,22 @@ describe('errorMessage for a workbook too costly to compute', () => {
     await i18n.changeLanguage('en');
   });
 });
+
+describe('errorMessage for an enterprise’s limit', () => {
+  const reached = (limit: string, status = 409, retryAfter?: number) =>
+    new ApiRequestError(status, { code: 'limit_reached', message: 'The enterprise has reached a limit', limit }, retryAfter);
+
+  it('names the limit reached and what to do, in the reader’s language', async () => {
+    expect(errorMessage(reached('people'), i18n.t)).toBe(
+      "Your enterprise has as many people as its limit allows. Remove someone, or ask the platform's administrator to raise the limit.",
+    );
+    expect(errorMessage(reached('storageBytes'), i18n.t)).toMatch(/^Your enterprise's storage is full\./);
+    expect(errorMessage(reached('apiCallsPerMinute', 429, 20), i18n.t)).toBe(
+      'Your enterprise has made as many requests this minute as its limit allows. Try again in 20 seconds.',
+    );
+    await i18n.changeLanguage('fr');
+    expect(errorMessage(reached('people'), i18n.t)).toMatch(/^Votre entreprise compte autant de personnes que sa limite le permet\./);
+    expect(errorMessage(reached('apiCallsPerMinute', 429), i18n.t)).toMatch(/Réessayez dans un instant\.$/);
+    await i18n.changeLanguage('en');
+  });
+});

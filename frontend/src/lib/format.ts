@@ -16,6 +16,13 @@ export function formatDateTime(value: string | null | undefined, locale: string)
   return date ? new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(date) : null;
 }
 
+/** A size in bytes in the language's units: `12.4 MB`, `12,4 Mo`. */
+export function formatBytes(bytes: number, locale: string): string {
+  const [value, unit] =
+    bytes >= 1e9 ? [bytes / 1e9, 'gigabyte'] : bytes >= 1e6 ? [bytes / 1e6, 'megabyte'] : bytes >= 1e3 ? [bytes / 1e3, 'kilobyte'] : [bytes, 'byte'];
+  return new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: 'short', maximumFractionDigits: 1 }).format(value);
+}
+
 /** Dates and numbers in the interface language; `fallback` for a missing or unreadable value. */
 export function useFormat() {
   const { i18n } = useTranslation();
@@ -30,5 +37,6 @@ export function useFormat() {
         ? new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${value}T00:00:00Z`))
         : fallback,
     number: (value: number) => new Intl.NumberFormat(locale).format(value),
+    bytes: (value: number) => formatBytes(value, locale),
   };
 }

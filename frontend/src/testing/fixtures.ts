@@ -9,6 +9,7 @@ import type {
   Enterprise,
   EnterpriseDetail,
   EnterpriseSecurityPolicy,
+  EnterpriseUsage,
   SsoSettings,
   InvitationStatus,
   LoginResponse,
@@ -341,4 +342,16 @@ export function makeSsoSettings(overrides: Partial<SsoSettings> = {}): SsoSettin
     redirectUri: 'https://platform.example/sign-in/sso',
     ...overrides,
   };
+}
+
+/** An enterprise's usage: `days` days up to 2026-03-31 with nothing counted, unless `daily` says otherwise. */
+export function makeUsage(overrides: Partial<EnterpriseUsage> = {}, days = 30): EnterpriseUsage {
+  const daily = Array.from({ length: days }, (_, i) => ({
+    date: new Date(Date.UTC(2026, 2, 31 - (days - 1) + i)).toISOString().slice(0, 10),
+    apiCalls: 0,
+    emails: 0,
+    exports: 0,
+    signIns: 0,
+  }));
+  return { current: { people: 1, activeSessions: 1, storageBytes: 1_200_000, spreadsheets: 0, reports: 0 }, limits: {}, ownLimits: {}, daily, ...overrides };
 }

@@ -14,13 +14,6 @@ import { notify } from '@/lib/notify';
 const UNDER_WAY: readonly ExportStatus[] = [ExportStatus.queued, ExportStatus.running];
 const STATUS_COLOR: Record<ExportStatus, string> = { queued: 'gray', running: 'blue', ready: 'teal', failed: 'red', expired: 'gray' };
 
-/** A file's size in the interface language: `12.4 MB`, `12,4 Mo`. */
-function fileSize(bytes: number, locale: string): string {
-  const [value, unit] =
-    bytes >= 1e9 ? [bytes / 1e9, 'gigabyte'] : bytes >= 1e6 ? [bytes / 1e6, 'megabyte'] : bytes >= 1e3 ? [bytes / 1e3, 'kilobyte'] : [bytes, 'byte'];
-  return new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: 'short', maximumFractionDigits: 1 }).format(value);
-}
-
 /**
  * An enterprise's data as one archive (`POST /enterprises/{id}/exports`): asked for here, followed
  * while it is written (percent and stage), downloaded while it lasts. On the CEO's home and on the
@@ -75,7 +68,7 @@ export function EnterpriseExportsCard({ enterpriseId, enterpriseName }: { enterp
                 </Group>
                 {item.status === ExportStatus.ready && item.expiresAt ? (
                   <Text size="sm" c="dimmed">
-                    {t('enterprises.exports.readyUntil', { size: fileSize(item.sizeBytes ?? 0, format.locale), date: format.dateTime(item.expiresAt) })}
+                    {t('enterprises.exports.readyUntil', { size: format.bytes(item.sizeBytes ?? 0), date: format.dateTime(item.expiresAt) })}
                   </Text>
                 ) : null}
                 {item.status === ExportStatus.failed && item.error ? (

@@ -16,6 +16,7 @@ import {
   page,
   serverErrors,
   summaryOf,
+  makeUsage,
 } from '@/testing/fixtures';
 import { renderApp } from '@/app/testing';
 import { selectOptions } from '@/testing/select';
@@ -61,6 +62,7 @@ function mockEnterprise(departments: Department[], extra: Parameters<typeof mock
     'GET /api/v1/dashboard/ceo': () => jsonResponse(200, ceoDashboard(departments)),
     [`GET ${base}/security-policy`]: () => jsonResponse(200, makeEnterpriseSecurityPolicy()),
     [`GET ${base}/exports`]: () => jsonResponse(200, []),
+    [`GET ${base}/usage`]: () => jsonResponse(200, makeUsage()),
     [`GET ${base}/sso`]: () => jsonResponse(200, makeSsoSettings()),
     ...extra,
   });
@@ -230,6 +232,7 @@ describe("the CEO home's export card", () => {
     let listed: object[] = [];
     const { calls } = mockEnterprise(makeDepartments(), {
       [`GET ${base}/exports`]: () => jsonResponse(200, listed),
+      [`GET ${base}/usage`]: () => jsonResponse(200, makeUsage()),
       [`POST ${base}/exports`]: () => {
         listed = [running];
         return jsonResponse(202, running);
@@ -257,11 +260,68 @@ describe("the CEO home's export card", () => {
     await changeLocale('fr');
     mockEnterprise(makeDepartments(), {
       [`GET ${base}/exports`]: () => jsonResponse(200, [{ ...running, status: 'failed', stage: 'failed', error: 'The archive could not be written.' }]),
+      [`GET ${base}/usage`]: () => jsonResponse(200, makeUsage()),
     });
     renderApp('/ceo');
     const card = await screen.findByRole('region', { name: 'Exporter toutes les données' });
     expect(await within(card).findByText('Échec')).toBeInTheDocument();
     expect(within(card).getByText(/L'archive n'a pas pu être écrite/)).toBeInTheDocument();
+    await changeLocale('en');
+  });
+});
+
+describe('the enterprise’s usage on the CEO’s home', () => {
+  const busy = () => {
+    const usage = makeUsage({
+      current: { people: 3, activeSessions: 2, storageBytes: 1_200_000, spreadsheets: 1, reports: 4 },
+      limits: { people: 50, storageBytes: 1_000_000_000, apiCallsPerMinute: 600 },
+      ownLimits: { people: 50 },
+    });
+    usage.daily[27] = { ...usage.daily[27], apiCalls: 5, signIns: 1 };
+    usage.daily[28] = { ...usage.daily[28], apiCalls: 40, signIns: 2, emails: 1 };
+    usage.daily[29] = { ...usage.daily[29], apiCalls: 12, exports: 1 };
+    return usage;
+  };
+
+  it('shows what it holds against its limits, its days as a chart or a table that sorts, and no way to change the limits', async () => {
+    mockEnterprise(makeDepartments(), { [`GET ${base}/usage`]: () => jsonResponse(200, busy()) });
+    const user = userEvent.setup();
+    renderApp('/ceo');
+    const card = await screen.findByRole('region', { name: 'Usage' });
+    expect(await within(card).findByText('3 of 50 people')).toBeInTheDocument();
+    expect(within(card).getByText('1.2 MB of 1 GB used')).toBeInTheDocument();
+    expect(within(card).getByText('At most 600 a minute')).toBeInTheDocument();
+    expect(within(card).getByRole('progressbar', { name: 'People: 3 of 50 people' })).toBeInTheDocument();
+    expect(within(card).queryByRole('button', { name: 'Edit limits' })).not.toBeInTheDocument();
+    expect(await within(card).findByTestId('usage-chart')).toBeInTheDocument();
+
+    await user.click(within(card).getByRole('radio', { name: 'Table' }));
+    const table = within(card).getByRole('table', { name: 'Usage per day' });
+    const firstCells = () =>
+      within(table)
+        .getAllByRole('row')
+        .slice(1, 4)
+        .map((row) => within(row).getAllByRole('cell')[0].textContent);
+    expect(firstCells()).toEqual(['Mar 31, 2026', 'Mar 30, 2026', 'Mar 29, 2026']);
+    await user.click(within(table).getByRole('button', { name: 'API calls' }));
+    expect(within(table).getByRole('columnheader', { name: 'API calls' })).toHaveAttribute('aria-sort', 'descending');
+    expect(firstCells()).toEqual(['Mar 30, 2026', 'Mar 31, 2026', 'Mar 29, 2026']);
+    await user.click(within(table).getByRole('button', { name: 'API calls' }));
+    expect(within(table).getByRole('columnheader', { name: 'API calls' })).toHaveAttribute('aria-sort', 'ascending');
+    expect(within(card).getByText('Showing 1–10 of 30')).toBeInTheDocument();
+  });
+
+  it('says it in French, units and all, and says when nothing was counted', async () => {
+    await changeLocale('fr');
+    const usage = busy();
+    usage.daily = usage.daily.map((d) => ({ ...d, apiCalls: 0, signIns: 0, emails: 0, exports: 0 }));
+    mockEnterprise(makeDepartments(), { [`GET ${base}/usage`]: () => jsonResponse(200, usage) });
+    renderApp('/ceo');
+    const card = await screen.findByRole('region', { name: 'Utilisation' });
+    expect(await within(card).findByText('3 personnes sur 50')).toBeInTheDocument();
+    expect(within(card).getByText(/^1,2\sMo utilisés sur 1\sGo$/)).toBeInTheDocument();
+    expect(within(card).getByText('Au plus 600 par minute')).toBeInTheDocument();
+    expect(within(card).getByText("Rien n'a encore été compté sur cette période.")).toBeInTheDocument();
     await changeLocale('en');
   });
 });

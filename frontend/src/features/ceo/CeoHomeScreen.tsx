@@ -12,6 +12,7 @@ import { useFormat } from '@/lib/format';
 import { href } from '@/lib/paths';
 import { useCurrentUser } from '@/lib/session';
 import { EnterpriseExportsCard } from '@/components/enterprises/EnterpriseExportsCard';
+import { EnterpriseUsageCard } from '@/components/enterprises/EnterpriseUsageCard';
 import { EnterpriseSecurityCard } from '@/components/security/SecurityPolicyCards';
 import { SsoSettingsCard } from '@/components/security/sso/SsoSettingsCard';
 import { CeoDashboardSection } from './CeoDashboardSection';
@@ -93,6 +94,7 @@ export default function CeoHomeScreen() {
 
       <EnterpriseSecurityCard enterpriseId={enterpriseId} />
       <SsoSettingsCard enterpriseId={enterpriseId} />
+      <EnterpriseUsageCard enterpriseId={enterpriseId} />
       {enterprise.data ? <EnterpriseExportsCard enterpriseId={enterpriseId} enterpriseName={enterprise.data.name} /> : null}
     </Stack>
   );

@@ -5,7 +5,7 @@
  * Multi-tenant enterprise management platform. Errors are RFC 9457 problem details (`application/problem+json`) that also carry a stable `code`, a `message`, `fields` for invalid input and the `requestId`. Lists are pages `{ items, total, page, pageSize }`. Authenticate with `Authorization: Bearer <token>`: a person's session token from `POST /auth/login`, or a program's token from `POST /api-tokens` (scoped; see each operation's `ApiToken` scope). Every answer carries `RateLimit-Policy` and `RateLimit`; a POST with `Idempotency-Key` is safe to retry; GETs carry an `ETag`. Read [the guide for programs](/api/guide.md) first: tokens, scopes, errors, limits, retries, pages, versions.
 
 **Real time.** `GET /api/v1/ws` upgrades to a WebSocket (one per tab). Its first message, within 5 s, is `{"type":"auth","token":"<token>"}` (never put the token in the URL); the server answers `{"type":"ready"}`, then sends events as JSON objects with a `type`: `session.ended` (`sessionId`, `reason`; the socket then closes with code 4401, as it does for a missing, bad or dead token), `monitoring.session_started` (`sessionId`, `userId`, `enterpriseId`), `monitoring.session_updated` (`sessionId`, `enterpriseId`, `lastSeenAt`) and `monitoring.session_ended` (`sessionId`, `enterpriseId`, `reason`) to the monitors whose scope includes the session, once a second at most: past 20 in a second, one `monitoring.sessions_changed` (`enterpriseId`, null for the admins' summary of the whole platform; `started`, `updated`, `ended`: counts) instead, so a mass expiry is one message; and `report.status_changed` (`reportId`, `departmentId`, `title`, `fromStatus`, `status`, `actorId`: who moved it) to the report's author, department head and CEO. The messenger's events go to a conversation's members: `message.created` (`conversationId`, `messageId`, `senderId`), `message.read` (`conversationId`, `userId`, `messageId`), `conversation.changed` (`conversationId`: members, name, keys or the listener's archive flag) and `conversation.typing` (`conversationId`, `userId`; never stored). `own_sessions.changed` (`userId`) tells a person's sockets that one of their own sessions started or ended (their "Your sessions" list changed; refetch it). `webhook.disabled` (`webhookId`, `url`) tells a webhook's owner (the CEO, or the platform admins) that it was turned off after failing for days. A client too slow to read its events is closed with 4408; reconnect and refetch.
- * OpenAPI spec version: 1.13.0
+ * OpenAPI spec version: 1.14.0
  */
 import {
   useMutation,
@@ -34,12 +34,16 @@ import type {
   Enterprise,
   EnterpriseDetail,
   EnterpriseExport,
+  EnterpriseLimits,
+  EnterpriseUsage,
+  GetEnterpriseUsageParams,
   ListEnterpriseUsersParams,
   ListEnterprisesParams,
   NewSsoDomain,
   PageEnterprise,
   PageUser,
   PurgeEnterprise,
+  SetEnterpriseLimits,
   SsoDomain,
   SsoSettings,
   SsoSettingsChange,
@@ -1832,3 +1836,198 @@ export function useDownloadEnterpriseExport<TData = Awaited<ReturnType<typeof do
 
 
 
+/**
+ * The platform admin, or the enterprise's CEO. What it holds now, its limits, and its
+daily counts from `from` to `to` (UTC dates, both included; by default the 30 days up to
+today, at most 366).
+ * @summary An enterprise's usage
+ */
+export const getGetEnterpriseUsageUrl = (id: string,
+    params?: GetEnterpriseUsageParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/api/v1/enterprises/${id}/usage?${stringifiedParams}` : `/api/v1/enterprises/${id}/usage`
+}
+
+export const getEnterpriseUsage = async (id: string,
+    params?: GetEnterpriseUsageParams, options?: RequestInit): Promise<EnterpriseUsage> => {
+  
+  return customFetch<EnterpriseUsage>(getGetEnterpriseUsageUrl(id,params),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetEnterpriseUsageQueryKey = (id?: string,
+    params?: GetEnterpriseUsageParams,) => {
+    return [
+    `/api/v1/enterprises/${id}/usage`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getGetEnterpriseUsageQueryOptions = <TData = Awaited<ReturnType<typeof getEnterpriseUsage>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(id: string,
+    params?: GetEnterpriseUsageParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getEnterpriseUsage>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetEnterpriseUsageQueryKey(id,params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getEnterpriseUsage>>> = ({ signal }) => getEnterpriseUsage(id,params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(id), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getEnterpriseUsage>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetEnterpriseUsageQueryResult = NonNullable<Awaited<ReturnType<typeof getEnterpriseUsage>>>
+export type GetEnterpriseUsageQueryError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+
+
+export function useGetEnterpriseUsage<TData = Awaited<ReturnType<typeof getEnterpriseUsage>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+ id: string,
+    params: undefined |  GetEnterpriseUsageParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getEnterpriseUsage>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getEnterpriseUsage>>,
+          TError,
+          Awaited<ReturnType<typeof getEnterpriseUsage>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetEnterpriseUsage<TData = Awaited<ReturnType<typeof getEnterpriseUsage>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+ id: string,
+    params?: GetEnterpriseUsageParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getEnterpriseUsage>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getEnterpriseUsage>>,
+          TError,
+          Awaited<ReturnType<typeof getEnterpriseUsage>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetEnterpriseUsage<TData = Awaited<ReturnType<typeof getEnterpriseUsage>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+ id: string,
+    params?: GetEnterpriseUsageParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getEnterpriseUsage>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary An enterprise's usage
+ */
+
+export function useGetEnterpriseUsage<TData = Awaited<ReturnType<typeof getEnterpriseUsage>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+ id: string,
+    params?: GetEnterpriseUsageParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getEnterpriseUsage>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getGetEnterpriseUsageQueryOptions(id,params,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
+ * The platform admin. Replaces the enterprise's own limits: a missing one takes the
+platform's default. Past a limit, what would cross it is refused with `limit_reached`
+naming it: a new person (409, `people`), a new report or spreadsheet (409,
+`storageBytes`), an API call by anyone of the enterprise (429 with `RateLimit` headers,
+`apiCallsPerMinute`). Lowering a limit below what is used removes nothing.
+ * @summary Set an enterprise's limits
+ */
+export const getSetEnterpriseLimitsUrl = (id: string,) => {
+
+
+  
+
+  return `/api/v1/enterprises/${id}/limits`
+}
+
+export const setEnterpriseLimits = async (id: string,
+    setEnterpriseLimits: SetEnterpriseLimits, options?: RequestInit): Promise<EnterpriseLimits> => {
+  
+  return customFetch<EnterpriseLimits>(getSetEnterpriseLimitsUrl(id),
+  {      
+    ...options,
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      setEnterpriseLimits,)
+  }
+);}
+
+
+
+
+export const getSetEnterpriseLimitsMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof setEnterpriseLimits>>, TError,{id: string;data: BodyType<SetEnterpriseLimits>}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof setEnterpriseLimits>>, TError,{id: string;data: BodyType<SetEnterpriseLimits>}, TContext> => {
+
+const mutationKey = ['setEnterpriseLimits'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof setEnterpriseLimits>>, {id: string;data: BodyType<SetEnterpriseLimits>}> = (props) => {
+          const {id,data} = props ?? {};
+
+          return  setEnterpriseLimits(id,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type SetEnterpriseLimitsMutationResult = NonNullable<Awaited<ReturnType<typeof setEnterpriseLimits>>>
+    export type SetEnterpriseLimitsMutationBody = BodyType<SetEnterpriseLimits>
+    export type SetEnterpriseLimitsMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+
+    /**
+ * @summary Set an enterprise's limits
+ */
+export const useSetEnterpriseLimits = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof setEnterpriseLimits>>, TError,{id: string;data: BodyType<SetEnterpriseLimits>}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof setEnterpriseLimits>>,
+        TError,
+        {id: string;data: BodyType<SetEnterpriseLimits>},
+        TContext
+      > => {
+
+      const mutationOptions = getSetEnterpriseLimitsMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    

@@ -15,6 +15,7 @@ import {
   makeReportDetail,
   makeUser,
   page,
+  makeUsage,
 } from '@/testing/fixtures';
 import { renderApp } from '@/app/testing';
 import { optionNames } from '@/testing/select';
@@ -322,6 +323,7 @@ describe('links to the audit log', () => {
       'GET /api/v1/enterprises': jsonResponse(200, page([])),
       [`GET ${base}/security-policy`]: jsonResponse(200, makeEnterpriseSecurityPolicy()),
       [`GET ${base}/exports`]: jsonResponse(200, []),
+      [`GET ${base}/usage`]: () => jsonResponse(200, makeUsage()),
       [`GET ${base}/sso`]: () => jsonResponse(200, makeSsoSettings()),
     });
     session.start('token', admin);

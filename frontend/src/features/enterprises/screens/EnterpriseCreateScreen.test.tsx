@@ -13,6 +13,7 @@ import {
   makeUser,
   page,
   serverErrors,
+  makeUsage,
 } from '@/testing/fixtures';
 import { renderApp } from '@/app/testing';
 import { optionNames, selectOptions } from '@/testing/select';
@@ -67,6 +68,7 @@ describe('create an enterprise', () => {
       [`GET /api/v1/enterprises/${created.id}/reports`]: jsonResponse(200, page([])),
       [`GET /api/v1/enterprises/${created.id}/security-policy`]: () => jsonResponse(200, makeEnterpriseSecurityPolicy()),
       [`GET /api/v1/enterprises/${created.id}/exports`]: () => jsonResponse(200, []),
+      [`GET /api/v1/enterprises/${created.id}/usage`]: () => jsonResponse(200, makeUsage()),
       [`GET /api/v1/enterprises/${created.id}/sso`]: () => jsonResponse(200, makeSsoSettings()),
     });
     const { location } = renderApp('/admin/enterprises/create');
@@ -96,6 +98,7 @@ describe('create an enterprise', () => {
       [`GET /api/v1/enterprises/${created.id}/reports`]: jsonResponse(200, page([])),
       [`GET /api/v1/enterprises/${created.id}/security-policy`]: () => jsonResponse(200, makeEnterpriseSecurityPolicy()),
       [`GET /api/v1/enterprises/${created.id}/exports`]: () => jsonResponse(200, []),
+      [`GET /api/v1/enterprises/${created.id}/usage`]: () => jsonResponse(200, makeUsage()),
       [`GET /api/v1/enterprises/${created.id}/sso`]: () => jsonResponse(200, makeSsoSettings()),
     });
     renderApp('/admin/enterprises/create');
@@ -178,6 +181,7 @@ describe('create an enterprise', () => {
       [`GET /api/v1/enterprises/${created.id}/reports`]: jsonResponse(200, page([])),
       [`GET /api/v1/enterprises/${created.id}/security-policy`]: () => jsonResponse(200, makeEnterpriseSecurityPolicy()),
       [`GET /api/v1/enterprises/${created.id}/exports`]: () => jsonResponse(200, []),
+      [`GET /api/v1/enterprises/${created.id}/usage`]: () => jsonResponse(200, makeUsage()),
       [`GET /api/v1/enterprises/${created.id}/sso`]: () => jsonResponse(200, makeSsoSettings()),
     });
     renderApp('/admin/enterprises/create');

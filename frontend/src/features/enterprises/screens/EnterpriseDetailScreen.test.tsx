@@ -5,7 +5,17 @@ import { changeLocale } from '@/i18n';
 import { session } from '@/lib/session';
 import { mockApi } from '@/testing/api-mock';
 import type { Department, EnterpriseDetail } from '@/api/generated/model';
-import { jsonResponse, makeEnterpriseDetail, makeEnterpriseSecurityPolicy, makeSsoSettings, makeUser, page, serverErrors, summaryOf } from '@/testing/fixtures';
+import {
+  jsonResponse,
+  makeEnterpriseDetail,
+  makeEnterpriseSecurityPolicy,
+  makeSsoSettings,
+  makeUser,
+  page,
+  serverErrors,
+  summaryOf,
+  makeUsage,
+} from '@/testing/fixtures';
 import { renderApp } from '@/app/testing';
 
 const detail = makeEnterpriseDetail({ name: 'Acme Corp', userCount: 3 });
@@ -20,6 +30,7 @@ function mockDetail(extra: Parameters<typeof mockApi>[0] = {}) {
     'GET /api/v1/enterprises': jsonResponse(200, page([])),
     [`GET ${base}/security-policy`]: () => jsonResponse(200, makeEnterpriseSecurityPolicy()),
     [`GET ${base}/exports`]: () => jsonResponse(200, []),
+    [`GET ${base}/usage`]: () => jsonResponse(200, makeUsage()),
     [`GET ${base}/sso`]: () => jsonResponse(200, makeSsoSettings()),
     ...extra,
   });
@@ -34,7 +45,7 @@ describe('enterprise detail', () => {
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Acme Corp' })).toBeInTheDocument();
     expect(screen.getByText('Cora Ceo · cora@acme.test')).toBeInTheDocument();
-    const departments = await screen.findAllByRole('heading', { level: 3 });
+    const departments = await within(screen.getByRole('region', { name: 'Departments' })).findAllByRole('heading', { level: 3 });
     expect(departments.map((heading) => heading.textContent)).toEqual([
       'Finance',
       'Operations',
@@ -326,5 +337,59 @@ describe('enterprise detail', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Set as head' }));
 
     await waitFor(() => expect(calls.find((call) => call.method === 'PUT')?.body).toEqual({ headId: zoe.id }));
+  });
+});
+
+describe('an enterprise’s limits', () => {
+  it('the admin sets them: an empty one takes the platform’s default, storage is typed in MB, and the usage is read again', async () => {
+    let usage = makeUsage({ limits: { apiCallsPerMinute: 600 }, ownLimits: {} });
+    const { calls } = mockDetail({
+      [`GET ${base}/usage`]: () => jsonResponse(200, usage),
+      [`PUT ${base}/limits`]: ({ body }) => {
+        const own = body as { people: number | null; storageBytes: number | null };
+        usage = makeUsage({
+          current: usage.current,
+          limits: { people: own.people!, storageBytes: own.storageBytes!, apiCallsPerMinute: 600 },
+          ownLimits: { people: own.people!, storageBytes: own.storageBytes! },
+        });
+        return jsonResponse(200, { limits: usage.limits, ownLimits: usage.ownLimits });
+      },
+    });
+    const user = userEvent.setup();
+    renderApp(`/admin/enterprises/${detail.id}`);
+    const card = await screen.findByRole('region', { name: 'Usage' });
+    await user.click(await within(card).findByRole('button', { name: 'Edit limits' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Limits of the enterprise' });
+
+    // Zero is no limit anyone can use: refused before anything is sent.
+    await user.type(within(dialog).getByLabelText('People'), '0');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByText('Enter a whole number from 1 up, or leave it empty.')).toBeInTheDocument();
+    expect(calls.filter((c) => c.method === 'PUT')).toHaveLength(0);
+
+    await user.clear(within(dialog).getByLabelText('People'));
+    await user.type(within(dialog).getByLabelText('People'), '25');
+    await user.type(within(dialog).getByLabelText('Storage (MB)'), '500');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ people: 25, storageBytes: 500_000_000, apiCallsPerMinute: null });
+    expect(await within(card).findByText('1 of 25 people')).toBeInTheDocument();
+    expect(within(card).getByText('1.2 MB of 500 MB used')).toBeInTheDocument();
+  });
+
+  it('shows a refusal of the server at its field, in French', async () => {
+    await changeLocale('fr');
+    mockDetail({
+      [`PUT ${base}/limits`]: () => jsonResponse(400, { code: 'validation_failed', message: 'Please check your input', fields: { storageBytes: 'invalid' } }),
+    });
+    const user = userEvent.setup();
+    renderApp(`/admin/enterprises/${detail.id}`);
+    const card = await screen.findByRole('region', { name: 'Utilisation' });
+    await user.click(await within(card).findByRole('button', { name: 'Modifier les limites' }));
+    const dialog = await screen.findByRole('dialog', { name: "Limites de l'entreprise" });
+    await user.type(within(dialog).getByLabelText('Stockage (Mo)'), '5');
+    await user.click(within(dialog).getByRole('button', { name: 'Enregistrer' }));
+    expect(await within(dialog).findByLabelText('Stockage (Mo)')).toHaveAttribute('aria-invalid', 'true');
+    await changeLocale('en');
   });
 });

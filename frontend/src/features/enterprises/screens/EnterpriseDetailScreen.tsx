@@ -33,6 +33,7 @@ import { EnterpriseEditModal } from '../components/EnterpriseEditModal';
 import { EnterpriseReportsSection } from '../components/EnterpriseReportsSection';
 import { EnterpriseUsersTable } from '../components/EnterpriseUsersTable';
 import { EnterpriseExportsCard } from '@/components/enterprises/EnterpriseExportsCard';
+import { EnterpriseUsageCard } from '@/components/enterprises/EnterpriseUsageCard';
 import { EnterpriseSecurityCard } from '@/components/security/SecurityPolicyCards';
 import { SsoSettingsCard } from '@/components/security/sso/SsoSettingsCard';
 
@@ -310,6 +311,7 @@ function EnterpriseDetailView({ enterprise, back }: { enterprise: EnterpriseDeta
 
       <EnterpriseSecurityCard enterpriseId={enterprise.id} />
       <SsoSettingsCard enterpriseId={enterprise.id} />
+      <EnterpriseUsageCard enterpriseId={enterprise.id} canEditLimits />
       <EnterpriseExportsCard enterpriseId={enterprise.id} enterpriseName={enterprise.name} />
       <EnterpriseEditModal enterprise={enterprise} opened={editing} onClose={edit.close} />
     </Stack>

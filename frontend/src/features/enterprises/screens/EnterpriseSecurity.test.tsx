@@ -5,7 +5,7 @@ import type { EnterpriseSecurityPolicy, EnterpriseSecurityPolicyChange } from '@
 import { changeLocale } from '@/i18n';
 import { session } from '@/lib/session';
 import { mockApi } from '@/testing/api-mock';
-import { jsonResponse, makeEnterpriseDetail, makeEnterpriseSecurityPolicy, makeSsoSettings, makeUser, page } from '@/testing/fixtures';
+import { jsonResponse, makeEnterpriseDetail, makeEnterpriseSecurityPolicy, makeSsoSettings, makeUser, page, makeUsage } from '@/testing/fixtures';
 import { renderApp } from '@/app/testing';
 
 const detail = makeEnterpriseDetail({ name: 'Acme Corp' });
@@ -22,6 +22,7 @@ function mockEnterprise(policy: EnterpriseSecurityPolicy) {
     'GET /api/v1/dashboard/ceo': jsonResponse(500, { code: 'internal', message: 'x' }),
     [`GET ${base}/security-policy`]: () => jsonResponse(200, saved),
     [`GET ${base}/exports`]: () => jsonResponse(200, []),
+    [`GET ${base}/usage`]: () => jsonResponse(200, makeUsage()),
     [`GET ${base}/sso`]: () => jsonResponse(200, makeSsoSettings()),
     [`PUT ${base}/security-policy`]: ({ body }) => {
       saved = { ...saved, mfaRequiredRoles: (body as EnterpriseSecurityPolicyChange).mfaRequiredRoles ?? null };

@@ -5,7 +5,7 @@ import type { SsoDomain, SsoSettings, SsoSettingsChange } from '@/api/generated/
 import { changeLocale } from '@/i18n';
 import { session } from '@/lib/session';
 import { type MockRequest, mockApi } from '@/testing/api-mock';
-import { apiError, jsonResponse, makeEnterpriseDetail, makeEnterpriseSecurityPolicy, makeSsoSettings, makeUser, page } from '@/testing/fixtures';
+import { apiError, jsonResponse, makeEnterpriseDetail, makeEnterpriseSecurityPolicy, makeSsoSettings, makeUser, page, makeUsage } from '@/testing/fixtures';
 import { selectOptions } from '@/testing/select';
 import { renderApp } from '@/app/testing';
 
@@ -75,6 +75,7 @@ function mockEnterprise(settings: SsoSettings, put?: (request: MockRequest) => R
     'GET /api/v1/dashboard/ceo': jsonResponse(500, { code: 'internal', message: 'x' }),
     [`GET ${base}/security-policy`]: () => jsonResponse(200, makeEnterpriseSecurityPolicy()),
     [`GET ${base}/exports`]: () => jsonResponse(200, []),
+    [`GET ${base}/usage`]: () => jsonResponse(200, makeUsage()),
     [`GET ${base}/sso`]: () => jsonResponse(200, saved),
     [`PUT ${base}/sso`]: (request) => {
       if (put) return put(request);

@@ -13,6 +13,7 @@ import {
   makeSsoSettings,
   makeUser,
   page,
+  makeUsage,
 } from '@/testing/fixtures';
 import { renderApp } from '@/app/testing';
 
@@ -101,6 +102,7 @@ describe('integrations (service credentials)', () => {
       'GET /api/v1/enterprises': jsonResponse(200, page([])),
       [`GET ${base}/security-policy`]: jsonResponse(200, makeEnterpriseSecurityPolicy()),
       [`GET ${base}/exports`]: jsonResponse(200, []),
+      [`GET ${base}/usage`]: () => jsonResponse(200, makeUsage()),
       [`GET ${base}/sso`]: () => jsonResponse(200, makeSsoSettings()),
       ...serviceTokenAnswers([warehouse]),
     });

@@ -141,3 +141,22 @@ describe('create a user', () => {
     expect(screen.getByLabelText(/^Email/)).toHaveFocus();
   });
 });
+
+describe('create a user past the enterprise’s limit', () => {
+  it('says the limit of people is reached, not that the address is taken, and keeps the form', async () => {
+    session.start('token', makeUser('EnterpriseCeo'));
+    mockApi({
+      [`GET /api/v1/enterprises/${enterprise.id}/departments`]: jsonResponse(200, departments),
+      'POST /api/v1/users': jsonResponse(409, { code: 'limit_reached', message: 'The enterprise has as many people as its limit allows', limit: 'people' }),
+      'GET /api/v1/users': jsonResponse(200, page([])),
+    });
+    const { location } = renderApp('/admin/users/create');
+    await screen.findByRole('heading', { level: 1, name: 'Create a user' });
+    const user = await fillAccount();
+    await user.click(screen.getByRole('button', { name: 'Create user' }));
+    expect(await screen.findByText(/^Your enterprise has as many people as its limit allows\./)).toBeInTheDocument();
+    expect(screen.queryByText('This email address cannot be used. Choose another one.')).not.toBeInTheDocument();
+    expect(screen.getByLabelText(/^Email/)).not.toHaveAttribute('aria-invalid', 'true');
+    expect(location().pathname).toBe('/admin/users/create');
+  });
+});

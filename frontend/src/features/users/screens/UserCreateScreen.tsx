@@ -101,7 +101,8 @@ export default function UserCreateScreen() {
             navigate(href('adminUsers'));
           },
           onError: (error) => {
-            const taken = isApiRequestError(error) && error.status === 409;
+            // A 409 `conflict` is the address; a limit reached (`limit_reached`) says which.
+            const taken = isApiRequestError(error) && error.status === 409 && error.code === 'conflict';
             notify.failure('user.create', t('users.create.failed'), taken ? t('validation.emailTaken') : errorMessage(error, t));
             showServerErrors(form, serverFieldErrors(error, FIELDS, { passwordFields: ['password'], emailField: 'email' }), FIELDS);
           },

@@ -5,7 +5,7 @@
  * Multi-tenant enterprise management platform. Errors are RFC 9457 problem details (`application/problem+json`) that also carry a stable `code`, a `message`, `fields` for invalid input and the `requestId`. Lists are pages `{ items, total, page, pageSize }`. Authenticate with `Authorization: Bearer <token>`: a person's session token from `POST /auth/login`, or a program's token from `POST /api-tokens` (scoped; see each operation's `ApiToken` scope). Every answer carries `RateLimit-Policy` and `RateLimit`; a POST with `Idempotency-Key` is safe to retry; GETs carry an `ETag`. Read [the guide for programs](/api/guide.md) first: tokens, scopes, errors, limits, retries, pages, versions.
 
 **Real time.** `GET /api/v1/ws` upgrades to a WebSocket (one per tab). Its first message, within 5 s, is `{"type":"auth","token":"<token>"}` (never put the token in the URL); the server answers `{"type":"ready"}`, then sends events as JSON objects with a `type`: `session.ended` (`sessionId`, `reason`; the socket then closes with code 4401, as it does for a missing, bad or dead token), `monitoring.session_started` (`sessionId`, `userId`, `enterpriseId`), `monitoring.session_updated` (`sessionId`, `enterpriseId`, `lastSeenAt`) and `monitoring.session_ended` (`sessionId`, `enterpriseId`, `reason`) to the monitors whose scope includes the session, once a second at most: past 20 in a second, one `monitoring.sessions_changed` (`enterpriseId`, null for the admins' summary of the whole platform; `started`, `updated`, `ended`: counts) instead, so a mass expiry is one message; and `report.status_changed` (`reportId`, `departmentId`, `title`, `fromStatus`, `status`, `actorId`: who moved it) to the report's author, department head and CEO. The messenger's events go to a conversation's members: `message.created` (`conversationId`, `messageId`, `senderId`), `message.read` (`conversationId`, `userId`, `messageId`), `conversation.changed` (`conversationId`: members, name, keys or the listener's archive flag) and `conversation.typing` (`conversationId`, `userId`; never stored). `own_sessions.changed` (`userId`) tells a person's sockets that one of their own sessions started or ended (their "Your sessions" list changed; refetch it). `webhook.disabled` (`webhookId`, `url`) tells a webhook's owner (the CEO, or the platform admins) that it was turned off after failing for days. A client too slow to read its events is closed with 4408; reconnect and refetch.
- * OpenAPI spec version: 1.13.0
+ * OpenAPI spec version: 1.14.0
  */
 import * as zod from 'zod';
 
@@ -582,4 +582,87 @@ export const downloadEnterpriseExportParams = zod.object({
   "id": zod.uuid(),
   "exportId": zod.uuid()
 })
+
+/**
+ * The platform admin, or the enterprise's CEO. What it holds now, its limits, and its
+daily counts from `from` to `to` (UTC dates, both included; by default the 30 days up to
+today, at most 366).
+ * @summary An enterprise's usage
+ */
+export const getEnterpriseUsageParams = zod.object({
+  "id": zod.uuid()
+})
+
+export const getEnterpriseUsageQueryParams = zod.object({
+  "from": zod.iso.date().optional(),
+  "to": zod.iso.date().optional()
+})
+
+export const getEnterpriseUsageHeader = zod.object({
+  "If-None-Match": zod.string().optional().describe('An `ETag` from an earlier answer: 304 without a body when it still matches.')
+})
+
+export const getEnterpriseUsageResponse = zod.object({
+  "current": zod.object({
+  "people": zod.number().describe('Its people, deactivated ones included (erased ones are not).'),
+  "activeSessions": zod.number().describe('Sessions of its people live now.'),
+  "storageBytes": zod.number().describe('The size on disk of its schema: tables, indexes and TOAST.'),
+  "spreadsheets": zod.number(),
+  "reports": zod.number()
+}).describe('What the enterprise holds now.'),
+  "limits": zod.object({
+  "people": zod.number().optional(),
+  "storageBytes": zod.number().optional(),
+  "apiCallsPerMinute": zod.number().optional()
+}).describe('Limits; a missing one is no limit.'),
+  "ownLimits": zod.object({
+  "people": zod.number().optional(),
+  "storageBytes": zod.number().optional(),
+  "apiCallsPerMinute": zod.number().optional()
+}).describe('Limits; a missing one is no limit.'),
+  "daily": zod.array(zod.object({
+  "date": zod.iso.date(),
+  "apiCalls": zod.number().describe('Calls to `/api/v1` made with the enterprise\'s credentials (sessions and tokens), refused\nones included.'),
+  "emails": zod.number().describe('E-mails sent to its people.'),
+  "exports": zod.number().describe('Exports of the enterprise asked for.'),
+  "signIns": zod.number().describe('Sign-ins of its people.')
+}).describe('One day\'s counts (UTC days).')).describe('Every day from `from` to `to`, oldest first (days with nothing counted are zeros).')
+}).describe('What an enterprise uses (docs/api.md, \"A tenant\'s life\").')
+
+/**
+ * The platform admin. Replaces the enterprise's own limits: a missing one takes the
+platform's default. Past a limit, what would cross it is refused with `limit_reached`
+naming it: a new person (409, `people`), a new report or spreadsheet (409,
+`storageBytes`), an API call by anyone of the enterprise (429 with `RateLimit` headers,
+`apiCallsPerMinute`). Lowering a limit below what is used removes nothing.
+ * @summary Set an enterprise's limits
+ */
+export const setEnterpriseLimitsParams = zod.object({
+  "id": zod.uuid()
+})
+
+export const setEnterpriseLimitsHeader = zod.object({
+  "If-Match": zod.string().optional().describe('The `ETag` read before changing: 412 when the resource changed since.')
+})
+
+export const setEnterpriseLimitsBodyPeopleMax = 1000000;export const setEnterpriseLimitsBodyStorageBytesMax = 1125899906842624;export const setEnterpriseLimitsBodyApiCallsPerMinuteMax = 1000000;
+
+export const setEnterpriseLimitsBody = zod.object({
+  "people": zod.number().min(1).max(setEnterpriseLimitsBodyPeopleMax).nullish(),
+  "storageBytes": zod.number().min(1).max(setEnterpriseLimitsBodyStorageBytesMax).nullish().describe('At most 1 PiB.'),
+  "apiCallsPerMinute": zod.number().min(1).max(setEnterpriseLimitsBodyApiCallsPerMinuteMax).nullish()
+}).describe('An enterprise\'s own limits. A missing (or null) one takes the platform\'s default\n(`TENANT_LIMIT_*`), which may be none.')
+
+export const setEnterpriseLimitsResponse = zod.object({
+  "limits": zod.object({
+  "people": zod.number().optional(),
+  "storageBytes": zod.number().optional(),
+  "apiCallsPerMinute": zod.number().optional()
+}).describe('Limits; a missing one is no limit.'),
+  "ownLimits": zod.object({
+  "people": zod.number().optional(),
+  "storageBytes": zod.number().optional(),
+  "apiCallsPerMinute": zod.number().optional()
+}).describe('Limits; a missing one is no limit.')
+}).describe('The limits after a change.')
 

@@ -1,0 +1,85 @@
+import { expect, test } from '@playwright/test';
+import { admin, apiToken, createEnterprise, signIn, signInInFrench } from './support';
+
+/** Unique per run, so the suite can run again against the same database. */
+const runId = `${Date.now()}-${Math.random().toString(36).slice(2, 6)}`;
+
+test.describe("an enterprise's usage and limits", () => {
+  test('the admin sets a limit of people; the CEO sees "x of y" and is told why a person past it is refused', async ({ page, request }) => {
+    const name = `Limited ${runId}`;
+    const ceo = { email: `limits-ceo-${runId}@e2e.test`, password: 'limits-ceo-password', fullName: `Lena Limit ${runId}` };
+    const id = await createEnterprise(request, await apiToken(request, admin), name, ceo);
+
+    await signIn(page);
+    await page.goto(`/admin/enterprises/${id}`);
+    const card = page.getByRole('region', { name: 'Usage' });
+    await expect(card.getByTestId('usage-people')).toContainText('People1');
+    await expect(card.getByTestId('usage-api-limit')).toContainText('No limit');
+    await card.getByRole('button', { name: 'Edit limits' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Limits of the enterprise' });
+    await dialog.getByLabel('People').fill('2');
+    await dialog.getByLabel('API calls per minute').fill('600');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(card.getByTestId('usage-people')).toContainText('1 of 2 people');
+    await expect(card.getByTestId('usage-api-limit')).toContainText('At most 600 a minute');
+
+    // The CEO: one more person fits, the next does not.
+    const token = await apiToken(request, ceo);
+    const person = (n: number) => ({
+      fullName: `Pat Person ${n} ${runId}`,
+      email: `limits-${n}-${runId}@e2e.test`,
+      password: 'person-password-1',
+      role: 'DepartmentUser',
+    });
+    const first = await request.post('/api/v1/users', { headers: { Authorization: `Bearer ${token}` }, data: person(1) });
+    expect(first.status(), await first.text()).toBe(201);
+    // The admin's tab becomes the CEO's.
+    await page.evaluate(() => sessionStorage.clear());
+    await signIn(page, ceo);
+    await page.goto('/ceo');
+    const own = page.getByRole('region', { name: 'Usage' });
+    await expect(own.getByTestId('usage-people')).toContainText('2 of 2 people');
+    await expect(own.getByRole('progressbar', { name: 'People: 2 of 2 people' })).toBeVisible();
+    await expect(own.getByRole('button', { name: 'Edit limits' })).toHaveCount(0);
+    // Its sign-ins and calls are counted day by day.
+    await own.getByRole('radiogroup', { name: 'Show as' }).getByText('Table', { exact: true }).click();
+    const today = own.getByRole('table', { name: 'Usage per day' }).getByRole('row').nth(1);
+    await expect(today.getByRole('cell').nth(2)).not.toHaveText('0');
+
+    await page.goto('/admin/users/create');
+    await page.getByLabel(/^Full name/).fill(`Sam Second ${runId}`);
+    await page.getByLabel(/^Email/).fill(`limits-2-${runId}@e2e.test`);
+    await page.getByRole('radio', { name: 'Set a password now' }).check();
+    await page.getByLabel(/^Password/).fill('person-password-2');
+    const answer = page.waitForResponse((r) => r.url().endsWith('/api/v1/users') && r.request().method() === 'POST');
+    await page.getByRole('button', { name: 'Create user' }).click();
+    expect((await answer).status()).toBe(409);
+    await expect(page.getByRole('alert')).toContainText('Your enterprise has as many people as its limit allows.');
+    await expect(page).toHaveURL(/\/admin\/users\/create$/);
+  });
+
+  test('in French, the admin reads the usage of an enterprise and refuses a limit of zero at its field', async ({ page, request }) => {
+    const name = `Limitée ${runId}`;
+    const ceo = { email: `limits-fr-${runId}@e2e.test`, password: 'limits-fr-password', fullName: `Léa Limite ${runId}` };
+    const id = await createEnterprise(request, await apiToken(request, admin), name, ceo);
+    await apiToken(request, ceo);
+    await signInInFrench(page);
+    await page.goto(`/admin/enterprises/${id}`);
+    const card = page.getByRole('region', { name: 'Utilisation' });
+    await expect(card.getByTestId('usage-people')).toContainText('Personnes1');
+    await expect(card.getByTestId('usage-storage')).toContainText(/\d+(,\d)?\s(ko|Mo)/);
+    await expect(card.getByTestId('usage-chart')).toBeVisible();
+    await card.getByRole('button', { name: 'Modifier les limites' }).click();
+    const dialog = page.getByRole('dialog', { name: "Limites de l'entreprise" });
+    await dialog.getByLabel('Personnes').fill('0');
+    await dialog.getByRole('button', { name: 'Enregistrer' }).click();
+    await expect(dialog.getByLabel('Personnes')).toHaveAttribute('aria-invalid', 'true');
+    await expect(dialog).toContainText('Saisissez un nombre entier à partir de 1, ou laissez vide.');
+    await dialog.getByLabel('Personnes').fill('');
+    await dialog.getByLabel('Stockage (Mo)').fill('500');
+    await dialog.getByRole('button', { name: 'Enregistrer' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(card.getByTestId('usage-storage')).toContainText(/utilisés sur 500\sMo/);
+  });
+});
