@@ -13,8 +13,6 @@ export class ApiRequestError<E = ApiErrorBody> extends Error {
   readonly fields: Record<string, string>;
   /** With `conflict`: why (`own_account`, `has_reports`); with `session_expired`, why the server ended it; when the server said. */
   readonly reason: string | undefined;
-  /** With `limit_reached`: the enterprise's limit reached (`people`, `storageBytes`, `apiCallsPerMinute`). */
-  readonly limit: string | undefined;
   /** The server's (English) `message`, when the body had one. */
   readonly serverMessage: string | undefined;
   /** Seconds to wait before retrying (429 Retry-After), when the server said. */
@@ -28,7 +26,6 @@ export class ApiRequestError<E = ApiErrorBody> extends Error {
     this.code = parsed?.code ?? (status >= 500 ? 'internal' : 'unknown');
     this.fields = parsed?.fields ?? {};
     this.reason = parsed?.reason ?? undefined;
-    this.limit = parsed?.limit ?? undefined;
     this.serverMessage = parsed?.message || undefined;
     this.retryAfter = retryAfter;
     this.body = body;
@@ -52,10 +49,9 @@ export const isNetworkError = (error: unknown): error is NetworkError => error i
 
 function asErrorBody(body: unknown): ApiErrorBody | undefined {
   if (!body || typeof body !== 'object') return undefined;
-  const { code, message, fields, reason, limit } = body as Partial<ApiErrorBody>;
+  const { code, message, fields, reason } = body as Partial<ApiErrorBody>;
   if (typeof code !== 'string') return undefined;
-  const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
-  return { code, message: text(message) ?? '', fields, reason: text(reason), limit: text(limit) };
+  return { code, message: typeof message === 'string' ? message : '', fields, reason: typeof reason === 'string' ? reason : undefined };
 }
 
 /** Retry-After is either seconds or an HTTP date. */

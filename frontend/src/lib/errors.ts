@@ -37,8 +37,8 @@ export function errorMessage(error: unknown, t: TFunction, fallback: string = t(
       return error.retryAfter === undefined ? t('errors.rateLimitedNoWait') : t('errors.rateLimited', { wait: formatWait(error.retryAfter, t) });
     case 'limit_reached':
       // Only signed-in calls meet a limit: these strings come with the signed-in ones.
-      if (error.limit === 'people') return t('limitReached.people');
-      if (error.limit === 'storageBytes') return t('limitReached.storageBytes');
+      if (error.body?.limit === 'people') return t('limitReached.people');
+      if (error.body?.limit === 'storageBytes') return t('limitReached.storageBytes');
       return error.retryAfter === undefined ? t('limitReached.apiCallsNoWait') : t('limitReached.apiCalls', { wait: formatWait(error.retryAfter, t) });
     case 'unavailable':
       return error.retryAfter === undefined ? t('errors.busyNoWait') : t('errors.busy', { wait: formatWait(error.retryAfter, t) });

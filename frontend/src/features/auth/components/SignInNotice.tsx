@@ -1,6 +1,7 @@
 import { Alert } from '@mantine/core';
 import { IconAlertCircle, IconClockHour4, IconInfoCircle } from '@tabler/icons-react';
 import type { TFunction } from 'i18next';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiRequestError } from '@/api/mutator';
 import { errorMessage } from '@/lib/errors';
@@ -8,9 +9,10 @@ import type { SessionEndNotice } from '@/lib/session';
 
 /**
  * What the page says of a session that ended under the user. The server's reasons come with the
- * signed-in strings (`sessionEnd`), which the tab it ended in has loaded: the sign-in page's own
- * bundle stays within its budget. A page opened anew on that history entry has only the
- * signed-out ones, and says the session expired.
+ * signed-in strings (`sessionEnd`), which the tab it ended in has usually loaded: the sign-in
+ * page's own bundle stays within its budget. A page that has not (opened anew on that history
+ * entry, or whose first request met the end before the signed-in strings arrived) fetches them
+ * first, and says "expired" only if they cannot be fetched.
  */
 const ENDED = {
   expired: 'auth.login.sessionExpired',
@@ -64,10 +66,37 @@ export default function SignInNotice({ failure, passkeyFailure, expired }: SignI
     );
   }
   if (!expired) return null;
+  return <ExpiredNotice expired={expired} />;
+}
+
+function ExpiredNotice({ expired }: { expired: 'challenge' | SessionEndNotice }) {
+  const { t, i18n } = useTranslation();
+  const key = expired === 'challenge' ? null : (ENDED[expired] ?? ENDED.expired);
+  const missing = key !== null && !i18n.exists(key);
+  const [fetched, setFetched] = useState(false);
+  useEffect(() => {
+    if (!missing) return;
+    let live = true;
+    // English only lacks them (French loads whole): its file as text, a chunk the signed-in
+    // strings share.
+    import('@/i18n/locales/en.json?raw').then(
+      ({ default: text }) => {
+        const { sessionEnd } = JSON.parse(text) as { sessionEnd: Record<string, string> };
+        i18n.addResourceBundle('en', 'translation', { sessionEnd }, true, false);
+        if (live) setFetched(true);
+      },
+      () => live && setFetched(true),
+    );
+    return () => {
+      live = false;
+    };
+  }, [missing, i18n]);
+  // A moment without a notice rather than "expired" read out, then corrected.
+  if (missing && !fetched) return null;
   return (
     <Alert color="yellow" icon={<IconClockHour4 aria-hidden />} role="status">
       {/* The second step's strings came with it. */}
-      {expired === 'challenge' ? t('twoStep.errors.expired') : t(ENDED[expired] ?? ENDED.expired, { defaultValue: t(ENDED.expired) })}
+      {key === null ? t('twoStep.errors.expired') : t(key, { defaultValue: t(ENDED.expired) })}
     </Alert>
   );
 }
