@@ -75,7 +75,7 @@ export function EnterpriseUsageCard({ enterpriseId, canEditLimits = false }: { e
   const meters = (current: UsageNow, limits: UsageLimits) => {
     const people =
       limits.people !== undefined
-        ? t('enterprises.usage.peopleOf', { used: format.number(current.people), limit: format.number(limits.people) })
+        ? t('enterprises.usage.peopleOf', { count: current.people, used: format.number(current.people), limit: format.number(limits.people) })
         : format.number(current.people);
     const storage =
       limits.storageBytes !== undefined

@@ -315,12 +315,15 @@ describe('the enterprise’s usage on the CEO’s home', () => {
     await changeLocale('fr');
     const usage = busy();
     usage.daily = usage.daily.map((d) => ({ ...d, apiCalls: 0, signIns: 0, emails: 0, exports: 0 }));
+    // One person: the French agrees in the singular.
+    usage.current = { ...usage.current, people: 1 };
     mockEnterprise(makeDepartments(), { [`GET ${base}/usage`]: () => jsonResponse(200, usage) });
     renderApp('/ceo');
     const card = await screen.findByRole('region', { name: 'Utilisation' });
-    expect(await within(card).findByText('3 personnes sur 50')).toBeInTheDocument();
+    expect(await within(card).findByText('1 personne sur 50')).toBeInTheDocument();
     expect(within(card).getByText(/^1,2\sMo utilisés sur 1\sGo$/)).toBeInTheDocument();
     expect(within(card).getByText('Au plus 600 par minute')).toBeInTheDocument();
+
     expect(within(card).getByText("Rien n'a encore été compté sur cette période.")).toBeInTheDocument();
     await changeLocale('en');
   });
