@@ -47,12 +47,21 @@ pub fn routes(state: AppState) -> impl Endpoint {
     let trusted = state.config.trusted_proxies.clone();
     let max_body = state.config.max_body_bytes;
     let max_spreadsheet_body = state.config.max_spreadsheet_body_bytes.max(max_body);
+    let max_import_body = state.config.tenant_import_max_bytes.max(max_body);
     let csp = edge::content_security_policy(state.config.map_tiles.as_ref());
     route
         .around(edge::request_rules)
         .around(move |ep, req| {
             // Workbooks travel whole (saves as base64, imports as files): a larger limit there.
-            let max = if req.uri().path().contains("/spreadsheets") { max_spreadsheet_body } else { max_body };
+            // And an enterprise's archive, larger still.
+            let path = req.uri().path();
+            let max = if path == "/api/v1/enterprises/imports" {
+                max_import_body
+            } else if path.contains("/spreadsheets") {
+                max_spreadsheet_body
+            } else {
+                max_body
+            };
             limit_body(ep, req, max)
         })
         .around(edge::compress)

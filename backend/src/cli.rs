@@ -41,6 +41,15 @@ enum Command {
     /// batches (stopped, it resumes where it was; safe beside running servers). Afterwards older
     /// keys may leave the ring.
     Rekey,
+    /// Re-create an enterprise from the archive its export wrote (docs/api.md, "A tenant's
+    /// life"), as `POST /enterprises/imports` does; prints the new enterprise's id.
+    ImportEnterprise {
+        /// The archive (.zip).
+        archive: std::path::PathBuf,
+        /// Do not e-mail the people an invitation to choose a password again.
+        #[arg(long)]
+        no_invitations: bool,
+    },
     /// Recompute the activity per user from the sessions (after sessions were written by hand,
     /// e.g. by bench/places.sh).
     RebuildActivity,
@@ -126,6 +135,7 @@ async fn run(command: Command) -> anyhow::Result<()> {
             println!("{resealed} secret(s) sealed again with key v{}; every secret is now sealed with it", keys.newest());
             Ok(())
         }
+        Command::ImportEnterprise { archive, no_invitations } => import_enterprise(archive, !no_invitations).await,
         Command::RebuildActivity => Ok(store::sessions::rebuild_activity(&db::migrate(&database_url()).await?).await?),
         Command::CreateAdmin { email, password, full_name, if_none_exists } => {
             let pool = db::migrate(&database_url()).await?;
@@ -161,6 +171,40 @@ async fn run(command: Command) -> anyhow::Result<()> {
             }
         }
     }
+}
+
+async fn import_enterprise(archive: std::path::PathBuf, invite: bool) -> anyhow::Result<()> {
+    use crate::enterprise_import;
+    let pool = db::migrate(&database_url()).await?;
+    let path = archive.clone();
+    let inspected = tokio::task::spawn_blocking(move || enterprise_import::inspect(&path)).await??;
+    if store::enterprises::name_taken(&pool, &inspected.name).await? {
+        anyhow::bail!("an enterprise named {:?} already exists here", inspected.name);
+    }
+    let taken = store::imports::emails_taken(&pool, &inspected.emails).await?;
+    if !taken.is_empty() {
+        anyhow::bail!("accounts here already use addresses of the archive's people: {}", taken.join(", "));
+    }
+    let actor = store::audit::Actor { kind: "system", id: None, ip: None, place: None, user_agent: None };
+    let options = enterprise_import::Options { actor, inviter: "The platform".to_owned(), invite };
+    let beat = |progress: i32, stage: &'static str| -> futures_util::future::BoxFuture<'static, ()> {
+        Box::pin(async move { eprintln!("  {progress:>3}% {stage}") })
+    };
+    let outcome = enterprise_import::run(&pool, archive, &inspected, &options, &beat).await.map_err(|e| {
+        tracing::error!(error = ?e, "the import failed");
+        anyhow::anyhow!(enterprise_import::explain(&e))
+    })?;
+    for left in &outcome.left_out {
+        eprintln!("left out: {}: {}", left.what, left.why);
+    }
+    eprintln!(
+        "{} imported ({}; {} invited)",
+        inspected.name,
+        if outcome.ids_kept { "its ids kept" } else { "new ids: one was already used here" },
+        outcome.invited
+    );
+    println!("{}", outcome.enterprise_id);
+    Ok(())
 }
 
 fn database_url() -> String {

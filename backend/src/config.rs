@@ -65,6 +65,8 @@ pub struct Config {
     /// The body limit of spreadsheet saves and imports (`MAX_SPREADSHEET_BODY_BYTES`): a
     /// workbook's bytes travel as base64.
     pub max_spreadsheet_body_bytes: usize,
+    /// The largest enterprise archive `POST /enterprises/imports` takes (`TENANT_IMPORT_MAX_BYTES`).
+    pub tenant_import_max_bytes: usize,
     /// The spreadsheet engine's worker: its program, deadline (`SPREADSHEET_TIMEOUT_SECS`) and
     /// memory bound (`SPREADSHEET_MAX_MEMORY_MB`).
     pub spreadsheet_engine: EngineLimits,
@@ -289,6 +291,7 @@ impl Config {
                 api_calls_per_minute: parse_var::<u32>("TENANT_LIMIT_API_CALLS_PER_MINUTE")?.filter(|n| *n > 0),
             },
             max_spreadsheet_body_bytes: parse_var("MAX_SPREADSHEET_BODY_BYTES")?.unwrap_or(12 * 1024 * 1024),
+            tenant_import_max_bytes: parse_var("TENANT_IMPORT_MAX_BYTES")?.unwrap_or(1 << 30),
             spreadsheet_engine: EngineLimits {
                 program: std::env::current_exe().context("cannot find this program, to run the spreadsheet engine")?,
                 deadline: Duration::from_secs_f64(parse_var::<f64>("SPREADSHEET_TIMEOUT_SECS")?.unwrap_or(5.0).clamp(0.1, 3600.0)),

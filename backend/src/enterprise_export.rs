@@ -37,7 +37,7 @@ use crate::{
 };
 
 /// The archive's format; a reader refuses a newer one than it knows.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
 /// How often each instance looks for jobs nobody runs, and for archives whose download expired.
 const LOOK_EVERY: Duration = Duration::from_secs(30);
@@ -55,7 +55,7 @@ const PART: usize = 1 << 20;
 static RUNNING: LazyLock<Semaphore> = LazyLock::new(|| Semaphore::new(1));
 
 /// What the archive explains to whoever opens it.
-const README: &str = "This archive holds everything the platform keeps of one enterprise (format version 1).\n\n\
+const README: &str = "This archive holds everything the platform keeps of one enterprise (format version 2).\n\n\
 manifest.json    the enterprise, when it was exported, how many of each thing, and every file with its SHA-256\n\
 enterprise.json  the enterprise itself\n\
 people.jsonl     its people, one per line (never a password, a second factor or a key)\n\
@@ -64,6 +64,7 @@ reports.jsonl    its reports, one per line, each with its whole review history a
 reports.xlsx     the same reports as a workbook: one row per report, and every data table on the Tables sheets\n\
 dashboard.json   the dashboard's figures: reports per department and status\n\
 spreadsheets.json, spreadsheets/<id>.xlsx  its spreadsheets, evaluated, as XLSX\n\
+spreadsheets/<id>.content  each spreadsheet as the server stores it (the engine's format, engineVersion), for an import\n\
 audit.jsonl      its audit log, one entry per line\n\
 settings.json    its webhooks and single sign-on settings and domains, without any secret\n\
 messenger/       its conversations with their members, and their messages as the server holds them.\n\n\
@@ -322,6 +323,7 @@ async fn fill(
         let content = store::exports::spreadsheet_content(&mut tx, id).await?;
         tx.commit().await?;
         let Some(content) = content else { continue };
+        archive.file(format!("spreadsheets/{id}.content"), content.clone()).await?;
         match xlsx(state, enterprise.id, &content).await {
             Ok(bytes) => archive.file(format!("spreadsheets/{id}.xlsx"), bytes).await?,
             Err(err) => {

@@ -14,6 +14,7 @@ pub mod domain;
 pub mod edge;
 pub mod enterprise_deletion;
 pub mod enterprise_export;
+pub mod enterprise_import;
 pub mod error;
 pub mod export;
 pub mod generations;

@@ -499,6 +499,19 @@ for (const locale of ['en', 'fr'] as const) {
       await expect(dialog).toBeHidden();
     });
 
+    test('the import of an enterprise: its form, with its error', async ({ page }) => {
+      await signIn(page, locale, admin);
+      await visit(page, '/admin/enterprises');
+      await page.getByRole('button', { name: text(locale, 'enterprises.imports.action') }).click();
+      const dialog = page.getByRole('dialog', { name: text(locale, 'enterprises.imports.title') });
+      await dialog.getByRole('button', { name: text(locale, 'enterprises.imports.submit') }).click();
+      await expect(dialog.getByText(text(locale, 'enterprises.imports.fileRequired'))).toBeVisible();
+      await expectNoSeriousViolations(page, 'the enterprise import dialog');
+      if (locale === 'fr') expect.soft(await overflowing(page), 'the import dialog: content wider than its box').toEqual([]);
+      await dialog.getByRole('button', { name: text(locale, 'common.cancel') }).click();
+      await expect(dialog).toBeHidden();
+    });
+
     test("a person's erasure: its confirmation, closed without erasing", async ({ page }) => {
       await signIn(page, locale, ceo);
       await page.goto(`/admin/users?q=${encodeURIComponent(member.email)}`);

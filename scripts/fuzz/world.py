@@ -7,6 +7,8 @@ so they cannot take the rest of the world away mid-run. Usage: world.py BASE_URL
 """
 
 import base64
+import hashlib
+import io
 import json
 import os
 import sys
@@ -14,6 +16,9 @@ import time
 import urllib.error
 import urllib.request
 import uuid
+import zipfile
+
+import requests  # schemathesis' own
 
 BASE, OUT = sys.argv[1], sys.argv[2]
 ADMIN = (os.environ["FUZZ_ADMIN_EMAIL"], os.environ["FUZZ_ADMIN_PASSWORD"])
@@ -124,12 +129,32 @@ for _ in range(600):
         break
     time.sleep(0.1)
 
+# An enterprise imported from a small archive (format 2, as an export writes it), to read.
+def imported(admin, name):
+    files = {"enterprise.json": json.dumps({"id": str(uuid.uuid4()), "name": name, "description": "Imported", "isActive": True}).encode(),
+             "departments.json": b"[]", "people.jsonl": b"", "reports.jsonl": b"", "spreadsheets.json": b"[]", "audit.jsonl": b""}
+    manifest = {"formatVersion": 2, "counts": {}, "files": [{"path": p, "sha256": hashlib.sha256(c).hexdigest()} for p, c in files.items()]}
+    archive = io.BytesIO()
+    with zipfile.ZipFile(archive, "w") as z:
+        z.writestr("manifest.json", json.dumps(manifest))
+        for path, content in files.items():
+            z.writestr(path, content)
+    resp = requests.post(BASE + "/api/v1/enterprises/imports", headers={"authorization": f"Bearer {admin}"},
+                         files={"archive": ("imported.zip", archive.getvalue(), "application/zip")}, data={"invite": "false"}, timeout=60)
+    if resp.status_code != 202:
+        sys.exit(f"POST /enterprises/imports: {resp.status_code} {resp.text}")
+    return resp.json()["id"]
+
+
+enterprise_import = imported(admin, "Imported")
+
 # Operation id -> its path parameters. Deleting and changing people or enterprises uses spares.
 ids = {
     "getEnterprise": {"id": ent}, "updateEnterprise": {"id": spare_ent}, "deleteEnterprise": {"id": spare_ent},
     "restoreEnterprise": {"id": spare_ent}, "purgeEnterprise": {"id": spare_ent},
     "createEnterpriseExport": {"id": ent}, "listEnterpriseExports": {"id": ent},
     "getEnterpriseExport": {"id": ent, "exportId": export}, "downloadEnterpriseExport": {"id": ent, "exportId": export},
+    "getEnterpriseImport": {"importId": enterprise_import},
     # Limits on the spare enterprise: tiny ones on Acme would refuse the rest of the run.
     "getEnterpriseUsage": {"id": ent}, "setEnterpriseLimits": {"id": spare_ent},
     "listEnterpriseUsers": {"id": ent}, "listEnterpriseDepartments": {"id": ent}, "listEnterpriseReports": {"id": ent},

@@ -12,6 +12,7 @@ mod document;
 mod enterprises;
 mod exports;
 mod idempotency;
+mod imports;
 mod location;
 mod managed;
 mod messaging;
@@ -80,7 +81,7 @@ pub enum ApiTags {
 pub type Api = (
     (auth::AuthApi, accounts::AccountsApi, mfa::MfaApi, passkeys::PasskeysApi, sso::SsoApi, sso::SsoSignInApi),
     monitoring::OwnSessionsApi,
-    (enterprises::EnterprisesApi, exports::ExportsApi, usage::UsageApi),
+    (enterprises::EnterprisesApi, exports::ExportsApi, imports::ImportsApi, usage::UsageApi),
     departments::DepartmentsApi,
     users::UsersApi,
     reports::ReportsApi,

@@ -127,6 +127,10 @@ pub const PERMISSIONS: &[Permission] = &[
     row("listEnterpriseExports", A, OWN, NEVER, NEVER),
     row("getEnterpriseExport", A, OWN, NEVER, NEVER),
     row("downloadEnterpriseExport", A, OWN, NEVER, NEVER),
+    // Importing an enterprise from its archive: the admin's.
+    row("importEnterprise", A, NEVER, NEVER, NEVER),
+    row("listEnterpriseImports", A, NEVER, NEVER, NEVER),
+    row("getEnterpriseImport", A, NEVER, NEVER, NEVER),
     // Usage: the admin any, a CEO their own; limits are the admin's.
     row("getEnterpriseUsage", A, OWN, NEVER, NEVER),
     row("setEnterpriseLimits", A, NEVER, NEVER, NEVER),
@@ -239,6 +243,9 @@ pub const SCOPES: &[(&str, &str)] = &[
     ("listEnterpriseExports", "enterprises:read"),
     ("getEnterpriseExport", "enterprises:read"),
     ("downloadEnterpriseExport", "enterprises:read"),
+    ("importEnterprise", "enterprises:write"),
+    ("listEnterpriseImports", "enterprises:read"),
+    ("getEnterpriseImport", "enterprises:read"),
     ("getEnterpriseUsage", "enterprises:read"),
     ("setEnterpriseLimits", "enterprises:write"),
     ("listEnterpriseDepartments", "enterprises:read"),

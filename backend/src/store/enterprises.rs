@@ -353,6 +353,8 @@ pub async fn purge(
         .bind(id)
         .execute(&mut *tx)
         .await?;
+    // The record of the import that made it stays, without naming it.
+    sqlx::query("update public.enterprise_imports set enterprise_id = null where enterprise_id = $1").bind(id).execute(&mut *tx).await?;
     // Users, sessions, tokens, webhooks and their deliveries, single sign-on and the
     // tenant_schemas row go with it (on delete cascade).
     sqlx::query("delete from public.enterprises where id = $1").bind(id).execute(&mut *tx).await?;

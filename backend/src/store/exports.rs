@@ -203,7 +203,9 @@ pub async fn sizes(tx: &mut PgConnection, enterprise: Uuid) -> sqlx::Result<Size
 pub async fn people(db: &PgPool, enterprise: Uuid) -> sqlx::Result<Vec<Value>> {
     sqlx::query_scalar(
         "select jsonb_build_object('id', id, 'fullName', full_name, 'email', email, 'role', role, 'departmentId', department_id, \
-         'status', status, 'locale', locale, 'lastLoginAt', last_login_at, 'createdAt', created_at, 'updatedAt', updated_at) \
+         'status', status, 'locale', locale, 'lastLoginAt', last_login_at, 'createdAt', created_at, 'updatedAt', updated_at, \
+         'notifyReports', notify_reports, 'notifySignIns', notify_sign_ins, 'notifyInvitations', notify_invitations, \
+         'scimExternalId', scim_external_id, 'erasedAt', erased_at, 'erasureNumber', erasure_number) \
          from public.users where enterprise_id = $1 order by created_at, id",
     )
     .bind(enterprise)

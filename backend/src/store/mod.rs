@@ -7,6 +7,7 @@ pub mod dashboards;
 pub mod departments;
 pub mod enterprises;
 pub mod exports;
+pub mod imports;
 pub mod messaging;
 pub mod mfa;
 pub mod outbox;

@@ -128,7 +128,7 @@ async fn a_ceo_exports_their_enterprise_follows_it_downloads_it_and_the_archive_
 
     // The manifest: its format, the enterprise, counts, and every other file with its SHA-256.
     let manifest: Value = serde_json::from_slice(&files["manifest.json"]).unwrap();
-    assert_eq!(manifest["formatVersion"], 1);
+    assert_eq!(manifest["formatVersion"], 2);
     assert_eq!(manifest["enterprise"]["name"], name.as_str());
     assert!(manifest["exportedAt"].is_string());
     assert_eq!(manifest["counts"]["people"], 2, "{manifest}");

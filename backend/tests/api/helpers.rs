@@ -108,6 +108,7 @@ pub fn test_config() -> Config {
         tenant_export_ttl: Duration::from_secs(168 * 3600),
         tenant_limits: Default::default(),
         max_spreadsheet_body_bytes: 12 * 1024 * 1024,
+        tenant_import_max_bytes: 64 * 1024 * 1024,
         spreadsheet_engine: backend::config::EngineLimits {
             program: PathBuf::from(env!("CARGO_BIN_EXE_backend")),
             deadline: Duration::from_secs(5),

@@ -8,6 +8,7 @@ mod database;
 mod deletion;
 mod departments;
 mod enterprise_export;
+mod enterprise_import;
 mod enterprises;
 mod erasure;
 mod errors;

@@ -221,6 +221,10 @@ const TABLE: &[(&str, [Cell; 11], Program)] = &[
     ("listEnterpriseExports",     [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("enterprises:read")),
     ("getEnterpriseExport",       [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("enterprises:read")),
     ("downloadEnterpriseExport",  [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("enterprises:read")),
+    // Importing an enterprise from its archive: the admin's.
+    ("importEnterprise",          [A,     F,  F,   F,    U,   U,    F,     F,   F,     F,    F], S("enterprises:write")),
+    ("listEnterpriseImports",     [A,     F,  F,   F,    U,   U,    F,     F,   F,     F,    F], S("enterprises:read")),
+    ("getEnterpriseImport",       [A,     F,  F,   F,    U,   U,    F,     F,   F,     F,    F], S("enterprises:read")),
     // Usage: the admin any, a CEO their own; limits are the admin's.
     ("getEnterpriseUsage",        [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("enterprises:read")),
     ("setEnterpriseLimits",       [A,     F,  F,   F,    U,   U,    F,     F,   F,     F,    F], S("enterprises:write")),
@@ -388,6 +392,8 @@ enum Body {
     Json(Value),
     /// A multipart upload of this XLSX file, as `file`.
     Xlsx(Vec<u8>),
+    /// A multipart upload of this enterprise archive, as `archive`.
+    Archive(Vec<u8>),
 }
 
 impl Call {
@@ -670,6 +676,20 @@ impl World {
         }
     }
 
+    /// An import that is ready (made by the admin from a small archive, waited for).
+    async fn ready_import(&self) -> String {
+        let (_, listed) = self.app.get(&self.admin.token, "/api/v1/enterprises/imports").await;
+        if let Some(ready) = listed.as_array().and_then(|l| l.iter().find(|i| i["status"] == "ready")) {
+            return ready["id"].as_str().unwrap().to_owned();
+        }
+        let archive = crate::enterprise_import::small_archive(&format!("Imported {}", self.unique()));
+        let (status, import) = crate::enterprise_import::upload(&self.app, &self.admin.token, archive, Some(false)).await;
+        assert_eq!(status, 202, "{import}");
+        let (_, done) = crate::enterprise_import::finished(&self.app, &self.admin.token, import["id"].as_str().unwrap()).await;
+        assert_eq!(done["status"], "ready", "{done}");
+        done["id"].as_str().unwrap().to_owned()
+    }
+
     /// A spare enterprise whose deletion is scheduled: its id and name.
     async fn scheduled_spare(&self) -> (String, String) {
         let id = self.spare_enterprise().await;
@@ -805,6 +825,17 @@ impl World {
             "listEnterpriseExports" => get(format!("/api/v1/enterprises/{ent}/exports")),
             "getEnterpriseExport" => get(format!("/api/v1/enterprises/{ent}/exports/{}", self.ready_export().await)),
             "downloadEnterpriseExport" => get(format!("/api/v1/enterprises/{ent}/exports/{}/download", self.ready_export().await)),
+            "importEnterprise" => {
+                let name = format!("Imported {}", self.unique());
+                let mut call = post("/api/v1/enterprises/imports").target(name.clone());
+                call.body = Body::Archive(crate::enterprise_import::small_archive(&name));
+                call
+            }
+            "listEnterpriseImports" => {
+                self.ready_import().await;
+                get("/api/v1/enterprises/imports")
+            }
+            "getEnterpriseImport" => get(format!("/api/v1/enterprises/imports/{}", self.ready_import().await)),
             "getEnterpriseUsage" => get(format!("/api/v1/enterprises/{ent}/usage")),
             // A limit no walk comes near.
             "setEnterpriseLimits" => put(format!("/api/v1/enterprises/{ent}/limits")).json(json!({ "people": 1000 })),
@@ -1085,6 +1116,10 @@ impl World {
                 let part = reqwest::multipart::Part::bytes(file.clone()).file_name("walk.xlsx");
                 req.multipart(reqwest::multipart::Form::new().part("file", part))
             }
+            Body::Archive(file) => {
+                let part = reqwest::multipart::Part::bytes(file.clone()).file_name("walk.zip");
+                req.multipart(reqwest::multipart::Form::new().part("archive", part).text("invite", "false"))
+            }
         };
         let resp = req.send().await.unwrap();
         self.calls.fetch_add(1, Relaxed);
@@ -1217,6 +1252,13 @@ impl World {
             }
             "downloadEnterpriseExport" => {
                 ensure!(reply.disposition.contains(".zip") && reply.text.starts_with("PK"), "not a zip: {}", reply.disposition)
+            }
+            "importEnterprise" => {
+                ensure!(body["enterpriseName"] == call.target.as_str() && body["progress"].is_number() && body["createdAt"].is_string(), "{body}")
+            }
+            "listEnterpriseImports" => ensure!(!list.is_empty() && list.iter().all(|i| i["id"].is_string() && i["status"].is_string()), "{body}"),
+            "getEnterpriseImport" => {
+                ensure!(body["status"] == "ready" && body["enterpriseId"].is_string() && body["result"]["idsKept"] == true, "{body}")
             }
             "getEnterpriseUsage" => {
                 ensure!(body["current"]["people"].as_i64().is_some_and(|n| n >= 3), "{body}");

@@ -5,7 +5,7 @@
  * Multi-tenant enterprise management platform. Errors are RFC 9457 problem details (`application/problem+json`) that also carry a stable `code`, a `message`, `fields` for invalid input and the `requestId`. Lists are pages `{ items, total, page, pageSize }`. Authenticate with `Authorization: Bearer <token>`: a person's session token from `POST /auth/login`, or a program's token from `POST /api-tokens` (scoped; see each operation's `ApiToken` scope). Every answer carries `RateLimit-Policy` and `RateLimit`; a POST with `Idempotency-Key` is safe to retry; GETs carry an `ETag`. Read [the guide for programs](/api/guide.md) first: tokens, scopes, errors, limits, retries, pages, versions.
 
 **Real time.** `GET /api/v1/ws` upgrades to a WebSocket (one per tab). Its first message, within 5 s, is `{"type":"auth","token":"<token>"}` (never put the token in the URL); the server answers `{"type":"ready"}`, then sends events as JSON objects with a `type`: `session.ended` (`sessionId`, `reason`; the socket then closes with code 4401, as it does for a missing, bad or dead token), `monitoring.session_started` (`sessionId`, `userId`, `enterpriseId`), `monitoring.session_updated` (`sessionId`, `enterpriseId`, `lastSeenAt`) and `monitoring.session_ended` (`sessionId`, `enterpriseId`, `reason`) to the monitors whose scope includes the session, once a second at most: past 20 in a second, one `monitoring.sessions_changed` (`enterpriseId`, null for the admins' summary of the whole platform; `started`, `updated`, `ended`: counts) instead, so a mass expiry is one message; and `report.status_changed` (`reportId`, `departmentId`, `title`, `fromStatus`, `status`, `actorId`: who moved it) to the report's author, department head and CEO. The messenger's events go to a conversation's members: `message.created` (`conversationId`, `messageId`, `senderId`), `message.read` (`conversationId`, `userId`, `messageId`), `conversation.changed` (`conversationId`: members, name, keys or the listener's archive flag) and `conversation.typing` (`conversationId`, `userId`; never stored). `own_sessions.changed` (`userId`) tells a person's sockets that one of their own sessions started or ended (their "Your sessions" list changed; refetch it). `webhook.disabled` (`webhookId`, `url`) tells a webhook's owner (the CEO, or the platform admins) that it was turned off after failing for days. A client too slow to read its events is closed with 4408; reconnect and refetch.
- * OpenAPI spec version: 1.14.0
+ * OpenAPI spec version: 1.15.0
  */
 import {
   useMutation,
@@ -34,9 +34,11 @@ import type {
   Enterprise,
   EnterpriseDetail,
   EnterpriseExport,
+  EnterpriseImport,
   EnterpriseLimits,
   EnterpriseUsage,
   GetEnterpriseUsageParams,
+  ImportEnterpriseBody,
   ListEnterpriseUsersParams,
   ListEnterprisesParams,
   NewSsoDomain,
@@ -1826,6 +1828,290 @@ export function useDownloadEnterpriseExport<TData = Awaited<ReturnType<typeof do
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
   const queryOptions = getDownloadEnterpriseExportQueryOptions(id,exportId,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
+ * The platform admin. Re-creates an enterprise from the archive its export wrote (format
+version 1 or 2), in the background: the enterprise, its departments, people, reports with
+their review history, spreadsheets and audit log, in one transaction (all or nothing). Its
+ids are kept unless one is already used here; then all are replaced consistently. People
+choose a password again (an invitation by e-mail unless `invite` is false). The archive is
+checked first: not an archive, or a newer format, is a 400; a name or an address already
+used here is a 409.
+ * @summary Import an enterprise
+ */
+export const getImportEnterpriseUrl = () => {
+
+
+  
+
+  return `/api/v1/enterprises/imports`
+}
+
+export const importEnterprise = async (importEnterpriseBody: ImportEnterpriseBody, options?: RequestInit): Promise<EnterpriseImport> => {
+    const formData = new FormData();
+formData.append(`archive`, importEnterpriseBody.archive)
+if(importEnterpriseBody.invite !== undefined) {
+ formData.append(`invite`, importEnterpriseBody.invite.toString())
+ }
+
+  return customFetch<EnterpriseImport>(getImportEnterpriseUrl(),
+  {      
+    ...options,
+    method: 'POST'
+    ,
+    body: 
+      formData,
+  }
+);}
+
+
+
+
+export const getImportEnterpriseMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof importEnterprise>>, TError,{data: BodyType<ImportEnterpriseBody>}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof importEnterprise>>, TError,{data: BodyType<ImportEnterpriseBody>}, TContext> => {
+
+const mutationKey = ['importEnterprise'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof importEnterprise>>, {data: BodyType<ImportEnterpriseBody>}> = (props) => {
+          const {data} = props ?? {};
+
+          return  importEnterprise(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type ImportEnterpriseMutationResult = NonNullable<Awaited<ReturnType<typeof importEnterprise>>>
+    export type ImportEnterpriseMutationBody = BodyType<ImportEnterpriseBody>
+    export type ImportEnterpriseMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+
+    /**
+ * @summary Import an enterprise
+ */
+export const useImportEnterprise = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof importEnterprise>>, TError,{data: BodyType<ImportEnterpriseBody>}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof importEnterprise>>,
+        TError,
+        {data: BodyType<ImportEnterpriseBody>},
+        TContext
+      > => {
+
+      const mutationOptions = getImportEnterpriseMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * The ten latest, newest first.
+ * @summary List imports
+ */
+export const getListEnterpriseImportsUrl = () => {
+
+
+  
+
+  return `/api/v1/enterprises/imports`
+}
+
+export const listEnterpriseImports = async ( options?: RequestInit): Promise<EnterpriseImport[]> => {
+  
+  return customFetch<EnterpriseImport[]>(getListEnterpriseImportsUrl(),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListEnterpriseImportsQueryKey = () => {
+    return [
+    `/api/v1/enterprises/imports`
+    ] as const;
+    }
+
+    
+export const getListEnterpriseImportsQueryOptions = <TData = Awaited<ReturnType<typeof listEnterpriseImports>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>( options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listEnterpriseImports>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListEnterpriseImportsQueryKey();
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listEnterpriseImports>>> = ({ signal }) => listEnterpriseImports({ signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listEnterpriseImports>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListEnterpriseImportsQueryResult = NonNullable<Awaited<ReturnType<typeof listEnterpriseImports>>>
+export type ListEnterpriseImportsQueryError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+
+
+export function useListEnterpriseImports<TData = Awaited<ReturnType<typeof listEnterpriseImports>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+  options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listEnterpriseImports>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listEnterpriseImports>>,
+          TError,
+          Awaited<ReturnType<typeof listEnterpriseImports>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListEnterpriseImports<TData = Awaited<ReturnType<typeof listEnterpriseImports>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listEnterpriseImports>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listEnterpriseImports>>,
+          TError,
+          Awaited<ReturnType<typeof listEnterpriseImports>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListEnterpriseImports<TData = Awaited<ReturnType<typeof listEnterpriseImports>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listEnterpriseImports>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary List imports
+ */
+
+export function useListEnterpriseImports<TData = Awaited<ReturnType<typeof listEnterpriseImports>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+  options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listEnterpriseImports>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getListEnterpriseImportsQueryOptions(options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
+ * Its status and progress (percent and stage); when ready, the enterprise made and what was
+left out; when failed, why.
+ * @summary Get an import
+ */
+export const getGetEnterpriseImportUrl = (importId: string,) => {
+
+
+  
+
+  return `/api/v1/enterprises/imports/${importId}`
+}
+
+export const getEnterpriseImport = async (importId: string, options?: RequestInit): Promise<EnterpriseImport> => {
+  
+  return customFetch<EnterpriseImport>(getGetEnterpriseImportUrl(importId),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetEnterpriseImportQueryKey = (importId?: string,) => {
+    return [
+    `/api/v1/enterprises/imports/${importId}`
+    ] as const;
+    }
+
+    
+export const getGetEnterpriseImportQueryOptions = <TData = Awaited<ReturnType<typeof getEnterpriseImport>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(importId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getEnterpriseImport>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetEnterpriseImportQueryKey(importId);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getEnterpriseImport>>> = ({ signal }) => getEnterpriseImport(importId, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(importId), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getEnterpriseImport>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetEnterpriseImportQueryResult = NonNullable<Awaited<ReturnType<typeof getEnterpriseImport>>>
+export type GetEnterpriseImportQueryError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+
+
+export function useGetEnterpriseImport<TData = Awaited<ReturnType<typeof getEnterpriseImport>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+ importId: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getEnterpriseImport>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getEnterpriseImport>>,
+          TError,
+          Awaited<ReturnType<typeof getEnterpriseImport>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetEnterpriseImport<TData = Awaited<ReturnType<typeof getEnterpriseImport>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+ importId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getEnterpriseImport>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getEnterpriseImport>>,
+          TError,
+          Awaited<ReturnType<typeof getEnterpriseImport>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetEnterpriseImport<TData = Awaited<ReturnType<typeof getEnterpriseImport>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+ importId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getEnterpriseImport>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Get an import
+ */
+
+export function useGetEnterpriseImport<TData = Awaited<ReturnType<typeof getEnterpriseImport>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+ importId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getEnterpriseImport>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getGetEnterpriseImportQueryOptions(importId,options)
 
   const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
 

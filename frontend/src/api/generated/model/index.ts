@@ -5,7 +5,7 @@
  * Multi-tenant enterprise management platform. Errors are RFC 9457 problem details (`application/problem+json`) that also carry a stable `code`, a `message`, `fields` for invalid input and the `requestId`. Lists are pages `{ items, total, page, pageSize }`. Authenticate with `Authorization: Bearer <token>`: a person's session token from `POST /auth/login`, or a program's token from `POST /api-tokens` (scoped; see each operation's `ApiToken` scope). Every answer carries `RateLimit-Policy` and `RateLimit`; a POST with `Idempotency-Key` is safe to retry; GETs carry an `ETag`. Read [the guide for programs](/api/guide.md) first: tokens, scopes, errors, limits, retries, pages, versions.
 
 **Real time.** `GET /api/v1/ws` upgrades to a WebSocket (one per tab). Its first message, within 5 s, is `{"type":"auth","token":"<token>"}` (never put the token in the URL); the server answers `{"type":"ready"}`, then sends events as JSON objects with a `type`: `session.ended` (`sessionId`, `reason`; the socket then closes with code 4401, as it does for a missing, bad or dead token), `monitoring.session_started` (`sessionId`, `userId`, `enterpriseId`), `monitoring.session_updated` (`sessionId`, `enterpriseId`, `lastSeenAt`) and `monitoring.session_ended` (`sessionId`, `enterpriseId`, `reason`) to the monitors whose scope includes the session, once a second at most: past 20 in a second, one `monitoring.sessions_changed` (`enterpriseId`, null for the admins' summary of the whole platform; `started`, `updated`, `ended`: counts) instead, so a mass expiry is one message; and `report.status_changed` (`reportId`, `departmentId`, `title`, `fromStatus`, `status`, `actorId`: who moved it) to the report's author, department head and CEO. The messenger's events go to a conversation's members: `message.created` (`conversationId`, `messageId`, `senderId`), `message.read` (`conversationId`, `userId`, `messageId`), `conversation.changed` (`conversationId`: members, name, keys or the listener's archive flag) and `conversation.typing` (`conversationId`, `userId`; never stored). `own_sessions.changed` (`userId`) tells a person's sockets that one of their own sessions started or ended (their "Your sessions" list changed; refetch it). `webhook.disabled` (`webhookId`, `url`) tells a webhook's owner (the CEO, or the platform admins) that it was turned off after failing for days. A client too slow to read its events is closed with 4408; reconnect and refetch.
- * OpenAPI spec version: 1.14.0
+ * OpenAPI spec version: 1.15.0
  */
 
 export * from './activity';
@@ -97,6 +97,11 @@ export * from './enterpriseExportExpiresAt';
 export * from './enterpriseExportFinishedAt';
 export * from './enterpriseExportSha256';
 export * from './enterpriseExportSizeBytes';
+export * from './enterpriseImport';
+export * from './enterpriseImportEnterpriseId';
+export * from './enterpriseImportError';
+export * from './enterpriseImportFinishedAt';
+export * from './enterpriseImportResult';
 export * from './enterpriseLimits';
 export * from './enterprisePurgeAfter';
 export * from './enterpriseSecurityPolicy';
@@ -120,7 +125,12 @@ export * from './getSpreadsheetRangeParams';
 export * from './idempotencyKeyParameter';
 export * from './ifMatchParameter';
 export * from './ifNoneMatchParameter';
+export * from './importEnterpriseBody';
+export * from './importResult';
+export * from './importResultCounts';
 export * from './importSpreadsheetBody';
+export * from './importStage';
+export * from './importStatus';
 export * from './invitation';
 export * from './invitationExpiresAt';
 export * from './invitationPreview';
@@ -129,6 +139,7 @@ export * from './invitationStatus';
 export * from './keyBackup';
 export * from './keyBackupUpdatedAt';
 export * from './lang';
+export * from './leftOut';
 export * from './linkToken';
 export * from './listApiTokensParams';
 export * from './listAuditEventsParams';

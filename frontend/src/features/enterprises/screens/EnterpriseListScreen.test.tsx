@@ -65,3 +65,85 @@ describe('the enterprise list', () => {
     expect(await screen.findByText('No enterprises yet')).toBeInTheDocument();
   });
 });
+
+describe('importing an enterprise', () => {
+  const running = {
+    id: 'imp1',
+    status: 'running',
+    progress: 40,
+    stage: 'reports',
+    createdAt: '2026-12-01T10:00:00Z',
+    finishedAt: null,
+    enterpriseName: 'Moved Co',
+    enterpriseId: null,
+    result: null,
+    error: null,
+  };
+  const ready = {
+    ...running,
+    status: 'ready',
+    progress: 100,
+    stage: 'ready',
+    enterpriseId: 'moved',
+    result: {
+      idsKept: true,
+      counts: { people: 3, departments: 5, reports: 1, spreadsheets: 2, auditEvents: 40 },
+      invited: 3,
+      leftOut: [{ what: 'messenger', why: 'E2E' }],
+    },
+  };
+
+  it('refuses a file that is not an archive at its field, then uploads one and follows it to what was made', async () => {
+    let posts = 0;
+    let reads = 0;
+    const { fetchMock } = mockApi({
+      'GET /api/v1/enterprises': jsonResponse(200, page([acme])),
+      'POST /api/v1/enterprises/imports': () => {
+        posts += 1;
+        return posts === 1
+          ? jsonResponse(400, {
+              code: 'validation_failed',
+              message: 'This file is not an enterprise archive: it is not a zip file',
+              fields: { archive: 'invalid' },
+            })
+          : jsonResponse(202, { ...running, progress: 0, stage: 'checking' });
+      },
+      'GET /api/v1/enterprises/imports/imp1': () => {
+        reads += 1;
+        return jsonResponse(200, reads === 1 ? running : ready);
+      },
+    });
+    const user = userEvent.setup();
+    renderApp('/admin/enterprises');
+    await screen.findByRole('link', { name: 'Acme Corp' });
+    await user.click(screen.getByRole('button', { name: 'Import' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Import an enterprise' });
+
+    // Nothing chosen: said at the field, nothing sent.
+    await user.click(within(dialog).getByRole('button', { name: 'Import' }));
+    expect(await within(dialog).findByText('Choose the archive to import.')).toBeInTheDocument();
+    expect(posts).toBe(0);
+
+    const input = dialog.querySelector<HTMLInputElement>('input[type="file"]');
+    if (!input) throw new Error('no file input');
+    await user.upload(input, new File(['not a zip'], 'notes.zip', { type: 'application/zip' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Import' }));
+    expect(await within(dialog).findByText('This file cannot be imported.')).toBeInTheDocument();
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('it is not a zip file');
+
+    // Sent as multipart: the file as `archive`, and the invitations asked for.
+    await user.upload(input, new File(['PK...'], 'moved.zip', { type: 'application/zip' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Import' }));
+    const sent = fetchMock.mock.calls.filter(([, init]) => init?.method === 'POST').at(-1)?.[1]?.body;
+    expect(sent).toBeInstanceOf(FormData);
+    expect((sent as FormData).get('archive')).toBeInstanceOf(File);
+    expect((sent as FormData).get('invite')).toBe('true');
+
+    expect(await within(dialog).findByText('40% · reports')).toBeInTheDocument();
+    expect(await within(dialog).findByText('Moved Co was imported', {}, { timeout: 3000 })).toBeInTheDocument();
+    expect(within(dialog).getByText('3 people were e-mailed an invitation to choose a password.', { exact: false })).toBeInTheDocument();
+    expect(within(dialog).getByText('40 audit entries')).toBeInTheDocument();
+    expect(within(dialog).getByText(/The messenger: it is end-to-end encrypted/)).toBeInTheDocument();
+    expect(within(dialog).getByRole('link', { name: 'Open the enterprise' })).toHaveAttribute('href', '/admin/enterprises/moved');
+  });
+});

@@ -1,7 +1,8 @@
 import { Anchor, Button, Card, Group, Loader, SegmentedControl, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
-import { IconBuilding, IconPlus } from '@tabler/icons-react';
+import { IconBuilding, IconFileImport, IconPlus } from '@tabler/icons-react';
 import { keepPreviousData } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
 import { useListEnterprises } from '@/api/generated/enterprises/enterprises';
@@ -15,6 +16,7 @@ import { PageHeader } from '@/components/PageHeader';
 import { useFormat } from '@/lib/format';
 import { PAGE_SIZE, oneOf, useListParams } from '@/lib/list-params';
 import { href } from '@/lib/paths';
+import { EnterpriseImportModal } from '../components/EnterpriseImportModal';
 
 const STATUSES = ['all', 'active', 'inactive'] as const;
 type StatusFilter = (typeof STATUSES)[number];
@@ -25,6 +27,7 @@ export default function EnterpriseListScreen() {
   const navigate = useNavigate();
   const list = useListParams(['q', 'status'] as const);
   const status: StatusFilter = oneOf(list.values.status, STATUSES) ?? 'all';
+  const [importing, setImporting] = useState(false);
   useDocumentTitle(`${t('enterprises.list.pageTitle')} · ${t('app.name')}`);
 
   const enterprises = useListEnterprises(
@@ -122,7 +125,19 @@ export default function EnterpriseListScreen() {
 
   return (
     <Stack gap="lg">
-      <PageHeader title={t('enterprises.list.title')} description={t('enterprises.list.description')} actions={createButton} />
+      <PageHeader
+        title={t('enterprises.list.title')}
+        description={t('enterprises.list.description')}
+        actions={
+          <Group gap="sm">
+            <Button variant="default" leftSection={<IconFileImport size={18} aria-hidden />} onClick={() => setImporting(true)}>
+              {t('enterprises.imports.action')}
+            </Button>
+            {createButton}
+          </Group>
+        }
+      />
+      <EnterpriseImportModal opened={importing} onClose={() => setImporting(false)} />
       <Card withBorder radius="md" padding="lg">
         <Stack gap="md">
           <Group align="flex-end" gap="md" wrap="wrap">

@@ -5,7 +5,7 @@
  * Multi-tenant enterprise management platform. Errors are RFC 9457 problem details (`application/problem+json`) that also carry a stable `code`, a `message`, `fields` for invalid input and the `requestId`. Lists are pages `{ items, total, page, pageSize }`. Authenticate with `Authorization: Bearer <token>`: a person's session token from `POST /auth/login`, or a program's token from `POST /api-tokens` (scoped; see each operation's `ApiToken` scope). Every answer carries `RateLimit-Policy` and `RateLimit`; a POST with `Idempotency-Key` is safe to retry; GETs carry an `ETag`. Read [the guide for programs](/api/guide.md) first: tokens, scopes, errors, limits, retries, pages, versions.
 
 **Real time.** `GET /api/v1/ws` upgrades to a WebSocket (one per tab). Its first message, within 5 s, is `{"type":"auth","token":"<token>"}` (never put the token in the URL); the server answers `{"type":"ready"}`, then sends events as JSON objects with a `type`: `session.ended` (`sessionId`, `reason`; the socket then closes with code 4401, as it does for a missing, bad or dead token), `monitoring.session_started` (`sessionId`, `userId`, `enterpriseId`), `monitoring.session_updated` (`sessionId`, `enterpriseId`, `lastSeenAt`) and `monitoring.session_ended` (`sessionId`, `enterpriseId`, `reason`) to the monitors whose scope includes the session, once a second at most: past 20 in a second, one `monitoring.sessions_changed` (`enterpriseId`, null for the admins' summary of the whole platform; `started`, `updated`, `ended`: counts) instead, so a mass expiry is one message; and `report.status_changed` (`reportId`, `departmentId`, `title`, `fromStatus`, `status`, `actorId`: who moved it) to the report's author, department head and CEO. The messenger's events go to a conversation's members: `message.created` (`conversationId`, `messageId`, `senderId`), `message.read` (`conversationId`, `userId`, `messageId`), `conversation.changed` (`conversationId`: members, name, keys or the listener's archive flag) and `conversation.typing` (`conversationId`, `userId`; never stored). `own_sessions.changed` (`userId`) tells a person's sockets that one of their own sessions started or ended (their "Your sessions" list changed; refetch it). `webhook.disabled` (`webhookId`, `url`) tells a webhook's owner (the CEO, or the platform admins) that it was turned off after failing for days. A client too slow to read its events is closed with 4408; reconnect and refetch.
- * OpenAPI spec version: 1.14.0
+ * OpenAPI spec version: 1.15.0
  */
 import * as zod from 'zod';
 
@@ -582,6 +582,97 @@ export const downloadEnterpriseExportParams = zod.object({
   "id": zod.uuid(),
   "exportId": zod.uuid()
 })
+
+/**
+ * The platform admin. Re-creates an enterprise from the archive its export wrote (format
+version 1 or 2), in the background: the enterprise, its departments, people, reports with
+their review history, spreadsheets and audit log, in one transaction (all or nothing). Its
+ids are kept unless one is already used here; then all are replaced consistently. People
+choose a password again (an invitation by e-mail unless `invite` is false). The archive is
+checked first: not an archive, or a newer format, is a 400; a name or an address already
+used here is a 409.
+ * @summary Import an enterprise
+ */
+export const importEnterpriseHeaderIdempotencyKeyMax = 255;
+
+export const importEnterpriseHeader = zod.object({
+  "Idempotency-Key": zod.string().min(1).max(importEnterpriseHeaderIdempotencyKeyMax).optional().describe('Makes a retry safe: a repeat with the same key and request (method, path, query and body) within 24 hours replays the first answer instead of doing it again; an answer that held a secret (a token, a signing secret, recovery codes) is never kept, and its repeat is refused (409, reason `answer_withheld`).')
+})
+
+export const importEnterpriseBody = zod.object({
+  "archive": zod.instanceof(File).describe('The archive an export wrote (`application/zip`), at most `TENANT_IMPORT_MAX_BYTES`.'),
+  "invite": zod.boolean().optional().describe('E-mail the people an invitation to choose a password again (default true).')
+})
+
+/**
+ * The ten latest, newest first.
+ * @summary List imports
+ */
+export const listEnterpriseImportsHeader = zod.object({
+  "If-None-Match": zod.string().optional().describe('An `ETag` from an earlier answer: 304 without a body when it still matches.')
+})
+
+export const listEnterpriseImportsResponseProgressMin = 0;
+export const listEnterpriseImportsResponseProgressMax = 100;
+
+export const listEnterpriseImportsResponseItem = zod.object({
+  "id": zod.uuid(),
+  "status": zod.enum(['queued', 'running', 'ready', 'failed']).describe('Where an import is.'),
+  "progress": zod.number().min(listEnterpriseImportsResponseProgressMin).max(listEnterpriseImportsResponseProgressMax).describe('0-100.'),
+  "stage": zod.enum(['queued', 'checking', 'departments', 'people', 'reports', 'spreadsheets', 'audit', 'invitations', 'ready', 'failed']).describe('What a running import is writing.'),
+  "createdAt": zod.iso.datetime({}),
+  "finishedAt": zod.iso.datetime({}).nullish(),
+  "enterpriseName": zod.string().describe('The enterprise the archive holds.'),
+  "enterpriseId": zod.uuid().nullish().describe('When ready: the enterprise made.'),
+  "result": zod.union([zod.object({
+  "idsKept": zod.boolean().describe('The archive\'s ids were kept (false: one was already used here, so every one of them was\nreplaced, consistently).'),
+  "counts": zod.record(zod.string(), zod.number()).describe('How many of each were written: `people`, `departments`, `reports`, `reportEvents`,\n`spreadsheets`, `auditEvents`.'),
+  "invited": zod.number().describe('How many people were e-mailed an invitation to choose a password again.'),
+  "leftOut": zod.array(zod.object({
+  "what": zod.string().describe('`messenger`, `webhooks`, `singleSignOn` or `spreadsheet`.'),
+  "why": zod.string().describe('Why, in words.')
+}).describe('Something the archive holds that was not imported.'))
+}).describe('What an import made.'),zod.null()]).optional().describe('When ready: what was imported and what was left out.'),
+  "error": zod.string().nullish().describe('When failed: why, in words (nothing of the import was kept).')
+}).describe('An enterprise re-created from its archive (docs/api.md, \"A tenant\'s life\").')
+export const listEnterpriseImportsResponse = zod.array(listEnterpriseImportsResponseItem)
+
+/**
+ * Its status and progress (percent and stage); when ready, the enterprise made and what was
+left out; when failed, why.
+ * @summary Get an import
+ */
+export const getEnterpriseImportParams = zod.object({
+  "importId": zod.uuid()
+})
+
+export const getEnterpriseImportHeader = zod.object({
+  "If-None-Match": zod.string().optional().describe('An `ETag` from an earlier answer: 304 without a body when it still matches.')
+})
+
+export const getEnterpriseImportResponseProgressMin = 0;
+export const getEnterpriseImportResponseProgressMax = 100;
+
+export const getEnterpriseImportResponse = zod.object({
+  "id": zod.uuid(),
+  "status": zod.enum(['queued', 'running', 'ready', 'failed']).describe('Where an import is.'),
+  "progress": zod.number().min(getEnterpriseImportResponseProgressMin).max(getEnterpriseImportResponseProgressMax).describe('0-100.'),
+  "stage": zod.enum(['queued', 'checking', 'departments', 'people', 'reports', 'spreadsheets', 'audit', 'invitations', 'ready', 'failed']).describe('What a running import is writing.'),
+  "createdAt": zod.iso.datetime({}),
+  "finishedAt": zod.iso.datetime({}).nullish(),
+  "enterpriseName": zod.string().describe('The enterprise the archive holds.'),
+  "enterpriseId": zod.uuid().nullish().describe('When ready: the enterprise made.'),
+  "result": zod.union([zod.object({
+  "idsKept": zod.boolean().describe('The archive\'s ids were kept (false: one was already used here, so every one of them was\nreplaced, consistently).'),
+  "counts": zod.record(zod.string(), zod.number()).describe('How many of each were written: `people`, `departments`, `reports`, `reportEvents`,\n`spreadsheets`, `auditEvents`.'),
+  "invited": zod.number().describe('How many people were e-mailed an invitation to choose a password again.'),
+  "leftOut": zod.array(zod.object({
+  "what": zod.string().describe('`messenger`, `webhooks`, `singleSignOn` or `spreadsheet`.'),
+  "why": zod.string().describe('Why, in words.')
+}).describe('Something the archive holds that was not imported.'))
+}).describe('What an import made.'),zod.null()]).optional().describe('When ready: what was imported and what was left out.'),
+  "error": zod.string().nullish().describe('When failed: why, in words (nothing of the import was kept).')
+}).describe('An enterprise re-created from its archive (docs/api.md, \"A tenant\'s life\").')
 
 /**
  * The platform admin, or the enterprise's CEO. What it holds now, its limits, and its
