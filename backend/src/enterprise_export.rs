@@ -235,7 +235,10 @@ async fn run(state: &AppState, export: &ExportRecord) -> anyhow::Result<i64> {
     let (size, sha256) = store_parts(state, export.id, &path).await?;
     let now = Utc::now();
     let expires_at = now + chrono::Duration::from_std(state.config.tenant_export_ttl)?;
-    store::exports::ready(&state.db, export.id, size, &sha256, now, expires_at).await?;
+    if !store::exports::ready(&state.db, export.id, size, &sha256, now, expires_at).await? {
+        tracing::info!(export_id = %export.id, "an enterprise export was withdrawn while it was written (someone was erased)");
+        return Ok(size);
+    }
     if let Some(requester) = export.requested_by {
         let mut conn = state.db.acquire().await?;
         let path = match store::users::find_by_id(&state.db, requester).await? {

@@ -34,7 +34,7 @@ pub struct UsersApi;
 /// What an erasure did, as stable codes. `removed`: `name`, `email`, `password`, `sessions`,
 /// `sign_in_history`, `api_tokens`, `passkeys`, `authenticator`, `recovery_codes`, `invitations`,
 /// `pending_emails`, `directory_identity`, `messenger_keys`, `conversations`, `messages`,
-/// `department_head`. `kept` (attributed to the pseudonym): `reports`, `reviews`, `spreadsheets`,
+/// `department_head`, `exports` (the enterprise's archives, which held them). `kept` (attributed to the pseudonym): `reports`, `reviews`, `spreadsheets`,
 /// `audit_entries`.
 #[derive(Debug, Object)]
 pub struct Erasure {

@@ -136,11 +136,12 @@ pub async fn part(db: &PgPool, id: Uuid, seq: i32) -> sqlx::Result<Option<Vec<u8
         .await
 }
 
-/// The archive is whole: ready to download until `expires_at`.
-pub async fn ready(db: &PgPool, id: Uuid, size: i64, sha256: &str, now: DateTime<Utc>, expires_at: DateTime<Utc>) -> sqlx::Result<()> {
-    sqlx::query(
+/// The archive is whole: ready to download until `expires_at`. `false` when the job was withdrawn
+/// while it ran (`withdraw`): its parts are dropped then, and it stays as the withdrawal left it.
+pub async fn ready(db: &PgPool, id: Uuid, size: i64, sha256: &str, now: DateTime<Utc>, expires_at: DateTime<Utc>) -> sqlx::Result<bool> {
+    let done = sqlx::query(
         "update public.enterprise_exports set status = 'ready', progress = 100, stage = 'ready', size_bytes = $2, sha256 = $3, \
-         finished_at = $4, heartbeat_at = $4, expires_at = $5 where id = $1",
+         finished_at = $4, heartbeat_at = $4, expires_at = $5 where id = $1 and status = 'running'",
     )
     .bind(id)
     .bind(size)
@@ -149,7 +150,44 @@ pub async fn ready(db: &PgPool, id: Uuid, size: i64, sha256: &str, now: DateTime
     .bind(expires_at)
     .execute(db)
     .await?;
-    Ok(())
+    if done.rows_affected() == 0 {
+        sqlx::query("delete from public.enterprise_export_parts where export_id = $1").bind(id).execute(db).await?;
+        return Ok(false);
+    }
+    Ok(true)
+}
+
+/// What a job withdrawn while it was written says.
+const WITHDRAWN: &str = "A person of the enterprise was erased while this archive was written, so it was discarded. Export again.";
+
+/// Someone of the enterprise was erased (in `tx`): no archive may still hold them. Ready archives
+/// are deleted (their exports read as expired); exports waiting or being written fail, and the
+/// one being written is discarded when it ends (`ready`). Returns how many were withdrawn.
+pub async fn withdraw(tx: &mut PgConnection, enterprise: Uuid, now: DateTime<Utc>) -> sqlx::Result<u64> {
+    let ids: Vec<Uuid> = sqlx::query_scalar(
+        "select id from public.enterprise_exports where enterprise_id = $1 and status in ('queued', 'running', 'ready') for update",
+    )
+    .bind(enterprise)
+    .fetch_all(&mut *tx)
+    .await?;
+    if ids.is_empty() {
+        return Ok(0);
+    }
+    sqlx::query("delete from public.enterprise_export_parts where export_id = any($1)").bind(&ids).execute(&mut *tx).await?;
+    sqlx::query("update public.enterprise_exports set status = 'expired', stage = 'expired' where id = any($1) and status = 'ready'")
+        .bind(&ids)
+        .execute(&mut *tx)
+        .await?;
+    sqlx::query(
+        "update public.enterprise_exports set status = 'failed', stage = 'failed', error = $2, finished_at = $3 \
+         where id = any($1) and status in ('queued', 'running')",
+    )
+    .bind(&ids)
+    .bind(WITHDRAWN)
+    .bind(now)
+    .execute(&mut *tx)
+    .await?;
+    Ok(ids.len() as u64)
 }
 
 /// The job failed for good: its parts are dropped; `error` says why, in words for the admin.

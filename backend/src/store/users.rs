@@ -502,6 +502,10 @@ pub async fn erase(tx: &mut sqlx::PgConnection, user: &UserRecord) -> sqlx::Resu
     sqlx::query("delete from messages where sender_id = $1 and kind = 'message'").bind(id).execute(&mut *tx).await?;
     super::messaging::forget_user(&mut *tx, id).await?;
     sqlx::query("update departments set head_id = null, updated_at = now() where head_id = $1").bind(id).execute(&mut *tx).await?;
+    // And the enterprise's archives, which hold them.
+    if let Some(enterprise) = user.enterprise_id {
+        super::exports::withdraw(&mut *tx, enterprise, now).await?;
+    }
     Ok(Some(Erased {
         pseudonym,
         removed: vec![
@@ -521,6 +525,7 @@ pub async fn erase(tx: &mut sqlx::PgConnection, user: &UserRecord) -> sqlx::Resu
             "conversations",
             "messages",
             "department_head",
+            "exports",
         ],
         kept: vec!["reports", "reviews", "spreadsheets", "audit_entries"],
         ended,

@@ -143,3 +143,86 @@ async fn erasure_refuses_oneself_unknown_ids_and_other_enterprises_people() {
     assert_eq!(app.post(&ceo, &format!("/api/v1/users/{ceo_id}/erasure"), json!({})).await.0, 404, "a CEO erases their staff, not themself");
     assert_eq!(app.get(&admin, &format!("/api/v1/users/{staff}")).await.1["erased"], false, "nothing was erased");
 }
+
+/// Polls an export until it is no longer queued or running (60 s at most).
+async fn export_settled(app: &TestApp, token: &str, path: &str) -> Value {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        let (status, export) = app.get(token, path).await;
+        assert_eq!(status, 200, "{export}");
+        if !matches!(export["status"].as_str(), Some("queued" | "running")) {
+            return export;
+        }
+        assert!(std::time::Instant::now() < deadline, "the export never finished: {export}");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test]
+async fn an_erasure_deletes_the_enterprise_s_ready_archives_which_held_the_person() {
+    let (db, _dropped) = test_database().await;
+    let app = TestApp::spawn(db.clone()).await;
+    let admin = app.admin_token().await;
+    let (ent, ceo) = app.enterprise(&admin, "Archived Co").await;
+    let leaver = app.staff(&ceo, &ent, "leaver@archived.example", "DepartmentUser", None).await;
+    let (status, export) = app.post(&ceo, &format!("/api/v1/enterprises/{ent}/exports"), json!({})).await;
+    assert_eq!(status, 202, "{export}");
+    let path = format!("/api/v1/enterprises/{ent}/exports/{}", export["id"].as_str().unwrap());
+    assert_eq!(export_settled(&app, &ceo, &path).await["status"], "ready");
+    let download = format!("{path}/download");
+    assert_eq!(app.http.get(app.url(&download)).bearer_auth(&ceo).send().await.unwrap().status(), 200);
+    // Another enterprise's export is not touched.
+    let (other, other_ceo) = app.enterprise(&admin, "Untouched Co").await;
+    let (_, untouched) = app.post(&other_ceo, &format!("/api/v1/enterprises/{other}/exports"), json!({})).await;
+    let untouched = format!("/api/v1/enterprises/{other}/exports/{}", untouched["id"].as_str().unwrap());
+    assert_eq!(export_settled(&app, &other_ceo, &untouched).await["status"], "ready");
+
+    // One being written as the person is erased (its writer, on another instance, far from done):
+    // a row as the job's claim leaves it, heartbeat fresh, a first part stored.
+    let writing = Uuid::now_v7();
+    let now = chrono::Utc::now();
+    sqlx::query(
+        "insert into public.enterprise_exports (id, enterprise_id, status, progress, stage, created_at, started_at, heartbeat_at) \
+         values ($1, $2::uuid, 'running', 40, 'reports', $3, $3, $3)",
+    )
+    .bind(writing)
+    .bind(&ent)
+    .bind(now)
+    .execute(&db)
+    .await
+    .unwrap();
+    backend::store::exports::put_part(&db, writing, 0, b"PK").await.unwrap();
+
+    let (status, erasure) = app.post(&ceo, &format!("/api/v1/users/{leaver}/erasure"), json!({})).await;
+    assert_eq!(status, 200, "{erasure}");
+    assert!(erasure["removed"].as_array().unwrap().contains(&json!("exports")), "{erasure}");
+    // That one failed, saying why; when its writer ends, its archive is discarded, not made ready.
+    let (_, failed) = app.get(&ceo, &format!("/api/v1/enterprises/{ent}/exports/{writing}")).await;
+    assert_eq!(failed["status"], "failed", "{failed}");
+    assert!(failed["error"].as_str().unwrap().contains("erased while this archive was written"), "{failed}");
+    backend::store::exports::put_part(&db, writing, 1, b"late").await.unwrap();
+    let made_ready = backend::store::exports::ready(&db, writing, 6, "00", now, now + chrono::Duration::days(7)).await.unwrap();
+    assert!(!made_ready, "a withdrawn export is not made ready by its writer");
+    assert_eq!(app.get(&ceo, &format!("/api/v1/enterprises/{ent}/exports/{writing}")).await.1["status"], "failed");
+    let (_, gone) = app.get(&ceo, &path).await;
+    assert_eq!((gone["status"].as_str(), gone["downloadUrl"].is_null()), (Some("expired"), true), "{gone}");
+    let resp = app.http.get(app.url(&download)).bearer_auth(&ceo).send().await.unwrap();
+    assert_eq!(resp.status(), 409);
+    let parts: i64 = sqlx::query_scalar("select count(*) from public.enterprise_export_parts p join public.enterprise_exports e on e.id = p.export_id where e.enterprise_id = $1::uuid")
+        .bind(&ent)
+        .fetch_one(&db)
+        .await
+        .unwrap();
+    assert_eq!(parts, 0, "no part of the archive is left");
+    assert_eq!(app.get(&other_ceo, &untouched).await.1["status"], "ready");
+
+    // A new export no longer holds them.
+    let (_, again) = app.post(&ceo, &format!("/api/v1/enterprises/{ent}/exports"), json!({})).await;
+    let again = format!("/api/v1/enterprises/{ent}/exports/{}", again["id"].as_str().unwrap());
+    assert_eq!(export_settled(&app, &ceo, &again).await["status"], "ready");
+    let bytes = app.http.get(app.url(&format!("{again}/download"))).bearer_auth(&ceo).send().await.unwrap().bytes().await.unwrap();
+    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes.to_vec())).unwrap();
+    let mut people = String::new();
+    std::io::Read::read_to_string(&mut archive.by_name("people.jsonl").unwrap(), &mut people).unwrap();
+    assert!(!people.contains("leaver@archived.example") && people.contains("Former member #1"), "{people}");
+}

@@ -205,7 +205,7 @@ export const eraseUserHeader = zod.object({
 export const eraseUserResponse = zod.object({
   "removed": zod.array(zod.string()),
   "kept": zod.array(zod.string())
-}).describe('What an erasure did, as stable codes. `removed`: `name`, `email`, `password`, `sessions`,\n`sign_in_history`, `api_tokens`, `passkeys`, `authenticator`, `recovery_codes`, `invitations`,\n`pending_emails`, `directory_identity`, `messenger_keys`, `conversations`, `messages`,\n`department_head`. `kept` (attributed to the pseudonym): `reports`, `reviews`, `spreadsheets`,\n`audit_entries`.')
+}).describe('What an erasure did, as stable codes. `removed`: `name`, `email`, `password`, `sessions`,\n`sign_in_history`, `api_tokens`, `passkeys`, `authenticator`, `recovery_codes`, `invitations`,\n`pending_emails`, `directory_identity`, `messenger_keys`, `conversations`, `messages`,\n`department_head`, `exports` (the enterprise\'s archives, which held them). `kept` (attributed to the pseudonym): `reports`, `reviews`, `spreadsheets`,\n`audit_entries`.')
 
 /**
  * Sends the person a new invitation (7 days, single use); the earlier link stops working. Only for someone who has not accepted yet (409 otherwise).
