@@ -386,7 +386,9 @@ impl SpreadsheetsApi {
     /// Save a spreadsheet
     ///
     /// New content (the engine's bytes, checked by the server's engine) and optionally a new
-    /// name, made from `version`: 409 when someone saved since.
+    /// name, made from `version`: 409 when someone saved since, and 409 `limit_reached`
+    /// (`storageBytes`) for a save that makes the workbook larger once the enterprise's schema is
+    /// at its storage limit.
     #[oai(path = "/spreadsheets/:id", method = "put", operation_id = "saveSpreadsheet")]
     async fn save(
         &self,
@@ -407,6 +409,11 @@ impl SpreadsheetsApi {
         engine(&state, &gone, &scope, Job::Check, &content, "content").await?;
         let mut tx = tenancy::begin(&state.db, &scope.schema).await?;
         scope.find(&mut tx, id.0).await?;
+        // A save that grows the workbook is new data: refused once the schema is at its storage
+        // limit (one that shrinks it or keeps its size always passes).
+        if content.len() as i64 > db::content_bytes(&mut tx, id.0).await?.unwrap_or(0) {
+            crate::usage::check_storage(&mut tx, state.config.tenant_limits, scope.enterprise, &scope.schema).await?;
+        }
         let version = db::save(&mut tx, id.0, body.version, &content, new_name.as_deref(), auth.0.user_id)
             .await?
             .ok_or(AppError::Conflict(crate::error::Conflict::StaleVersion))?;

@@ -90,6 +90,11 @@ pub async fn save(tx: &mut PgConnection, id: Uuid, version: i32, content: &[u8],
     .await
 }
 
+/// The size of the spreadsheet's stored workbook (`None`: no such spreadsheet).
+pub async fn content_bytes(tx: &mut PgConnection, id: Uuid) -> sqlx::Result<Option<i64>> {
+    sqlx::query_scalar("select octet_length(content)::bigint from spreadsheets where id = $1").bind(id).fetch_optional(tx).await
+}
+
 pub async fn delete(tx: &mut PgConnection, id: Uuid) -> sqlx::Result<bool> {
     Ok(sqlx::query("delete from spreadsheets where id = $1").bind(id).execute(tx).await?.rows_affected() == 1)
 }

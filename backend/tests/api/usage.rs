@@ -3,6 +3,7 @@
 
 use std::time::{Duration, Instant};
 
+use base64::{Engine as _, engine::general_purpose::STANDARD as B64};
 use serde_json::{Value, json};
 
 use crate::database::test_database;
@@ -48,12 +49,20 @@ async fn usage_counts_calls_sign_ins_emails_and_exports_from_every_instance_and_
         app.post(&ceo, "/api/v1/users", json!({ "fullName": "Ines Invited", "email": invitee, "role": "DepartmentUser", "enterpriseId": ent })).await;
     assert_eq!(status, 201, "{invited}");
     assert_eq!(app.post(&ceo, &format!("/api/v1/enterprises/{ent}/exports"), json!({})).await.0, 202);
+    // Its directory's service credential (one more call), then two SCIM calls with it.
+    let (status, made) =
+        app.post(&ceo, &format!("/api/v1/enterprises/{ent}/service-tokens"), json!({ "name": "Okta", "scopes": ["scim:read"] })).await;
+    assert_eq!(status, 201, "{made}");
+    for _ in 0..2 {
+        let resp = app.http.get(app.url("/api/v1/scim/v2/Users")).bearer_auth(made["token"].as_str().unwrap()).send().await.unwrap();
+        assert_eq!(resp.status(), 200);
+    }
     mail.wait_for(&invitee, 1).await;
     mail.wait_for(&ceo_email, 1).await;
 
     // The admin's own calls are nobody's usage.
     let usage = usage_until(&app, &admin, &ent, |u| summed(u, "emails") == 2).await;
-    assert_eq!(summed(&usage, "apiCalls"), 5, "three reads, the invitation, the export: {usage}");
+    assert_eq!(summed(&usage, "apiCalls"), 8, "three reads, the invitation, the export, the credential, two SCIM calls: {usage}");
     assert_eq!(summed(&usage, "signIns"), 1, "{usage}");
     assert_eq!(summed(&usage, "emails"), 2, "the invitation, and the export's 'ready': {usage}");
     assert_eq!(summed(&usage, "exports"), 1, "{usage}");
@@ -70,15 +79,15 @@ async fn usage_counts_calls_sign_ins_emails_and_exports_from_every_instance_and_
     for _ in 0..2 {
         assert_eq!(other_instance.get(&ceo, "/api/v1/auth/me").await.0, 200);
     }
-    let usage = usage_until(&app, &admin, &ent, |u| summed(u, "apiCalls") >= 7).await;
-    assert_eq!(summed(&usage, "apiCalls"), 7, "both instances' calls: {usage}");
+    let usage = usage_until(&app, &admin, &ent, |u| summed(u, "apiCalls") >= 10).await;
+    assert_eq!(summed(&usage, "apiCalls"), 10, "both instances' calls: {usage}");
 
     // Another enterprise's counts are its own; the CEO reads their own usage (and that read counts).
     let (_, theirs) = app.get(&admin, &format!("/api/v1/enterprises/{quiet}/usage")).await;
     assert_eq!((summed(&theirs, "apiCalls"), summed(&theirs, "signIns")), (0, 1), "{theirs}");
     let (status, own) = app.get(&ceo, &format!("/api/v1/enterprises/{ent}/usage")).await;
     assert_eq!(status, 200, "{own}");
-    assert_eq!(summed(&own, "apiCalls"), 8, "{own}");
+    assert_eq!(summed(&own, "apiCalls"), 11, "{own}");
 }
 
 #[tokio::test]
@@ -106,8 +115,20 @@ async fn limits_refuse_a_person_new_data_and_calls_past_them_naming_the_limit() 
     app.staff(&other_ceo, &other, "free@unlimited.example", "DepartmentUser", None).await;
 
     // Storage: nothing new once the schema is at its limit; lifting it lets the report in.
-    assert_eq!(app.put(&admin, &limits, json!({ "storageBytes": 1 })).await.0, 200);
     let author = app.token("first@limited.example", "staff-password").await;
+    let (status, sheet) = app.post(&author, &format!("/api/v1/departments/{finance}/spreadsheets"), json!({ "name": "Budget" })).await;
+    assert_eq!(status, 201, "{sheet}");
+    let sheet = format!("/api/v1/spreadsheets/{}", sheet["id"].as_str().unwrap());
+    let small = B64.encode(crate::spreadsheets::workbook(&[(1, 1, "1")]));
+    let big = B64.encode(crate::spreadsheets::workbook(&(1..=200).map(|r| (r, 1, "a longer cell of text")).collect::<Vec<_>>()));
+    let (status, saved) = app.put(&author, &sheet, json!({ "content": big, "version": 1 })).await;
+    assert_eq!(status, 200, "{saved}");
+    assert_eq!(app.put(&admin, &limits, json!({ "storageBytes": 1 })).await.0, 200);
+    // A save that makes the workbook smaller passes; one that makes it larger again is refused.
+    let (status, saved) = app.put(&author, &sheet, json!({ "content": small, "version": 2 })).await;
+    assert_eq!(status, 200, "{saved}");
+    let (status, refused) = app.put(&author, &sheet, json!({ "content": big, "version": 3 })).await;
+    assert_eq!((status, refused["code"].as_str(), refused["limit"].as_str()), (409, Some("limit_reached"), Some("storageBytes")), "{refused}");
     let report = json!({ "title": "Q1", "content": "Figures", "periodStart": "2026-01-01", "periodEnd": "2026-03-31" });
     let (status, refused) = app.post(&author, &format!("/api/v1/departments/{finance}/reports"), report.clone()).await;
     assert_eq!((status, refused["code"].as_str(), refused["limit"].as_str()), (409, Some("limit_reached"), Some("storageBytes")), "{refused}");

@@ -419,7 +419,9 @@ export function useGetSpreadsheet<TData = Awaited<ReturnType<typeof getSpreadshe
 
 /**
  * New content (the engine's bytes, checked by the server's engine) and optionally a new
-name, made from `version`: 409 when someone saved since.
+name, made from `version`: 409 when someone saved since, and 409 `limit_reached`
+(`storageBytes`) for a save that makes the workbook larger once the enterprise's schema is
+at its storage limit.
  * @summary Save a spreadsheet
  */
 export const getSaveSpreadsheetUrl = (id: string,) => {
