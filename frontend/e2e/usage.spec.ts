@@ -82,4 +82,48 @@ test.describe("an enterprise's usage and limits", () => {
     await expect(dialog).toBeHidden();
     await expect(card.getByTestId('usage-storage')).toContainText(/utilisés sur 500\sMo/);
   });
+
+  test("the admin's dashboard lists every enterprise's usage against its limits, sorted by the column chosen, in both languages", async ({ page, request }) => {
+    // A name that sorts first from A: the run's other enterprises share the table.
+    const name = `000 Usage ${runId}`;
+    const ceo = { email: `usage-table-${runId}@e2e.test`, password: 'usage-table-password', fullName: `Uma Usage ${runId}` };
+    const adminToken = await apiToken(request, admin);
+    const id = await createEnterprise(request, adminToken, name, ceo);
+    const ceoToken = await apiToken(request, ceo);
+    for (const n of [1, 2]) {
+      const made = await request.post('/api/v1/users', {
+        headers: { Authorization: `Bearer ${ceoToken}` },
+        data: { fullName: `Ulla ${n} ${runId}`, email: `usage-table-${n}-${runId}@e2e.test`, password: 'person-password-1', role: 'DepartmentUser' },
+      });
+      expect(made.status(), await made.text()).toBe(201);
+    }
+    const limited = await request.put(`/api/v1/enterprises/${id}/limits`, { headers: { Authorization: `Bearer ${adminToken}` }, data: { people: 40 } });
+    expect(limited.status(), await limited.text()).toBe(200);
+
+    await signIn(page);
+    await page.goto('/admin');
+    const region = page.getByRole('region', { name: 'Usage by enterprise' });
+    const table = region.getByRole('table', { name: 'Usage by enterprise' });
+    await expect(table.getByRole('columnheader', { name: 'Storage' })).toHaveAttribute('aria-sort', 'descending');
+    await table.getByRole('button', { name: 'Enterprise' }).click();
+    await expect(table.getByRole('columnheader', { name: 'Enterprise' })).toHaveAttribute('aria-sort', 'ascending');
+    const row = table.getByRole('row').filter({ has: page.getByRole('link', { name }) });
+    await expect(row).toContainText('3 of 40');
+    await table.getByRole('button', { name: 'People' }).click();
+    await expect(table.getByRole('columnheader', { name: 'People' })).toHaveAttribute('aria-sort', 'descending');
+    await table.getByRole('button', { name: 'Enterprise' }).click();
+    await row.getByRole('link', { name }).click();
+    await expect(page).toHaveURL(new RegExp(`/admin/enterprises/${id}$`));
+
+    // In French.
+    await page.evaluate(() => sessionStorage.clear());
+    await signInInFrench(page);
+    await page.goto('/admin');
+    const région = page.getByRole('region', { name: 'Utilisation par entreprise' });
+    const tableau = région.getByRole('table', { name: 'Utilisation par entreprise' });
+    await tableau.getByRole('button', { name: 'Entreprise' }).click();
+    await expect(tableau.getByRole('row').filter({ has: page.getByRole('link', { name }) })).toContainText('3 sur 40');
+    await région.getByRole('radiogroup', { name: 'Période des décomptes' }).getByText('7 jours', { exact: true }).click();
+    await expect(région).toContainText('ces 7 derniers jours (UTC)');
+  });
 });

@@ -3,10 +3,14 @@
 
 use chrono::{Days, NaiveDate, Utc};
 use poem::web::Data;
-use poem_openapi::{Object, OpenApi, param::Path, param::Query, payload::Json};
+use poem_openapi::{Enum, Object, OpenApi, param::Path, param::Query, payload::Json};
 use uuid::Uuid;
 
-use super::{ApiTags, managed::find_managed};
+use super::{
+    ApiTags,
+    managed::find_managed,
+    types::{Page, paging},
+};
 use crate::{
     api_errors,
     audit::{Audit, Changes, Target},
@@ -117,6 +121,64 @@ pub struct EnterpriseLimits {
     pub own_limits: UsageLimits,
 }
 
+/// What the platform's usage overview sorts by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
+#[oai(rename_all = "camelCase")]
+pub enum UsageSort {
+    Name,
+    People,
+    ActiveSessions,
+    StorageBytes,
+    SpreadsheetBytes,
+    ExportBytes,
+    ApiCalls,
+    Emails,
+    Exports,
+    SignIns,
+}
+
+/// A sort's direction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
+#[oai(rename_all = "lowercase")]
+pub enum SortOrder {
+    Asc,
+    Desc,
+}
+
+/// One enterprise in the platform's usage overview.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct EnterpriseUsageSummary {
+    pub enterprise_id: Uuid,
+    pub name: String,
+    pub is_active: bool,
+    /// Its people, deactivated ones included (erased ones are not).
+    pub people: i64,
+    pub active_sessions: i64,
+    /// Its schema on disk: tables, indexes and TOAST.
+    pub storage_bytes: i64,
+    /// Of `storageBytes`, its spreadsheets.
+    pub spreadsheet_bytes: i64,
+    /// Its export archives stored until they expire.
+    pub export_bytes: i64,
+    /// Over the `days` up to today (UTC), as `daily` of its usage counts them.
+    pub api_calls: i64,
+    pub emails: i64,
+    pub exports: i64,
+    pub sign_ins: i64,
+    /// The limits in force.
+    pub limits: UsageLimits,
+}
+
+api_errors!(OverviewError {
+    /// A bad `sort`, `order`, `days` or page (`validation_failed`).
+    400 BadRequest,
+    /// No token, or its session has ended.
+    401 Unauthorized,
+    /// Only the platform admin sees every enterprise's usage (`forbidden`).
+    403 Forbidden,
+});
+
 api_errors!(UsageError {
     /// `from` or `to` is not a date, `from` is after `to`, or they span more than 366 days
     /// (`validation_failed`, with `fields`); a limit below 1 or too large.
@@ -191,6 +253,82 @@ impl UsageApi {
             own_limits: own.into(),
             daily,
         }))
+    }
+
+    /// Every enterprise's usage
+    ///
+    /// The platform admin. Each enterprise with what it holds now (people, live sessions, its
+    /// schema on disk and the spreadsheets' part of it, stored export archives), its counts over
+    /// the `days` up to today (1 to 366, default 30) and its limits in force, sorted by `sort`
+    /// (default `storageBytes`) in `order` (default `desc`; ties by name), a page at a time.
+    #[oai(path = "/usage", method = "get", operation_id = "listEnterpriseUsage")]
+    #[allow(clippy::too_many_arguments)]
+    async fn overview(
+        &self,
+        state: Data<&AppState>,
+        auth: BearerAuth,
+        sort: Query<Option<UsageSort>>,
+        order: Query<Option<SortOrder>>,
+        #[oai(validator(minimum(value = "1"), maximum(value = "366")))] days: Query<Option<u32>>,
+        #[oai(validator(minimum(value = "1")))] page: Query<Option<u32>>,
+        #[oai(name = "pageSize", validator(minimum(value = "1"), maximum(value = "100")))] page_size: Query<Option<u32>>,
+    ) -> Result<Json<Page<EnterpriseUsageSummary>>, OverviewError> {
+        auth.0.require("listEnterpriseUsage")?;
+        let paging = paging(page.0, page_size.0);
+        let now = Utc::now();
+        let today = now.date_naive();
+        let since = today.checked_sub_days(Days::new(u64::from(days.0.unwrap_or(DEFAULT_DAYS as u32)) - 1)).unwrap_or(today);
+        if let Err(err) = state.usage.flush(&state.db).await {
+            tracing::warn!(error = %err, "could not write the usage counters before a read");
+        }
+        let mut conn = state.db.acquire().await?;
+        let citus = tenancy::citus::enabled(&mut conn).await?;
+        let mut rows = store::usage::overview(&mut conn, since, now, citus).await?;
+        drop(conn);
+        let key = |o: &store::usage::Overview| -> i64 {
+            match sort.0.unwrap_or(UsageSort::StorageBytes) {
+                UsageSort::Name => 0,
+                UsageSort::People => o.people,
+                UsageSort::ActiveSessions => o.active_sessions,
+                UsageSort::StorageBytes => o.storage_bytes,
+                UsageSort::SpreadsheetBytes => o.spreadsheet_bytes,
+                UsageSort::ExportBytes => o.export_bytes,
+                UsageSort::ApiCalls => o.counts.api_calls,
+                UsageSort::Emails => o.counts.emails,
+                UsageSort::Exports => o.counts.exports,
+                UsageSort::SignIns => o.counts.sign_ins,
+            }
+        };
+        let descending = order.0.unwrap_or(SortOrder::Desc) == SortOrder::Desc;
+        rows.sort_by(|a, b| {
+            let by_key = if descending { key(b).cmp(&key(a)) } else { key(a).cmp(&key(b)) };
+            let by_name = a.name.to_lowercase().cmp(&b.name.to_lowercase());
+            let by_name = if sort.0 == Some(UsageSort::Name) && descending { by_name.reverse() } else { by_name };
+            by_key.then(by_name).then(a.id.cmp(&b.id))
+        });
+        let total = rows.len() as i64;
+        let start = (paging.page.saturating_sub(1) as usize).saturating_mul(paging.page_size as usize);
+        let items = rows
+            .into_iter()
+            .skip(start)
+            .take(paging.page_size as usize)
+            .map(|o| EnterpriseUsageSummary {
+                enterprise_id: o.id,
+                name: o.name,
+                is_active: o.is_active,
+                people: o.people,
+                active_sessions: o.active_sessions,
+                storage_bytes: o.storage_bytes,
+                spreadsheet_bytes: o.spreadsheet_bytes,
+                export_bytes: o.export_bytes,
+                api_calls: o.counts.api_calls,
+                emails: o.counts.emails,
+                exports: o.counts.exports,
+                sign_ins: o.counts.sign_ins,
+                limits: crate::usage::in_force(o.limits, state.config.tenant_limits).into(),
+            })
+            .collect();
+        Ok(Json(Page::new(items, total, paging)))
     }
 
     /// Set an enterprise's limits

@@ -133,6 +133,7 @@ pub const PERMISSIONS: &[Permission] = &[
     row("getEnterpriseImport", A, NEVER, NEVER, NEVER),
     // Usage: the admin any, a CEO their own; limits are the admin's.
     row("getEnterpriseUsage", A, OWN, NEVER, NEVER),
+    row("listEnterpriseUsage", A, NEVER, NEVER, NEVER),
     row("setEnterpriseLimits", A, NEVER, NEVER, NEVER),
     row("listEnterpriseUsers", A, OWN, NEVER, NEVER),
     row("listEnterpriseReports", A, OWN, NEVER, NEVER),
@@ -247,6 +248,7 @@ pub const SCOPES: &[(&str, &str)] = &[
     ("listEnterpriseImports", "enterprises:read"),
     ("getEnterpriseImport", "enterprises:read"),
     ("getEnterpriseUsage", "enterprises:read"),
+    ("listEnterpriseUsage", "enterprises:read"),
     ("setEnterpriseLimits", "enterprises:write"),
     ("listEnterpriseDepartments", "enterprises:read"),
     ("getDepartment", "enterprises:read"),

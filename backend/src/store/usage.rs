@@ -1,5 +1,7 @@
 //! What an enterprise uses (`usage`): its daily counters, what it holds now, and its own limits.
 
+use std::collections::HashMap;
+
 use chrono::NaiveDate;
 use sqlx::{PgConnection, PgPool, Row};
 use uuid::Uuid;
@@ -126,4 +128,108 @@ pub async fn schema_bytes(conn: &mut PgConnection, schema: &SchemaName, citus: b
     .bind(schema.as_str())
     .fetch_one(&mut *conn)
     .await
+}
+
+/// One enterprise in the platform's usage overview (`listEnterpriseUsage`).
+#[derive(Debug, Clone, Default)]
+pub struct Overview {
+    pub id: Uuid,
+    pub name: String,
+    pub is_active: bool,
+    /// Its own limits (`None` each: the platform's default).
+    pub limits: OwnLimits,
+    pub people: i64,
+    pub active_sessions: i64,
+    pub storage_bytes: i64,
+    /// Of `storage_bytes`, the spreadsheets' table (workbooks are stored whole).
+    pub spreadsheet_bytes: i64,
+    /// The ready archives of its exports, stored until they expire.
+    pub export_bytes: i64,
+    /// Summed over the days from `since`.
+    pub counts: DailyCounts,
+}
+
+/// Every enterprise's usage, each figure read for all of them at once (one statement each, not
+/// one per tenant): people, live sessions, its daily counts since `since`, stored export archives,
+/// and its schema's size on disk. On Citus a tenant's tables are on a worker: their sizes come
+/// from `citus_shards`, which asks each worker once.
+pub async fn overview(conn: &mut PgConnection, since: NaiveDate, now: chrono::DateTime<chrono::Utc>, citus: bool) -> sqlx::Result<Vec<Overview>> {
+    let mut all: HashMap<Uuid, Overview> = HashMap::new();
+    let mut schemas: HashMap<String, Uuid> = HashMap::new();
+    let enterprises =
+        sqlx::query("select id, name, is_active, schema_name, limit_people, limit_storage_bytes, limit_api_calls_per_minute from public.enterprises")
+            .fetch_all(&mut *conn)
+            .await?;
+    for row in enterprises {
+        let id: Uuid = row.get(0);
+        schemas.insert(row.get(3), id);
+        let limits = OwnLimits { people: row.get(4), storage_bytes: row.get(5), api_calls_per_minute: row.get(6) };
+        all.insert(id, Overview { id, name: row.get(1), is_active: row.get(2), limits, ..Overview::default() });
+    }
+    let pairs = |rows: Vec<sqlx::postgres::PgRow>| rows.into_iter().map(|r| (r.get::<Uuid, _>(0), r.get::<i64, _>(1))).collect::<Vec<_>>();
+    let people = sqlx::query("select enterprise_id, count(*) from public.users where enterprise_id is not null and erased_at is null group by 1")
+        .fetch_all(&mut *conn)
+        .await?;
+    for (id, n) in pairs(people) {
+        all.entry(id).and_modify(|o| o.people = n);
+    }
+    let sessions = sqlx::query(
+        "select u.enterprise_id, count(*) from public.sessions s join public.users u on u.id = s.user_id \
+         where u.enterprise_id is not null and s.ended_at is null and s.expires_at > $1 group by 1",
+    )
+    .bind(now)
+    .fetch_all(&mut *conn)
+    .await?;
+    for (id, n) in pairs(sessions) {
+        all.entry(id).and_modify(|o| o.active_sessions = n);
+    }
+    let exports =
+        sqlx::query("select enterprise_id, coalesce(sum(size_bytes), 0)::bigint from public.enterprise_exports where status = 'ready' group by 1")
+            .fetch_all(&mut *conn)
+            .await?;
+    for (id, n) in pairs(exports) {
+        all.entry(id).and_modify(|o| o.export_bytes = n);
+    }
+    let counted = sqlx::query(
+        "select enterprise_id, sum(api_calls)::bigint, sum(emails)::bigint, sum(exports)::bigint, sum(sign_ins)::bigint \
+         from public.enterprise_usage_daily where day >= $1 group by 1",
+    )
+    .bind(since)
+    .fetch_all(&mut *conn)
+    .await?;
+    for r in counted {
+        let counts = DailyCounts { api_calls: r.get(1), emails: r.get(2), exports: r.get(3), sign_ins: r.get(4) };
+        all.entry(r.get(0)).and_modify(|o| o.counts = counts);
+    }
+    // Each tenant schema's tables with their indexes and TOAST; on Citus the distributed ones
+    // from their shards, the others (none, with schema-based sharding) where they are.
+    let local = "select n.nspname::text, coalesce(sum(pg_total_relation_size(c.oid)), 0)::bigint, \
+                        coalesce(sum(pg_total_relation_size(c.oid)) filter (where c.relname = 'spreadsheets'), 0)::bigint \
+                 from pg_class c join pg_namespace n on n.oid = c.relnamespace \
+                 where n.nspname like 't\\_%' and c.relkind in ('r', 'm', 'p') {unless} group by 1";
+    let mut sizes = Vec::new();
+    if citus {
+        let unless = "and not exists (select 1 from pg_dist_partition p where p.logicalrelid = c.oid)";
+        sizes.extend(sqlx::query(sqlx::AssertSqlSafe(local.replace("{unless}", unless))).fetch_all(&mut *conn).await?);
+        sizes.extend(
+            sqlx::query(
+                "select n.nspname::text, coalesce(sum(s.shard_size), 0)::bigint, \
+                        coalesce(sum(s.shard_size) filter (where c.relname = 'spreadsheets'), 0)::bigint \
+                 from citus_shards s join pg_class c on c.oid = s.table_name join pg_namespace n on n.oid = c.relnamespace \
+                 where n.nspname like 't\\_%' group by 1",
+            )
+            .fetch_all(&mut *conn)
+            .await?,
+        );
+    } else {
+        sizes.extend(sqlx::query(sqlx::AssertSqlSafe(local.replace("{unless}", ""))).fetch_all(&mut *conn).await?);
+    }
+    for r in sizes {
+        let Some(id) = schemas.get(&r.get::<String, _>(0)) else { continue };
+        all.entry(*id).and_modify(|o| {
+            o.storage_bytes += r.get::<i64, _>(1);
+            o.spreadsheet_bytes += r.get::<i64, _>(2);
+        });
+    }
+    Ok(all.into_values().collect())
 }

@@ -228,6 +228,7 @@ const TABLE: &[(&str, [Cell; 11], Program)] = &[
     // Usage: the admin any, a CEO their own; limits are the admin's.
     ("getEnterpriseUsage",        [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("enterprises:read")),
     ("setEnterpriseLimits",       [A,     F,  F,   F,    U,   U,    F,     F,   F,     F,    F], S("enterprises:write")),
+    ("listEnterpriseUsage",       [A,     F,  F,   F,    U,   U,    F,     F,   F,     F,    F], S("enterprises:read")),
     ("listEnterpriseUsers",       [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("users:read")),
     ("listEnterpriseReports",     [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("reports:read")),
     // Departments: managed by the admin and the CEO; staff read their own department only.
@@ -837,6 +838,7 @@ impl World {
             }
             "getEnterpriseImport" => get(format!("/api/v1/enterprises/imports/{}", self.ready_import().await)),
             "getEnterpriseUsage" => get(format!("/api/v1/enterprises/{ent}/usage")),
+            "listEnterpriseUsage" => get("/api/v1/enterprises/usage?sort=people&pageSize=100"),
             // A limit no walk comes near.
             "setEnterpriseLimits" => put(format!("/api/v1/enterprises/{ent}/limits")).json(json!({ "people": 1000 })),
             "listEnterpriseUsers" => get(format!("/api/v1/enterprises/{ent}/users?pageSize=100")),
@@ -1263,6 +1265,14 @@ impl World {
             "getEnterpriseUsage" => {
                 ensure!(body["current"]["people"].as_i64().is_some_and(|n| n >= 3), "{body}");
                 ensure!(body["daily"].as_array().is_some_and(|d| d.len() == 30), "not the 30 days up to today: {body}");
+            }
+            "listEnterpriseUsage" => {
+                let alpha = list.iter().find(|e| e["enterpriseId"] == a.id.as_str());
+                ensure!(
+                    alpha.is_some_and(|e| e["people"].as_i64().is_some_and(|n| n >= 3)) && list.iter().any(|e| e["enterpriseId"] == b.id.as_str()),
+                    "{body}"
+                );
+                ensure!(list.windows(2).all(|w| w[0]["people"].as_i64() >= w[1]["people"].as_i64()), "not by people, most first: {body}");
             }
             "setEnterpriseLimits" => ensure!(body["ownLimits"] == json!({ "people": 1000 }) && body["limits"]["people"] == 1000, "{body}"),
             "createEnterprise" => ensure!(body["name"] == call.target.as_str() && body["ceo"]["email"] == call.spare.as_str(), "{body}"),

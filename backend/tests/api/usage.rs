@@ -230,3 +230,64 @@ async fn usage_and_limits_refuse_bad_input_and_unknown_enterprises() {
     assert_eq!(app.put(&admin, &format!("/api/v1/enterprises/{unknown}/limits"), json!({})).await.0, 404);
     assert_eq!(app.get(&admin, "/api/v1/enterprises/not-a-uuid/usage").await.0, 400);
 }
+
+#[tokio::test]
+async fn the_admin_sees_every_enterprise_s_usage_sorted_by_any_figure_a_page_at_a_time() {
+    let (db, _dropped) = test_database().await;
+    let app = TestApp::spawn(db).await;
+    let admin = app.admin_token().await;
+    let (big, big_ceo) = app.enterprise(&admin, "Big Usage").await;
+    let (small, _) = app.enterprise(&admin, "Small Usage").await;
+    let (quiet, _) = app.enterprise(&admin, "Another Usage").await;
+    // Big: two more people, a spreadsheet with a workbook, calls; a limit of its own.
+    let finance = app.department(&big_ceo, &big, "finance").await;
+    for n in 0..2 {
+        app.staff(&big_ceo, &big, &format!("p{n}@big-usage.example"), "DepartmentUser", Some(&finance)).await;
+    }
+    let writer = app.token("p0@big-usage.example", "staff-password").await;
+    let (status, sheet) = app.post(&writer, &format!("/api/v1/departments/{finance}/spreadsheets"), json!({ "name": "Plan" })).await;
+    assert_eq!(status, 201, "{sheet}");
+    let content = B64.encode(crate::spreadsheets::workbook(&(1..=300).map(|r| (r, 1, "some text in a cell")).collect::<Vec<_>>()));
+    let (status, saved) =
+        app.put(&writer, &format!("/api/v1/spreadsheets/{}", sheet["id"].as_str().unwrap()), json!({ "content": content, "version": 1 })).await;
+    assert_eq!(status, 200, "{saved}");
+    assert_eq!(app.put(&admin, &format!("/api/v1/enterprises/{big}/limits"), json!({ "people": 40 })).await.0, 200);
+
+    let (status, page) = app.get(&admin, "/api/v1/enterprises/usage?sort=people").await;
+    assert_eq!(status, 200, "{page}");
+    assert_eq!((page["total"].as_i64(), page["page"].as_i64(), page["pageSize"].as_i64()), (Some(3), Some(1), Some(20)), "{page}");
+    let items = page["items"].as_array().unwrap();
+    let names: Vec<&str> = items.iter().map(|i| i["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["Big Usage", "Another Usage", "Small Usage"], "most people first, ties by name: {page}");
+    let top = &items[0];
+    assert_eq!((top["enterpriseId"].as_str(), top["people"].as_i64(), top["isActive"].as_bool()), (Some(big.as_str()), Some(3), Some(true)), "{top}");
+    assert_eq!(top["limits"], json!({ "people": 40 }), "{top}");
+    assert!(top["spreadsheetBytes"].as_i64().unwrap() > 0 && top["storageBytes"].as_i64() > top["spreadsheetBytes"].as_i64(), "{top}");
+    assert!(top["apiCalls"].as_i64().unwrap() >= 5, "its CEO's calls, counted: {top}");
+    assert_eq!(top["activeSessions"], 2, "its CEO's and its writer's: {top}");
+
+    // By name, both ways; by spreadsheet bytes, least first; a page of one.
+    let order = |path: &str| {
+        let app = &app;
+        let admin = &admin;
+        let path = path.to_owned();
+        async move {
+            let (status, page) = app.get(admin, &path).await;
+            assert_eq!(status, 200, "{page}");
+            page["items"].as_array().unwrap().iter().map(|i| i["enterpriseId"].as_str().unwrap().to_owned()).collect::<Vec<_>>()
+        }
+    };
+    assert_eq!(order("/api/v1/enterprises/usage?sort=name&order=asc").await, [quiet.clone(), big.clone(), small.clone()]);
+    assert_eq!(order("/api/v1/enterprises/usage?sort=name&order=desc").await, [small.clone(), big.clone(), quiet.clone()]);
+    assert_eq!(order("/api/v1/enterprises/usage?sort=spreadsheetBytes&order=desc").await[0], big);
+    assert_eq!(order("/api/v1/enterprises/usage?sort=name&order=asc&page=2&pageSize=1").await, vec![big.clone()]);
+    assert_eq!(order("/api/v1/enterprises/usage?sort=name&page=9").await, Vec::<String>::new());
+    let (_, one_day) = app.get(&admin, "/api/v1/enterprises/usage?sort=apiCalls&days=1").await;
+    assert_eq!(one_day["items"][0]["enterpriseId"], big.as_str(), "{one_day}");
+
+    // Bad input is a 400; only the admin sees it.
+    for bad in ["sort=size", "order=up", "days=0", "days=367", "page=0", "pageSize=101"] {
+        assert_eq!(app.get(&admin, &format!("/api/v1/enterprises/usage?{bad}")).await.0, 400, "{bad}");
+    }
+    assert_eq!(app.get(&big_ceo, "/api/v1/enterprises/usage").await.0, 403);
+}

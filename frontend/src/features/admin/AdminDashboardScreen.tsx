@@ -12,6 +12,7 @@ import { REVIEW_STATUSES, STATUS_CHART_COLORS, dailyOption } from '@/lib/chart-o
 import { useFormat } from '@/lib/format';
 import { href } from '@/lib/paths';
 import { PlatformSecurityCard } from '@/components/security/SecurityPolicyCards';
+import { EnterpriseUsageTable } from './EnterpriseUsageTable';
 
 const RANGES = ['7', '30', '90'] as const;
 
@@ -143,6 +144,8 @@ export default function AdminDashboardScreen() {
           </SimpleGrid>
         )}
       </Stack>
+
+      <EnterpriseUsageTable />
 
       <PlatformSecurityCard />
     </Stack>

@@ -13,6 +13,7 @@ describe("the platform's security policy", () => {
     const { calls } = mockApi({
       'GET /api/v1/admin/dashboard': serverErrors.internal(),
       'GET /api/v1/admin/statistics': serverErrors.internal(),
+      'GET /api/v1/enterprises/usage': serverErrors.internal(),
       'GET /api/v1/platform/security-policy': jsonResponse(200, { mfaRequiredRoles: ['PlatformAdmin'] }),
       'PUT /api/v1/platform/security-policy': ({ body }) => jsonResponse(200, body),
     });

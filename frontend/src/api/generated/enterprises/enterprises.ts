@@ -39,10 +39,12 @@ import type {
   EnterpriseUsage,
   GetEnterpriseUsageParams,
   ImportEnterpriseBody,
+  ListEnterpriseUsageParams,
   ListEnterpriseUsersParams,
   ListEnterprisesParams,
   NewSsoDomain,
   PageEnterprise,
+  PageEnterpriseUsageSummary,
   PageUser,
   PurgeEnterprise,
   SetEnterpriseLimits,
@@ -2229,6 +2231,116 @@ export function useGetEnterpriseUsage<TData = Awaited<ReturnType<typeof getEnter
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
   const queryOptions = getGetEnterpriseUsageQueryOptions(id,params,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
+ * The platform admin. Each enterprise with what it holds now (people, live sessions, its
+schema on disk and the spreadsheets' part of it, stored export archives), its counts over
+the `days` up to today (1 to 366, default 30) and its limits in force, sorted by `sort`
+(default `storageBytes`) in `order` (default `desc`; ties by name), a page at a time.
+ * @summary Every enterprise's usage
+ */
+export const getListEnterpriseUsageUrl = (params?: ListEnterpriseUsageParams,) => {
+  const normalizedParams = new URLSearchParams();
+
+  Object.entries(params || {}).forEach(([key, value]) => {
+    
+    if (value !== undefined) {
+      normalizedParams.append(key, value === null ? 'null' : value.toString())
+    }
+  });
+
+  const stringifiedParams = normalizedParams.toString();
+
+  return stringifiedParams.length > 0 ? `/api/v1/enterprises/usage?${stringifiedParams}` : `/api/v1/enterprises/usage`
+}
+
+export const listEnterpriseUsage = async (params?: ListEnterpriseUsageParams, options?: RequestInit): Promise<PageEnterpriseUsageSummary> => {
+  
+  return customFetch<PageEnterpriseUsageSummary>(getListEnterpriseUsageUrl(params),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getListEnterpriseUsageQueryKey = (params?: ListEnterpriseUsageParams,) => {
+    return [
+    `/api/v1/enterprises/usage`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getListEnterpriseUsageQueryOptions = <TData = Awaited<ReturnType<typeof listEnterpriseUsage>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(params?: ListEnterpriseUsageParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listEnterpriseUsage>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListEnterpriseUsageQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listEnterpriseUsage>>> = ({ signal }) => listEnterpriseUsage(params, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listEnterpriseUsage>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListEnterpriseUsageQueryResult = NonNullable<Awaited<ReturnType<typeof listEnterpriseUsage>>>
+export type ListEnterpriseUsageQueryError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+
+
+export function useListEnterpriseUsage<TData = Awaited<ReturnType<typeof listEnterpriseUsage>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+ params: undefined |  ListEnterpriseUsageParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listEnterpriseUsage>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listEnterpriseUsage>>,
+          TError,
+          Awaited<ReturnType<typeof listEnterpriseUsage>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListEnterpriseUsage<TData = Awaited<ReturnType<typeof listEnterpriseUsage>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+ params?: ListEnterpriseUsageParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listEnterpriseUsage>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listEnterpriseUsage>>,
+          TError,
+          Awaited<ReturnType<typeof listEnterpriseUsage>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListEnterpriseUsage<TData = Awaited<ReturnType<typeof listEnterpriseUsage>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+ params?: ListEnterpriseUsageParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listEnterpriseUsage>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Every enterprise's usage
+ */
+
+export function useListEnterpriseUsage<TData = Awaited<ReturnType<typeof listEnterpriseUsage>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+ params?: ListEnterpriseUsageParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listEnterpriseUsage>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getListEnterpriseUsageQueryOptions(params,options)
 
   const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
 

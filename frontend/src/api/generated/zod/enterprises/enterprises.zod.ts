@@ -721,6 +721,54 @@ export const getEnterpriseUsageResponse = zod.object({
 }).describe('What an enterprise uses (docs/api.md, \"A tenant\'s life\").')
 
 /**
+ * The platform admin. Each enterprise with what it holds now (people, live sessions, its
+schema on disk and the spreadsheets' part of it, stored export archives), its counts over
+the `days` up to today (1 to 366, default 30) and its limits in force, sorted by `sort`
+(default `storageBytes`) in `order` (default `desc`; ties by name), a page at a time.
+ * @summary Every enterprise's usage
+ */
+export const listEnterpriseUsageQueryDaysMax = 366;export const listEnterpriseUsageQueryPageSizeMax = 100;
+
+export const listEnterpriseUsageQueryParams = zod.object({
+  "sort": zod.enum(['name', 'people', 'activeSessions', 'storageBytes', 'spreadsheetBytes', 'exportBytes', 'apiCalls', 'emails', 'exports', 'signIns']).optional(),
+  "order": zod.enum(['asc', 'desc']).optional(),
+  "days": zod.number().min(1).max(listEnterpriseUsageQueryDaysMax).optional(),
+  "page": zod.number().min(1).optional(),
+  "pageSize": zod.number().min(1).max(listEnterpriseUsageQueryPageSizeMax).optional()
+})
+
+export const listEnterpriseUsageHeader = zod.object({
+  "If-None-Match": zod.string().optional().describe('An `ETag` from an earlier answer: 304 without a body when it still matches.')
+})
+
+export const listEnterpriseUsageResponsePageMin = 0;export const listEnterpriseUsageResponsePageSizeMin = 0;
+
+export const listEnterpriseUsageResponse = zod.object({
+  "items": zod.array(zod.object({
+  "enterpriseId": zod.uuid(),
+  "name": zod.string(),
+  "isActive": zod.boolean(),
+  "people": zod.number().describe('Its people, deactivated ones included (erased ones are not).'),
+  "activeSessions": zod.number(),
+  "storageBytes": zod.number().describe('Its schema on disk: tables, indexes and TOAST.'),
+  "spreadsheetBytes": zod.number().describe('Of `storageBytes`, its spreadsheets.'),
+  "exportBytes": zod.number().describe('Its export archives stored until they expire.'),
+  "apiCalls": zod.number().describe('Over the `days` up to today (UTC), as `daily` of its usage counts them.'),
+  "emails": zod.number(),
+  "exports": zod.number(),
+  "signIns": zod.number(),
+  "limits": zod.object({
+  "people": zod.number().optional(),
+  "storageBytes": zod.number().optional(),
+  "apiCallsPerMinute": zod.number().optional()
+}).describe('Limits; a missing one is no limit.')
+}).describe('One enterprise in the platform\'s usage overview.')),
+  "total": zod.number().describe('How many items match the filters, over all pages.'),
+  "page": zod.number().min(listEnterpriseUsageResponsePageMin),
+  "pageSize": zod.number().min(listEnterpriseUsageResponsePageSizeMin)
+}).describe('One page of a list.')
+
+/**
  * The platform admin. Replaces the enterprise's own limits: a missing one takes the
 platform's default. Past a limit, what would cross it is refused with `limit_reached`
 naming it: a new person (409, `people`), a new report or spreadsheet (409,
