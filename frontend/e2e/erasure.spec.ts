@@ -72,3 +72,46 @@ test.describe.serial('erasure of a person', () => {
     await expect(result.getByRole('listitem').filter({ hasText: 'son adresse e-mail' })).toBeVisible();
   });
 });
+
+test.describe("a directory's deletions", () => {
+  test('the CEO chooses erasure; the directory (SCIM) then deletes someone who wrote a report, and they read as a former member', async ({ page, request }) => {
+    const boss = { fullName: `Dana Directory ${runId}`, email: `directory-ceo-${runId}@e2e.test`, password: 'directory-ceo-password-1' };
+    const leaver = { fullName: `Liam Leaving ${runId}`, email: `directory-leaver-${runId}@e2e.test`, password: 'directory-leaver-password-1' };
+    const enterprise = await createEnterprise(request, await apiToken(request, admin), `Directory ${runId}`, boss);
+    const ceoToken = await apiToken(request, boss);
+    const finance = await departmentId(request, ceoToken, enterprise, 'finance');
+    const leaverId = await createStaff(request, ceoToken, leaver, finance);
+    const report = await request.post(`/api/v1/departments/${finance}/reports`, {
+      headers: bearer(await apiToken(request, leaver)),
+      data: { title: `Plan ${runId}`, content: 'Figures', periodStart: '2026-07-01', periodEnd: '2026-09-30', status: 'submitted' },
+    });
+    expect(report.status(), await report.text()).toBe(201);
+    const credential = await request.post(`/api/v1/enterprises/${enterprise}/service-tokens`, {
+      headers: bearer(ceoToken),
+      data: { name: 'Directory', scopes: ['scim:read', 'scim:write'] },
+    });
+    expect(credential.status(), await credential.text()).toBe(201);
+    const scimToken = ((await credential.json()) as { token: string }).token;
+
+    await signIn(page, boss);
+    await page.goto('/ceo/integrations');
+    const card = page.getByRole('region', { name: 'When your directory deletes someone' });
+    await expect(card.getByRole('radio', { name: 'Deletes their account' })).toBeChecked();
+    await card.getByRole('radio', { name: 'Erases their personal data' }).check();
+    await card.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByText('Directory settings saved')).toBeVisible();
+
+    const deleted = await request.delete(`/api/v1/scim/v2/Users/${leaverId}`, { headers: bearer(scimToken) });
+    expect(deleted.status(), await deleted.text()).toBe(204);
+    await page.goto(`/admin/users?q=${encodeURIComponent('Former member')}`);
+    await expect(page.getByRole('table')).toContainText('Former member #1');
+
+    // In French, the choice reads as made.
+    await page.evaluate(() => sessionStorage.clear());
+    await signInInFrench(page, boss);
+    await page.goto('/ceo/integrations');
+    const carte = page.getByRole('region', { name: "Quand votre annuaire supprime quelqu'un" });
+    await expect(carte.getByRole('radio', { name: 'Efface ses données personnelles' })).toBeChecked();
+    await expect(carte.getByRole('button', { name: 'Enregistrer' })).toBeDisabled();
+  });
+});

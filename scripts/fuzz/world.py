@@ -157,6 +157,7 @@ ids = {
     "getEnterpriseImport": {"importId": enterprise_import},
     # Limits on the spare enterprise: tiny ones on Acme would refuse the rest of the run.
     "getEnterpriseUsage": {"id": ent}, "setEnterpriseLimits": {"id": spare_ent},
+    "getEnterpriseProvisioning": {"id": ent}, "updateEnterpriseProvisioning": {"id": spare_ent},
     "listEnterpriseUsers": {"id": ent}, "listEnterpriseDepartments": {"id": ent}, "listEnterpriseReports": {"id": ent},
     "getDepartment": {"id": ent, "deptId": finance}, "updateDepartment": {"id": ent, "deptId": finance},
     "assignDepartmentUser": {"id": ent, "deptId": finance},

@@ -20,6 +20,7 @@ mod mfa;
 mod monitoring;
 mod parse_errors;
 mod passkeys;
+mod provisioning;
 mod rate_limit;
 mod raw_json;
 mod reports;
@@ -81,7 +82,7 @@ pub enum ApiTags {
 pub type Api = (
     (auth::AuthApi, accounts::AccountsApi, mfa::MfaApi, passkeys::PasskeysApi, sso::SsoApi, sso::SsoSignInApi),
     monitoring::OwnSessionsApi,
-    (enterprises::EnterprisesApi, exports::ExportsApi, imports::ImportsApi, usage::UsageApi),
+    (enterprises::EnterprisesApi, exports::ExportsApi, imports::ImportsApi, usage::UsageApi, provisioning::ProvisioningApi),
     departments::DepartmentsApi,
     users::UsersApi,
     reports::ReportsApi,

@@ -33,7 +33,8 @@ use uuid::Uuid;
 use self::user::Wanted;
 use super::{
     ApiTags,
-    users::{CreateUser, UpdateUser, create_user, delete_user, find_manageable, update_user_noting},
+    provisioning::{ScimDeletion, scim_deletion},
+    users::{CreateUser, UpdateUser, create_user, delete_user, erase_user, find_manageable, update_user_noting},
 };
 use crate::{
     audit::Changes,
@@ -585,9 +586,13 @@ impl ScimApi {
     #[oai(path = "/Users/:id", method = "delete", operation_id = "deleteScimUser")]
     async fn delete(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<String>) -> Result<Deleted, ScimError> {
         auth.0.require("deleteScimUser")?;
-        enterprise(&auth.0)?;
+        let ent = enterprise(&auth.0)?;
         let user = staff_member(&state, &auth.0, &id.0).await?;
-        delete_user(&state, &auth.0, user).await?;
+        // As the enterprise chose: the account deleted, or the person erased.
+        match scim_deletion(&state, ent).await? {
+            ScimDeletion::Erase => drop(erase_user(&state, &auth.0, user).await?),
+            ScimDeletion::Delete => delete_user(&state, &auth.0, user).await?,
+        }
         Ok(Deleted::Deleted)
     }
 }

@@ -216,20 +216,8 @@ impl UsersApi {
     #[oai(path = "/:id/erasure", method = "post", operation_id = "eraseUser")]
     async fn erase(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>) -> Result<Json<Erasure>, UserError> {
         auth.0.require("eraseUser")?;
-        let caller = &auth.0;
-        let user = find_manageable(&state, caller, id.0).await?;
-        if user.id == caller.user_id {
-            return Err(AppError::Conflict(Conflict::OwnAccount).into());
-        }
-        let mut tx = tenancy::begin(&state.db, &user.realm()).await?;
-        let erased = store::users::erase(&mut tx, &user).await?.ok_or(AppError::Conflict(Conflict::Erased))?;
-        let changes = Changes::new().with("removed", &erased.removed).with("kept", &erased.kept);
-        Audit::of(&state, caller)
-            .record(&mut tx, user.enterprise_id, "user.erased", Some(Target::new("user", user.id, &erased.pseudonym)), changes)
-            .await?;
-        tx.commit().await?;
-        state.sessions.ended(&erased.ended).await;
-        tracing::info!(user_id = %user.id, "user erased");
+        let user = find_manageable(&state, &auth.0, id.0).await?;
+        let erased = erase_user(&state, &auth.0, user).await?;
         Ok(Json(Erasure {
             removed: erased.removed.iter().map(|r| (*r).to_owned()).collect(),
             kept: erased.kept.iter().map(|k| (*k).to_owned()).collect(),
@@ -462,6 +450,24 @@ pub(super) async fn delete_user(state: &AppState, caller: &Caller, user: UserRec
     state.sessions.ended(&ended).await;
     tracing::info!(user_id = %user.id, "user deleted");
     Ok(())
+}
+
+/// Erases a person (`eraseUser`, and SCIM's DELETE where the enterprise chose erasure): audited,
+/// their sessions ended everywhere.
+pub(super) async fn erase_user(state: &AppState, caller: &Caller, user: UserRecord) -> Result<store::users::Erased, AppError> {
+    if user.id == caller.user_id {
+        return Err(AppError::Conflict(Conflict::OwnAccount));
+    }
+    let mut tx = tenancy::begin(&state.db, &user.realm()).await?;
+    let erased = store::users::erase(&mut tx, &user).await?.ok_or(AppError::Conflict(Conflict::Erased))?;
+    let changes = Changes::new().with("removed", &erased.removed).with("kept", &erased.kept);
+    Audit::of(state, caller)
+        .record(&mut tx, user.enterprise_id, "user.erased", Some(Target::new("user", user.id, &erased.pseudonym)), changes)
+        .await?;
+    tx.commit().await?;
+    state.sessions.ended(&erased.ended).await;
+    tracing::info!(user_id = %user.id, "user erased");
+    Ok(erased)
 }
 
 /// Who an invitation says it is from: the person inviting, or for a program of the enterprise

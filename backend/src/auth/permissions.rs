@@ -134,6 +134,8 @@ pub const PERMISSIONS: &[Permission] = &[
     // Usage: the admin any, a CEO their own; limits are the admin's.
     row("getEnterpriseUsage", A, OWN, NEVER, NEVER),
     row("listEnterpriseUsage", A, NEVER, NEVER, NEVER),
+    row("getEnterpriseProvisioning", A, OWN, NEVER, NEVER),
+    row("updateEnterpriseProvisioning", A, OWN, NEVER, NEVER),
     row("setEnterpriseLimits", A, NEVER, NEVER, NEVER),
     row("listEnterpriseUsers", A, OWN, NEVER, NEVER),
     row("listEnterpriseReports", A, OWN, NEVER, NEVER),
@@ -249,6 +251,8 @@ pub const SCOPES: &[(&str, &str)] = &[
     ("getEnterpriseImport", "enterprises:read"),
     ("getEnterpriseUsage", "enterprises:read"),
     ("listEnterpriseUsage", "enterprises:read"),
+    ("getEnterpriseProvisioning", "scim:read"),
+    ("updateEnterpriseProvisioning", "scim:write"),
     ("setEnterpriseLimits", "enterprises:write"),
     ("listEnterpriseDepartments", "enterprises:read"),
     ("getDepartment", "enterprises:read"),

@@ -390,3 +390,12 @@ pub async fn tenant_state(pool: &PgPool, latest: i64) -> sqlx::Result<(i64, i64)
     .fetch_one(pool)
     .await
 }
+
+/// What SCIM's DELETE does for the enterprise (`delete` or `erase`); `None` when it is gone.
+pub async fn scim_deletion(db: &PgPool, id: Uuid) -> sqlx::Result<Option<String>> {
+    sqlx::query_scalar("select scim_deletion from public.enterprises where id = $1").bind(id).fetch_optional(db).await
+}
+
+pub async fn set_scim_deletion(tx: &mut sqlx::PgConnection, id: Uuid, deletion: &str) -> sqlx::Result<()> {
+    sqlx::query("update public.enterprises set scim_deletion = $2 where id = $1").bind(id).bind(deletion).execute(&mut *tx).await.map(drop)
+}

@@ -229,6 +229,9 @@ const TABLE: &[(&str, [Cell; 11], Program)] = &[
     ("getEnterpriseUsage",        [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("enterprises:read")),
     ("setEnterpriseLimits",       [A,     F,  F,   F,    U,   U,    F,     F,   F,     F,    F], S("enterprises:write")),
     ("listEnterpriseUsage",       [A,     F,  F,   F,    U,   U,    F,     F,   F,     F,    F], S("enterprises:read")),
+    // What the enterprise's directory deleting someone does: its CEO's and the admin's.
+    ("getEnterpriseProvisioning", [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("scim:read")),
+    ("updateEnterpriseProvisioning", [A,  A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("scim:write")),
     ("listEnterpriseUsers",       [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("users:read")),
     ("listEnterpriseReports",     [A,     A,  F,   F,    U,   U,    H,     F,   F,     F,    F], S("reports:read")),
     // Departments: managed by the admin and the CEO; staff read their own department only.
@@ -839,6 +842,9 @@ impl World {
             "getEnterpriseImport" => get(format!("/api/v1/enterprises/imports/{}", self.ready_import().await)),
             "getEnterpriseUsage" => get(format!("/api/v1/enterprises/{ent}/usage")),
             "listEnterpriseUsage" => get("/api/v1/enterprises/usage?sort=people&pageSize=100"),
+            "getEnterpriseProvisioning" => get(format!("/api/v1/enterprises/{ent}/provisioning")),
+            // The default again: the walk's SCIM deletions keep deleting.
+            "updateEnterpriseProvisioning" => put(format!("/api/v1/enterprises/{ent}/provisioning")).json(json!({ "scimDeletion": "delete" })),
             // A limit no walk comes near.
             "setEnterpriseLimits" => put(format!("/api/v1/enterprises/{ent}/limits")).json(json!({ "people": 1000 })),
             "listEnterpriseUsers" => get(format!("/api/v1/enterprises/{ent}/users?pageSize=100")),
@@ -1266,6 +1272,7 @@ impl World {
                 ensure!(body["current"]["people"].as_i64().is_some_and(|n| n >= 3), "{body}");
                 ensure!(body["daily"].as_array().is_some_and(|d| d.len() == 30), "not the 30 days up to today: {body}");
             }
+            "getEnterpriseProvisioning" | "updateEnterpriseProvisioning" => ensure!(body == &json!({ "scimDeletion": "delete" }), "{body}"),
             "listEnterpriseUsage" => {
                 let alpha = list.iter().find(|e| e["enterpriseId"] == a.id.as_str());
                 ensure!(

@@ -233,3 +233,48 @@ async fn scim_answers_errors_in_its_own_format_and_keeps_to_its_enterprise() {
     let (_, _, page) = scim(&app, Some(&token), get, "/Users?startIndex=2&count=1", None).await;
     assert_eq!((&page["totalResults"], &page["startIndex"], &page["itemsPerPage"]), (&json!(2), &json!(2), &json!(1)), "{page}");
 }
+
+#[tokio::test]
+async fn an_enterprise_that_chose_erasure_has_its_directory_s_deletions_erase_the_person_and_keep_their_work() {
+    let (db, _dropped) = test_database().await;
+    let app = TestApp::spawn(db).await;
+    let admin = app.admin_token().await;
+    let (ent, ceo, token) = provisioned(&app, &admin, "Erasing Directory", &["scim:read", "scim:write"]).await;
+    let finance = app.department(&ceo, &ent, "finance").await;
+    let leaver = app.staff(&ceo, &ent, "leaver@erasing-directory.example", "DepartmentUser", Some(&finance)).await;
+    let author = app.token("leaver@erasing-directory.example", "staff-password").await;
+    let report = json!({ "title": "Q4", "content": "Figures", "periodStart": "2026-10-01", "periodEnd": "2026-12-31", "status": "submitted" });
+    let (status, report) = app.post(&author, &format!("/api/v1/departments/{finance}/reports"), report).await;
+    assert_eq!(status, 201, "{report}");
+    let settings = format!("/api/v1/enterprises/{ent}/provisioning");
+
+    // By default a deletion deletes, which a person who wrote reports cannot be.
+    assert_eq!(app.get(&ceo, &settings).await.1, json!({ "scimDeletion": "delete" }));
+    let (status, _, body) = scim(&app, Some(&token), reqwest::Method::DELETE, &format!("/Users/{leaver}"), None).await;
+    assert_eq!(status, 409, "{body}");
+
+    // Erasure chosen (by the CEO): the directory's deletion erases them.
+    let (status, set) = app.put(&ceo, &settings, json!({ "scimDeletion": "erase" })).await;
+    assert_eq!((status, set), (200, json!({ "scimDeletion": "erase" })));
+    let resp = app.http.delete(app.url(&format!("/api/v1/scim/v2/Users/{leaver}"))).bearer_auth(&token).send().await.unwrap();
+    assert_eq!(resp.status(), 204);
+    let (_, person) = app.get(&ceo, &format!("/api/v1/users/{leaver}")).await;
+    assert_eq!((&person["fullName"], &person["email"], &person["erased"]), (&json!("Former member #1"), &Value::Null, &json!(true)), "{person}");
+    let (status, kept) = app.get(&ceo, &format!("/api/v1/reports/{}", report["id"].as_str().unwrap())).await;
+    assert_eq!(status, 200, "{kept}");
+    assert_eq!(kept["title"], "Q4");
+    let (status, _, _) = scim(&app, Some(&token), reqwest::Method::GET, &format!("/Users/{leaver}"), None).await;
+    assert_eq!(status, 404, "gone for the directory");
+    let (_, audit) = app.get(&ceo, "/api/v1/audit-events?action=user.erased").await;
+    assert_eq!(audit["items"].as_array().map(Vec::len), Some(1), "{audit}");
+    let (_, audit) = app.get(&ceo, "/api/v1/audit-events?action=enterprise.provisioning_changed").await;
+    assert_eq!(audit["items"][0]["changes"]["scimDeletion"], json!(["delete", "erase"]), "{audit}");
+
+    // Bad values, other enterprises, staff.
+    assert_eq!(app.put(&ceo, &settings, json!({ "scimDeletion": "shred" })).await.0, 400);
+    assert_eq!(app.put(&ceo, &settings, json!({})).await.0, 400);
+    let (_, other_ceo) = app.enterprise(&admin, "Other Directory").await;
+    assert_eq!(app.get(&other_ceo, &settings).await.0, 404);
+    assert_eq!(app.put(&other_ceo, &settings, json!({ "scimDeletion": "delete" })).await.0, 404);
+    assert_eq!(app.get(&admin, &settings).await.1, json!({ "scimDeletion": "erase" }));
+}

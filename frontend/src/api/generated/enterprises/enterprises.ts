@@ -46,6 +46,7 @@ import type {
   PageEnterprise,
   PageEnterpriseUsageSummary,
   PageUser,
+  Provisioning,
   PurgeEnterprise,
   SetEnterpriseLimits,
   SsoDomain,
@@ -2425,6 +2426,180 @@ export const useSetEnterpriseLimits = <TError = ErrorType<ApiError | ApiError | 
       > => {
 
       const mutationOptions = getSetEnterpriseLimitsMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * What its directory deleting someone through SCIM does: `delete` their account, or
+`erase` their personal data and keep their work under a pseudonym.
+ * @summary An enterprise's provisioning settings
+ */
+export const getGetEnterpriseProvisioningUrl = (id: string,) => {
+
+
+  
+
+  return `/api/v1/enterprises/${id}/provisioning`
+}
+
+export const getEnterpriseProvisioning = async (id: string, options?: RequestInit): Promise<Provisioning> => {
+  
+  return customFetch<Provisioning>(getGetEnterpriseProvisioningUrl(id),
+  {      
+    ...options,
+    method: 'GET'
+    
+    
+  }
+);}
+
+
+
+
+
+export const getGetEnterpriseProvisioningQueryKey = (id?: string,) => {
+    return [
+    `/api/v1/enterprises/${id}/provisioning`
+    ] as const;
+    }
+
+    
+export const getGetEnterpriseProvisioningQueryOptions = <TData = Awaited<ReturnType<typeof getEnterpriseProvisioning>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getEnterpriseProvisioning>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetEnterpriseProvisioningQueryKey(id);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getEnterpriseProvisioning>>> = ({ signal }) => getEnterpriseProvisioning(id, { signal, ...requestOptions });
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(id), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getEnterpriseProvisioning>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetEnterpriseProvisioningQueryResult = NonNullable<Awaited<ReturnType<typeof getEnterpriseProvisioning>>>
+export type GetEnterpriseProvisioningQueryError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+
+
+export function useGetEnterpriseProvisioning<TData = Awaited<ReturnType<typeof getEnterpriseProvisioning>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+ id: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getEnterpriseProvisioning>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getEnterpriseProvisioning>>,
+          TError,
+          Awaited<ReturnType<typeof getEnterpriseProvisioning>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetEnterpriseProvisioning<TData = Awaited<ReturnType<typeof getEnterpriseProvisioning>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getEnterpriseProvisioning>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getEnterpriseProvisioning>>,
+          TError,
+          Awaited<ReturnType<typeof getEnterpriseProvisioning>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetEnterpriseProvisioning<TData = Awaited<ReturnType<typeof getEnterpriseProvisioning>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getEnterpriseProvisioning>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary An enterprise's provisioning settings
+ */
+
+export function useGetEnterpriseProvisioning<TData = Awaited<ReturnType<typeof getEnterpriseProvisioning>>, TError = ErrorType<void | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getEnterpriseProvisioning>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getGetEnterpriseProvisioningQueryOptions(id,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
+ * Audited (`enterprise.provisioning_changed`).
+ * @summary Change an enterprise's provisioning settings
+ */
+export const getUpdateEnterpriseProvisioningUrl = (id: string,) => {
+
+
+  
+
+  return `/api/v1/enterprises/${id}/provisioning`
+}
+
+export const updateEnterpriseProvisioning = async (id: string,
+    provisioning: Provisioning, options?: RequestInit): Promise<Provisioning> => {
+  
+  return customFetch<Provisioning>(getUpdateEnterpriseProvisioningUrl(id),
+  {      
+    ...options,
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/json', ...options?.headers },
+    body: JSON.stringify(
+      provisioning,)
+  }
+);}
+
+
+
+
+export const getUpdateEnterpriseProvisioningMutationOptions = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateEnterpriseProvisioning>>, TError,{id: string;data: BodyType<Provisioning>}, TContext>, request?: SecondParameter<typeof customFetch>}
+): UseMutationOptions<Awaited<ReturnType<typeof updateEnterpriseProvisioning>>, TError,{id: string;data: BodyType<Provisioning>}, TContext> => {
+
+const mutationKey = ['updateEnterpriseProvisioning'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateEnterpriseProvisioning>>, {id: string;data: BodyType<Provisioning>}> = (props) => {
+          const {id,data} = props ?? {};
+
+          return  updateEnterpriseProvisioning(id,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UpdateEnterpriseProvisioningMutationResult = NonNullable<Awaited<ReturnType<typeof updateEnterpriseProvisioning>>>
+    export type UpdateEnterpriseProvisioningMutationBody = BodyType<Provisioning>
+    export type UpdateEnterpriseProvisioningMutationError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+
+    /**
+ * @summary Change an enterprise's provisioning settings
+ */
+export const useUpdateEnterpriseProvisioning = <TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateEnterpriseProvisioning>>, TError,{id: string;data: BodyType<Provisioning>}, TContext>, request?: SecondParameter<typeof customFetch>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof updateEnterpriseProvisioning>>,
+        TError,
+        {id: string;data: BodyType<Provisioning>},
+        TContext
+      > => {
+
+      const mutationOptions = getUpdateEnterpriseProvisioningMutationOptions(options);
 
       return useMutation(mutationOptions, queryClient);
     }

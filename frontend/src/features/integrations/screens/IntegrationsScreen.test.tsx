@@ -33,7 +33,13 @@ const SECRET = 'eps_Q7mWxNeWsErViCeSeCrEt_0123456789abcdefghijk';
 /** The enterprise's service credentials as the server keeps them. */
 function serviceTokenAnswers(initial: ApiToken[]) {
   let tokens = [...initial];
+  let provisioning = { scimDeletion: 'delete' };
   return {
+    [`GET ${base}/provisioning`]: () => jsonResponse(200, provisioning),
+    [`PUT ${base}/provisioning`]: ({ body }: { body: unknown }) => {
+      provisioning = body as typeof provisioning;
+      return jsonResponse(200, provisioning);
+    },
     [`GET ${base}/service-tokens`]: () => jsonResponse(200, page(tokens)),
     [`POST ${base}/service-tokens`]: ({ body }: { body: unknown }) => {
       const { name, scopes, expiresAt } = body as CreateApiToken;
@@ -124,5 +130,24 @@ describe('integrations (service credentials)', () => {
     expect(await screen.findByText('“Warehouse sync” was revoked.')).toBeInTheDocument();
     expect(calls.filter((call) => call.method === 'DELETE').map((call) => call.path)).toEqual([`${base}/service-tokens/${warehouse.id}`]);
     expect(await screen.findByText('No service credentials yet')).toBeInTheDocument();
+  });
+
+  it("the CEO chooses what their directory's deletions do: erasure, saved, the save button idle until something changes", async () => {
+    const { calls } = mockApi(serviceTokenAnswers([]));
+    session.start('token', ceo);
+    const user = userEvent.setup();
+    renderApp('/ceo/integrations');
+    const card = await screen.findByRole('region', { name: 'When your directory deletes someone' });
+    const deletes = await within(card).findByRole('radio', { name: 'Deletes their account' });
+    expect(deletes).toBeChecked();
+    const save = within(card).getByRole('button', { name: 'Save' });
+    expect(save).toBeDisabled();
+    await user.click(within(card).getByRole('radio', { name: 'Erases their personal data' }));
+    expect(save).toBeEnabled();
+    await user.click(save);
+    expect(await screen.findByText('Directory settings saved')).toBeInTheDocument();
+    expect(calls.find((call) => call.method === 'PUT')?.body).toEqual({ scimDeletion: 'erase' });
+    expect(within(card).getByRole('radio', { name: 'Erases their personal data' })).toBeChecked();
+    expect(within(card).getByRole('button', { name: 'Save' })).toBeDisabled();
   });
 });

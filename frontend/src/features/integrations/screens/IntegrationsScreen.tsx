@@ -8,6 +8,7 @@ import { PageHeader } from '@/components/PageHeader';
 import { href } from '@/lib/paths';
 import { useCurrentUser } from '@/lib/session';
 import type { TokenOwner } from '../api';
+import { ProvisioningCard } from '../components/ProvisioningCard';
 import { TokenManager } from '../components/TokenManager';
 import { WebhookManager } from '../components/WebhookManager';
 import type { WebhookScope } from '../webhook-api';
@@ -49,6 +50,7 @@ function EnterpriseIntegrations({ enterpriseId, forAdmin }: { enterpriseId: stri
             {t('apiTokens.service.scimHint', { url: `${window.location.origin}/api/v1/scim/v2` })}
           </Text>
           <TokenManager owner={owner} />
+          <ProvisioningCard enterpriseId={enterpriseId} />
           <WebhookManager scope={scope} />
         </>
       ) : (

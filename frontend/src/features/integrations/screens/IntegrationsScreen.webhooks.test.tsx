@@ -107,7 +107,10 @@ function webhookServer(initial: Webhook[], deliveries: WebhookDelivery[] = [], u
 }
 
 /** What the CEO's Integrations screen also reads: the service credentials (none). */
-const tokenAnswers = { [`GET ${base}/service-tokens`]: () => jsonResponse(200, page([])) };
+const tokenAnswers = {
+  [`GET ${base}/service-tokens`]: () => jsonResponse(200, page([])),
+  [`GET ${base}/provisioning`]: () => jsonResponse(200, { scimDeletion: 'delete' }),
+};
 
 const webhooksSection = async () => (await screen.findByRole('heading', { level: 2, name: 'Webhooks' })).closest('section')!;
 const row = (url: string) => screen.getAllByTestId('webhook-row').find((tr) => tr.textContent?.includes(url))!;

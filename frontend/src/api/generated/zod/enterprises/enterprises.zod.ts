@@ -805,3 +805,40 @@ export const setEnterpriseLimitsResponse = zod.object({
 }).describe('Limits; a missing one is no limit.')
 }).describe('The limits after a change.')
 
+/**
+ * What its directory deleting someone through SCIM does: `delete` their account, or
+`erase` their personal data and keep their work under a pseudonym.
+ * @summary An enterprise's provisioning settings
+ */
+export const getEnterpriseProvisioningParams = zod.object({
+  "id": zod.uuid()
+})
+
+export const getEnterpriseProvisioningHeader = zod.object({
+  "If-None-Match": zod.string().optional().describe('An `ETag` from an earlier answer: 304 without a body when it still matches.')
+})
+
+export const getEnterpriseProvisioningResponse = zod.object({
+  "scimDeletion": zod.enum(['delete', 'erase']).describe('What SCIM\'s `DELETE /Users/{id}` does.')
+}).describe('An enterprise\'s provisioning settings.')
+
+/**
+ * Audited (`enterprise.provisioning_changed`).
+ * @summary Change an enterprise's provisioning settings
+ */
+export const updateEnterpriseProvisioningParams = zod.object({
+  "id": zod.uuid()
+})
+
+export const updateEnterpriseProvisioningHeader = zod.object({
+  "If-Match": zod.string().optional().describe('The `ETag` read before changing: 412 when the resource changed since.')
+})
+
+export const updateEnterpriseProvisioningBody = zod.object({
+  "scimDeletion": zod.enum(['delete', 'erase']).describe('What SCIM\'s `DELETE /Users/{id}` does.')
+}).describe('An enterprise\'s provisioning settings.')
+
+export const updateEnterpriseProvisioningResponse = zod.object({
+  "scimDeletion": zod.enum(['delete', 'erase']).describe('What SCIM\'s `DELETE /Users/{id}` does.')
+}).describe('An enterprise\'s provisioning settings.')
+
