@@ -123,7 +123,8 @@ test.describe("an enterprise's usage and limits", () => {
     const tableau = région.getByRole('table', { name: 'Utilisation par entreprise' });
     await tableau.getByRole('button', { name: 'Entreprise' }).click();
     await expect(tableau.getByRole('row').filter({ has: page.getByRole('link', { name }) })).toContainText('3 sur 40');
-    await région.getByRole('radiogroup', { name: 'Période des décomptes' }).getByText('7 jours', { exact: true }).click();
+    // The dashboard's one period control sets the counts' period too.
+    await page.getByRole('radiogroup', { name: 'Période', exact: true }).getByText('7 jours', { exact: true }).click();
     await expect(région).toContainText('ces 7 derniers jours (UTC)');
   });
 });

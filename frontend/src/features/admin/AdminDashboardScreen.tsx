@@ -145,7 +145,7 @@ export default function AdminDashboardScreen() {
         )}
       </Stack>
 
-      <EnterpriseUsageTable />
+      <EnterpriseUsageTable days={Number(range)} />
 
       <PlatformSecurityCard />
     </Stack>

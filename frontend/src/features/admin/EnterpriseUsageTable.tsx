@@ -1,4 +1,4 @@
-import { Anchor, Card, Group, SegmentedControl, Stack, Table, Text, Title, UnstyledButton } from '@mantine/core';
+import { Anchor, Card, Group, Stack, Table, Text, Title, UnstyledButton } from '@mantine/core';
 import { IconArrowDown, IconArrowUp } from '@tabler/icons-react';
 import { keepPreviousData } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -14,8 +14,6 @@ import { TableSkeleton } from '@/components/data/TableSkeleton';
 import { useFormat } from '@/lib/format';
 import { href } from '@/lib/paths';
 
-/** The periods the counts cover, in days up to today (UTC). */
-const SPANS = ['7', '30', '90'] as const;
 const PAGE_SIZE = 20;
 /** The columns after the enterprise's name, each a figure the server sorts by. */
 const FIGURES = ['people', 'activeSessions', 'storageBytes', 'spreadsheetBytes', 'exportBytes', 'apiCalls', 'emails', 'signIns'] as const;
@@ -24,17 +22,20 @@ type Figure = (typeof FIGURES)[number];
 /**
  * Every enterprise's usage (`GET /enterprises/usage`), on the platform admin's dashboard: what
  * each holds now (people and storage against their limits) and what each did over a period, in
- * a table that sorts by any column (on the server, so the order holds across pages). Each name
- * leads to the enterprise's page, where its usage is drawn day by day.
+ * a table that sorts by any column (on the server, so the order holds across pages). Its counts
+ * cover the dashboard's period (`days`, the one control for the whole page). Each name leads to
+ * the enterprise's page, where its usage is drawn day by day.
  */
-export function EnterpriseUsageTable() {
+export function EnterpriseUsageTable({ days }: { days: number }) {
   const { t } = useTranslation();
   const format = useFormat();
-  const [span, setSpan] = useState<(typeof SPANS)[number]>('30');
   const [sort, setSort] = useState<{ by: UsageSort; descending: boolean }>({ by: 'storageBytes', descending: true });
-  const [page, setPage] = useState(1);
+  // Back to the first page when the dashboard's period changes.
+  const [paged, setPaged] = useState({ days, page: 1 });
+  const page = paged.days === days ? paged.page : 1;
+  const setPage = (next: number) => setPaged({ days, page: next });
   const usage = useListEnterpriseUsage(
-    { sort: sort.by, order: sort.descending ? 'desc' : 'asc', days: Number(span), page, pageSize: PAGE_SIZE },
+    { sort: sort.by, order: sort.descending ? 'desc' : 'asc', days, page, pageSize: PAGE_SIZE },
     { query: { placeholderData: keepPreviousData } },
   );
 
@@ -123,21 +124,10 @@ export function EnterpriseUsageTable() {
   return (
     <Card withBorder radius="md" padding="lg" component="section" aria-labelledby="enterprise-usage-overview">
       <Stack gap="md">
-        <Group justify="space-between" wrap="wrap" gap="sm">
-          <Title order={2} fz="xl" id="enterprise-usage-overview">
-            {t('adminDashboard.usage.title')}
-          </Title>
-          <SegmentedControl
-            aria-label={t('adminDashboard.usage.spanLabel')}
-            value={span}
-            onChange={(value) => {
-              setSpan(value as typeof span);
-              setPage(1);
-            }}
-            data={SPANS.map((value) => ({ value, label: t('adminDashboard.days', { count: Number(value) }) }))}
-          />
-        </Group>
-        <Text size="sm">{t('adminDashboard.usage.description', { count: Number(span) })}</Text>
+        <Title order={2} fz="xl" id="enterprise-usage-overview">
+          {t('adminDashboard.usage.title')}
+        </Title>
+        <Text size="sm">{t('adminDashboard.usage.description', { count: days })}</Text>
         {body()}
       </Stack>
     </Card>
