@@ -61,7 +61,7 @@ def report(token, department, title, status):
 
 admin = login(*ADMIN)
 ent, ceo = enterprise(admin, "Acme")
-spare_ent, _ = enterprise(admin, "Spare")
+spare_ent, spare_ceo = enterprise(admin, "Spare")
 departments = call("GET", f"/enterprises/{ent}/departments", ceo)
 finance = next(d["id"] for d in departments if d["type"] == "finance")
 head_id = staff(ceo, "head@acme.fuzz", "DepartmentHead", finance)
@@ -69,7 +69,8 @@ call("PUT", f"/enterprises/{ent}/departments/{finance}", ceo, {"headId": head_id
 staff(ceo, "user@acme.fuzz", "DepartmentUser", finance)
 spare_user = staff(ceo, "spare@acme.fuzz", "DepartmentUser", finance)
 # Erased on its own: an erased account refuses changes, which would stop the other operations on spare_user.
-erasable_user = staff(ceo, "erasable@acme.fuzz", "DepartmentUser", finance)
+# In the spare enterprise: an erasure withdraws its enterprise's exports, and Acme's is read below.
+erasable_user = staff(spare_ceo, "erasable@spare.fuzz", "DepartmentUser", None)
 head = login("head@acme.fuzz", "fuzz-staff-password")
 user = login("user@acme.fuzz", "fuzz-staff-password")
 submitted = report(user, finance, "Submitted", "submitted")
