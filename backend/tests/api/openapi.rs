@@ -41,3 +41,21 @@ fn optional_request_members_take_null_and_required_ones_do_not() {
     // A response's own schema: its optional members are as the types say.
     assert_eq!(schemas["ApiError"]["properties"]["instance"]["type"], "string");
 }
+
+/// A GET documents 409 only where it answers one: the export's download before the archive is
+/// ready (`export_not_ready`), and not a list that shares its error enum with a write.
+#[test]
+fn a_get_documents_409_only_where_it_answers_one() {
+    let spec: serde_json::Value = serde_json::from_str(backend::api::spec_json()).unwrap();
+    let download = &spec["paths"]["/enterprises/{id}/exports/{exportId}/download"]["get"]["responses"]["409"];
+    assert!(download["description"].as_str().is_some_and(|d| d.contains("export_not_ready")), "{download}");
+    let with_409: Vec<&str> = spec["paths"]
+        .as_object()
+        .unwrap()
+        .values()
+        .filter_map(|item| item.get("get"))
+        .filter(|get| get["responses"].get("409").is_some())
+        .map(|get| get["operationId"].as_str().unwrap())
+        .collect();
+    assert_eq!(with_409, ["downloadEnterpriseExport"]);
+}

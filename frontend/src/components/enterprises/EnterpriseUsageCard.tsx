@@ -1,5 +1,5 @@
-import { Button, Card, Group, Progress, SegmentedControl, SimpleGrid, Stack, Table, Text, Title, UnstyledButton } from '@mantine/core';
-import { IconAdjustments, IconArrowDown, IconArrowUp } from '@tabler/icons-react';
+import { Button, Card, Group, Progress, SegmentedControl, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { IconAdjustments } from '@tabler/icons-react';
 import { Fragment, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useGetEnterpriseUsage } from '@/api/generated/enterprises/enterprises';
@@ -7,6 +7,7 @@ import type { UsageDay, UsageLimits, UsageNow } from '@/api/generated/model';
 import { Chart } from '@/components/charts/LazyChart';
 import { ListPagination } from '@/components/data/ListPagination';
 import { QueryError } from '@/components/data/QueryError';
+import { SortableTh } from '@/components/data/SortableTh';
 import { StackedTable } from '@/components/data/StackedTable';
 import { dailyOption } from '@/lib/chart-options';
 import { useFormat } from '@/lib/format';
@@ -97,27 +98,19 @@ export function EnterpriseUsageCard({ enterpriseId, canEditLimits = false }: { e
     );
   };
 
-  const header = (column: Column, text: string) => {
-    const active = sort.column === column;
-    return (
-      <Table.Th aria-sort={active ? (sort.descending ? 'descending' : 'ascending') : 'none'}>
-        <UnstyledButton
-          fw={600}
-          fz="sm"
-          onClick={() => {
-            // A new column starts with its largest (or newest) first.
-            setSort({ column, descending: active ? !sort.descending : true });
-            setPage(1);
-          }}
-        >
-          <Group gap={4} wrap="nowrap">
-            {text}
-            {active ? sort.descending ? <IconArrowDown size={14} aria-hidden /> : <IconArrowUp size={14} aria-hidden /> : null}
-          </Group>
-        </UnstyledButton>
-      </Table.Th>
-    );
-  };
+  // A new column starts with its largest (or newest) first.
+  const header = (column: Column, text: string) => (
+    <SortableTh
+      active={sort.column === column}
+      descending={sort.descending}
+      onSort={(descending) => {
+        setSort({ column, descending });
+        setPage(1);
+      }}
+    >
+      {text}
+    </SortableTh>
+  );
 
   const daily = (days: UsageDay[]) => {
     if (view === 'chart') {

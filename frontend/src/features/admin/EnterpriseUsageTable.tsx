@@ -1,5 +1,4 @@
-import { Anchor, Card, Group, Stack, Table, Text, Title, UnstyledButton } from '@mantine/core';
-import { IconArrowDown, IconArrowUp } from '@tabler/icons-react';
+import { Anchor, Card, Stack, Table, Text, Title } from '@mantine/core';
 import { keepPreviousData } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +8,7 @@ import type { EnterpriseUsageSummary, UsageSort } from '@/api/generated/model';
 import { EmptyMessage } from '@/components/data/EmptyMessage';
 import { ListPagination } from '@/components/data/ListPagination';
 import { QueryError } from '@/components/data/QueryError';
+import { SortableTh } from '@/components/data/SortableTh';
 import { StackedTable } from '@/components/data/StackedTable';
 import { TableSkeleton } from '@/components/data/TableSkeleton';
 import { useFormat } from '@/lib/format';
@@ -40,27 +40,21 @@ export function EnterpriseUsageTable({ days }: { days: number }) {
   );
 
   const label = (figure: Figure) => t(`adminDashboard.usage.columns.${figure}`);
-  const header = (by: UsageSort, text: string) => {
-    const active = sort.by === by;
-    return (
-      <Table.Th key={by} aria-sort={active ? (sort.descending ? 'descending' : 'ascending') : 'none'}>
-        <UnstyledButton
-          fw={600}
-          fz="sm"
-          onClick={() => {
-            // A new column starts with its largest first (names from A).
-            setSort({ by, descending: active ? !sort.descending : by !== 'name' });
-            setPage(1);
-          }}
-        >
-          <Group gap={4} wrap="nowrap">
-            {text}
-            {active ? sort.descending ? <IconArrowDown size={14} aria-hidden /> : <IconArrowUp size={14} aria-hidden /> : null}
-          </Group>
-        </UnstyledButton>
-      </Table.Th>
-    );
-  };
+  const header = (by: UsageSort, text: string) => (
+    <SortableTh
+      key={by}
+      active={sort.by === by}
+      descending={sort.descending}
+      // A new column starts with its largest first (names from A).
+      firstDescending={by !== 'name'}
+      onSort={(descending) => {
+        setSort({ by, descending });
+        setPage(1);
+      }}
+    >
+      {text}
+    </SortableTh>
+  );
 
   const cell = (row: EnterpriseUsageSummary, figure: Figure) => {
     switch (figure) {

@@ -1770,7 +1770,7 @@ export const getDownloadEnterpriseExportQueryKey = (id?: string,
     }
 
     
-export const getDownloadEnterpriseExportQueryOptions = <TData = Awaited<ReturnType<typeof downloadEnterpriseExport>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(id: string,
+export const getDownloadEnterpriseExportQueryOptions = <TData = Awaited<ReturnType<typeof downloadEnterpriseExport>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(id: string,
     exportId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadEnterpriseExport>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
 ) => {
 
@@ -1790,10 +1790,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type DownloadEnterpriseExportQueryResult = NonNullable<Awaited<ReturnType<typeof downloadEnterpriseExport>>>
-export type DownloadEnterpriseExportQueryError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
+export type DownloadEnterpriseExportQueryError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>
 
 
-export function useDownloadEnterpriseExport<TData = Awaited<ReturnType<typeof downloadEnterpriseExport>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useDownloadEnterpriseExport<TData = Awaited<ReturnType<typeof downloadEnterpriseExport>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  id: string,
     exportId: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadEnterpriseExport>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
@@ -1804,7 +1804,7 @@ export function useDownloadEnterpriseExport<TData = Awaited<ReturnType<typeof do
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useDownloadEnterpriseExport<TData = Awaited<ReturnType<typeof downloadEnterpriseExport>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useDownloadEnterpriseExport<TData = Awaited<ReturnType<typeof downloadEnterpriseExport>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  id: string,
     exportId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadEnterpriseExport>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
@@ -1815,7 +1815,7 @@ export function useDownloadEnterpriseExport<TData = Awaited<ReturnType<typeof do
       >, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useDownloadEnterpriseExport<TData = Awaited<ReturnType<typeof downloadEnterpriseExport>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useDownloadEnterpriseExport<TData = Awaited<ReturnType<typeof downloadEnterpriseExport>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  id: string,
     exportId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadEnterpriseExport>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient
@@ -1824,7 +1824,7 @@ export function useDownloadEnterpriseExport<TData = Awaited<ReturnType<typeof do
  * @summary Download an export
  */
 
-export function useDownloadEnterpriseExport<TData = Awaited<ReturnType<typeof downloadEnterpriseExport>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
+export function useDownloadEnterpriseExport<TData = Awaited<ReturnType<typeof downloadEnterpriseExport>>, TError = ErrorType<ApiError | ApiError | ApiError | ApiError | ApiError | ApiError | ApiError>>(
  id: string,
     exportId: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadEnterpriseExport>>, TError, TData>>, request?: SecondParameter<typeof customFetch>}
  , queryClient?: QueryClient 

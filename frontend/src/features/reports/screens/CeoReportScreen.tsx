@@ -66,19 +66,19 @@ function ReviewPanel({ report }: { report: ReportDetail }) {
   const [notesError, setNotesError] = useState<string | null>(null);
   const choices = reviewChoices(report.status);
 
+  // The outcome is told from the request's own promise, not from `mutate`'s callbacks: once the
+  // report reads as reviewed (its live update may come before the answer) this panel is gone,
+  // and react-query drops the callbacks of an unmounted observer, and with them the toast.
   const send = (status: 'reviewed' | 'approved' | 'rejected') =>
-    review.mutate(
-      { id: report.id, data: { status, reviewNotes: notes.trim() || undefined } },
-      {
-        onSuccess: () => {
-          setNotes('');
-          notify.success(`report.review:${report.id}`, t(`reports.review.success.${status}`));
-        },
-        onError: (error) => {
-          const code = isApiRequestError(error) ? error.fields.reviewNotes : undefined;
-          if (code) setNotesError(fieldErrorMessage(code, t));
-          else notify.failure(`report.review:${report.id}`, t('reports.review.failed'), errorMessage(error, t));
-        },
+    review.mutateAsync({ id: report.id, data: { status, reviewNotes: notes.trim() || undefined } }).then(
+      () => {
+        setNotes('');
+        notify.success(`report.review:${report.id}`, t(`reports.review.success.${status}`));
+      },
+      (error: unknown) => {
+        const code = isApiRequestError(error) ? error.fields.reviewNotes : undefined;
+        if (code) setNotesError(fieldErrorMessage(code, t));
+        else notify.failure(`report.review:${report.id}`, t('reports.review.failed'), errorMessage(error, t));
       },
     );
 
@@ -94,9 +94,9 @@ function ReviewPanel({ report }: { report: ReportDetail }) {
         children: t('reports.review.approveConfirm'),
         labels: { confirm: t('reports.review.approve'), cancel: t('common.cancel') },
         confirmProps: { color: 'green' },
-        onConfirm: () => send(status),
+        onConfirm: () => void send(status),
       });
-    } else send(status);
+    } else void send(status);
   };
 
   return (

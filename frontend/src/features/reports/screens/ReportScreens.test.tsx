@@ -93,6 +93,40 @@ describe('the platform admin', () => {
   });
 });
 
+describe('reviewing a report', () => {
+  it('tells the CEO the report was rejected even when its live update arrives before the answer and the review panel is gone', async () => {
+    session.start('token', ceo);
+    const submitted = makeReportDetail(author, { id: 'r4', title: 'Q2 figures', status: 'submitted', submittedAt: '2026-07-01T10:00:00Z' });
+    const rejected: ReportDetail = {
+      ...submitted,
+      status: 'rejected',
+      reviewNotes: 'Check South',
+      reviewedBy: summaryOf(ceo),
+      reviewedAt: '2026-07-02T10:00:00Z',
+    };
+    let current = submitted;
+    const rendered: { queryClient?: ReturnType<typeof renderApp>['queryClient'] } = {};
+    mockApi({
+      'GET /api/v1/reports/r4': () => jsonResponse(200, current),
+      // The server has reviewed it and told every screen so (the realtime event) before this
+      // answer reaches the browser: the screen reads it rejected, and the panel that asked leaves.
+      'POST /api/v1/reports/r4/review': async () => {
+        current = rejected;
+        await act(() => rendered.queryClient!.invalidateQueries({ queryKey: ['/api/v1/reports/r4'] }));
+        await waitFor(() => expect(screen.queryByRole('button', { name: 'Reject' })).not.toBeInTheDocument());
+        return jsonResponse(200, rejected);
+      },
+      'GET /api/v1/reports': jsonResponse(200, page([])),
+    });
+    const user = userEvent.setup();
+    rendered.queryClient = renderApp('/ceo/reports/r4').queryClient;
+    await user.type(await screen.findByRole('textbox', { name: 'Review notes' }), 'Check South');
+    await user.click(screen.getByRole('button', { name: 'Reject' }));
+    expect(await screen.findByText('Report rejected')).toBeInTheDocument();
+    expect(screen.getByTestId('review-notes')).toHaveTextContent('Check South');
+  });
+});
+
 describe('deleting a report', () => {
   it("asks with SPEC §8's sentence, the title and that it is final; then leaves without reading the deleted report again", async () => {
     session.start('token', author);
