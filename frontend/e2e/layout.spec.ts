@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { visit } from './screens';
-import { apiToken, bearer, createEnterprise, sidebar, signIn } from './support';
+import { settle, textLines, visit } from './screens';
+import { apiToken, bearer, createEnterprise, createStaff, departmentId, sidebar, signIn, signInInFrench } from './support';
 
 test('the sidebar is open from 1024 px and collapses below', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
@@ -134,3 +134,60 @@ test('one sidebar entry is the current page, the most specific one (not its pare
   await expectCurrent(`/department/${finance}/reports`, 'Reports');
   await expectCurrent(`/department/${finance}/reports/${reportId}`, 'Reports');
 });
+
+// A short report title beside wide actions (the CEO's review buttons and the download menu, the
+// author's edit, submit and delete): on one line, its status badge beside it, not below
+// (issue 45, point 15: the header's title column was 320 px beside the actions, too narrow).
+for (const locale of ['en', 'fr'] as const) {
+  test(`a short report title stays on one line with its status badge beside it (${locale})`, async ({ page, request }) => {
+    const runId = `${Date.now()}-${Math.random().toString(36).slice(2, 6)}`;
+    const ceo = { fullName: `Header Ceo ${runId}`, email: `header-ceo-${runId}@e2e.test`, password: 'ceo-password-1' };
+    const member = { fullName: `Header Member ${runId}`, email: `header-member-${runId}@e2e.test`, password: 'member-password-1' };
+    const enterpriseId = await createEnterprise(
+      request,
+      await apiToken(request, { email: process.env.E2E_ADMIN_EMAIL ?? 'admin@e2e.test', password: process.env.E2E_ADMIN_PASSWORD ?? 'e2e-admin-password' }),
+      `Header ${runId}`,
+      ceo,
+    );
+    const ceoToken = await apiToken(request, ceo);
+    const finance = await departmentId(request, ceoToken, enterpriseId, 'finance');
+    await createStaff(request, ceoToken, member, finance);
+    const memberHeaders = bearer(await apiToken(request, member));
+    const title = locale === 'fr' ? 'Budget trimestriel Q4' : 'Q4 budget variance';
+    const report = async (status: 'submitted' | 'draft') => {
+      const made = await request.post(`/api/v1/departments/${finance}/reports`, {
+        headers: memberHeaders,
+        data: { title, content: 'Figures.', periodStart: '2026-10-01', periodEnd: '2026-12-31', status },
+      });
+      expect(made.status(), await made.text()).toBe(201);
+      return ((await made.json()) as { id: string }).id;
+    };
+    const submitted = await report('submitted');
+    const draft = await report('draft');
+
+    const expectOneLine = async (path: string, width: number) => {
+      await page.setViewportSize({ width, height: 900 });
+      await visit(page, path);
+      const heading = page.getByRole('heading', { level: 1, name: title });
+      await expect(heading).toBeVisible();
+      await settle(page);
+      expect(await textLines(heading), `${path} at ${width} px`).toEqual([title]);
+      const badge = page.getByTestId('report-status').first();
+      const [h, b] = [(await heading.boundingBox())!, (await badge.boundingBox())!];
+      // Beside the title, within its line's height.
+      expect(b.x, `the badge is right of the title at ${width} px`).toBeGreaterThanOrEqual(h.x + h.width - 1);
+      expect(b.y, `the badge is on the title's line at ${width} px`).toBeGreaterThanOrEqual(h.y - 1);
+      expect(b.y + b.height, `the badge is on the title's line at ${width} px`).toBeLessThanOrEqual(h.y + h.height + 1);
+    };
+
+    const signInAs = locale === 'fr' ? signInInFrench : signIn;
+    await signInAs(page, ceo);
+    for (const width of [1280, 800]) await expectOneLine(`/ceo/reports/${submitted}`, width);
+    await page.evaluate(() => {
+      window.localStorage.clear();
+      window.sessionStorage.clear();
+    });
+    await signInAs(page, member);
+    for (const width of [1280, 800]) await expectOneLine(`/department/${finance}/reports/${draft}`, width);
+  });
+}

@@ -25,14 +25,21 @@ export function PageHeader({ title, description, actions, back, badge }: PageHea
         </Anchor>
       )}
       <Group justify="space-between" align="flex-start" gap="md">
-        <Stack gap={4} style={{ flex: '1 1 320px', minWidth: 0 }}>
-          <Group gap="sm" align="center">
-            <Title order={1} style={{ overflowWrap: 'anywhere' }}>
+        {/* As wide as the title and its badge want (the actions go below when both do not fit),
+            never wider than the row: a short title is not squeezed onto two lines beside wide
+            actions, its badge below it. The description fills the width without widening it. */}
+        <Stack gap={4} style={{ flex: '1 1 auto', minWidth: 0, maxWidth: '100%' }}>
+          <Group gap="sm" align="center" wrap="nowrap">
+            <Title order={1} style={{ overflowWrap: 'anywhere', minWidth: 0 }}>
               {title}
             </Title>
-            {badge}
+            {badge && <div style={{ flexShrink: 0 }}>{badge}</div>}
           </Group>
-          {description && <Text c="dimmed">{description}</Text>}
+          {description && (
+            <Text c="dimmed" style={{ width: 0, minWidth: '100%' }}>
+              {description}
+            </Text>
+          )}
         </Stack>
         {actions && (
           <Group gap="sm" wrap="wrap">
