@@ -64,11 +64,22 @@ export function SessionsTable({ sessions, showEnterprise, enterpriseNames, onSho
             {showEnterprise && <Table.Th scope="col">{t('monitoring.fields.enterprise')}</Table.Th>}
             <Table.Th scope="col">{t('monitoring.fields.place')}</Table.Th>
             <Table.Th scope="col">{t('monitoring.fields.device')}</Table.Th>
-            <Table.Th scope="col">{t('monitoring.fields.started')}</Table.Th>
-            <Table.Th scope="col">{t('monitoring.fields.lastSeen')}</Table.Th>
-            <Table.Th scope="col">{t('monitoring.fields.state')}</Table.Th>
-            <Table.Th scope="col">{t('monitoring.fields.flags')}</Table.Th>
-            <Table.Th scope="col">
+            {/* The columns of short, whole values are as narrow as their content (width 1% is
+                the table's "shrink to fit"): the room they would keep empty goes to the columns
+                whose text wraps (an address, a place). */}
+            <Table.Th scope="col" w="1%">
+              {t('monitoring.fields.started')}
+            </Table.Th>
+            <Table.Th scope="col" w="1%">
+              {t('monitoring.fields.lastSeen')}
+            </Table.Th>
+            <Table.Th scope="col" w="1%">
+              {t('monitoring.fields.state')}
+            </Table.Th>
+            <Table.Th scope="col" w="1%">
+              {t('monitoring.fields.flags')}
+            </Table.Th>
+            <Table.Th scope="col" w="1%">
               <VisuallyHidden>{t('common.actions')}</VisuallyHidden>
             </Table.Th>
           </Table.Tr>
