@@ -15,7 +15,7 @@ import {
   renamePasskey,
   startTotpEnrollment,
 } from '@/api/generated/security/security';
-import { registerPasskey } from '@/components/security/passkeys/ceremonies';
+import { registerPasskey } from '@/components/passkeys/ceremonies';
 import { invalidate } from '@/lib/query-invalidation';
 import { session } from '@/lib/session';
 

@@ -11,7 +11,7 @@ import { PageHeader } from '@/components/PageHeader';
 import { REVIEW_STATUSES, STATUS_CHART_COLORS, dailyOption } from '@/lib/chart-options';
 import { useFormat } from '@/lib/format';
 import { href } from '@/lib/paths';
-import { PlatformSecurityCard } from '@/components/security/SecurityPolicyCards';
+import { PlatformSecurityCard } from '@/components/security-policy/SecurityPolicyCards';
 import { EnterpriseUsageTable } from './EnterpriseUsageTable';
 
 const RANGES = ['7', '30', '90'] as const;

@@ -1,5 +1,5 @@
 import { finishPasskeySignIn } from '@/api/generated/security/security';
-import { passkeyAssertion } from '@/components/security/passkeys/ceremonies';
+import { passkeyAssertion } from '@/components/passkeys/ceremonies';
 import { startSession } from './session-hooks';
 
 /**

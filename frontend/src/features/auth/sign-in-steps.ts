@@ -6,4 +6,4 @@
  */
 export { default as SecondFactorStep } from './components/SecondFactorStep';
 export { signInWithPasskey } from './passkey-sign-in';
-export { passkeyErrorMessage } from '@/components/security/passkeys/webauthn';
+export { passkeyErrorMessage } from '@/components/passkeys/webauthn';

@@ -13,8 +13,8 @@ import { href } from '@/lib/paths';
 import { useCurrentUser } from '@/lib/session';
 import { EnterpriseExportsCard } from '@/components/enterprises/EnterpriseExportsCard';
 import { EnterpriseUsageCard } from '@/components/enterprises/EnterpriseUsageCard';
-import { EnterpriseSecurityCard } from '@/components/security/SecurityPolicyCards';
-import { SsoSettingsCard } from '@/components/security/sso/SsoSettingsCard';
+import { EnterpriseSecurityCard } from '@/components/security-policy/SecurityPolicyCards';
+import { SsoSettingsCard } from '@/components/sso/SsoSettingsCard';
 import { CeoDashboardSection } from './CeoDashboardSection';
 
 /**

@@ -8,7 +8,7 @@ import { isApiRequestError } from '@/api/mutator';
 import { DialogActions } from '@/components/DialogActions';
 import { EmptyMessage } from '@/components/data/EmptyMessage';
 import { QueryError } from '@/components/data/QueryError';
-import { defaultPasskeyName, passkeyErrorMessage, passkeysSupported } from '@/components/security/passkeys/webauthn';
+import { defaultPasskeyName, passkeyErrorMessage, passkeysSupported } from '@/components/passkeys/webauthn';
 import { errorMessage, fieldErrorMessage } from '@/lib/errors';
 import { useFormat } from '@/lib/format';
 import { notify } from '@/lib/notify';

@@ -6,11 +6,11 @@ import { startLoginTotpEnrollment, verifyLogin } from '@/api/generated/auth/auth
 import type { SecondFactorRequired, TotpSetup, VerifiedLogin } from '@/api/generated/model';
 import { isApiRequestError } from '@/api/mutator';
 import { AuthLayout } from '@/components/layouts/AuthLayout';
-import { OneTimeCodeInput, normalizeCode } from '@/components/security/OneTimeCodeInput';
-import { passkeyAssertion } from '@/components/security/passkeys/ceremonies';
-import { passkeyErrorMessage, passkeysSupported } from '@/components/security/passkeys/webauthn';
-import { RecoveryCodesView } from '@/components/security/RecoveryCodesView';
-import { TotpSetupView } from '@/components/security/TotpSetupView';
+import { OneTimeCodeInput, normalizeCode } from '@/components/second-factor/OneTimeCodeInput';
+import { passkeyAssertion } from '@/components/passkeys/ceremonies';
+import { passkeyErrorMessage, passkeysSupported } from '@/components/passkeys/webauthn';
+import { RecoveryCodesView } from '@/components/second-factor/RecoveryCodesView';
+import { TotpSetupView } from '@/components/second-factor/TotpSetupView';
 // Its strings come with the signed-in frame's (the whole English file), which the app needs next anyway.
 import '@/i18n/signed-in';
 import { errorMessage } from '@/lib/errors';

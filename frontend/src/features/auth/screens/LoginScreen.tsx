@@ -231,7 +231,7 @@ export default function LoginScreen() {
           )}
         </Stack>
       </form>
-      {/* As `passkeysSupported` (components/security/passkeys/webauthn.ts) says, without loading that module here. */}
+      {/* As `passkeysSupported` (components/passkeys/webauthn.ts) says, without loading that module here. */}
       {typeof window.PublicKeyCredential === 'function' && (
         <Button variant="default" fullWidth mt="md" loading={passkeyPending} onClick={signInWithPasskey}>
           {t('auth.login.passkey')}

@@ -34,8 +34,8 @@ import { EnterpriseReportsSection } from '../components/EnterpriseReportsSection
 import { EnterpriseUsersTable } from '../components/EnterpriseUsersTable';
 import { EnterpriseExportsCard } from '@/components/enterprises/EnterpriseExportsCard';
 import { EnterpriseUsageCard } from '@/components/enterprises/EnterpriseUsageCard';
-import { EnterpriseSecurityCard } from '@/components/security/SecurityPolicyCards';
-import { SsoSettingsCard } from '@/components/security/sso/SsoSettingsCard';
+import { EnterpriseSecurityCard } from '@/components/security-policy/SecurityPolicyCards';
+import { SsoSettingsCard } from '@/components/sso/SsoSettingsCard';
 
 export default function EnterpriseDetailScreen() {
   const { t } = useTranslation();
