@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# E-mail (issue 25; see bench/mail.py), through the real mail catcher (scripts/mail/catcher.py,
-# aiosmtpd) on loopback:
+# E-mail (issue 25; see bench/mail.py), through the real mail catcher (MailDev, scripts/mail/start.sh,
+# which writes each message it keeps to MAIL_DIR) on loopback:
 #   1. an invitation's latency, from the 201 of POST /users to the message in the catcher's box,
 #      SEQ invitations one after the other;
 #   2. throughput: BURST invitations from 8 threads, until the last one is in the box;
@@ -16,4 +16,4 @@ source scripts/mail/start.sh
 export BENCH_MAIL_DIR="$MAIL_DIR" MAIL_DIGEST_SECS="${MAIL_DIGEST_SECS:-2}" PUBLIC_URL="http://localhost:$port"
 start_server enterprise_platform_bench_mail "$port"
 python3 bench/mail.py
-pkill -f "catcher.py --smtp 127.0.0.1:$MAIL_SMTP_PORT" || true
+pkill -f "maildev --ip 127.0.0.1 --smtp $MAIL_SMTP_PORT" || true

@@ -37,7 +37,7 @@ service_owner() {
   else echo "$owner"; fi
 }
 
-# legacy_pid SCRIPT PORT: the pid of a process of this project's SCRIPT (scripts/mail/catcher.py…)
+# legacy_pid SCRIPT PORT: the pid of a process of this project's SCRIPT (maildev/bin/maildev…)
 # serving PORT (in its command line, or OIDC_PORT in its environment) that left no record: one a
 # run started before runs kept records.
 legacy_pid() {

@@ -17,8 +17,8 @@ ADMIN_EMAIL="${ADMIN_EMAIL:-admin@example.com}"
 export ADMIN_PASSWORD="${ADMIN_PASSWORD:-admin-demo-password}"
 PROFILE="${PROFILE:-local}"
 
-# E-mail: a local mail catcher (a real SMTP server that keeps what it receives, with a page to read
-# it) unless SMTP_URL names a mail server; links in e-mails point at this server.
+# E-mail: a local mail catcher (MailDev: a real SMTP server that keeps what it receives, with a page
+# to read it) unless SMTP_URL names a mail server; links in e-mails point at this server.
 if [ -z "${SMTP_URL:-}" ]; then
   source scripts/mail/start.sh
   mail_page="$MAIL_CATCHER_URL"

@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/helpers.sh
 export SERVICE_RECORDS="$(mktemp -d)"
-smtp=2725 http=2780 url="http://127.0.0.1:2780/api/messages?to=nobody"
+smtp=2725 http=2780 url="http://127.0.0.1:2780/healthz"
 answers() { curl -fs "$url" >/dev/null 2>&1; }
 pid_of() { head -n 1 "$SERVICE_RECORDS/mail-$http"; }
 owner_of() { sed -n 2p "$SERVICE_RECORDS/mail-$http"; }
@@ -68,7 +68,7 @@ python3 -c '
 import http.server, sys
 class Yes(http.server.BaseHTTPRequestHandler):
     def do_GET(self):
-        self.send_response(200); self.end_headers(); self.wfile.write(b"[]")
+        self.send_response(200); self.end_headers(); self.wfile.write(b"true")
     def log_message(self, *args): pass
 http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), Yes).serve_forever()' "$http" &
 stranger=$!

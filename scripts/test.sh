@@ -46,12 +46,12 @@ report_stages() {
 # The services this run started (the mail catcher, the OpenID provider, the DNS server) stop with it.
 trap 'report_stages; stop_started_services' EXIT
 
-# A real SMTP server for the tests of e-mail (scripts/mail/catcher.py): exports SMTP_URL and
+# A real SMTP server for the tests of e-mail (MailDev, scripts/mail/start.sh): exports SMTP_URL and
 # MAIL_CATCHER_URL, which the API tests and the end-to-end servers send to and read from.
 MAIL_SMTP_PORT=2525 MAIL_HTTP_PORT=2580 MAIL_DIR="$(mktemp -d)/mail" source scripts/mail/start.sh
 # A catcher an earlier run left answering keeps that run's mail, sent to the same addresses (an API
 # test's are fixed): the tests read the links of this run only.
-curl -fsS -X DELETE "$MAIL_CATCHER_URL/api/messages" >/dev/null
+curl -fsS -X DELETE "$MAIL_CATCHER_URL/email/all" >/dev/null
 # A real OpenID provider (scripts/oidc/provider.mjs, oidc-provider) for the tests of single
 # sign-on: exports OIDC_ISSUER, which the API tests and the end-to-end tests configure.
 OIDC_PORT=2595 OIDC_LOG="$(mktemp -d)/oidc.log" source scripts/oidc/start.sh
@@ -90,7 +90,7 @@ if [ -n "${CITUS_DATABASE_URL:-}" ]; then
   DATABASE_URL="$CITUS_BASE_URL/$citus_db?sslmode=disable" "${CARGO_TARGET_DIR:-$PWD/target}/debug/backend" migrate
   psql "$CITUS_BASE_URL/postgres?sslmode=disable" -qc "drop database if exists $citus_db with (force)"
   # The API tests' fixed addresses read this stage's mail only.
-  curl -fsS -X DELETE "$MAIL_CATCHER_URL/api/messages" >/dev/null
+  curl -fsS -X DELETE "$MAIL_CATCHER_URL/email/all" >/dev/null
   # Each test database is made from template1 and migrated (a copy would not carry Citus's tables
   # to the workers); four at a time, within the workers' background-worker slots.
   API_TESTS_MIGRATE_EACH=1 DATABASE_URL="$CITUS_DATABASE_URL" cargo test -p backend --test api --locked -- --test-threads=4

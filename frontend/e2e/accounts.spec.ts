@@ -3,8 +3,8 @@ import { MAIL_CATCHER, linkIn, mailsTo, waitForMail } from './mail';
 import { admin, apiToken, bearer, createEnterprise, signIn } from './support';
 
 /**
- * Accounts people own (issue 25), against the real server and the real SMTP catcher
- * (scripts/mail/catcher.py): people are invited by e-mail and choose their password, change it
+ * Accounts people own (issue 25), against the real server and the real mail server
+ * (MailDev, scripts/mail/start.sh): people are invited by e-mail and choose their password, change it
  * in their profile (their other sessions end), reset it from an e-mailed link, and get e-mails
  * whose links open the app. playwright.config.ts gives the server PUBLIC_URL (the links' origin)
  * and a 2 s digest window (MAIL_DIGEST_SECS), so activity e-mails leave within seconds.
@@ -67,12 +67,15 @@ test.describe('accounts people own', () => {
     await test.step('the CEO accepts the e-mailed invitation and lands signed in', async () => {
       const invitation = await waitForMail(request, ceo.email, (mail) => mail.text.includes('/accept-invitation?token='));
       expect(invitation.subject).toMatch(/ invited you to Enterprise Platform$/);
-      // As a person reads it: the mail page, the message, and its button, which opens the app in a
+      // As a person reads it: MailDev's page, the message, and its button, which opens the app in a
       // tab of its own (in the message's frame the app, which refuses to be framed, was a broken frame).
       await mailbox.goto(MAIL_CATCHER);
-      await mailbox.getByRole('row').filter({ hasText: ceo.email }).getByRole('link', { name: invitation.subject }).first().click();
+      await mailbox.locator(`a[href="#/email/${invitation.id}"]`).click();
+      const message = mailbox.frameLocator('iframe.panel-html');
+      // MailDev points the message's links at a new tab once its frame has loaded.
+      await expect(message.locator('base[target="_blank"]')).toBeAttached();
       const opened = mailbox.context().waitForEvent('page');
-      await mailbox.frameLocator('iframe[title="The message"]').getByRole('link', { name: 'Accept the invitation' }).click();
+      await message.getByRole('link', { name: 'Accept the invitation' }).click();
       ceoPage = await opened;
       await expect(ceoPage).toHaveURL(linkIn(invitation, '/accept-invitation?token='));
       // The page checked its link: it names the enterprise and who invited them.

@@ -1,18 +1,20 @@
 import { type APIRequestContext, expect } from '@playwright/test';
 
 /**
- * The e-mails the server sent, read from the real SMTP catcher the test run started
- * (scripts/mail/catcher.py, MAIL_CATCHER_URL): its messages to an address, and the links in them.
+ * The e-mails the server sent, read from the real mail server the test run started (MailDev,
+ * scripts/mail/start.sh, MAIL_CATCHER_URL): its messages to an address, and the links in them.
  */
 
 export const MAIL_CATCHER = process.env.MAIL_CATCHER_URL ?? 'http://127.0.0.1:1080';
-export type Mail = { subject: string; to: string | string[]; text: string; html: string; raw: string };
+export type Mail = { id: string; subject: string; to: string; text: string; html: string };
+type MailDevMessage = { id: string; subject: string; headers: { to: string }; text?: string; html?: string };
 
-/** The messages the catcher holds for an address, the newest first. */
+/** The messages MailDev holds for an address (its `GET /email?to.address=`), the newest first. */
 export async function mailsTo(request: APIRequestContext, address: string): Promise<Mail[]> {
-  const response = await request.get(`${MAIL_CATCHER}/api/messages?to=${encodeURIComponent(address)}`);
-  expect(response.status(), `the mail catcher at ${MAIL_CATCHER}`).toBe(200);
-  return (await response.json()) as Mail[];
+  const response = await request.get(`${MAIL_CATCHER}/email`, { params: { 'to.address': address } });
+  expect(response.status(), `the mail server at ${MAIL_CATCHER}`).toBe(200);
+  const found = (await response.json()) as MailDevMessage[];
+  return found.reverse().map((m) => ({ id: m.id, subject: m.subject, to: m.headers.to, text: m.text ?? '', html: m.html ?? '' }));
 }
 
 /** Waits for a message to `address` that `wanted` picks (activity is batched: up to ~20 s). */

@@ -22,7 +22,7 @@ of their own (run.sh starts them, and the small scripts in FAULTS_WORK that stop
 
 4. The mail server is down when the CEO invites someone through A: the invitation's e-mail, written
    in the same transaction, waits in the outbox while A and B retry; once a mail server listens
-   (catcher.py) it arrives within MAIL_DEADLINE seconds, and exactly once.
+   (MailDev) it arrives within MAIL_DEADLINE seconds, and exactly once.
 
 FAULTS_BREAK breaks the setup on purpose, to see the checks fail: `lose-write` deletes one
 acknowledged user in the database before the ledger is checked; `redis-elsewhere` brings Redis
@@ -48,7 +48,7 @@ import threading
 import time
 import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 from standardwebhooks.webhooks import Webhook, WebhookVerificationError
 from websockets.exceptions import ConnectionClosed
@@ -698,16 +698,16 @@ else:
                "two attempts refused while the mail server is down")
 failed_attempts = sql(f"select coalesce(max(attempts), 0) from public.outbox where {mine}")
 log(f"  {failed_attempts} attempt(s) failed; the mail server starts")
-catcher_log = open(os.path.join(WORK, "catcher.log"), "wb")
-catcher = subprocess.Popen([sys.executable, "scripts/mail/catcher.py", "--smtp", f"127.0.0.1:{mail_smtp}",
-                            "--http", f"127.0.0.1:{mail_http}", "--dir", os.path.join(WORK, "mail")],
-                           stdout=catcher_log, stderr=subprocess.STDOUT)
+maildev_log = open(os.path.join(WORK, "maildev.log"), "wb")
+maildev = subprocess.Popen(["node", os.environ["MAILDEV_BIN"], "--ip", "127.0.0.1", "--smtp", str(mail_smtp),
+                            "--web", str(mail_http), "--mail-directory", os.path.join(WORK, "mail")],
+                           stdout=maildev_log, stderr=subprocess.STDOUT)
 
 
-def catcher_answers():
+def maildev_answers():
     conn = http.client.HTTPConnection("127.0.0.1", mail_http, timeout=1)
     try:
-        conn.request("GET", "/api/messages?to=nobody")
+        conn.request("GET", "/healthz")
         return conn.getresponse().status == 200
     except OSError:
         return False
@@ -716,17 +716,18 @@ def catcher_answers():
 
 
 # From when the mail server answers (its start takes seconds on a loaded machine).
-wait_until(lambda: catcher.poll() is not None or catcher_answers(), 60, "the mail server listening")
-if catcher.poll() is not None:
-    with open(os.path.join(WORK, "catcher.log")) as f:
-        sys.exit(f"the mail catcher exited at start: {f.read()[-2000:]}")
+wait_until(lambda: maildev.poll() is not None or maildev_answers(), 60, "the mail server listening")
+if maildev.poll() is not None:
+    with open(os.path.join(WORK, "maildev.log")) as f:
+        sys.exit(f"the mail server exited at start: {f.read()[-2000:]}")
 t_up = time.monotonic()
 
 
 def mailbox():
+    """MailDev's messages to the invitee (its API: GET /email?to.address=)."""
     conn = http.client.HTTPConnection("127.0.0.1", mail_http, timeout=2)
     try:
-        conn.request("GET", f"/api/messages?to={invitee}")
+        conn.request("GET", "/email?" + urlencode({"to.address": invitee}))
         return json.loads(conn.getresponse().read())
     except OSError:
         return []
@@ -746,7 +747,7 @@ try:
         check(len(got) == 1, f"the invitation arrives once: {len(got)} message(s)")
         check("/accept-invitation?token=" in got[0]["text"], "it carries its link")
 finally:
-    catcher.terminate()
-    catcher.wait()
+    maildev.terminate()
+    maildev.wait()
 
 finish()

@@ -20,6 +20,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/services.sh
+# The mail server faults.py starts mid-run: MailDev (exports MAILDEV_BIN).
+source scripts/mail/install.sh
 
 pg_bin="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)"
 [ -x "$pg_bin/initdb" ] || { apt_install postgresql; pg_bin="$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)"; }
@@ -106,7 +108,7 @@ export FAULTS_ADMIN_EMAIL="admin@faults.test" FAULTS_ADMIN_PASSWORD="faults-admi
 # likely still waits there, as after a crash.
 export WEBHOOK_ALLOW_PRIVATE_NETWORKS=true WEBHOOK_RETRY_SCALE=0.001 OUTBOX_POLL_MS=1000
 export FAULTS_SERVER_BIN="$bin" FAULTS_PORT_C="$port_c"
-# E-mail: A and B send to a mail server that is down until faults.py starts one (catcher.py), and
+# E-mail: A and B send to a mail server that is down until faults.py starts one (MailDev), and
 # retry at a hundredth of the real schedule (0.1 s, 0.6 s, 3 s, 9 s, ...).
 export SMTP_URL="smtp://127.0.0.1:$smtp_port" MAIL_RETRY_SCALE=0.01 FAULTS_SMTP_PORT="$smtp_port" FAULTS_MAIL_HTTP_PORT="$mail_http_port"
 "$bin" create-admin --email "$FAULTS_ADMIN_EMAIL" --password "$FAULTS_ADMIN_PASSWORD" --full-name "Faults Admin" >/dev/null
@@ -124,7 +126,7 @@ if ! "$venv/bin/python" scripts/faults/faults.py "http://127.0.0.1:$port_a" "htt
     echo "--- server $name: last errors (and e-mail warnings) ---"
     grep -E ' ERROR |panicked|e-mail' "$work/server-$name.log" | tail -n 20 || true
   done
-  [ -f "$work/catcher.log" ] && { echo "--- the mail catcher ---"; tail -n 20 "$work/catcher.log"; }
+  [ -f "$work/maildev.log" ] && { echo "--- the mail server ---"; tail -n 20 "$work/maildev.log"; }
   die "fault tests failed"
 fi
 # The outages are deliberate, and the server answers them with 503s and warnings: an error or a

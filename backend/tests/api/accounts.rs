@@ -6,7 +6,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use crate::database::test_database;
-use crate::helpers::{Mailbox, TestApp, link_token, outbox_drained, parts};
+use crate::helpers::{Mailbox, RefusingMailServer, TestApp, link_token, outbox_drained, parts, send_mail};
 
 /// A domain of its own for each test: the catcher is shared by every test running at once.
 fn domain() -> String {
@@ -49,7 +49,7 @@ async fn an_enterprise_made_without_a_password_invites_its_ceo_who_chooses_one_i
     assert!(text.contains(&format!("rejoindre Invited {d} sur Enterprise Platform")), "{text}");
     assert!(text.contains("http://app.test/accept-invitation?token="), "{text}");
     // One message, two forms: plain text and HTML, the HTML escaping what people typed.
-    let raw = message["raw"].as_str().unwrap();
+    let raw = mail.source(message).await;
     let parsed = mail_parser::MessageParser::default().parse(raw.as_bytes()).unwrap();
     assert_eq!((parsed.text_body_count(), parsed.html_body_count()), (1, 1));
     assert!(parsed.body_html(0).unwrap().contains(r#"<html lang="fr">"#));
@@ -148,11 +148,16 @@ async fn a_ceo_invites_staff_resends_the_invitation_and_hears_when_it_is_accepte
 #[tokio::test]
 async fn an_invitation_the_mail_server_refuses_shows_as_bounced() {
     let (db, _dropped) = test_database().await;
-    let app = TestApp::with_mail(db.clone()).await;
+    let refusing = RefusingMailServer::start();
+    let app = TestApp::spawn_with(db.clone(), |c| {
+        send_mail(c);
+        c.mail.smtp_url = Some(refusing.smtp_url.clone());
+    })
+    .await;
     let admin = app.admin_token().await;
     let d = domain();
     let (_, ceo) = app.enterprise(&admin, &format!("Bounce {d}")).await;
-    let address = format!("bounce-nobody@{d}");
+    let address = format!("nobody@{d}");
     let (status, user) = app.post(&ceo, "/api/v1/users", json!({ "fullName": "Nobody", "email": address, "role": "DepartmentUser" })).await;
     assert_eq!(status, 201, "{user}");
     outbox_drained(&db).await;

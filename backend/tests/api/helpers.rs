@@ -134,8 +134,8 @@ pub fn test_config() -> Config {
     }
 }
 
-/// The mail catcher the tests send to (scripts/mail/start.sh, started by scripts/test.sh): a real
-/// SMTP server that keeps what it accepts and lists it as JSON.
+/// The mail catcher the tests send to (MailDev, scripts/mail/start.sh, started by scripts/test.sh):
+/// a real SMTP server that keeps what it accepts and lists it as JSON.
 pub struct Mailbox {
     base: String,
     http: Client,
@@ -151,10 +151,27 @@ impl Mailbox {
         std::env::var("SMTP_URL").expect("SMTP_URL: start the mail catcher first (source scripts/mail/start.sh)")
     }
 
-    /// What the catcher holds for `to`, newest first: `{ subject, to, from, text, html, raw }`.
+    /// What the catcher holds for `to`, newest first: `{ id, subject, to, from, text, html }`, `to`
+    /// and `from` as their headers read (MailDev's `GET /email?to.address=`).
     pub async fn received(&self, to: &str) -> Vec<Value> {
-        let url = format!("{}/api/messages?to={}", self.base, to);
-        self.http.get(url).send().await.unwrap().json::<Vec<Value>>().await.unwrap()
+        let url = format!("{}/email", self.base);
+        let found = self.http.get(url).query(&[("to.address", to)]).send().await.unwrap().json::<Vec<Value>>().await.unwrap();
+        found
+            .iter()
+            .rev()
+            .map(|m| {
+                serde_json::json!({
+                    "id": m["id"], "subject": m["subject"], "to": m["headers"]["to"], "from": m["headers"]["from"],
+                    "text": m["text"], "html": m["html"],
+                })
+            })
+            .collect()
+    }
+
+    /// A message's source as the server sent it (MailDev's `GET /email/:id/source`).
+    pub async fn source(&self, message: &Value) -> String {
+        let url = format!("{}/email/{}/source", self.base, message["id"].as_str().unwrap());
+        self.http.get(url).send().await.unwrap().error_for_status().unwrap().text().await.unwrap()
     }
 
     /// Waits (15 s at most) until `to` has received `count` messages; returns them, newest first.
@@ -168,6 +185,37 @@ impl Mailbox {
             }
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
+    }
+}
+
+/// A real mail server that refuses every recipient for good (scripts/mail/refusing.py, aiosmtpd,
+/// run by `python()`): what a bounce meets. It stops when dropped.
+pub struct RefusingMailServer {
+    child: std::process::Child,
+    pub smtp_url: String,
+}
+
+impl RefusingMailServer {
+    pub fn start() -> Self {
+        use std::io::BufRead;
+        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../scripts/mail/refusing.py");
+        let mut child = std::process::Command::new(python())
+            .arg(script)
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("the test tools' Python runs scripts/mail/refusing.py");
+        // It prints its port once it answers (aiosmtpd's start checks that itself).
+        let mut line = String::new();
+        std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+        let port = line.trim().strip_prefix("port ").unwrap_or_else(|| panic!("refusing.py said {line:?}"));
+        Self { smtp_url: format!("smtp://127.0.0.1:{port}"), child }
+    }
+}
+
+impl Drop for RefusingMailServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }
 
@@ -449,7 +497,7 @@ pub async fn slow_redis(redis_url: &str, delay: Duration) -> String {
 
 /// What `TestApp::with_mail` changes: mail to the test catcher, retries at once, notifications
 /// gathered for half a second.
-fn send_mail(c: &mut Config) {
+pub fn send_mail(c: &mut Config) {
     c.mail.smtp_url = Some(Mailbox::smtp_url());
     c.mail.public_url = "http://app.test".into();
     c.mail.retry_scale = 0.001;
