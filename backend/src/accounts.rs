@@ -8,7 +8,6 @@ use crate::{
     domain::{Email, FieldErrors, FieldIssue},
     error::AppError,
     mail::{self, Kind},
-    state::AppState,
     store::{
         self,
         account_tokens::{self, Purpose},
@@ -49,8 +48,8 @@ pub async fn send_reset(tx: &mut sqlx::PgConnection, user: Uuid, enterprise: Opt
 /// An address at a domain another enterprise has proven for its single sign-on is not for
 /// `enterprise`'s people (nor the platform's, nor a new enterprise's CEO: `None`): its sign-in
 /// page would send them to that enterprise's provider. A 400 naming `field`.
-pub async fn sso_domain_allows(state: &AppState, email: &Email, enterprise: Option<Uuid>, field: &str) -> Result<(), crate::error::AppError> {
-    if store::sso::claimed_elsewhere(&state.db, enterprise, &email.normalized()).await? {
+pub async fn sso_domain_allows(db: &sqlx::PgPool, email: &Email, enterprise: Option<Uuid>, field: &str) -> Result<(), crate::error::AppError> {
+    if store::sso::claimed_elsewhere(db, enterprise, &email.normalized()).await? {
         let mut errors = FieldErrors::new();
         errors.check::<()>(field, Err(FieldIssue::Invalid));
         return Err(AppError::Explained(errors, "This address's domain signs in through another organisation's single sign-on".into()));

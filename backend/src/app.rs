@@ -31,7 +31,15 @@ pub fn routes(state: AppState) -> impl Endpoint {
             "/api/guide.md",
             poem::endpoint::make_sync(|_| Response::builder().content_type("text/markdown; charset=utf-8").body(include_str!("../../docs/api.md"))),
         )
-        .at("/api/v1/ws", get(crate::realtime::socket::ws))
+        .at(
+            "/api/v1/ws",
+            get(crate::realtime::socket::ws).data(crate::realtime::socket::Sockets {
+                hub: state.realtime.clone(),
+                sessions: state.sessions.clone(),
+                tokens: state.tokens.clone(),
+                recheck: state.config.intervals.socket_recheck,
+            }),
+        )
         // Inside out: Location on 201, conditional requests, bodies checked against their schema
         // (before any precondition) and parse failures named, safe retries, request limits.
         .nest("/api/v1", api.around(api::locate).around(api::conditional).around(api::name_fields).around(api::once).around(api::limit))
@@ -49,8 +57,9 @@ pub fn routes(state: AppState) -> impl Endpoint {
     let max_spreadsheet_body = state.config.max_spreadsheet_body_bytes.max(max_body);
     let max_import_body = state.config.tenant_import_max_bytes.max(max_body);
     let csp = edge::content_security_policy(state.config.map_tiles.as_ref());
+    let (tokens, generations) = (state.tokens.clone(), state.generations.clone());
     route
-        .around(edge::request_rules)
+        .around(move |ep, req| edge::request_rules(ep, req, tokens.clone(), generations.clone()))
         .around(move |ep, req| {
             // Workbooks travel whole (saves as base64, imports as files): a larger limit there.
             // And an enterprise's archive, larger still.
@@ -128,13 +137,24 @@ pub async fn listen_until<S: Future<Output = ()> + Send + 'static>(
     let addr = state.config.bind_addr;
     crate::sealed::prepare(&state.db, &state.config.data_keys).await?;
     crate::metrics::handle();
-    crate::realtime::tasks::spawn(&state);
-    crate::webhooks::dispatcher::spawn(&state);
+    crate::realtime::tasks::spawn(&state.realtime, &state.sessions, &state.db, &state.config.intervals);
+    crate::webhooks::dispatcher::spawn(crate::webhooks::dispatcher::Dispatcher {
+        db: state.db.clone(),
+        keys: state.config.data_keys.clone(),
+        events: state.config.events.clone(),
+        trusted_roots: state.config.trusted_roots.clone(),
+        hub: state.realtime.clone(),
+    });
     crate::tenancy::spares::spawn(state.tenant_ddl.clone(), state.config.tenant_spares);
-    crate::enterprise_deletion::spawn(&state);
-    crate::enterprise_export::spawn(&state);
+    crate::enterprise_deletion::spawn(&state.db, &state.tenant_ddl, &state.sessions);
+    crate::enterprise_export::spawn(&state.exporter());
     crate::usage::spawn(state.usage.clone(), state.db.clone());
-    crate::mail::sender::spawn(&state)?;
+    crate::mail::sender::spawn(crate::mail::sender::Sender {
+        db: state.db.clone(),
+        mail: state.config.mail.clone(),
+        usage: state.usage.clone(),
+        poll: state.config.events.outbox_poll,
+    })?;
     let acceptor = TcpListener::bind(addr).into_acceptor().await.with_context(|| format!("cannot listen on {addr}"))?;
     let local = acceptor.local_addr().into_iter().find_map(|a| a.as_socket_addr().copied()).context("no local address")?;
     let acceptor = crate::connection::Watched(acceptor);

@@ -5,13 +5,13 @@
 //! the retention job is the only deletion.
 
 use serde_json::{Map, Value};
-use sqlx::PgConnection;
+use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
 pub use crate::store::audit::{Actor, Target};
 use crate::{
     auth::{Caller, Credential, client},
-    state::AppState,
+    geoip::GeoIp,
 };
 
 /// Who acted and from where: made once per request, then used for each entry it writes.
@@ -21,17 +21,18 @@ pub struct Audit(pub Actor);
 impl Audit {
     /// The caller of the current request: a person, or a program's token (a personal token
     /// names its owner, a service credential itself).
-    pub fn of(state: &AppState, caller: &Caller) -> Self {
+    /// `geoip` names the client's place (`AppState::geoip`).
+    pub fn of(geoip: Option<&GeoIp>, caller: &Caller) -> Self {
         let kind = match caller.credential {
             Credential::Session => "user",
             Credential::Token { .. } => "token",
         };
-        Self::from_client(state, kind, Some(caller.user_id))
+        Self::from_client(geoip, kind, Some(caller.user_id))
     }
 
     /// Someone not yet known to be anyone (a sign-in attempt), or a known user by id.
-    pub fn person(state: &AppState, user_id: Option<Uuid>) -> Self {
-        Self::from_client(state, "user", user_id)
+    pub fn person(geoip: Option<&GeoIp>, user_id: Option<Uuid>) -> Self {
+        Self::from_client(geoip, "user", user_id)
     }
 
     /// The platform itself (a timeout, a background job).
@@ -39,9 +40,9 @@ impl Audit {
         Self(Actor { kind: "system", id: None, ip: None, place: None, user_agent: None })
     }
 
-    fn from_client(state: &AppState, kind: &'static str, id: Option<Uuid>) -> Self {
+    fn from_client(geoip: Option<&GeoIp>, kind: &'static str, id: Option<Uuid>) -> Self {
         let client = client::current().unwrap_or_default();
-        let place = client.ip.and_then(|ip| state.geoip.as_ref()?.locate(ip)).and_then(|l| match (l.city, l.country) {
+        let place = client.ip.and_then(|ip| geoip?.locate(ip)).and_then(|l| match (l.city, l.country) {
             (Some(city), Some(country)) => Some(format!("{city}, {country}")),
             (None, Some(country)) => Some(country),
             (Some(city), None) => Some(city),
@@ -66,13 +67,13 @@ impl Audit {
     /// (a refused sign-in).
     pub async fn record_alone(
         &self,
-        state: &AppState,
+        db: &PgPool,
         enterprise: Option<Uuid>,
         action: &str,
         target: Option<Target<'_>>,
         changes: Changes,
     ) -> sqlx::Result<()> {
-        let mut conn = state.db.acquire().await?;
+        let mut conn = db.acquire().await?;
         self.record(&mut conn, enterprise, action, target, changes).await
     }
 }
@@ -116,8 +117,8 @@ impl Changes {
     }
 }
 
-/// Deletes the entries older than `AUDIT_RETENTION_DAYS`: the only path that deletes any. Runs
-/// daily on every instance (one at a time: an advisory lock) and as `backend audit-retention`.
-pub async fn apply_retention(state: &AppState) -> sqlx::Result<u64> {
-    crate::store::audit::delete_older_than(&state.db, state.config.events.audit_retention_days).await
+/// Deletes the entries older than `days` (`AUDIT_RETENTION_DAYS`): the only path that deletes
+/// any. Runs daily on every instance (another's deletion at the same time finds nothing left).
+pub async fn apply_retention(db: &PgPool, days: u32) -> sqlx::Result<u64> {
+    crate::store::audit::delete_older_than(db, days).await
 }

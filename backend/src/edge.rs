@@ -3,6 +3,8 @@
 //! data generation, HEAD is answered wherever GET is, responses are compressed
 //! when the client accepts it, and every response carries the security headers.
 
+use std::sync::Arc;
+
 use poem::{
     Body, Endpoint, IntoResponse, Request, Response,
     http::{HeaderValue, Method, StatusCode, header},
@@ -12,10 +14,11 @@ use serde_json::Value;
 
 use crate::{
     auth::ClientInfo,
+    auth::token::TokenKeys,
     config::MapTiles,
     domain::{FieldErrors, FieldIssue},
     error::AppError,
-    state::AppState,
+    generations::Generations,
 };
 
 /// The innermost of the outer layers: three rules of every request, each its own function,
@@ -27,13 +30,14 @@ use crate::{
 /// - SCIM answers in its own format, whoever refused the request (`api::scim_errors`).
 /// - A write moves its tenant's data generation once done, so that no instance serves a read it
 ///   kept from before it (`generations::moved_by`).
-pub async fn request_rules<E: Endpoint>(ep: E, req: Request) -> poem::Result<Response> {
-    let state = req.data::<AppState>().expect("AppState is attached to every request").clone();
-    let moves = crate::generations::moved_by(&req, &state.tokens);
+///
+/// `tokens` read whose tenant a write is for; `generations` are moved.
+pub async fn request_rules<E: Endpoint>(ep: E, req: Request, tokens: Arc<TokenKeys>, generations: Generations) -> poem::Result<Response> {
+    let moves = crate::generations::moved_by(&req, &tokens);
     let answer =
         if crate::api::is_scim(req.uri().path()) { Ok(crate::api::scim_errors(refuse_nul(ep, req).await).await) } else { refuse_nul(ep, req).await };
     if let Some(enterprise) = moves {
-        Box::pin(state.generations.bump(enterprise)).await;
+        Box::pin(generations.bump(enterprise)).await;
     }
     answer
 }

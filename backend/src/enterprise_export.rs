@@ -27,8 +27,7 @@ use crate::{
     audit::{Audit, Changes, Target},
     domain::{DepartmentType, Lang},
     mail,
-    spreadsheet::worker::{EngineError, Job, Output},
-    state::AppState,
+    spreadsheet::worker::{Engine, EngineError, Job, Output},
     store::{
         self,
         exports::{ExportRecord, Tenanted},
@@ -71,8 +70,18 @@ messenger/       its conversations with their members, and their messages as the
 The messenger is end-to-end encrypted: the server never had the keys, so messages are ciphertext here and\n\
 only the people's own devices can read them. Their private key backups are not in the archive.\n";
 
+/// What an export touches: the database it reads and writes the archive to, the spreadsheet
+/// engine that writes a workbook's XLSX, and how long a ready archive is kept
+/// (`TENANT_EXPORT_TTL_HOURS`).
+#[derive(Clone)]
+pub struct Exporter {
+    pub db: sqlx::PgPool,
+    pub engine: std::sync::Arc<Engine>,
+    pub ttl: std::time::Duration,
+}
+
 /// Runs export `id` on this instance now, unless another took it first.
-pub fn start(state: &AppState, id: Uuid) {
+pub fn start(state: &Exporter, id: Uuid) {
     let state = state.clone();
     tokio::spawn(async move {
         if let Err(err) = take_and_run(&state, Some(id)).await {
@@ -82,7 +91,7 @@ pub fn start(state: &AppState, id: Uuid) {
 }
 
 /// Looks for jobs nobody runs and expired archives every `LOOK_EVERY` while the server runs.
-pub fn spawn(state: &AppState) {
+pub fn spawn(state: &Exporter) {
     let state = state.clone();
     crate::supervise::spawn("enterprise_exports", move || {
         let state = state.clone();
@@ -102,7 +111,7 @@ pub fn spawn(state: &AppState) {
 }
 
 /// Takes a job (`id`, or any waiting one) once this instance is free, and runs it.
-async fn take_and_run(state: &AppState, id: Option<Uuid>) -> anyhow::Result<()> {
+async fn take_and_run(state: &Exporter, id: Option<Uuid>) -> anyhow::Result<()> {
     let _running = RUNNING.acquire().await?;
     let now = Utc::now();
     let Some(export) = store::exports::claim(&state.db, id, now, now - STALE_AFTER).await? else { return Ok(()) };
@@ -213,7 +222,7 @@ fn text(value: &Value, key: &str) -> String {
 }
 
 /// Writes the archive and stores it; returns its size in bytes.
-async fn run(state: &AppState, export: &ExportRecord) -> anyhow::Result<i64> {
+async fn run(state: &Exporter, export: &ExportRecord) -> anyhow::Result<i64> {
     let enterprise = store::enterprises::find(&state.db, export.enterprise_id).await?.context("the enterprise is gone")?;
     let schema = SchemaName::for_enterprise(enterprise.id);
     let dir = tempfile::tempdir().context("no temporary directory for the archive")?;
@@ -234,7 +243,7 @@ async fn run(state: &AppState, export: &ExportRecord) -> anyhow::Result<i64> {
     store::exports::progress(&state.db, export.id, 97, "storing", Utc::now()).await?;
     let (size, sha256) = store_parts(state, export.id, &path).await?;
     let now = Utc::now();
-    let expires_at = now + chrono::Duration::from_std(state.config.tenant_export_ttl)?;
+    let expires_at = now + chrono::Duration::from_std(state.ttl)?;
     if !store::exports::ready(&state.db, export.id, size, &sha256, now, expires_at).await? {
         tracing::info!(export_id = %export.id, "an enterprise export was withdrawn while it was written (someone was erased)");
         return Ok(size);
@@ -253,7 +262,7 @@ async fn run(state: &AppState, export: &ExportRecord) -> anyhow::Result<i64> {
 
 /// Reads the enterprise into the archive, stage by stage, writing progress as it goes.
 async fn fill(
-    state: &AppState,
+    state: &Exporter,
     export: &ExportRecord,
     enterprise: &store::enterprises::EnterpriseRecord,
     schema: &SchemaName,
@@ -394,7 +403,7 @@ async fn fill(
     archive.send(Piece::Finish(head)).await?;
     Audit::system()
         .record_alone(
-            state,
+            &state.db,
             Some(enterprise.id),
             "enterprise.exported",
             Some(Target::new("enterprise", enterprise.id, &enterprise.name)),
@@ -432,7 +441,7 @@ fn report_row(report: &Value, names: &HashMap<String, String>, departments: &Has
 }
 
 /// A spreadsheet as XLSX, waiting for the engine while it is busy with people's requests.
-async fn xlsx(state: &AppState, enterprise: Uuid, content: &[u8]) -> anyhow::Result<Vec<u8>> {
+async fn xlsx(state: &Exporter, enterprise: Uuid, content: &[u8]) -> anyhow::Result<Vec<u8>> {
     let never = CancellationToken::new();
     for _ in 0..30 {
         match state.engine.run(Some(enterprise), Job::Xlsx, content, &never).await {
@@ -446,7 +455,7 @@ async fn xlsx(state: &AppState, enterprise: Uuid, content: &[u8]) -> anyhow::Res
 }
 
 /// Copies the archive into its parts; returns its size and SHA-256.
-async fn store_parts(state: &AppState, id: Uuid, path: &std::path::Path) -> anyhow::Result<(i64, String)> {
+async fn store_parts(state: &Exporter, id: Uuid, path: &std::path::Path) -> anyhow::Result<(i64, String)> {
     use tokio::io::AsyncReadExt as _;
     let mut file = tokio::fs::File::open(path).await?;
     let mut hash = Sha256::new();

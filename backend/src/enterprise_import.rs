@@ -491,8 +491,8 @@ fn hex(bytes: &[u8]) -> String {
 pub const STALE_AFTER: chrono::Duration = chrono::Duration::minutes(3);
 
 /// Runs import `job` on this instance, from its own copy of the archive (deleted afterwards).
-pub fn start(state: &crate::state::AppState, job: Uuid, archive: tempfile::TempPath, inspected: Inspected, options: Options) {
-    let db = state.db.clone();
+pub fn start(db: &sqlx::PgPool, job: Uuid, archive: tempfile::TempPath, inspected: Inspected, options: Options) {
+    let db = db.clone();
     tokio::spawn(async move {
         let beat_db = db.clone();
         let beat = move |progress: i32, stage: &'static str| -> futures_util::future::BoxFuture<'static, ()> {

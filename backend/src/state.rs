@@ -39,10 +39,10 @@ pub struct Inner {
     pub login_limiter: LoginLimiter,
     /// Password-reset requests: 3 an hour per address and client, 20 per client, 5 per address.
     pub reset_limiter: LoginLimiter,
-    pub tokens: TokenKeys,
+    pub tokens: Arc<TokenKeys>,
     pub geoip: Option<GeoIp>,
     /// The spreadsheet engine's worker processes and their slots.
-    pub engine: Engine,
+    pub engine: Arc<Engine>,
     /// The passkeys' relying party; none when `PUBLIC_URL` is an address passkeys cannot
     /// belong to (an IP address other than loopback).
     pub passkeys: Option<Passkeys>,
@@ -61,6 +61,27 @@ impl Deref for AppState {
 }
 
 impl AppState {
+    /// What signing in touches (`auth::sign_in`).
+    pub fn sign_ins(&self) -> crate::auth::sign_in::SignIns<'_> {
+        crate::auth::sign_in::SignIns {
+            db: &self.db,
+            data_keys: &self.config.data_keys,
+            login_limiter: &self.login_limiter,
+            passkeys: &self.passkeys,
+            geoip: &self.geoip,
+            tokens: &self.tokens,
+            sessions: &self.sessions,
+            realtime: &self.realtime,
+            usage: &self.usage,
+            ttls: crate::auth::sign_in::Ttls::of(&self.config),
+        }
+    }
+
+    /// What an enterprise's exports touch (`enterprise_export`).
+    pub fn exporter(&self) -> crate::enterprise_export::Exporter {
+        crate::enterprise_export::Exporter { db: self.db.clone(), engine: self.engine.clone(), ttl: self.config.tenant_export_ttl }
+    }
+
     /// Serves with `db` for requests and a small pool of its own for tenant DDL.
     pub fn new(config: Config, db: PgPool) -> anyhow::Result<Self> {
         let tenant_ddl = db::pool_with((*db.connect_options()).clone(), db::TENANT_DDL_CONNECTIONS);
@@ -113,9 +134,9 @@ impl AppState {
                     window: std::time::Duration::from_secs(3600),
                 },
             ),
-            tokens: TokenKeys::new(&config.jwt_secret),
+            tokens: Arc::new(TokenKeys::new(&config.jwt_secret)),
             geoip,
-            engine: Engine::new(config.spreadsheet_engine.clone()),
+            engine: Arc::new(Engine::new(config.spreadsheet_engine.clone())),
             passkeys,
             sso,
             usage: Arc::default(),

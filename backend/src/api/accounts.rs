@@ -224,7 +224,7 @@ impl AccountsApi {
         .await?;
         let after = store::users::find_for_update(&mut tx, before.id).await?.ok_or(AppError::SessionExpired)?;
         let diff = Changes::new().changed("fullName", &before.full_name, &after.full_name).changed("locale", &before.locale, &after.locale);
-        Audit::of(&state, &auth.0)
+        Audit::of(state.geoip.as_ref(), &auth.0)
             .record(&mut tx, after.enterprise_id, "user.profile_updated", Some(Target::new("user", after.id, &after.full_name)), diff)
             .await?;
         tx.commit().await?;
@@ -264,7 +264,7 @@ impl AccountsApi {
         let hash = password::hash(&new).await?;
         let mut tx = state.db.begin().await?;
         let ended = store::users::set_password(&mut tx, user.id, &hash, Some(auth.0.session_id)).await?;
-        Audit::of(&state, &auth.0)
+        Audit::of(state.geoip.as_ref(), &auth.0)
             .record(
                 &mut tx,
                 user.enterprise_id,
@@ -328,7 +328,7 @@ impl AccountsApi {
         // its owner runs would stop without a word (docs/architecture.md, Accounts).
         let tokens = store::api_tokens::live_of_user(&mut tx, user.id).await?;
         crate::auth::mfa::notify_reset(&mut tx, &user, &tokens).await?;
-        Audit::person(&state, Some(user.id))
+        Audit::person(state.geoip.as_ref(), Some(user.id))
             .record(
                 &mut tx,
                 user.enterprise_id,
@@ -399,12 +399,12 @@ impl AccountsApi {
             return Err(dead_link().into());
         }
         // Their enterprise's identity provider signs them in (which accepts the invitation).
-        if sign_in::password_refused(&state, &user).await? {
+        if sign_in::password_refused(&state.sign_ins(), &user).await? {
             return Err(AppError::SsoRequired.into());
         }
         store::users::set_password(&mut tx, user_id, &hash, None).await?;
         store::account_tokens::revoke_all(&mut tx, user_id).await?;
-        Audit::person(&state, Some(user.id))
+        Audit::person(state.geoip.as_ref(), Some(user.id))
             .record(&mut tx, user.enterprise_id, "user.invitation_accepted", Some(Target::new("user", user.id, &user.full_name)), Changes::new())
             .await?;
         if let Some(inviter) = inviter.filter(|i| *i != user.id) {
@@ -416,7 +416,7 @@ impl AccountsApi {
         if !user.may_sign_in() {
             return Err(AppError::AccountInactive.into());
         }
-        Ok(Json(sign_in::after_password(&state, user, false, None, sign_in::Method::Invitation, &client).await?.into()))
+        Ok(Json(sign_in::after_password(&state.sign_ins(), user, false, None, sign_in::Method::Invitation, &client).await?.into()))
     }
 }
 
@@ -434,7 +434,7 @@ async fn send_reset(state: &AppState, email: &Email) -> anyhow::Result<()> {
     }
     let mut tx = state.db.begin().await?;
     crate::accounts::send_reset(&mut tx, user.id, user.enterprise_id).await?;
-    Audit::person(state, Some(user.id))
+    Audit::person(state.geoip.as_ref(), Some(user.id))
         .record(&mut tx, user.enterprise_id, "user.password_reset_requested", Some(Target::new("user", user.id, &user.full_name)), Changes::new())
         .await?;
     tx.commit().await?;

@@ -173,7 +173,9 @@ async fn create(state: &AppState, caller: &Caller, owner: Owner, role: Role, bod
     let record = store::api_tokens::create(&state.db, token).await?.ok_or(AppError::Conflict(Conflict::TooManyTokens))?;
     tracing::info!(token_id = %record.id, service, by = %caller.user_id, "api token created");
     let facts = Changes::new().with("scopes", &record.scopes).with("service", service).with("expiresAt", record.expires_at);
-    Audit::of(state, caller).record_alone(state, enterprise_id, "token.created", Some(Target::new("token", record.id, &record.name)), facts).await?;
+    Audit::of(state.geoip.as_ref(), caller)
+        .record_alone(&state.db, enterprise_id, "token.created", Some(Target::new("token", record.id, &record.name)), facts)
+        .await?;
     Ok(CreatedApiToken { made: record.into(), token: secret })
 }
 
@@ -228,8 +230,8 @@ impl ApiTokensApi {
             return Err(AppError::NotFound.into());
         }
         tracing::info!(token_id = %id.0, by = %auth.0.user_id, "api token revoked");
-        Audit::of(&state, &auth.0)
-            .record_alone(&state, auth.0.enterprise_id, "token.revoked", Some(Target::id("token", id.0)), Changes::new())
+        Audit::of(state.geoip.as_ref(), &auth.0)
+            .record_alone(&state.db, auth.0.enterprise_id, "token.revoked", Some(Target::id("token", id.0)), Changes::new())
             .await?;
         Ok(Deleted::Deleted)
     }
@@ -291,7 +293,9 @@ impl ApiTokensApi {
         }
         tracing::info!(token_id = %token_id.0, by = %auth.0.user_id, "service credential revoked");
         let target = Some(Target::id("token", token_id.0));
-        Audit::of(&state, &auth.0).record_alone(&state, Some(enterprise), "token.revoked", target, Changes::new().with("service", true)).await?;
+        Audit::of(state.geoip.as_ref(), &auth.0)
+            .record_alone(&state.db, Some(enterprise), "token.revoked", target, Changes::new().with("service", true))
+            .await?;
         Ok(Deleted::Deleted)
     }
 }

@@ -215,7 +215,7 @@ impl AuthApi {
             remember_me: body.remember_me,
             device_token: body.device_token.as_deref(),
         };
-        Ok(Json(sign_in::sign_in(&state, creds, &client).await?.into()))
+        Ok(Json(sign_in::sign_in(&state.sign_ins(), creds, &client).await?.into()))
     }
 
     /// Sign in: the second factor
@@ -230,7 +230,7 @@ impl AuthApi {
             Some(credential) => sign_in::Answer::Passkey(credential),
             None => sign_in::Answer::Code(code.unwrap_or_default()),
         };
-        let (signed_in, recovery_codes) = sign_in::verify(&state, &challenge, answer, &client).await?;
+        let (signed_in, recovery_codes) = sign_in::verify(&state.sign_ins(), &challenge, answer, &client).await?;
         let LoginResponse { token, user, device_token } = LoginResponse::from_signed_in(signed_in);
         Ok(Json(VerifiedLogin { token, user, device_token, recovery_codes }))
     }
@@ -241,7 +241,7 @@ impl AuthApi {
     /// code, sent to `POST /auth/login/verify`, turns it on and opens the session.
     #[oai(path = "/login/totp", method = "post", operation_id = "startLoginTotpEnrollment")]
     async fn start_enrolment(&self, state: Data<&AppState>, body: Json<ChallengeOnly>) -> Result<Json<TotpSetup>, LoginError> {
-        let (secret, otpauth_url) = sign_in::start_enrolment(&state, &body.challenge).await?;
+        let (secret, otpauth_url) = sign_in::start_enrolment(&state.sign_ins(), &body.challenge).await?;
         Ok(Json(TotpSetup { secret, otpauth_url }))
     }
 
@@ -251,7 +251,7 @@ impl AuthApi {
     #[oai(path = "/logout", method = "post", operation_id = "logout")]
     async fn logout(&self, state: Data<&AppState>, auth: BearerAuth) -> Result<LogoutResponse, SessionError> {
         auth.0.require("logout")?;
-        sign_in::sign_out(&state, &auth.0).await?;
+        sign_in::sign_out(&state.sign_ins(), &auth.0).await?;
         Ok(LogoutResponse::LoggedOut)
     }
 }

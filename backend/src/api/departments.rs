@@ -175,7 +175,7 @@ impl DepartmentsApi {
         }
         store::departments::update(&mut tx, dept_id.0, description, head).await.map_err(AppError::gone_is_not_found)?;
         let after = load_departments(&mut tx, enterprise.id, Some(dept_id.0)).await?.pop().ok_or(AppError::NotFound)?;
-        let audit = Audit::of(&state, &auth.0);
+        let audit = Audit::of(state.geoip.as_ref(), &auth.0);
         let target = Target::new("department", after.id, after.kind.as_str());
         if description.is_some_and(|d| d != department.description) {
             let diff = Changes::new().changed("description", department.description.as_str(), after.description.as_str());
@@ -219,7 +219,7 @@ impl DepartmentsApi {
         store::users::update(&mut tx, user.id, &changes).await?;
         if user.department_id != Some(dept_id.0) {
             let diff = Changes::new().changed("departmentId", user.department_id, Some(dept_id.0));
-            Audit::of(&state, &auth.0)
+            Audit::of(state.geoip.as_ref(), &auth.0)
                 .record(&mut tx, Some(enterprise.id), "department.member_added", Some(Target::new("user", user.id, &user.full_name)), diff)
                 .await?;
         }
@@ -251,7 +251,7 @@ impl DepartmentsApi {
         let changes = store::users::UserChanges { department_id: Some(None), ..Default::default() };
         store::users::update(&mut tx, user.id, &changes).await?;
         let diff = Changes::new().changed("departmentId", Some(dept_id.0), None);
-        Audit::of(&state, &auth.0)
+        Audit::of(state.geoip.as_ref(), &auth.0)
             .record(&mut tx, Some(enterprise.id), "department.member_removed", Some(Target::new("user", user.id, &user.full_name)), diff)
             .await?;
         tx.commit().await?;

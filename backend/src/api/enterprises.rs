@@ -297,7 +297,7 @@ impl EnterprisesApi {
             return Err(AppError::from(errors).into());
         };
         // A CEO at another enterprise's proven single sign-on domain would be sent to its provider.
-        crate::accounts::sso_domain_allows(&state, &ceo_email, None, "ceoEmail").await?;
+        crate::accounts::sso_domain_allows(&state.db, &ceo_email, None, "ceoEmail").await?;
         // Hash on the blocking pool while the transaction builds the schema.
         let hashing = tokio::spawn(async move {
             match ceo_password {
@@ -315,7 +315,7 @@ impl EnterprisesApi {
             ceo_locale: body.ceo_locale.unwrap_or_default(),
             inviter: crate::accounts::Inviter { id: Some(auth.0.user_id), name: &inviter },
         };
-        let id = match store::enterprises::create_with_tenant(&state.tenant_ddl, new, hash, &Audit::of(&state, &auth.0).0).await {
+        let id = match store::enterprises::create_with_tenant(&state.tenant_ddl, new, hash, &Audit::of(state.geoip.as_ref(), &auth.0).0).await {
             Ok(id) => id,
             Err(e) if e.downcast_ref::<sqlx::Error>().is_some_and(store::enterprises::is_duplicate_name) => {
                 return Err(AppError::EnterpriseNameTaken.into());
@@ -366,7 +366,7 @@ impl EnterprisesApi {
             return Err(AppError::Conflict(crate::error::Conflict::DeletionScheduled).into());
         }
         let changes = EnterpriseChanges { name, description, is_active: body.is_active };
-        let ended = match store::enterprises::update(&state.db, id.0, changes, &Audit::of(&state, &auth.0).0).await {
+        let ended = match store::enterprises::update(&state.db, id.0, changes, &Audit::of(state.geoip.as_ref(), &auth.0).0).await {
             Ok(ended) => ended.ok_or(AppError::NotFound)?,
             Err(e) if store::enterprises::is_duplicate_name(&e) => return Err(AppError::EnterpriseNameTaken.into()),
             Err(e) => return Err(AppError::from(e).into()),
@@ -387,8 +387,9 @@ impl EnterprisesApi {
     async fn delete(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>) -> Result<DeleteAccepted, DeleteError> {
         auth.0.require("deleteEnterprise")?;
         let grace = state.config.tenant_deletion_grace;
-        let (purge_after, ended) =
-            store::enterprises::schedule_deletion(&state.db, id.0, grace, &Audit::of(&state, &auth.0).0).await?.ok_or(AppError::NotFound)?;
+        let (purge_after, ended) = store::enterprises::schedule_deletion(&state.db, id.0, grace, &Audit::of(state.geoip.as_ref(), &auth.0).0)
+            .await?
+            .ok_or(AppError::NotFound)?;
         state.sessions.ended(&ended).await;
         tracing::info!(enterprise_id = %id.0, %purge_after, "enterprise deletion scheduled");
         Ok(DeleteAccepted::Scheduled(Json(DeletionScheduled { status: "scheduled".to_owned(), purge_after })))
@@ -402,7 +403,7 @@ impl EnterprisesApi {
     #[oai(path = "/:id/restore", method = "post", operation_id = "restoreEnterprise")]
     async fn restore(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>) -> Result<Json<Enterprise>, RestoreError> {
         auth.0.require("restoreEnterprise")?;
-        store::enterprises::restore(&state.db, id.0, &Audit::of(&state, &auth.0).0).await?.map_err(AppError::from)?;
+        store::enterprises::restore(&state.db, id.0, &Audit::of(state.geoip.as_ref(), &auth.0).0).await?.map_err(AppError::from)?;
         tracing::info!(enterprise_id = %id.0, "enterprise restored");
         let restored = store::enterprises::find(&state.db, id.0).await?.ok_or(AppError::NotFound)?;
         Ok(Json(restored.into()))
@@ -416,7 +417,7 @@ impl EnterprisesApi {
     #[oai(path = "/:id/purge", method = "post", operation_id = "purgeEnterprise")]
     async fn purge(&self, state: Data<&AppState>, auth: BearerAuth, id: Path<Uuid>, body: Json<PurgeEnterprise>) -> Result<Purged, PurgeError> {
         auth.0.require("purgeEnterprise")?;
-        let ended = store::enterprises::purge(&state.tenant_ddl, id.0, Some(&body.confirm_name), &Audit::of(&state, &auth.0).0)
+        let ended = store::enterprises::purge(&state.tenant_ddl, id.0, Some(&body.confirm_name), &Audit::of(state.geoip.as_ref(), &auth.0).0)
             .await?
             .map_err(AppError::from)?;
         state.sessions.ended(&ended).await;

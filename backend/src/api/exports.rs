@@ -175,16 +175,16 @@ impl ExportsApi {
         let (export, new) = store::exports::create(&state.db, enterprise.id, auth.0.user_id, Utc::now()).await?;
         if new {
             state.usage.add(enterprise.id, crate::usage::Counter::Export);
-            Audit::of(&state, &auth.0)
+            Audit::of(state.geoip.as_ref(), &auth.0)
                 .record_alone(
-                    &state,
+                    &state.db,
                     Some(enterprise.id),
                     "enterprise.export_requested",
                     Some(Target::new("enterprise", enterprise.id, &enterprise.name)),
                     Changes::new().with("exportId", export.id.to_string()),
                 )
                 .await?;
-            crate::enterprise_export::start(&state, export.id);
+            crate::enterprise_export::start(&state.exporter(), export.id);
         }
         Ok(ExportAccepted::Accepted(Json(export.into())))
     }
@@ -235,9 +235,9 @@ impl ExportsApi {
         if export.status != "ready" || export.expires_at.is_none_or(|at| at <= Utc::now()) {
             return Err(AppError::Conflict(crate::error::Conflict::ExportNotReady).into());
         }
-        Audit::of(&state, &auth.0)
+        Audit::of(state.geoip.as_ref(), &auth.0)
             .record_alone(
-                &state,
+                &state.db,
                 Some(enterprise.id),
                 "enterprise.export_downloaded",
                 Some(Target::new("enterprise", enterprise.id, &enterprise.name)),

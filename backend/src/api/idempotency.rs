@@ -110,7 +110,7 @@ pub async fn once<E: Endpoint>(ep: E, mut req: Request) -> poem::Result<Response
         return Ok(refuse_key());
     };
     let state = req.data::<AppState>().expect("AppState is attached to every request").clone();
-    let caller = match security::verified(&state, &mut req).await {
+    let caller = match security::verified(&security::Bearers::of(&state), &mut req).await {
         Ok(Some(caller)) => digest(&[b"credential", caller.session_id.as_bytes()]),
         // The bearer could not be checked (PostgreSQL away): the answer the operation would give.
         Err(err) => return Ok(poem::error::ResponseError::as_response(&err)),

@@ -227,8 +227,8 @@ impl ImportsApi {
         }
         let record = store::imports::create(&state.db, Some(auth.0.user_id), &inspected.name, Utc::now()).await?;
         let inviter = store::users::find_by_id(&state.db, auth.0.user_id).await?.map(|u| u.full_name).unwrap_or_default();
-        let options = Options { actor: Audit::of(&state, &auth.0).0, inviter, invite: body.invite.unwrap_or(true) };
-        enterprise_import::start(&state, record.id, copy, inspected, options);
+        let options = Options { actor: Audit::of(state.geoip.as_ref(), &auth.0).0, inviter, invite: body.invite.unwrap_or(true) };
+        enterprise_import::start(&state.db, record.id, copy, inspected, options);
         Ok(ImportAccepted::Accepted(Json(record.into())))
     }
 

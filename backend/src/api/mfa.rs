@@ -233,7 +233,7 @@ impl MfaApi {
         }
         let mut tx = state.db.begin().await?;
         let recovery_codes = new_recovery_codes(&mut tx, user.id).await?;
-        Audit::of(&state, &auth.0).record(&mut tx, user.enterprise_id, "mfa.totp_enabled", own(&user), Changes::new()).await?;
+        Audit::of(state.geoip.as_ref(), &auth.0).record(&mut tx, user.enterprise_id, "mfa.totp_enabled", own(&user), Changes::new()).await?;
         mfa::notify(&mut tx, &user, "totp_enabled", None).await?;
         tx.commit().await?;
         Ok(Json(RecoveryCodes { recovery_codes }))
@@ -258,7 +258,7 @@ impl MfaApi {
         reauthenticate(&state, &user, &body, &client).await?;
         let mut tx = state.db.begin().await?;
         store::mfa::remove(&mut tx, user.id).await?;
-        Audit::of(&state, &auth.0).record(&mut tx, user.enterprise_id, "mfa.totp_disabled", own(&user), Changes::new()).await?;
+        Audit::of(state.geoip.as_ref(), &auth.0).record(&mut tx, user.enterprise_id, "mfa.totp_disabled", own(&user), Changes::new()).await?;
         mfa::notify(&mut tx, &user, "totp_disabled", None).await?;
         tx.commit().await?;
         Ok(Done::Done)
@@ -284,7 +284,9 @@ impl MfaApi {
         reauthenticate(&state, &user, &body, &client).await?;
         let mut tx = state.db.begin().await?;
         let recovery_codes = new_recovery_codes(&mut tx, user.id).await?;
-        Audit::of(&state, &auth.0).record(&mut tx, user.enterprise_id, "mfa.recovery_codes_regenerated", own(&user), Changes::new()).await?;
+        Audit::of(state.geoip.as_ref(), &auth.0)
+            .record(&mut tx, user.enterprise_id, "mfa.recovery_codes_regenerated", own(&user), Changes::new())
+            .await?;
         mfa::notify(&mut tx, &user, "recovery_codes_regenerated", None).await?;
         tx.commit().await?;
         Ok(Json(RecoveryCodes { recovery_codes }))
@@ -306,7 +308,7 @@ impl MfaApi {
         store::mfa::remove(&mut tx, user.id).await?;
         store::passkeys::delete_all(&mut tx, user.id).await?;
         let ended = store::sessions::end_for_user(&mut tx, user.id, "revoked").await?;
-        Audit::of(&state, &auth.0)
+        Audit::of(state.geoip.as_ref(), &auth.0)
             .record(&mut tx, user.enterprise_id, "user.mfa_reset", own(&user), Changes::new().with("sessionsEnded", ended.len()))
             .await?;
         let actor = store::users::find_by_id(&mut *tx, auth.0.user_id).await?.map(|u| u.full_name);
@@ -343,7 +345,7 @@ impl MfaApi {
         let before = store::mfa::platform_policy(&mut *tx).await?;
         store::mfa::set_platform_policy(&mut *tx, &roles).await?;
         let facts = Changes::new().changed("mfaRequiredRoles", &names(&before), &names(&roles));
-        Audit::of(&state, &auth.0).record(&mut tx, None, "platform.security_policy_updated", None, facts).await?;
+        Audit::of(state.geoip.as_ref(), &auth.0).record(&mut tx, None, "platform.security_policy_updated", None, facts).await?;
         tx.commit().await?;
         Ok(Json(PlatformSecurityPolicy { mfa_required_roles: roles }))
     }
@@ -384,7 +386,7 @@ impl MfaApi {
         let before = store::mfa::enterprise_policy(&mut *tx, enterprise.id).await?;
         store::mfa::set_enterprise_policy(&mut *tx, enterprise.id, roles.as_deref()).await?;
         let facts = Changes::new().changed("mfaRequiredRoles", &before.as_deref().map(names), &roles.as_deref().map(names));
-        Audit::of(&state, &auth.0)
+        Audit::of(state.geoip.as_ref(), &auth.0)
             .record(
                 &mut tx,
                 Some(enterprise.id),

@@ -364,8 +364,8 @@ impl MonitoringApi {
         state.sessions.end(session.id, "revoked").await?;
         tracing::info!(session_id = %session.id, by = %auth.0.user_id, "session ended by a monitor");
         let target = crate::audit::Target::new("user", session.user_id, &session.user_name);
-        crate::audit::Audit::of(&state, &auth.0)
-            .record_alone(&state, session.enterprise_id, "session.ended", Some(target), crate::audit::Changes::new().with("sessionId", session.id))
+        crate::audit::Audit::of(state.geoip.as_ref(), &auth.0)
+            .record_alone(&state.db, session.enterprise_id, "session.ended", Some(target), crate::audit::Changes::new().with("sessionId", session.id))
             .await?;
         Ok(Done::Done)
     }
@@ -381,7 +381,9 @@ impl MonitoringApi {
         state.sessions.ended(&ended).await;
         let target = crate::audit::Target::new("user", session.user_id, &session.user_name);
         let facts = crate::audit::Changes::new().with("sessions", ended.len()).with("kept", session.id);
-        crate::audit::Audit::of(&state, &auth.0).record_alone(&state, session.enterprise_id, "session.ended", Some(target), facts).await?;
+        crate::audit::Audit::of(state.geoip.as_ref(), &auth.0)
+            .record_alone(&state.db, session.enterprise_id, "session.ended", Some(target), facts)
+            .await?;
         Ok(Done::Done)
     }
 

@@ -198,7 +198,7 @@ impl PasskeysApi {
             return Err(AppError::Conflict(Conflict::TooManyPasskeys).into());
         }
         let record = store::passkeys::insert(&mut tx, user.id, &name, &passkey).await?.ok_or(AppError::Conflict(Conflict::PasskeyRegistered))?;
-        Audit::of(&state, &auth.0)
+        Audit::of(state.geoip.as_ref(), &auth.0)
             .record(&mut tx, user.enterprise_id, "mfa.passkey_added", own(&user), Changes::new().with("passkey", &name))
             .await?;
         mfa::notify_of(&mut tx, &user, "passkey_added", None, Some(&name)).await?;
@@ -231,7 +231,7 @@ impl PasskeysApi {
         let user = me(&state, &auth.0).await?;
         let mut tx = state.db.begin().await?;
         let name = store::passkeys::delete(&mut tx, user.id, id.0).await?.ok_or(AppError::NotFound)?;
-        Audit::of(&state, &auth.0)
+        Audit::of(state.geoip.as_ref(), &auth.0)
             .record(&mut tx, user.enterprise_id, "mfa.passkey_removed", own(&user), Changes::new().with("passkey", &name))
             .await?;
         mfa::notify_of(&mut tx, &user, "passkey_removed", None, Some(&name)).await?;
@@ -275,7 +275,7 @@ impl PasskeysApi {
         body: Json<PasskeySignIn>,
     ) -> Result<Json<LoginResponse>, PasskeySignInError> {
         let Json(PasskeySignIn { credential, remember_me }) = body;
-        let signed_in = sign_in::with_passkey(&state, credential, remember_me, &client).await?;
+        let signed_in = sign_in::with_passkey(&state.sign_ins(), credential, remember_me, &client).await?;
         Ok(Json(LoginResponse::from_signed_in(signed_in)))
     }
 }

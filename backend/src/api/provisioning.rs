@@ -91,7 +91,7 @@ impl ProvisioningApi {
         let mut tx = state.db.begin().await?;
         store::enterprises::set_scim_deletion(&mut tx, enterprise.id, body.scim_deletion.as_str()).await?;
         let changes = Changes::new().changed("scimDeletion", &before.as_str(), &body.scim_deletion.as_str());
-        Audit::of(&state, &auth.0)
+        Audit::of(state.geoip.as_ref(), &auth.0)
             .record(
                 &mut tx,
                 Some(enterprise.id),

@@ -91,7 +91,7 @@ async fn count(state: &AppState, who: &str, enterprise: Option<Uuid>) -> Option<
 
 pub async fn limit<E: Endpoint>(ep: E, mut req: Request) -> poem::Result<Response> {
     let state = req.data::<AppState>().expect("AppState is attached to every request").clone();
-    let caller = match security::verified(&state, &mut req).await {
+    let caller = match security::verified(&security::Bearers::of(&state), &mut req).await {
         Ok(caller) => caller,
         // The bearer could not be checked (PostgreSQL away): the answer the operation would give.
         Err(err) => return Ok(poem::error::ResponseError::as_response(&err)),

@@ -403,7 +403,9 @@ async fn record(
     changes: Changes,
 ) -> Result<(), AppError> {
     let action = format!("report.{action}");
-    Audit::of(state, caller).record(tx, Some(enterprise), &action, Some(Target::new("report", report.id, &report.title)), changes).await?;
+    Audit::of(state.geoip.as_ref(), caller)
+        .record(tx, Some(enterprise), &action, Some(Target::new("report", report.id, &report.title)), changes)
+        .await?;
     if crate::webhooks::EVENTS.contains(&action.as_str()) {
         let data = json!({
             "reportId": report.id,

@@ -460,7 +460,7 @@ impl SpreadsheetsApi {
             SheetFormat::Csv => "csv",
         };
         let target = crate::audit::Target::new("spreadsheet", id.0, &s.summary.name);
-        crate::audit::Audit::of(&state, &auth.0)
+        crate::audit::Audit::of(state.geoip.as_ref(), &auth.0)
             .record(&mut tx, Some(scope.enterprise), "spreadsheet.exported", Some(target), crate::audit::Changes::new().with("format", extension))
             .await?;
         tx.commit().await?;
@@ -524,7 +524,7 @@ impl SpreadsheetsApi {
         )
         .await?;
         let created = db::find(&mut tx, id).await?.ok_or_else(|| AppError::Unexpected(anyhow::anyhow!("a spreadsheet just made")))?;
-        let audit = crate::audit::Audit::of(state, caller);
+        let audit = crate::audit::Audit::of(state.geoip.as_ref(), caller);
         let target = crate::audit::Target::new("spreadsheet", id, name);
         let action = if imported.is_some() { "spreadsheet.imported" } else { "spreadsheet.created" };
         let facts = crate::audit::Changes::new().with("departmentId", department);

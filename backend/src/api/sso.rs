@@ -416,7 +416,7 @@ impl SsoApi {
             facts = facts.with("clientSecret", "changed");
         }
         let target = Some(Target::new("enterprise", enterprise.id, &enterprise.name));
-        Audit::of(&state, &auth.0).record(&mut tx, Some(enterprise.id), "enterprise.sso_updated", target, facts).await?;
+        Audit::of(state.geoip.as_ref(), &auth.0).record(&mut tx, Some(enterprise.id), "enterprise.sso_updated", target, facts).await?;
         tx.commit().await?;
         Ok(Json(settings(&state, store::sso::find(&state.db, enterprise.id).await?).await?))
     }
@@ -463,7 +463,7 @@ impl SsoApi {
         let mut tx = state.db.begin().await?;
         let claimed = store::sso::add_domain(&mut tx, enterprise.id, &domain).await?.map_err(|_| AppError::Conflict(Conflict::SsoDomainTaken))?;
         let target = Some(Target::new("enterprise", enterprise.id, &enterprise.name));
-        Audit::of(&state, &auth.0)
+        Audit::of(state.geoip.as_ref(), &auth.0)
             .record(&mut tx, Some(enterprise.id), "enterprise.sso_domain_claimed", target, Changes::new().with("domain", &domain))
             .await?;
         tx.commit().await?;
@@ -509,7 +509,7 @@ impl SsoApi {
             .map_err(|_| AppError::Conflict(Conflict::SsoDomainTaken))?;
         let target = Some(Target::new("enterprise", enterprise.id, &enterprise.name));
         let facts = Changes::new().with("domain", &claimed.domain).with("by", by);
-        Audit::of(&state, &auth.0).record(&mut tx, Some(enterprise.id), "enterprise.sso_domain_verified", target, facts).await?;
+        Audit::of(state.geoip.as_ref(), &auth.0).record(&mut tx, Some(enterprise.id), "enterprise.sso_domain_verified", target, facts).await?;
         tx.commit().await?;
         Ok(Json(proven.into()))
     }
@@ -533,7 +533,7 @@ impl SsoApi {
             return Err(AppError::NotFound.into());
         }
         let target = Some(Target::new("enterprise", enterprise.id, &enterprise.name));
-        Audit::of(&state, &auth.0)
+        Audit::of(state.geoip.as_ref(), &auth.0)
             .record(&mut tx, Some(enterprise.id), "enterprise.sso_domain_removed", target, Changes::new().with("domain", &name))
             .await?;
         tx.commit().await?;
@@ -553,7 +553,7 @@ impl SsoApi {
             return Err(AppError::NotFound.into());
         }
         let target = Some(Target::new("enterprise", enterprise.id, &enterprise.name));
-        Audit::of(&state, &auth.0).record(&mut tx, Some(enterprise.id), "enterprise.sso_removed", target, Changes::new()).await?;
+        Audit::of(state.geoip.as_ref(), &auth.0).record(&mut tx, Some(enterprise.id), "enterprise.sso_removed", target, Changes::new()).await?;
         tx.commit().await?;
         Ok(Done::Done)
     }
@@ -679,7 +679,7 @@ impl SsoSignInApi {
         if !user.may_sign_in() {
             let facts = Changes::new().with("email", &user.email).with("reason", "account_inactive").with("via", "sso");
             let target = Some(Target::new("user", user.id, &user.full_name));
-            Audit::person(&state, Some(user.id)).record_alone(&state, at, "auth.sign_in_refused", target, facts).await?;
+            Audit::person(state.geoip.as_ref(), Some(user.id)).record_alone(&state.db, at, "auth.sign_in_refused", target, facts).await?;
             return Err(AppError::AccountInactive.into());
         }
         if !store::users::link_sso(&state.db, user.id, &config.issuer, &identity.subject).await? {
@@ -687,7 +687,7 @@ impl SsoSignInApi {
         }
         user.sso_subject = Some(identity.subject);
         user.sso_issuer = Some(config.issuer.clone());
-        let outcome = sign_in::after_sso(&state, user, pending.remember_me, identity.mfa, config.require_mfa, &client).await?;
+        let outcome = sign_in::after_sso(&state.sign_ins(), user, pending.remember_me, identity.mfa, config.require_mfa, &client).await?;
         Ok(Json(outcome.into()))
     }
 }
@@ -708,7 +708,7 @@ async fn refused(state: &AppState, client: &ClientInfo, enterprise: Option<Uuid>
     if enterprise.is_some() {
         let action = if email.is_some() { "auth.sign_in_refused" } else { "auth.sign_in_failed" };
         let facts = Changes::new().with("email", email).with("reason", failure.reason()).with("via", "sso");
-        if let Err(err) = Audit::person(state, None).record_alone(state, enterprise, action, None, facts).await {
+        if let Err(err) = Audit::person(state.geoip.as_ref(), None).record_alone(&state.db, enterprise, action, None, facts).await {
             return err.into();
         }
     }
@@ -793,7 +793,7 @@ async fn accept_invitation(state: &AppState, user: UserRecord) -> Result<UserRec
     }
     let mut tx = state.db.begin().await?;
     store::account_tokens::revoke_all(&mut tx, user.id).await?;
-    Audit::person(state, Some(user.id))
+    Audit::person(state.geoip.as_ref(), Some(user.id))
         .record(
             &mut tx,
             user.enterprise_id,
@@ -853,7 +853,7 @@ async fn provision(state: &AppState, config: &SsoRecord, identity: &Identity) ->
         .with("departmentId", made.department_id)
         .with("provisionedBy", "sso")
         .with("subject", &identity.subject);
-    super::users::record_as(&mut tx, Audit::person(state, Some(id)), id, &made, "user.created", facts).await?;
+    super::users::record_as(&mut tx, Audit::person(state.geoip.as_ref(), Some(id)), id, &made, "user.created", facts).await?;
     tx.commit().await?;
     tracing::info!(user_id = %id, enterprise_id = %config.enterprise_id, "user created by single sign-on");
     store::users::find_by_id(&state.db, id).await?.ok_or(AppError::NotFound)

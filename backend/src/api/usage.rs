@@ -356,9 +356,9 @@ impl UsageApi {
         crate::usage::limits_changed(&state.cache, enterprise.id).await;
         let shown =
             |l: OwnLimits| serde_json::json!({ "people": l.people, "storageBytes": l.storage_bytes, "apiCallsPerMinute": l.api_calls_per_minute });
-        Audit::of(&state, &auth.0)
+        Audit::of(state.geoip.as_ref(), &auth.0)
             .record_alone(
-                &state,
+                &state.db,
                 Some(enterprise.id),
                 "enterprise.limits_changed",
                 Some(Target::new("enterprise", enterprise.id, &enterprise.name)),

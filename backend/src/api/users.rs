@@ -243,7 +243,7 @@ impl UsersApi {
         let inviter = inviter_name(&mut tx, caller, user.enterprise_name.as_deref()).await?;
         let enterprise = user.enterprise_id.zip(user.enterprise_name.as_deref());
         accounts::invite(&mut tx, user.id, enterprise, &accounts::Inviter { id: caller.person_id(), name: &inviter }).await?;
-        Audit::of(&state, caller)
+        Audit::of(state.geoip.as_ref(), caller)
             .record(&mut tx, user.enterprise_id, "user.invitation_sent", Some(Target::new("user", user.id, &user.full_name)), Changes::new())
             .await?;
         tx.commit().await?;
@@ -284,7 +284,7 @@ pub(super) async fn create_user(state: &AppState, caller: &Caller, body: &Create
         return Err(AppError::from(errors));
     };
     errors.into_result()?;
-    crate::accounts::sso_domain_allows(state, &email, enterprise_id, "email").await?;
+    crate::accounts::sso_domain_allows(&state.db, &email, enterprise_id, "email").await?;
 
     let hash = match &password {
         Some(p) => Some(password::hash(p).await?),
@@ -373,7 +373,7 @@ pub(super) async fn update_user_noting(
         return Err(AppError::Conflict(Conflict::OwnAccount));
     }
     if let Some(email) = &email {
-        crate::accounts::sso_domain_allows(state, email, user.enterprise_id, "email").await?;
+        crate::accounts::sso_domain_allows(&state.db, email, user.enterprise_id, "email").await?;
     }
 
     let hash = match &password {
@@ -461,7 +461,7 @@ pub(super) async fn erase_user(state: &AppState, caller: &Caller, user: UserReco
     let mut tx = tenancy::begin(&state.db, &user.realm()).await?;
     let erased = store::users::erase(&mut tx, &user).await?.ok_or(AppError::Conflict(Conflict::Erased))?;
     let changes = Changes::new().with("removed", &erased.removed).with("kept", &erased.kept);
-    Audit::of(state, caller)
+    Audit::of(state.geoip.as_ref(), caller)
         .record(&mut tx, user.enterprise_id, "user.erased", Some(Target::new("user", user.id, &erased.pseudonym)), changes)
         .await?;
     tx.commit().await?;
@@ -489,7 +489,7 @@ async fn record(
     action: &str,
     changes: Changes,
 ) -> Result<(), AppError> {
-    record_as(tx, Audit::of(state, caller), caller.user_id, user, action, changes).await
+    record_as(tx, Audit::of(state.geoip.as_ref(), caller), caller.user_id, user, action, changes).await
 }
 
 /// As `record`, for an actor that is not a request's caller (single sign-on's provisioning: the

@@ -312,7 +312,7 @@ impl WebhooksApi {
         .await
         .map_err(AppError::from)?
         .ok_or(AppError::Conflict(Conflict::TooManyWebhooks))?;
-        Audit::of(&state, &auth.0)
+        Audit::of(state.geoip.as_ref(), &auth.0)
             .record(&mut tx, owner, "webhook.created", Some(webhook_target(&made)), Changes::new().with("events", &made.events))
             .await
             .map_err(AppError::from)?;
@@ -397,7 +397,10 @@ impl WebhooksApi {
             .changed("events", &before.events, &after.events)
             .changed("description", &before.description, &after.description)
             .changed("enabled", before.enabled, after.enabled);
-        Audit::of(&state, &auth.0).record(&mut tx, owner, "webhook.updated", Some(webhook_target(&after)), diff).await.map_err(AppError::from)?;
+        Audit::of(state.geoip.as_ref(), &auth.0)
+            .record(&mut tx, owner, "webhook.updated", Some(webhook_target(&after)), diff)
+            .await
+            .map_err(AppError::from)?;
         tx.commit().await.map_err(AppError::from)?;
         Ok(Json(after.into()))
     }
@@ -411,7 +414,7 @@ impl WebhooksApi {
         let owner = owner_of(&state, &auth.0, id.0).await?;
         let mut tx = state.db.begin().await.map_err(AppError::from)?;
         let gone = store::webhooks::delete(&mut tx, owner, id.0).await.map_err(AppError::from)?.ok_or(AppError::NotFound)?;
-        Audit::of(&state, &auth.0)
+        Audit::of(state.geoip.as_ref(), &auth.0)
             .record(&mut tx, owner, "webhook.deleted", Some(webhook_target(&gone)), Changes::new())
             .await
             .map_err(AppError::from)?;
@@ -442,7 +445,7 @@ impl WebhooksApi {
             .await
             .map_err(AppError::from)?
             .ok_or(AppError::NotFound)?;
-        Audit::of(&state, &auth.0)
+        Audit::of(state.geoip.as_ref(), &auth.0)
             .record(&mut tx, owner, "webhook.secret_rotated", Some(webhook_target(&rotated)), Changes::new().with("previousSecretUntil", until))
             .await
             .map_err(AppError::from)?;

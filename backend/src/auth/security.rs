@@ -8,6 +8,7 @@ use poem_openapi::{SecurityScheme, auth::Bearer};
 use uuid::Uuid;
 
 use super::api_token;
+use super::{sessions::SessionGuard, token::TokenKeys};
 use crate::{domain::Role, error::AppError, state::AppState, store};
 
 /// The authenticated caller, the first argument of everything that touches data.
@@ -60,15 +61,30 @@ async fn check_bearer(req: &Request, bearer: Bearer) -> poem::Result<Caller> {
     if let Some(Verified(caller)) = req.data::<Verified>() {
         return Ok(caller.clone());
     }
+    // poem-openapi hands a security scheme's checker the request alone.
     let state = req.data::<AppState>().expect("AppState is attached to every request");
-    Ok(verify(state, &bearer.token).await?)
+    Ok(verify(&Bearers::of(state), &bearer.token).await?)
+}
+
+/// What checking a bearer touches: programs' tokens (in the database), the keys sessions' tokens
+/// are signed with, and the sessions.
+pub struct Bearers<'a> {
+    pub db: &'a sqlx::PgPool,
+    pub tokens: &'a TokenKeys,
+    pub sessions: &'a SessionGuard,
+}
+
+impl<'a> Bearers<'a> {
+    pub fn of(state: &'a AppState) -> Self {
+        Self { db: &state.db, tokens: &state.tokens, sessions: &state.sessions }
+    }
 }
 
 /// The caller the request's bearer stands for, when there is one and it checks out: verified
 /// once per request (the first asker keeps it on the request for the others). `Err` when it could
 /// not be checked (PostgreSQL away: a 503 at once, rather than the operation waiting for the
 /// database a second time).
-pub async fn verified(state: &AppState, req: &mut Request) -> Result<Option<Caller>, AppError> {
+pub async fn verified(state: &Bearers<'_>, req: &mut Request) -> Result<Option<Caller>, AppError> {
     if let Some(Verified(caller)) = req.data::<Verified>() {
         return Ok(Some(caller.clone()));
     }
@@ -88,7 +104,7 @@ pub async fn verified(state: &AppState, req: &mut Request) -> Result<Option<Call
 
 /// The caller a bearer stands for, if it checks out: a live session's token or a live program's
 /// token.
-pub async fn verify(state: &AppState, token: &str) -> Result<Caller, AppError> {
+pub async fn verify(state: &Bearers<'_>, token: &str) -> Result<Caller, AppError> {
     if api_token::is_api_token(token) {
         return check_api_token(state, token).await;
     }
@@ -103,10 +119,10 @@ pub async fn verify(state: &AppState, token: &str) -> Result<Caller, AppError> {
     Ok(Caller { user_id: claims.sub, role: claims.role, enterprise_id: claims.ent, session_id: claims.sid, credential: Credential::Session })
 }
 
-async fn check_api_token(state: &AppState, secret: &str) -> Result<Caller, AppError> {
-    let token = store::api_tokens::live(&state.db, &api_token::hash(secret)).await?.ok_or(AppError::Unauthorized)?;
+async fn check_api_token(state: &Bearers<'_>, secret: &str) -> Result<Caller, AppError> {
+    let token = store::api_tokens::live(state.db, &api_token::hash(secret)).await?.ok_or(AppError::Unauthorized)?;
     if token.last_used_at.is_none_or(|at| (chrono::Utc::now() - at).num_seconds() >= TOUCH_SECS) {
-        store::api_tokens::touch(&state.db, token.id).await?;
+        store::api_tokens::touch(state.db, token.id).await?;
     }
     let role: Role = token.role.parse().map_err(|_| AppError::Unauthorized)?;
     let service = token.user_id.is_none();

@@ -8,15 +8,51 @@ use crate::{
         Caller, ClientInfo, mfa, password,
         token::{Challenge, ChallengeClaims, Claims},
     },
+    config::Config,
     domain::{
         Email, FieldErrors, FieldIssue,
         session::{self, Device},
     },
     error::AppError,
-    realtime::{Audience, Event},
-    state::AppState,
+    geoip::GeoIp,
+    realtime::{Audience, Event, Hub},
+    sealed::KeyRing,
     store::{self, users::UserRecord},
+    usage::Counters,
 };
+
+use super::{passkeys::Passkeys, rate_limit::LoginLimiter, sessions::SessionGuard, token::TokenKeys};
+
+/// What signing in touches: the accounts, their factors and sessions in the database (with the
+/// keys that open the factors' secrets), the sign-in limits, the passkeys' relying party, the
+/// client's place for the audit, the keys tokens are signed with, the sessions and the hub that
+/// announces them, the enterprises' usage counters, and how long sessions and devices last.
+pub struct SignIns<'a> {
+    pub db: &'a sqlx::PgPool,
+    pub data_keys: &'a KeyRing,
+    pub login_limiter: &'a LoginLimiter,
+    pub passkeys: &'a Option<Passkeys>,
+    pub geoip: &'a Option<GeoIp>,
+    pub tokens: &'a TokenKeys,
+    pub sessions: &'a SessionGuard,
+    pub realtime: &'a Hub,
+    pub usage: &'a Counters,
+    pub ttls: Ttls,
+}
+
+/// How long a session lasts (`SESSION_TTL_*`), a remembered one, and a device's token.
+#[derive(Clone, Copy)]
+pub struct Ttls {
+    pub session: std::time::Duration,
+    pub remember_me: std::time::Duration,
+    pub device_token: std::time::Duration,
+}
+
+impl Ttls {
+    pub fn of(config: &Config) -> Self {
+        Self { session: config.session_ttl, remember_me: config.remember_me_ttl, device_token: config.device_token_ttl }
+    }
+}
 
 pub struct Credentials<'a> {
     pub email: &'a str,
@@ -86,7 +122,7 @@ impl Method {
 }
 
 #[tracing::instrument(skip_all, fields(ip = ?client.ip))]
-pub async fn sign_in(state: &AppState, creds: Credentials<'_>, client: &ClientInfo) -> Result<Outcome, AppError> {
+pub async fn sign_in(state: &SignIns<'_>, creds: Credentials<'_>, client: &ClientInfo) -> Result<Outcome, AppError> {
     let mut errors = FieldErrors::new();
     let email = errors.check("email", Email::parse(creds.email));
     errors.check("password", if creds.password.is_empty() { Err(FieldIssue::Required) } else { Ok(()) });
@@ -100,7 +136,7 @@ pub async fn sign_in(state: &AppState, creds: Credentials<'_>, client: &ClientIn
     // the account is read only for a token this server signed.
     let device = match creds.device_token.filter(|t| state.tokens.verify_device(t, &account, None).is_some()) {
         Some(token) => {
-            let changed = store::users::password_changed_at(&state.db, &email).await?;
+            let changed = store::users::password_changed_at(state.db, &email).await?;
             state.tokens.verify_device(token, &account, changed)
         }
         None => None,
@@ -115,7 +151,7 @@ pub async fn sign_in(state: &AppState, creds: Credentials<'_>, client: &ClientIn
         }
     };
 
-    let user = match store::users::find_by_email(&state.db, &email).await {
+    let user = match store::users::find_by_email(state.db, &email).await {
         Ok(user) => user,
         Err(err) => {
             limiter.not_checked(attempt).await;
@@ -155,19 +191,19 @@ pub async fn sign_in(state: &AppState, creds: Credentials<'_>, client: &ClientIn
 /// signs them in: all but the enterprise's break-glass CEO, and them only with a second factor
 /// (which the sign-in then asks for). Asked early, before a second factor is asked for; `admit`
 /// asks again, of every proof, before any session opens.
-pub async fn password_refused(state: &AppState, user: &UserRecord) -> Result<bool, AppError> {
+pub async fn password_refused(state: &SignIns<'_>, user: &UserRecord) -> Result<bool, AppError> {
     sso_refuses(state, user, None).await
 }
 
 /// The rule behind "single sign-on required": whether the enterprise's provider is the only way
 /// in for `user`, for a proof made by `method` (`None`: a password whose second factor is still to
 /// come). The break-glass CEO gets in by a password with a second factor, or by a passkey.
-async fn sso_refuses(state: &AppState, user: &UserRecord, method: Option<Method>) -> Result<bool, AppError> {
+async fn sso_refuses(state: &SignIns<'_>, user: &UserRecord, method: Option<Method>) -> Result<bool, AppError> {
     if method.is_some_and(Method::via_sso) {
         return Ok(false);
     }
     let Some(enterprise_id) = user.enterprise_id else { return Ok(false) };
-    let Some(sso) = store::sso::find(&state.db, enterprise_id).await? else { return Ok(false) };
+    let Some(sso) = store::sso::find(state.db, enterprise_id).await? else { return Ok(false) };
     if !sso.required || !sso.covers(&user.email) {
         return Ok(false);
     }
@@ -187,7 +223,7 @@ async fn sso_refuses(state: &AppState, user: &UserRecord, method: Option<Method>
 /// password with or without its second factor, a passkey, an accepted invitation, the enterprise's
 /// provider): the account may sign in, and single sign-on, where its enterprise requires it, is
 /// not bypassed. A refusal is logged, counted and audited.
-async fn admit(state: &AppState, user: &UserRecord, method: Method, client: &ClientInfo) -> Result<(), AppError> {
+async fn admit(state: &SignIns<'_>, user: &UserRecord, method: Method, client: &ClientInfo) -> Result<(), AppError> {
     let account = Email::parse(&user.email).map(|e| e.normalized()).unwrap_or_else(|_| user.email.to_lowercase());
     let (reason, error) = if !user.may_sign_in() {
         ("account_inactive", AppError::AccountInactive)
@@ -203,12 +239,12 @@ async fn admit(state: &AppState, user: &UserRecord, method: Method, client: &Cli
 }
 
 /// The second factors a person can answer with now.
-async fn second_factors(state: &AppState, user_id: uuid::Uuid) -> Result<Vec<&'static str>, AppError> {
+async fn second_factors(state: &SignIns<'_>, user_id: uuid::Uuid) -> Result<Vec<&'static str>, AppError> {
     let mut methods = Vec::new();
-    if store::mfa::totp(&state.db, &state.config.data_keys, user_id).await?.is_some_and(|t| t.confirmed) {
+    if store::mfa::totp(state.db, state.data_keys, user_id).await?.is_some_and(|t| t.confirmed) {
         methods.extend(["totp", "recovery_code"]);
     }
-    if state.passkeys.is_some() && store::passkeys::count(&state.db, user_id).await? > 0 {
+    if state.passkeys.is_some() && store::passkeys::count(state.db, user_id).await? > 0 {
         methods.push("webauthn");
     }
     Ok(methods)
@@ -217,7 +253,7 @@ async fn second_factors(state: &AppState, user_id: uuid::Uuid) -> Result<Vec<&'s
 /// The step after a proven password (or an accepted invitation): the session, unless a second
 /// factor is due: the person has one, or their policy requires one they have not set up yet.
 pub async fn after_password(
-    state: &AppState,
+    state: &SignIns<'_>,
     user: UserRecord,
     remember_me: bool,
     device: Option<uuid::Uuid>,
@@ -232,7 +268,7 @@ pub async fn after_password(
             .sign_challenge(&Challenge { user: user.id, remember_me, enrol: false, device, client: client.user_agent.as_deref(), sso: false }, ttl)?;
         return Ok(Outcome::SecondFactor { challenge, methods, enrol: false });
     }
-    if store::mfa::required(&state.db, user.enterprise_id, user.role()).await? {
+    if store::mfa::required(state.db, user.enterprise_id, user.role()).await? {
         let challenge = state
             .tokens
             .sign_challenge(&Challenge { user: user.id, remember_me, enrol: true, device, client: client.user_agent.as_deref(), sso: false }, ttl)?;
@@ -245,7 +281,7 @@ pub async fn after_password(
 /// asserted a second factor (`provider_mfa`); otherwise ours when the person has one, or one to
 /// set up now when the enterprise requires a second factor (`require_mfa`); else the session.
 pub async fn after_sso(
-    state: &AppState,
+    state: &SignIns<'_>,
     user: UserRecord,
     remember_me: bool,
     provider_mfa: bool,
@@ -270,9 +306,9 @@ pub async fn after_sso(
 }
 
 /// The user a challenge names, if it is live and they may still sign in.
-async fn challenged(state: &AppState, challenge: &str) -> Result<(ChallengeClaims, UserRecord), AppError> {
+async fn challenged(state: &SignIns<'_>, challenge: &str) -> Result<(ChallengeClaims, UserRecord), AppError> {
     let claims = state.tokens.verify_challenge(challenge).ok_or(AppError::ChallengeExpired)?;
-    let user = store::users::find_by_id(&state.db, claims.sub).await?.ok_or(AppError::ChallengeExpired)?;
+    let user = store::users::find_by_id(state.db, claims.sub).await?.ok_or(AppError::ChallengeExpired)?;
     if !user.may_sign_in() {
         return Err(AppError::AccountInactive);
     }
@@ -281,13 +317,13 @@ async fn challenged(state: &AppState, challenge: &str) -> Result<(ChallengeClaim
 
 /// Starts setting up an authenticator in the middle of a sign-in whose policy requires one:
 /// the secret and its `otpauth://` URL.
-pub async fn start_enrolment(state: &AppState, challenge: &str) -> Result<(String, String), AppError> {
+pub async fn start_enrolment(state: &SignIns<'_>, challenge: &str) -> Result<(String, String), AppError> {
     let (claims, user) = challenged(state, challenge).await?;
     if !claims.enrol {
         return Err(AppError::ChallengeExpired);
     }
     let secret = mfa::new_secret();
-    if !store::mfa::start_totp(&state.db, &state.config.data_keys, user.id, &secret).await? {
+    if !store::mfa::start_totp(state.db, state.data_keys, user.id, &secret).await? {
         return Err(AppError::ChallengeExpired);
     }
     let url = mfa::otpauth_url(&secret, &user.email)?;
@@ -298,7 +334,7 @@ pub async fn start_enrolment(state: &AppState, challenge: &str) -> Result<(Strin
 /// codes (or, for an enrolment, the first code of the authenticator just set up, which turns it
 /// on and gives recovery codes). Attempts count as password attempts do.
 #[tracing::instrument(skip_all, fields(ip = ?client.ip))]
-pub async fn verify(state: &AppState, challenge: &str, answer: Answer, client: &ClientInfo) -> Result<(SignedIn, Option<Vec<String>>), AppError> {
+pub async fn verify(state: &SignIns<'_>, challenge: &str, answer: Answer, client: &ClientInfo) -> Result<(SignedIn, Option<Vec<String>>), AppError> {
     let code = match &answer {
         Answer::Code(code) if code.trim().is_empty() => {
             let mut errors = FieldErrors::new();
@@ -333,18 +369,18 @@ pub async fn verify(state: &AppState, challenge: &str, answer: Answer, client: &
             Err(err) => return Err(err),
         }
     } else if claims.enrol {
-        let pending = store::mfa::totp(&state.db, &state.config.data_keys, user.id).await?.filter(|t| !t.confirmed);
+        let pending = store::mfa::totp(state.db, state.data_keys, user.id).await?.filter(|t| !t.confirmed);
         let step = match &pending {
             Some(totp) => mfa::matching_step(&totp.secret, code)?,
             None => None,
         };
         match step {
-            Some(step) if store::mfa::use_step(&state.db, user.id, step, true).await? => {
+            Some(step) if store::mfa::use_step(state.db, user.id, step, true).await? => {
                 let codes = mfa::new_recovery_codes();
                 let mut tx = state.db.begin().await?;
                 store::mfa::replace_recovery_codes(&mut tx, user.id, &codes.iter().map(|c| mfa::normalize_recovery_code(c)).collect::<Vec<_>>())
                     .await?;
-                Audit::person(state, Some(user.id))
+                Audit::person(state.geoip.as_ref(), Some(user.id))
                     .record(&mut tx, user.enterprise_id, "mfa.totp_enabled", Some(Target::new("user", user.id, &user.full_name)), Changes::new())
                     .await?;
                 mfa::notify(&mut tx, &user, "totp_enabled", None).await?;
@@ -354,10 +390,10 @@ pub async fn verify(state: &AppState, challenge: &str, answer: Answer, client: &
             _ => return Err(wrong_code(state, &user, &account, client).await),
         }
     } else {
-        match mfa::verify(&state.db, &state.config.data_keys, user.id, code).await? {
+        match mfa::verify(state.db, state.data_keys, user.id, code).await? {
             Some(mfa::Proof::OneTimeCode) => (if claims.sso { Method::SsoTotp } else { Method::PasswordTotp }, None),
             Some(mfa::Proof::RecoveryCode) => {
-                let left = store::mfa::recovery_codes_left(&state.db, user.id).await?;
+                let left = store::mfa::recovery_codes_left(state.db, user.id).await?;
                 audit_attempt(state, Some(&user), "auth.recovery_code_used", &account, &format!("{left} left")).await?;
                 (if claims.sso { Method::SsoRecoveryCode } else { Method::PasswordRecoveryCode }, None)
             }
@@ -366,7 +402,7 @@ pub async fn verify(state: &AppState, challenge: &str, answer: Answer, client: &
     };
     state.login_limiter.succeeded(attempt).await;
     // One challenge, one session: a second answer to it (the next code, a replay) is refused.
-    if !store::mfa::spend_challenge(&state.db, claims.jti, claims.exp).await? {
+    if !store::mfa::spend_challenge(state.db, claims.jti, claims.exp).await? {
         return Err(AppError::ChallengeExpired);
     }
     let signed_in = open_session(state, user, claims.rem, method, client).await?;
@@ -384,30 +420,30 @@ pub enum Answer {
 
 /// Checks a passkey's answer at the second step: one of this person's passkeys, for the
 /// ceremony started for them.
-async fn second_factor_passkey(state: &AppState, user_id: uuid::Uuid, credential: serde_json::Value) -> Result<(), AppError> {
+async fn second_factor_passkey(state: &SignIns<'_>, user_id: uuid::Uuid, credential: serde_json::Value) -> Result<(), AppError> {
     let passkeys = state.passkeys.as_ref().ok_or(AppError::PasskeyRejected)?;
     let credential: webauthn_rs::prelude::PublicKeyCredential = super::passkeys::parse(credential)?;
     let result = passkeys.finish_second_factor(user_id, &credential).await?;
-    let record = store::passkeys::find_by_credential(&state.db, result.cred_id().as_ref()).await?;
+    let record = store::passkeys::find_by_credential(state.db, result.cred_id().as_ref()).await?;
     let Some(mut record) = record.filter(|r| r.user_id == user_id) else { return Err(AppError::PasskeyRejected) };
     record.passkey.0.update_credential(&result);
-    store::passkeys::used(&state.db, record.id, &record.passkey.0).await?;
+    store::passkeys::used(state.db, record.id, &record.passkey.0).await?;
     Ok(())
 }
 
 /// Signs in with a passkey alone: a discoverable credential names its person (its user handle
 /// is their id), and its user verification (a PIN, a fingerprint) stands for the second factor.
 #[tracing::instrument(skip_all, fields(ip = ?client.ip))]
-pub async fn with_passkey(state: &AppState, credential: serde_json::Value, remember_me: bool, client: &ClientInfo) -> Result<SignedIn, AppError> {
+pub async fn with_passkey(state: &SignIns<'_>, credential: serde_json::Value, remember_me: bool, client: &ClientInfo) -> Result<SignedIn, AppError> {
     let passkeys = state.passkeys.as_ref().ok_or(AppError::Conflict(crate::error::Conflict::PasskeysUnavailable))?;
     let credential: webauthn_rs::prelude::PublicKeyCredential = super::passkeys::parse(credential)?;
     let (user_id, credential_id) = passkeys.identify(&credential)?;
-    let record = store::passkeys::find_by_credential(&state.db, &credential_id).await?.filter(|r| r.user_id == user_id);
+    let record = store::passkeys::find_by_credential(state.db, &credential_id).await?.filter(|r| r.user_id == user_id);
     let Some(mut record) = record else {
         crate::metrics::sign_in_failure("invalid_passkey");
         return Err(AppError::PasskeyRejected);
     };
-    let user = store::users::find_by_id(&state.db, user_id).await?.ok_or(AppError::PasskeyRejected)?;
+    let user = store::users::find_by_id(state.db, user_id).await?.ok_or(AppError::PasskeyRejected)?;
     let account = Email::parse(&user.email).map(|e| e.normalized()).unwrap_or_else(|_| user.email.to_lowercase());
     let result = match passkeys.finish_discoverable(&credential, &record.passkey.0).await {
         Ok(result) => result,
@@ -416,12 +452,12 @@ pub async fn with_passkey(state: &AppState, credential: serde_json::Value, remem
     };
     admit(state, &user, Method::Passkey, client).await?;
     record.passkey.0.update_credential(&result);
-    store::passkeys::used(&state.db, record.id, &record.passkey.0).await?;
+    store::passkeys::used(state.db, record.id, &record.passkey.0).await?;
     open_session(state, user, remember_me, Method::Passkey, client).await
 }
 
 /// A passkey's answer that did not verify: logged, audited; the answer is 401 `passkey_rejected`.
-async fn refused_passkey(state: &AppState, user: &UserRecord, account: &str, client: &ClientInfo) -> AppError {
+async fn refused_passkey(state: &SignIns<'_>, user: &UserRecord, account: &str, client: &ClientInfo) -> AppError {
     tracing::warn!(target: "audit", event = "sign_in_failed", account = %account, ip = ?client.ip, reason = "passkey_rejected");
     crate::metrics::sign_in_failure("invalid_passkey");
     match audit_attempt(state, Some(user), "auth.sign_in_failed", account, "passkey_rejected").await {
@@ -431,7 +467,7 @@ async fn refused_passkey(state: &AppState, user: &UserRecord, account: &str, cli
 }
 
 /// A wrong or used code: logged, counted, audited; the answer is 401 `invalid_code`.
-async fn wrong_code(state: &AppState, user: &UserRecord, account: &str, client: &ClientInfo) -> AppError {
+async fn wrong_code(state: &SignIns<'_>, user: &UserRecord, account: &str, client: &ClientInfo) -> AppError {
     tracing::warn!(target: "audit", event = "sign_in_failed", account = %account, ip = ?client.ip, reason = "wrong_code");
     crate::metrics::sign_in_failure("invalid_code");
     match audit_attempt(state, Some(user), "auth.sign_in_failed", account, "wrong_code").await {
@@ -444,7 +480,7 @@ async fn wrong_code(state: &AppState, user: &UserRecord, account: &str, client: 
 /// invitation): the session row, its place and flags, the token and a device token. A sign-in
 /// from a new country or after an impossible journey is e-mailed to the person.
 pub async fn open_session(
-    state: &AppState,
+    state: &SignIns<'_>,
     mut user: UserRecord,
     remember_me: bool,
     method: Method,
@@ -452,16 +488,16 @@ pub async fn open_session(
 ) -> Result<SignedIn, AppError> {
     admit(state, &user, method, client).await?;
     let account = Email::parse(&user.email).map(|e| e.normalized()).unwrap_or_else(|_| user.email.to_lowercase());
-    let ttl = if remember_me { state.config.remember_me_ttl } else { state.config.session_ttl };
+    let ttl = if remember_me { state.ttls.remember_me } else { state.ttls.session };
     let now = Utc::now();
     let expires_at = now + ttl;
     let location = client.ip.and_then(|ip| state.geoip.as_ref()?.locate(ip));
     let device = Device::from_user_agent(client.user_agent.as_deref().unwrap_or(""));
-    let history = store::sessions::history(&state.db, user.id, location.as_ref().and_then(|l| l.country.as_deref())).await?;
+    let history = store::sessions::history(state.db, user.id, location.as_ref().and_then(|l| l.country.as_deref())).await?;
     let place = location.as_ref().map(|l| (l.latitude, l.longitude, l.country.as_deref().unwrap_or("")));
     let flags = session::flags(&history, place, now);
     let session_id = store::sessions::insert(
-        &state.db,
+        state.db,
         store::sessions::NewSession {
             user_id: user.id,
             enterprise_id: user.enterprise_id,
@@ -474,7 +510,7 @@ pub async fn open_session(
             expires_at,
             method: method.as_str(),
         },
-        &Audit::person(state, Some(user.id)).0,
+        &Audit::person(state.geoip.as_ref(), Some(user.id)).0,
         Some(&user.full_name),
     )
     .await?;
@@ -483,7 +519,7 @@ pub async fn open_session(
     state.realtime.publish(Audience::Monitors { enterprise: user.enterprise_id }, started).await;
     let own = Event::OwnSessionsChanged { user_id: user.id };
     state.realtime.publish(Audience::Users { enterprise: user.enterprise_id, users: vec![user.id] }, own).await;
-    store::users::record_login(&state.db, user.id).await?;
+    store::users::record_login(state.db, user.id).await?;
     if let Some(enterprise) = user.enterprise_id {
         state.usage.add(enterprise, crate::usage::Counter::SignIn);
     }
@@ -503,7 +539,7 @@ pub async fn open_session(
         exp: expires_at.timestamp(),
     })?;
     let device_token =
-        state.tokens.sign_device(&account, chrono::Duration::from_std(state.config.device_token_ttl).unwrap_or(chrono::Duration::days(365)))?;
+        state.tokens.sign_device(&account, chrono::Duration::from_std(state.ttls.device_token).unwrap_or(chrono::Duration::days(365)))?;
     user.last_login_at = Some(now);
     tracing::info!(user_id = %user.id, session_id = %session_id, "signed in");
     Ok(SignedIn { token, user, device_token })
@@ -511,7 +547,7 @@ pub async fn open_session(
 
 /// The e-mail that tells a person of a sign-in from a new country or after an impossible journey.
 async fn alert(
-    state: &AppState,
+    state: &SignIns<'_>,
     user: &UserRecord,
     flags: &[&str],
     location: Option<&crate::geoip::Location>,
@@ -537,18 +573,18 @@ async fn alert(
 
 /// A sign-in that did not happen, in the audit log: of a known account (its enterprise's log),
 /// or of an address no account has (the platform's). The password is never recorded.
-async fn audit_attempt(state: &AppState, user: Option<&UserRecord>, action: &str, account: &str, reason: &str) -> Result<(), AppError> {
-    let audit = Audit::person(state, user.map(|u| u.id));
+async fn audit_attempt(state: &SignIns<'_>, user: Option<&UserRecord>, action: &str, account: &str, reason: &str) -> Result<(), AppError> {
+    let audit = Audit::person(state.geoip.as_ref(), user.map(|u| u.id));
     let target = user.map(|u| Target::new("user", u.id, &u.full_name));
     let facts = Changes::new().with("email", account).with("reason", reason);
-    audit.record_alone(state, user.and_then(|u| u.enterprise_id), action, target, facts).await?;
+    audit.record_alone(state.db, user.and_then(|u| u.enterprise_id), action, target, facts).await?;
     Ok(())
 }
 
-pub async fn sign_out(state: &AppState, caller: &Caller) -> Result<(), AppError> {
+pub async fn sign_out(state: &SignIns<'_>, caller: &Caller) -> Result<(), AppError> {
     state.sessions.end(caller.session_id, "logout").await?;
     let facts = Changes::new().with("sessionId", caller.session_id);
-    Audit::of(state, caller).record_alone(state, caller.enterprise_id, "auth.signed_out", None, facts).await?;
+    Audit::of(state.geoip.as_ref(), caller).record_alone(state.db, caller.enterprise_id, "auth.signed_out", None, facts).await?;
     tracing::info!(user_id = %caller.user_id, session_id = %caller.session_id, "signed out");
     Ok(())
 }

@@ -21,9 +21,10 @@ use uuid::Uuid;
 use super::{Kind, templates};
 use crate::{
     audit::{Audit, Changes, Target},
+    config::MailConfig,
     domain::{DepartmentType, Lang},
-    state::AppState,
     store::{self, outbox::PendingEmail, users::UserRecord},
+    usage::Counters,
 };
 
 /// Seconds to wait after each failed attempt: 10 s, 1 min, 5 min, 15 min, 1 h, 3 h, 6 h, 12 h
@@ -45,24 +46,33 @@ pub fn transport(url: &str) -> anyhow::Result<Transport> {
     Ok(AsyncSmtpTransport::<Tokio1Executor>::from_url(url)?.timeout(Some(SMTP_TIMEOUT)).build())
 }
 
+/// What the sender touches: the outbox's database, the mail settings, the enterprises' usage
+/// counters (e-mails sent) and how often it looks at an idle outbox (`OUTBOX_POLL_MS`).
+#[derive(Clone)]
+pub struct Sender {
+    pub db: sqlx::PgPool,
+    pub mail: MailConfig,
+    pub usage: std::sync::Arc<Counters>,
+    pub poll: Duration,
+}
+
 /// Starts the sender when an SMTP server is configured; it runs until the process ends.
-pub fn spawn(state: &AppState) -> anyhow::Result<()> {
-    let Some(url) = state.config.mail.smtp_url.as_deref() else {
+pub fn spawn(state: Sender) -> anyhow::Result<()> {
+    let Some(url) = state.mail.smtp_url.as_deref() else {
         tracing::info!("SMTP_URL is not set: e-mails wait in the outbox until a mail server is configured");
         return Ok(());
     };
     let transport = transport(url)?;
-    let state = state.clone();
     crate::supervise::spawn("mail_sender", move || {
         let (state, transport) = (state.clone(), transport.clone());
         async move {
             loop {
                 match pass(&state, &transport).await {
                     Ok(true) => {}
-                    Ok(false) => tokio::time::sleep(state.config.events.outbox_poll).await,
+                    Ok(false) => tokio::time::sleep(state.poll).await,
                     Err(err) => {
                         tracing::warn!(error = %err, "sending e-mail failed");
-                        tokio::time::sleep(state.config.events.outbox_poll.max(Duration::from_secs(1))).await;
+                        tokio::time::sleep(state.poll.max(Duration::from_secs(1))).await;
                     }
                 }
             }
@@ -72,7 +82,7 @@ pub fn spawn(state: &AppState) -> anyhow::Result<()> {
 }
 
 /// One pass: sends what is due. True when there was something (look again at once).
-pub async fn pass(state: &AppState, transport: &Transport) -> anyhow::Result<bool> {
+pub async fn pass(state: &Sender, transport: &Transport) -> anyhow::Result<bool> {
     let rows = store::outbox::take_due_emails(&state.db, BATCH, LEASE_SECS).await?;
     if rows.is_empty() {
         return Ok(false);
@@ -121,7 +131,7 @@ enum Skip {
     Nothing,
 }
 
-async fn deliver(state: &AppState, transport: &Transport, group: &[PendingEmail]) -> anyhow::Result<()> {
+async fn deliver(state: &Sender, transport: &Transport, group: &[PendingEmail]) -> anyhow::Result<()> {
     let ids: Vec<i64> = group.iter().map(|r| r.id).collect();
     let first = &group[0];
     let kind = Kind::parse(&first.event_type);
@@ -171,7 +181,7 @@ async fn deliver(state: &AppState, transport: &Transport, group: &[PendingEmail]
         Err(err) => {
             let attempts = group.iter().map(|r| r.attempts).max().unwrap_or(0);
             let error = if err.is_transient() { "server_busy" } else { "unreachable" };
-            match retry_delay(attempts + 1, state.config.mail.retry_scale) {
+            match retry_delay(attempts + 1, state.mail.retry_scale) {
                 Some(delay) => {
                     metrics::counter!("emails_total", "outcome" => "retried").increment(1);
                     tracing::info!(kind = kind.as_str(), error, attempt = attempts + 1, "e-mail not sent yet; will retry");
@@ -226,12 +236,12 @@ fn departed(id: Uuid, row: &PendingEmail) -> Option<UserRecord> {
 
 /// The message for `recipient`. Their name goes in the `To:` header only when it is one clean line
 /// (a name stored before names were checked may not be): the address alone reaches them as well.
-fn message(state: &AppState, kind: Kind, lang: Lang, context: &Value, recipient: &UserRecord) -> anyhow::Result<Message> {
+fn message(state: &Sender, kind: Kind, lang: Lang, context: &Value, recipient: &UserRecord) -> anyhow::Result<Message> {
     let rendered = templates::render(kind, lang, context)?;
     let name = crate::domain::text::clean_name(&recipient.full_name).map(str::to_owned);
     let to = Mailbox::new(name, recipient.email.parse()?);
     Ok(Message::builder()
-        .from(state.config.mail.from.parse()?)
+        .from(state.mail.from.parse()?)
         .to(to)
         .subject(rendered.subject)
         .multipart(MultiPart::alternative_plain_html(rendered.text, rendered.html))?)
@@ -239,7 +249,7 @@ fn message(state: &AppState, kind: Kind, lang: Lang, context: &Value, recipient:
 
 /// A message the code could not handle at all (it panicked): recorded as bounced when its
 /// recipient is known.
-async fn park(state: &AppState, row: &PendingEmail, reason: &str) -> anyhow::Result<()> {
+async fn park(state: &Sender, row: &PendingEmail, reason: &str) -> anyhow::Result<()> {
     let (Some(kind), Some(id)) = (Kind::parse(&row.event_type), row.recipient_id) else { return Ok(()) };
     match store::users::find_by_id(&state.db, id).await? {
         Some(recipient) => bounced(state, kind, &recipient, row, reason).await,
@@ -256,7 +266,7 @@ pub fn retry_delay(failed: i32, scale: f64) -> Option<Duration> {
 }
 
 /// A message that will never arrive: an invitation shows as bounced; the audit log says so.
-async fn bounced(state: &AppState, kind: Kind, recipient: &UserRecord, row: &PendingEmail, reason: &str) -> anyhow::Result<()> {
+async fn bounced(state: &Sender, kind: Kind, recipient: &UserRecord, row: &PendingEmail, reason: &str) -> anyhow::Result<()> {
     if let Some(token) = row.payload.get("tokenId").and_then(Value::as_str).and_then(|t| t.parse::<Uuid>().ok()) {
         store::account_tokens::mark_bounced(&state.db, token, reason).await?;
     }
@@ -268,8 +278,8 @@ async fn bounced(state: &AppState, kind: Kind, recipient: &UserRecord, row: &Pen
 }
 
 /// What the template needs, or why nothing is to be sent.
-async fn context(state: &AppState, kind: Kind, to: &UserRecord, group: &[PendingEmail], lang: Lang) -> anyhow::Result<Result<Value, Skip>> {
-    let base = &state.config.mail.public_url;
+async fn context(state: &Sender, kind: Kind, to: &UserRecord, group: &[PendingEmail], lang: Lang) -> anyhow::Result<Result<Value, Skip>> {
+    let base = &state.mail.public_url;
     let data = &group[0].payload;
     let text = |key: &str| data.get(key).and_then(Value::as_str).unwrap_or_default().to_owned();
     Ok(Ok(match kind {

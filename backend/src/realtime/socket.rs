@@ -23,8 +23,8 @@ use poem::{
 use serde::Deserialize;
 use uuid::Uuid;
 
-use super::{Event, Listener, close};
-use crate::state::AppState;
+use super::{Event, Hub, Listener, close};
+use crate::auth::{sessions::SessionGuard, token::TokenKeys};
 
 const AUTH_WAIT: Duration = Duration::from_secs(5);
 /// Clients send only small messages (auth now; typing later): anything larger is refused, and a
@@ -37,8 +37,18 @@ enum ClientMessage {
     Auth { token: String },
 }
 
+/// What a socket touches: the hub it registers with, the sessions it checks, the keys its token
+/// is verified with, and how often it checks its session again (`Intervals::socket_recheck`).
+#[derive(Clone)]
+pub struct Sockets {
+    pub hub: Hub,
+    pub sessions: SessionGuard,
+    pub tokens: std::sync::Arc<TokenKeys>,
+    pub recheck: Duration,
+}
+
 #[handler]
-pub fn ws(ws: WebSocket, state: Data<&AppState>) -> impl IntoResponse {
+pub fn ws(ws: WebSocket, state: Data<&Sockets>) -> impl IntoResponse {
     let state = state.clone();
     let config = WebSocketConfig::default()
         .read_buffer_size(4 * 1024)
@@ -58,11 +68,11 @@ pub fn ws(ws: WebSocket, state: Data<&AppState>) -> impl IntoResponse {
                 return;
             }
         };
-        let mut registration = state.realtime.register(listener);
+        let mut registration = state.hub.register(listener);
         if sink.send(Message::text(r#"{"type":"ready"}"#)).await.is_err() {
             return;
         }
-        let mut recheck = tokio::time::interval(state.config.intervals.socket_recheck);
+        let mut recheck = tokio::time::interval(state.recheck);
         recheck.tick().await;
         let code = loop {
             tokio::select! {
@@ -124,7 +134,7 @@ impl From<u16> for Refused {
 /// dead session: a tab that was away (asleep, offline, reloading) when the end was announced
 /// learns that an administrator ended it, not only that its token is dead. Only the session the
 /// socket's own token named is looked up.
-async fn tell_end<S>(state: &AppState, sink: &mut S, session_id: Uuid)
+async fn tell_end<S>(state: &Sockets, sink: &mut S, session_id: Uuid)
 where
     S: futures_util::Sink<Message> + Unpin,
 {
@@ -138,7 +148,7 @@ where
 /// the code to close with: 4401 when the token is missing, bad or its session has ended (with the
 /// session, in that last case); 1013 when the session cannot be checked now (PostgreSQL did not
 /// answer), so the client reconnects later instead of signing out.
-async fn authenticate<S>(state: &AppState, stream: &mut S) -> Result<Listener, Refused>
+async fn authenticate<S>(state: &Sockets, stream: &mut S) -> Result<Listener, Refused>
 where
     S: futures_util::Stream<Item = std::io::Result<Message>> + Unpin,
 {

@@ -12,8 +12,9 @@ use tokio::sync::Semaphore;
 use super::guard;
 use crate::{
     audit::{Audit, Changes, Target},
-    realtime::{Audience, Event},
-    state::AppState,
+    config::EventsConfig,
+    realtime::{Audience, Event, Hub},
+    sealed::KeyRing,
     store::{
         self,
         webhooks::{DueDelivery, Outcome},
@@ -46,42 +47,54 @@ const RECORDING: usize = 2;
 /// The most of a receiver's answer ever read.
 const MAX_RESPONSE_BYTES: usize = 1024;
 
+/// What the dispatcher touches: the outbox's database, the keys that open the webhooks' secrets,
+/// the webhook settings, the extra trusted roots of its HTTPS client (`TRUSTED_CA_CERTS`), and
+/// the hub that tells an enterprise a webhook was turned off.
+#[derive(Clone)]
+pub struct Dispatcher {
+    pub db: sqlx::PgPool,
+    pub keys: KeyRing,
+    pub events: EventsConfig,
+    pub trusted_roots: Vec<reqwest::Certificate>,
+    pub hub: Hub,
+}
+
 /// Starts the dispatcher and the daily retention (audit entries past `AUDIT_RETENTION_DAYS`,
 /// deliveries that ended more than 30 days ago); they run until the process ends.
-pub fn spawn(state: &AppState) {
-    if !state.config.events.dispatch {
+pub fn spawn(state: Dispatcher) {
+    if !state.events.dispatch {
         return;
     }
     let dispatcher = state.clone();
     crate::supervise::spawn("webhook_dispatcher", move || {
         let dispatcher = dispatcher.clone();
         async move {
-            let client = guard::client(dispatcher.config.events.allow_private_networks, &dispatcher.config.trusted_roots);
+            let client = guard::client(dispatcher.events.allow_private_networks, &dispatcher.trusted_roots);
             let slots = Arc::new(Semaphore::new(IN_FLIGHT));
             let recording = Arc::new(Semaphore::new(RECORDING));
             loop {
                 match pass(&dispatcher, &client, &slots, &recording).await {
                     Ok(true) => {}
-                    Ok(false) => tokio::time::sleep(dispatcher.config.events.outbox_poll).await,
+                    Ok(false) => tokio::time::sleep(dispatcher.events.outbox_poll).await,
                     Err(err) => {
                         tracing::warn!(error = %err, "webhook dispatch failed");
-                        tokio::time::sleep(dispatcher.config.events.outbox_poll.max(Duration::from_secs(1))).await;
+                        tokio::time::sleep(dispatcher.events.outbox_poll.max(Duration::from_secs(1))).await;
                     }
                 }
             }
         }
     });
-    let retention = state.clone();
+    let (db, retention_days) = (state.db, state.events.audit_retention_days);
     tokio::spawn(async move {
         let mut every = tokio::time::interval(Duration::from_secs(24 * 3600));
         loop {
             every.tick().await;
-            match crate::audit::apply_retention(&retention).await {
+            match crate::audit::apply_retention(&db, retention_days).await {
                 Ok(0) => {}
                 Ok(deleted) => tracing::info!(deleted, "audit entries past retention deleted"),
                 Err(err) => tracing::warn!(error = %err, "audit retention failed"),
             }
-            match store::webhooks::prune_deliveries(&retention.db, DELIVERY_RETENTION_DAYS).await {
+            match store::webhooks::prune_deliveries(&db, DELIVERY_RETENTION_DAYS).await {
                 Ok(0) => {}
                 Ok(deleted) => tracing::info!(deleted, "webhook deliveries past retention deleted"),
                 Err(err) => tracing::warn!(error = %err, "webhook delivery retention failed"),
@@ -93,13 +106,12 @@ pub fn spawn(state: &AppState) {
 /// One pass: fan out new events, and start sending what is due, as many as there are free
 /// slots. Each delivery runs on its own and records its outcome when it ends: nothing waits for
 /// the slowest of a batch. True when there was work (look again at once).
-pub async fn pass(state: &AppState, client: &reqwest::Client, slots: &Arc<Semaphore>, recording: &Arc<Semaphore>) -> anyhow::Result<bool> {
+pub async fn pass(state: &Dispatcher, client: &reqwest::Client, slots: &Arc<Semaphore>, recording: &Arc<Semaphore>) -> anyhow::Result<bool> {
     // Every slot busy: wait for one (a delivery ends within its 10 s deadline).
     let first = slots.clone().acquire_owned().await?;
     let fanned = store::outbox::fan_out_webhooks(&state.db, FAN_OUT_BATCH).await?;
     let free = 1 + slots.available_permits();
-    let due =
-        store::webhooks::take_due(&state.db, &state.config.data_keys, i64::try_from(free).unwrap_or(1), LEASE_SECS, PER_WEBHOOK_IN_FLIGHT).await?;
+    let due = store::webhooks::take_due(&state.db, &state.keys, i64::try_from(free).unwrap_or(1), LEASE_SECS, PER_WEBHOOK_IN_FLIGHT).await?;
     let busy = fanned > 0 || !due.is_empty();
     let mut first = Some(first);
     for d in due {
@@ -125,11 +137,11 @@ enum Sent {
     Abandoned(&'static str),
 }
 
-async fn attempt(state: &AppState, client: &reqwest::Client, d: &DueDelivery) -> Sent {
+async fn attempt(state: &Dispatcher, client: &reqwest::Client, d: &DueDelivery) -> Sent {
     if !d.enabled {
         return Sent::Abandoned("webhook_disabled");
     }
-    let allow_private = state.config.events.allow_private_networks;
+    let allow_private = state.events.allow_private_networks;
     let Ok(url) = url::Url::parse(&d.url) else { return Sent::Abandoned("invalid_url") };
     if !guard::literal_allowed(&url, allow_private) {
         return Sent::Failed(None, "private_address");
@@ -178,15 +190,15 @@ pub fn retry_delay(attempts: i32, scale: f64) -> Option<Duration> {
     Some(Duration::from_secs_f64(base * jitter))
 }
 
-async fn settle(state: &AppState, d: &DueDelivery, sent: Sent) -> anyhow::Result<()> {
-    let disable_after = DISABLE_AFTER.as_secs_f64() * state.config.events.retry_scale;
+async fn settle(state: &Dispatcher, d: &DueDelivery, sent: Sent) -> anyhow::Result<()> {
+    let disable_after = DISABLE_AFTER.as_secs_f64() * state.events.retry_scale;
     let outcome = match sent {
         Sent::Delivered(status) => {
             metrics::histogram!("webhook_delivery_seconds").record((Utc::now() - d.created_at).as_seconds_f64());
             Outcome::Delivered { status: i32::from(status) }
         }
         Sent::Failed(status, error) => {
-            let retry_at = retry_delay(d.attempts, state.config.events.retry_scale)
+            let retry_at = retry_delay(d.attempts, state.events.retry_scale)
                 .and_then(|delay| chrono::Duration::from_std(delay).ok())
                 .map(|delay| Utc::now() + delay);
             Outcome::Failed { status: status.map(i32::from), error, retry_at }
@@ -207,7 +219,7 @@ async fn settle(state: &AppState, d: &DueDelivery, sent: Sent) -> anyhow::Result
             Some(enterprise) => Audience::Tenant { enterprise, users: Vec::new(), ceo: true },
             None => Audience::Admins,
         };
-        state.realtime.publish(audience, Event::WebhookDisabled { webhook_id: d.webhook_id, url: d.url.clone() }).await;
+        state.hub.publish(audience, Event::WebhookDisabled { webhook_id: d.webhook_id, url: d.url.clone() }).await;
     }
     Ok(())
 }

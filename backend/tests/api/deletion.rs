@@ -236,10 +236,10 @@ async fn an_enterprise_whose_window_has_ended_is_purged_by_the_task_and_one_with
     sqlx::query("update enterprises set purge_after = now() - interval '1 second' where id = $1::uuid").bind(&due).execute(&db).await.unwrap();
 
     let state = backend::state::AppState::with_pool(app.config.clone(), db.clone()).unwrap();
-    assert_eq!(backend::enterprise_deletion::purge_due(&state).await.unwrap(), 1);
+    assert_eq!(backend::enterprise_deletion::purge_due(&state.db, &state.tenant_ddl, &state.sessions).await.unwrap(), 1);
     assert_eq!(app.get(&admin, &format!("/api/v1/enterprises/{due}")).await.0, 404);
     assert_eq!(app.get(&admin, &format!("/api/v1/enterprises/{waiting}")).await.0, 200);
-    assert_eq!(backend::enterprise_deletion::purge_due(&state).await.unwrap(), 0, "nothing else is due");
+    assert_eq!(backend::enterprise_deletion::purge_due(&state.db, &state.tenant_ddl, &state.sessions).await.unwrap(), 0, "nothing else is due");
     let (actor,): (String,) = sqlx::query_as("select actor_type from audit_events where action = 'enterprise.purged'").fetch_one(&db).await.unwrap();
     assert_eq!(actor, "system");
 }
