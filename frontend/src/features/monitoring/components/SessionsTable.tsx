@@ -32,23 +32,20 @@ export function SessionsTable({ sessions, showEnterprise, enterpriseNames, onSho
 
   const askLogout = (session: Session) =>
     confirmLogoutSession(session, labelOf(session), t, () =>
-      logout.mutate(
-        { id: session.id },
-        {
-          onSuccess: () => notify.success(`session.logout:${session.id}`, t('monitoring.logout.success', { name: session.user.fullName })),
-          onError: (error) => notify.failure(`session.logout:${session.id}`, t('monitoring.logout.failed'), errorMessage(error, t)),
-        },
+      // From the request's promise, not mutate()'s callbacks: the session's end can empty the
+      // table (its live update, the refetch) before the answer comes, and react-query drops the
+      // callbacks of a component that has gone.
+      logout.mutateAsync({ id: session.id }).then(
+        () => notify.success(`session.logout:${session.id}`, t('monitoring.logout.success', { name: session.user.fullName })),
+        (error: unknown) => notify.failure(`session.logout:${session.id}`, t('monitoring.logout.failed'), errorMessage(error, t)),
       ),
     );
 
   const askLogoutOthers = (session: Session) =>
     confirmLogoutOtherSessions(session, labelOf(session), t, () =>
-      logoutOthers.mutate(
-        { id: session.id },
-        {
-          onSuccess: () => notify.success(`session.logoutOthers:${session.id}`, t('monitoring.logoutOthers.success', { name: session.user.fullName })),
-          onError: (error) => notify.failure(`session.logoutOthers:${session.id}`, t('monitoring.logoutOthers.failed'), errorMessage(error, t)),
-        },
+      logoutOthers.mutateAsync({ id: session.id }).then(
+        () => notify.success(`session.logoutOthers:${session.id}`, t('monitoring.logoutOthers.success', { name: session.user.fullName })),
+        (error: unknown) => notify.failure(`session.logoutOthers:${session.id}`, t('monitoring.logoutOthers.failed'), errorMessage(error, t)),
       ),
     );
 

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import type { MapPlace, Session } from '@/api/generated/model';
@@ -204,6 +204,32 @@ describe('system monitoring', () => {
     expect(calls.filter((call) => call.method === 'POST').map((call) => call.path)).toEqual([`/api/v1/monitoring/sessions/${halInLondon.id}/logout`]);
     // The lists are asked again at once, socket or not.
     await waitFor(() => expect(tableCalls(calls)).toHaveLength(2));
+  });
+
+  it('says the session was logged out even when its end empties the table before the answer comes', async () => {
+    let current = [halInLondon];
+    const rendered: { queryClient?: ReturnType<typeof renderApp>['queryClient'] } = {};
+    mockMonitoring(current, {
+      'GET /api/v1/monitoring/sessions': () => jsonResponse(200, page(current)),
+      'GET /api/v1/monitoring/places': () => jsonResponse(200, placesOf(current)),
+      // The server has ended it and told every screen (the realtime event) before this answer
+      // reaches the browser: the table reads no session any more, and leaves.
+      [`POST /api/v1/monitoring/sessions/${halInLondon.id}/logout`]: async () => {
+        current = [];
+        await act(() => rendered.queryClient!.invalidateQueries({ queryKey: ['/api/v1/monitoring/sessions'] }));
+        await waitFor(() => expect(screen.queryAllByTestId('session-row')).toHaveLength(0));
+        return new Response(null, { status: 204 });
+      },
+    });
+    session.start('token', ceo);
+    const user = userEvent.setup();
+    rendered.queryClient = renderApp('/ceo/monitoring').queryClient;
+
+    await user.click(await screen.findByRole('button', { name: 'Actions for the session of Hal Jordan on Firefox 128.0 on Linux' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Log out session' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Log out session' });
+    await user.click(within(dialog).getByRole('button', { name: 'Log out session' }));
+    expect(await screen.findByText('The session of Hal Jordan was logged out.')).toBeInTheDocument();
   });
 
   it("offers no logout of the caller's own session (signing out does that), but logs out their other ones after asking", async () => {
