@@ -29,11 +29,12 @@ export function PageHeader({ title, description, actions, back, badge }: PageHea
             never wider than the row: a short title is not squeezed onto two lines beside wide
             actions, its badge below it. The description fills the width without widening it. */}
         <Stack gap={4} style={{ flex: '1 1 auto', minWidth: 0, maxWidth: '100%' }}>
-          <Group gap="sm" align="center" wrap="nowrap">
+          {/* A title longer than the row wraps, and its badge goes under it, at its start. */}
+          <Group gap="sm" align="center">
             <Title order={1} style={{ overflowWrap: 'anywhere', minWidth: 0 }}>
               {title}
             </Title>
-            {badge && <div style={{ flexShrink: 0 }}>{badge}</div>}
+            {badge}
           </Group>
           {description && (
             <Text c="dimmed" style={{ width: 0, minWidth: '100%' }}>
