@@ -61,18 +61,16 @@ export function SessionsTable({ sessions, showEnterprise, enterpriseNames, onSho
             {showEnterprise && <Table.Th scope="col">{t('monitoring.fields.enterprise')}</Table.Th>}
             <Table.Th scope="col">{t('monitoring.fields.place')}</Table.Th>
             <Table.Th scope="col">{t('monitoring.fields.device')}</Table.Th>
-            {/* The columns of short, whole values are as narrow as their content (width 1% is
-                the table's "shrink to fit"): the room they would keep empty goes to the columns
-                whose text wraps (an address, a place). */}
+            {/* The dates, the flags and the menu are as narrow as their content lets them be
+                (width 1% is the table's "shrink to fit"): the room they kept empty goes to the
+                columns whose text wraps (an address, a place, the sign-in method). */}
             <Table.Th scope="col" w="1%">
               {t('monitoring.fields.started')}
             </Table.Th>
             <Table.Th scope="col" w="1%">
               {t('monitoring.fields.lastSeen')}
             </Table.Th>
-            <Table.Th scope="col" w="1%">
-              {t('monitoring.fields.state')}
-            </Table.Th>
+            <Table.Th scope="col">{t('monitoring.fields.state')}</Table.Th>
             <Table.Th scope="col" w="1%">
               {t('monitoring.fields.flags')}
             </Table.Th>
