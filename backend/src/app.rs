@@ -57,9 +57,9 @@ pub fn routes(state: AppState) -> impl Endpoint {
     let max_spreadsheet_body = state.config.max_spreadsheet_body_bytes.max(max_body);
     let max_import_body = state.config.tenant_import_max_bytes.max(max_body);
     let csp = edge::content_security_policy(state.config.map_tiles.as_ref());
-    let (tokens, generations) = (state.tokens.clone(), state.generations.clone());
+    let write_rules = std::sync::Arc::new(edge::WriteRules { tokens: state.tokens.clone(), generations: state.generations.clone() });
     route
-        .around(move |ep, req| edge::request_rules(ep, req, tokens.clone(), generations.clone()))
+        .around(move |ep, req| edge::request_rules(ep, req, write_rules.clone()))
         .around(move |ep, req| {
             // Workbooks travel whole (saves as base64, imports as files): a larger limit there.
             // And an enterprise's archive, larger still.

@@ -21,6 +21,13 @@ use crate::{
     generations::Generations,
 };
 
+/// What `request_rules` touches: the token keys that say whose tenant a write is for, and the
+/// generations it moves.
+pub struct WriteRules {
+    pub tokens: Arc<TokenKeys>,
+    pub generations: Generations,
+}
+
 /// The innermost of the outer layers: three rules of every request, each its own function,
 /// composed here in one layer rather than three. (A layer of poem's `around` nests its future in
 /// the next one's; in a debug build every nested poll frame is large, and the API tests' servers
@@ -31,13 +38,13 @@ use crate::{
 /// - A write moves its tenant's data generation once done, so that no instance serves a read it
 ///   kept from before it (`generations::moved_by`).
 ///
-/// `tokens` read whose tenant a write is for; `generations` are moved.
-pub async fn request_rules<E: Endpoint>(ep: E, req: Request, tokens: Arc<TokenKeys>, generations: Generations) -> poem::Result<Response> {
-    let moves = crate::generations::moved_by(&req, &tokens);
+/// `rules` holds what the last rule touches, shared by every request (one `Arc` each).
+pub async fn request_rules<E: Endpoint>(ep: E, req: Request, rules: Arc<WriteRules>) -> poem::Result<Response> {
+    let moves = crate::generations::moved_by(&req, &rules.tokens);
     let answer =
         if crate::api::is_scim(req.uri().path()) { Ok(crate::api::scim_errors(refuse_nul(ep, req).await).await) } else { refuse_nul(ep, req).await };
     if let Some(enterprise) = moves {
-        Box::pin(generations.bump(enterprise)).await;
+        Box::pin(rules.generations.bump(enterprise)).await;
     }
     answer
 }
